@@ -1,0 +1,33 @@
+"""The man page and the README say what they must."""
+
+from __future__ import annotations
+
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed")
+def test_man_page_renders_without_warnings() -> None:
+    run = subprocess.run(
+        ["groff", "-mandoc", "-Tutf8", "-ww", "-z", str(ROOT / "mille.6")],
+        capture_output=True, text=True,
+    )
+    assert run.returncode == 0 and run.stderr == ""
+
+
+def test_man_page_sections() -> None:
+    text = (ROOT / "mille.6").read_text()
+    for section in ("NAME", "SYNOPSIS", "DESCRIPTION", "CARDS", "RULES", "SCORING",
+                    "FILES", "EXIT STATUS"):
+        assert f".Sh {section}\n" in text
+
+
+def test_readme_names_the_two_commands() -> None:
+    text = (ROOT / "README.md").read_text()
+    assert "pip install . && mille" in text
+    assert "pip install -e '.[test]' && pytest" in text
