@@ -116,6 +116,8 @@ class Discard:
 
 Move = Union[Pick, Use, Discard]
 PICK = Pick()
+USES = tuple(Use(slot) for slot in range(HAND_SLOTS))
+DISCARDS = tuple(Discard(slot) for slot in range(HAND_SLOTS))
 
 
 @dataclass(frozen=True)
@@ -440,9 +442,10 @@ class GameState:
             return []
         moves: list[Move] = [PICK] if self.check(PICK) is None else []
         for slot in range(HAND_SLOTS):
-            for move in (Use(slot), Discard(slot)):
-                if self.check(move) is None:
-                    moves.append(move)
+            if self.check(USES[slot]) is None:
+                moves.append(USES[slot])
+            if self.check(DISCARDS[slot]) is None:
+                moves.append(DISCARDS[slot])
         return moves
 
     # ----- moves ----------------------------------------------------------
