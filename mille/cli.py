@@ -1,0 +1,136 @@
+"""The ``mille`` command: ``mille [--seed N] [file]``.
+
+Argument handling is done by hand (no argparse) to keep start-up fast; the
+game itself (curses, the engine, the save-file code) is imported only once
+it is needed.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from . import __version__
+
+USAGE = "usage: mille [--seed N] [file]"
+BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
+
+HELP = f"""{USAGE}
+
+Mille Bornes against the computer, as in BSD mille.
+
+arguments:
+  file          resume the game saved in file
+
+options:
+  --seed N      deal reproducibly from the integer seed N
+  -h, --help    show this help and exit
+  --version     show the version and exit
+
+keys (case does not matter):
+  P             pick a card
+  U n / D n     use / discard the card in slot n (P or 0, 1-6), then RETURN
+  O             toggle keeping your hand in order
+  W             toggle the small/full score window
+  R, ^L         redraw the screen
+  S             save the game
+  Q, ^C         quit (asks Really?)
+"""
+
+
+class UsageError(Exception):
+    """Bad command line; ``str()`` is the line to print before exiting 1."""
+
+
+@dataclass(frozen=True)
+class Options:
+    seed: int | None = None
+    file: str | None = None
+    action: str = "play"  # "play", "help" or "version"
+
+
+def parse_args(argv: list[str]) -> Options:
+    """Read the command line; raises UsageError."""
+    seed: int | None = None
+    files: list[str] = []
+    args = iter(argv)
+    only_files = False
+    for arg in args:
+        if only_files or arg == "-" or not arg.startswith("-"):
+            files.append(arg)
+        elif arg == "--":
+            only_files = True
+        elif arg in ("-h", "--help"):
+            return Options(action="help")
+        elif arg == "--version":
+            return Options(action="version")
+        elif arg == "--seed" or arg.startswith("--seed="):
+            value = arg.partition("=")[2] if "=" in arg else next(args, None)
+            if value is None:
+                raise UsageError(f"mille: --seed needs a number\n{USAGE}")
+            try:
+                seed = int(value)
+            except ValueError:
+                raise UsageError(f"mille: --seed: not a number: {value}\n{USAGE}") from None
+        else:
+            raise UsageError(f"mille: unknown option: {arg}\n{USAGE}")
+    if len(files) > 1:
+        raise UsageError(BSD_USAGE)
+    return Options(seed=seed, file=files[0] if files else None)
+
+
+def file_stamp(path: str) -> str:
+    """``FILE [ctime of its modification]``, shown when a game is restored."""
+    import os
+    import time
+
+    try:
+        stamp = time.ctime(os.stat(path).st_mtime)
+    except OSError:
+        stamp = time.ctime()
+    return f"{path} [{stamp}]"
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        options = parse_args(sys.argv[1:] if argv is None else argv)
+    except UsageError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    if options.action == "help":
+        print(HELP, end="")
+        return 0
+    if options.action == "version":
+        print(f"mille {__version__}")
+        return 0
+    try:
+        return _play(options)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # never a traceback for the user
+        print(f"mille: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+
+
+def _play(options: Options) -> int:
+    message = ""
+    if options.file is not None:
+        from . import savefile
+
+        try:
+            session = savefile.load_session(options.file)
+        except savefile.SaveError as exc:
+            print(f"mille: {options.file}: {exc}", file=sys.stderr)
+            return 1
+        session.source = options.file
+        message = file_stamp(options.file)
+    else:
+        from .session import Session
+
+        session = Session.new(options.seed)
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        print("mille: standard input and output must be a terminal", file=sys.stderr)
+        return 1
+    from . import ui
+
+    return ui.play(session, message)
