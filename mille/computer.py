@@ -1,8 +1,42 @@
-"""The computer opponent.  PLACEHOLDER: replaced by BSD's heuristic (issue 3).
+"""The computer opponent: BSD mille's heuristic (comp.c, misc.c's check_ext).
 
-Interface (kept by the real implementation): ``BsdComputer(rng)``,
-``start_hand``, ``observe``, ``choose``, ``wants_extension``, ``to_dict``,
-``from_dict``.
+The computer keeps exactly the memory BSD's computer keeps, and nothing more:
+
+* ``seen``: how many of each card it has seen this hand (BSD ``Numseen``):
+  its own dealt cards and draws, and every card the opponent uses or
+  discards.  Its own plays and discards are not counted again.
+* ``gos``: BSD's ``Numgos``, bumped when it takes in a hazard (one more Go
+  needed) or one of the first three safeties (the hazards of that family it
+  has not seen yet will not need remedies).  Only cards taken in while it is
+  "the player to move" count, so its dealt hand counts only in the hands it
+  starts: BSD accounts the deal with ``Play`` already set to the starter.
+* ``need``: BSD's ``Numneed``, the estimate of remedies needed per hand.
+  BSD initialises it once and never resets it, neither between hands nor
+  between games; every turn it spends stopped by a hazard adds to it (twice
+  per turn, as BSD's ``calcmove`` does).  We are faithful to that.
+* ``safeties``: whether each of its own safeties is unknown, in hand or
+  played.
+
+It never looks at the opponent's hand or at the order of the deck; it reads
+only the board (tops, mileage, played safeties, who is rolling), the number
+of cards left in the deck, and its own hand.
+
+Where BSD's C depends on an accident of the language, we keep the behaviour
+and say so next to the code.  Two such points matter:
+
+* ``cango`` is declared as curses ``bool`` but used as a counter of playable
+  cards (``++cango``, ``if (--cango <= 0) goto redoit``).  With the original
+  ``char`` bool it counts, which is plainly the intent; we count.
+* ``onecard`` tests ``Numseen[S_RIGHT_WAY]``, i.e. ``Numseen[3]``: the count
+  of 100s seen, not of Right of Way (3 is the safety-table index).  Kept.
+
+>>> import random
+>>> from mille.engine import GameState
+>>> game = GameState.new_game(random.Random(7))
+>>> bot = BsdComputer(random.Random(1))
+>>> bot.start_hand(game)
+>>> sum(bot.seen)
+6
 """
 
 from __future__ import annotations
@@ -10,38 +44,616 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import NO_CARD, is_safety
-from .engine import PICK, Discard, GameState, Move, MoveResult, Use
+from .cards import (
+    ACCIDENT,
+    CARD_NAMES,
+    COUNTS,
+    D25,
+    D50,
+    D75,
+    D100,
+    D200,
+    END_OF_LIMIT,
+    EXTRA_TANK,
+    FLAT_TIRE,
+    GASOLINE,
+    GO,
+    HAND_SLOTS,
+    NO_CARD,
+    NUM_KINDS,
+    NUM_SAFETIES,
+    OUT_OF_GAS,
+    REPAIRS,
+    RIGHT_OF_WAY,
+    SPEED_LIMIT,
+    STOP,
+    VALUES,
+    opposite,
+    safety_for,
+)
+from .engine import (
+    COMPUTER,
+    FIRST_END,
+    PICK,
+    Discard,
+    GameState,
+    Move,
+    MoveResult,
+    Phase,
+    Pick,
+    PlayerState,
+    Use,
+)
+
+# what the computer knows about each of its own safeties (BSD S_*)
+UNKNOWN = 0
+IN_HAND = 1
+PLAYED = 2
+_STATUS_NAMES = ("unknown", "in hand", "played")
+
+ROW = RIGHT_OF_WAY - EXTRA_TANK  # Right of Way's row in the safety table
+
+# BSD's starting Numneed: remedies (and hazards) a hand is expected to need.
+INITIAL_NEED: tuple[int, ...] = (
+    0, 0, 0, 0, 0,
+    2, 2, 2, 4, 3,
+    2, 2, 2, 10, 3,
+    1, 1, 1, 1,
+)
+
+VALUABLE = 40  # an exactly finishing distance (BSD V_VALUABLE)
+QUARTER_DECK = 101 // 4
+
+_HAZARDS_STOPPING = (OUT_OF_GAS, FLAT_TIRE, ACCIDENT, STOP)
+
+
+def _is_repair(card: int) -> bool:
+    """BSD's ``is_repair``: also true of an empty battle pile."""
+    return card == NO_CARD or GASOLINE <= card <= REPAIRS
+
+
+def _trunc_div(a: int, b: int) -> int:
+    """C's integer division (rounds toward zero)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def bsd_canplay(me: PlayerState, op: PlayerState, card: int, end: int) -> bool:
+    """comp.c's ``canplay``: could ``me`` usefully play ``card``?
+
+    Unlike ``engine.can_play``, a Go is playable on an empty battle pile
+    (BSD's ``is_repair`` is true of an empty pile).
+    """
+    if card < 0:
+        return False
+    if card <= D200:
+        if card == D200 and me.nummiles[D200] == 2:
+            return False
+        if card >= D75 and me.speed == SPEED_LIMIT:
+            return False
+        if card >= D50 and me.mileage + VALUES[card] > end:
+            return False
+        return me.can_go
+    if card < SPEED_LIMIT:  # Out of Gas, Flat Tire, Accident, Stop
+        return op.can_go and safety_for(card) not in op.safeties
+    if card == SPEED_LIMIT:
+        return (op.speed != SPEED_LIMIT and RIGHT_OF_WAY not in op.safeties
+                and op.mileage + 50 < end)
+    if card <= REPAIRS:
+        return me.battle == opposite(card)
+    if card == GO:
+        return not me.can_go and (_is_repair(me.battle) or me.battle == STOP)
+    if card == END_OF_LIMIT:
+        return me.speed == SPEED_LIMIT
+    return False
 
 
 class BsdComputer:
-    def __init__(self, rng: random.Random) -> None:
+    """BSD mille's computer player (see the module docstring)."""
+
+    def __init__(self, rng: random.Random, player: int = COMPUTER) -> None:
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, not {player!r}")
         self.rng = rng
+        self.player = player
+        self.seen = [0] * NUM_KINDS
+        self.gos = 0
+        # never reset (see the module docstring)
+        self.need = list(INITIAL_NEED)
+        self.safeties = [UNKNOWN] * NUM_SAFETIES
+
+    # ----- memory ---------------------------------------------------------
+
+    def _account(self, card: int, my_turn: bool) -> None:
+        """BSD's ``account``: a card has come into view."""
+        if card == NO_CARD:
+            return
+        self.seen[card] += 1
+        if not my_turn:
+            return
+        if EXTRA_TANK <= card < RIGHT_OF_WAY:
+            hazard = opposite(card)
+            self.gos += COUNTS[hazard] - self.seen[hazard]
+        elif card in _HAZARDS_STOPPING:
+            self.gos += 1
+
+    def _take_in(self, card: int, my_turn: bool) -> None:
+        """One of the computer's own cards (dealt or drawn)."""
+        self._account(card, my_turn)
+        if card >= EXTRA_TANK:
+            self.safeties[card - EXTRA_TANK] = IN_HAND
 
     def start_hand(self, state: GameState) -> None:
-        pass
+        """A new deal: forget the last hand, look at the six dealt cards."""
+        self.seen = [0] * NUM_KINDS
+        self.gos = 0
+        self.safeties = [UNKNOWN] * NUM_SAFETIES
+        my_turn = state.starter == self.player
+        for card in state.players[self.player].hand[1:]:
+            self._take_in(card, my_turn)
 
     def observe(self, state: GameState, result: MoveResult) -> None:
-        pass
+        """Remember what a move showed."""
+        if result.player == self.player:
+            if isinstance(result.move, Pick):
+                for card in result.drawn:
+                    self._take_in(card, True)
+            elif isinstance(result.move, Use) and result.card >= EXTRA_TANK:
+                self.safeties[result.card - EXTRA_TANK] = PLAYED
+        elif not isinstance(result.move, Pick):
+            self._account(result.card, False)
 
-    def choose(self, state: GameState) -> Move:
-        if state.is_legal(PICK):
-            return PICK
-        hand = state.players[state.to_move].hand
-        for slot in range(7):
-            if state.is_legal(Use(slot)):
-                return Use(slot)
-        for slot in range(7):
-            if hand[slot] != NO_CARD and not is_safety(hand[slot]):
-                return Discard(slot)
-        return Use(next(s for s in range(7) if hand[s] != NO_CARD))
+    # ----- BSD's helpers --------------------------------------------------
+
+    def _onecard(self, op: PlayerState, end: int) -> bool:
+        """comp.c's ``onecard``: could ``op`` conceivably win with one card?"""
+        seen = self.seen
+        # BSD reads Numseen[S_RIGHT_WAY]: index 3, the 100s (see top).
+        row_seen = seen[D100]
+        bat, spd = op.battle, op.speed
+        if not (
+            op.can_go
+            or ((_is_repair(bat) or bat == STOP or spd == SPEED_LIMIT) and row_seen != 0)
+            or (bat >= 0 and seen[safety_for(bat)] != 0)
+        ):
+            return False
+        left = end - op.mileage
+        if left == 200:
+            if op.nummiles[D200] == 2:
+                return False
+            card = D200
+        elif left == 100:
+            card = D100
+        elif left == 75:
+            card = D75
+        elif left == 50:
+            card = D50
+        elif left == 25:
+            card = D25
+        else:
+            return False
+        if card >= D75 and spd == SPEED_LIMIT:
+            return row_seen == 0
+        return seen[card] != COUNTS[card]
+
+    def _check_ext(self, state: GameState, hand_miles: int) -> bool:
+        """misc.c's ``check_ext`` for the computer: go on to 1000?
+
+        ``hand_miles`` is the mileage in its hand, counted as BSD does: the
+        card just played still in it.
+        """
+        if state.end != FIRST_END:
+            return False
+        known = sum(1 for s in self.safeties if s != UNKNOWN)
+        if known < 2:
+            return False
+        op = state.players[1 - self.player]
+        if op.mileage == 0 or self._onecard(op, state.end) or (
+            op.can_go and op.mileage >= 500
+        ):
+            return False
+        unplaced = sum(
+            1 for i in range(NUM_SAFETIES)
+            if EXTRA_TANK + i not in op.safeties and self.safeties[i] == UNKNOWN
+        )
+        if unplaced + known == NUM_SAFETIES:  # the opponent has played none
+            return True
+        return hand_miles + len(state.deck) * 3 > 1000
+
+    def _note_need(self, me: PlayerState) -> None:
+        """Stopped by a hazard: one more of its remedy is needed per hand."""
+        if not me.can_go and OUT_OF_GAS <= me.battle <= STOP:
+            self.need[opposite(me.battle)] += 1
+
+    # ----- the decision -------------------------------------------------------
 
     def wants_extension(self, state: GameState, last: MoveResult) -> bool:
-        return False
+        """Exactly 700 reached with ``last``: extend to 1000?"""
+        hand = state.players[self.player].hand
+        miles = sum(VALUES[c] for c in hand if 0 <= c <= D200)
+        if 0 <= last.card <= D200:
+            miles += VALUES[last.card]  # BSD decides before the card leaves the hand
+        return self._check_ext(state, miles)
+
+    def choose(self, state: GameState) -> Move:
+        """The computer's move: BSD's ``calcmove``, always a legal move."""
+        if state.phase is not Phase.PLAYING or state.to_move != self.player:
+            raise ValueError("it is not the computer's turn")
+        hand = state.players[self.player].hand
+        if all(c == NO_CARD for c in hand):
+            # Unreachable in play: the engine ends a hand whose player to
+            # move has no cards (BSD's domove ends it too).
+            return PICK if state.deck else Discard(0)
+        move, values = self._calcmove(state)
+        if state.check(move) is None:
+            return move
+        return self._fallback(state, values)
+
+    def _fallback(self, state: GameState, values: list[int]) -> Move:
+        """BSD's pick would be refused (it would loop forever): play the
+        best-valued legal card, else discard the lowest-valued one."""
+        best: Move | None = None
+        best_value = -(10**9)
+        for slot, value in enumerate(values):
+            if state.check(Use(slot)) is None and value >= best_value:
+                best, best_value = Use(slot), value
+        if best is not None:
+            return best
+        low_value = 10**9
+        for slot, value in enumerate(values):
+            if state.check(Discard(slot)) is None and value < low_value:
+                best, low_value = Discard(slot), value
+        if best is not None:
+            return best
+        return state.legal_moves()[0]
+
+    def _calcmove(self, state: GameState) -> tuple[Move, list[int]]:
+        me = state.players[self.player]
+        op = state.players[1 - self.player]
+        hand = me.hand
+        end = state.end
+        deck_left = len(state.deck)
+        seen = self.seen
+        own = self.safeties
+
+        # What can be played; a safety that cures what ails us goes at once.
+        count = [0] * NUM_KINDS
+        playit = [False] * HAND_SLOTS
+        cango = 0
+        canstop = False
+        foundend = False
+        safe = 0
+        for i in range(HAND_SLOTS):
+            card = hand[i]
+            if card >= EXTRA_TANK:
+                if me.battle == opposite(card) or (
+                    card == RIGHT_OF_WAY and me.speed == SPEED_LIMIT
+                ):
+                    return Use(i), [0] * HAND_SLOTS
+                safe += 1
+                playit[i] = True
+            elif card != NO_CARD and bsd_canplay(me, op, card, end):
+                playit[i] = True
+                cango += 1
+                if card <= D200:
+                    if me.mileage + VALUES[card] == end:
+                        foundend = True
+                elif card < SPEED_LIMIT:
+                    canstop = True
+                elif card == SPEED_LIMIT:
+                    if seen[D25] == COUNTS[D25] and seen[D50] == COUNTS[D50]:
+                        canstop = True
+            if card != NO_CARD:
+                count[card] += 1
+
+        if hand[0] == NO_CARD and deck_left:
+            return PICK, [0] * HAND_SLOTS
+
+        op_one = self._onecard(op, end)
+        if foundend:
+            miles = sum(VALUES[c] for c in hand if 0 <= c <= D200)
+            foundend = not self._check_ext(state, miles)
+
+        # Hold safeties back for a coup fourre, unless it is time to use them.
+        for i in range(HAND_SLOTS):
+            if not safe:
+                break
+            card = hand[i]
+            if card < EXTRA_TANK:
+                continue
+            if op_one or (foundend and cango and not canstop):
+                return Use(i), [0] * HAND_SLOTS
+            hazard = opposite(card)
+            if seen[hazard] == COUNTS[hazard] and not (
+                card == RIGHT_OF_WAY and seen[SPEED_LIMIT] != COUNTS[SPEED_LIMIT]
+            ):
+                return Use(i), [0] * HAND_SLOTS
+            # (BSD also tests "Topcard < Deck" here, which is never true.)
+            if not cango and (op.can_go or not me.can_go):
+                left = deck_left - self.rng.randint(1, 10)
+                if (me.mileage == 0) != (op.mileage == 0):
+                    left -= 7
+                if left < QUARTER_DECK:
+                    return Use(i), [0] * HAND_SLOTS
+            safe -= 1
+
+        self._note_need(me)
+
+        need = self.need
+        values = [0] * HAND_SLOTS
+        while True:  # BSD's "redoit": restarts with fewer playable cards
+            restart = False
+            foundlow = bool(
+                cango or count[END_OF_LIMIT] or seen[SPEED_LIMIT] == COUNTS[SPEED_LIMIT]
+                or own[ROW] != UNKNOWN
+            )
+            foundend = False
+            count200 = me.nummiles[D200]
+            badcount = 0
+            curmax, curmin = -1, 101
+            nummax = nummin = -1
+            for i in range(HAND_SLOTS):
+                card = hand[i]
+                if card >= EXTRA_TANK or playit[i] != (cango != 0):
+                    value = 0 if cango else 101
+                elif card == NO_CARD:
+                    value = 0
+                elif card <= D200:
+                    is_miles = True
+                    if card <= D50:
+                        diff = end - me.mileage
+                        if (deck_left and cango and diff <= 100
+                                and diff // VALUES[card] > count[card]
+                                and (card == D25 or diff % 50 == 0)
+                                and not (card == D50 and diff == 75 and count[D25] > 0)):
+                            # too close to the end: keep it for the finish
+                            value = 0
+                            is_miles = False
+                            cango -= 1
+                            if cango <= 0:
+                                restart = True
+                                break
+                        else:
+                            value = (VALUES[card] >> 3) + (1 if me.speed == SPEED_LIMIT else -1)
+                            if not foundlow and (card == D50 or count[D50] == 0):
+                                value = 10 if me.mileage else 20
+                                foundlow = True
+                    else:
+                        count200 += card == D200
+                        if count200 > 2 and card == D200:
+                            value = 0
+                            is_miles = False
+                        else:
+                            value = (VALUES[card] >> 3) + (-1 if me.speed == SPEED_LIMIT else 1)
+                    if is_miles:
+                        reach = me.mileage + VALUES[card]
+                        if reach > end:
+                            value = card if end == FIRST_END else 0
+                        elif reach == end:
+                            value = card if foundend else VALUABLE
+                            foundend = True
+                elif card >= GASOLINE:  # remedies
+                    if card == GO:
+                        if own[ROW] != UNKNOWN:
+                            value = -1 if own[ROW] == PLAYED else 2
+                        elif me.can_go and self.gos + count[GO] == need[GO]:
+                            value = 0
+                            count[GO] -= 1
+                        else:
+                            value = need[GO] * 3 + seen[GO] - self.gos
+                            value = _trunc_div(value, count[GO] * count[GO])
+                            count[GO] -= 1
+                    else:
+                        row = safety_for(card) - EXTRA_TANK
+                        hazard = opposite(card)
+                        as_repair = False
+                        if own[row] != UNKNOWN:
+                            value = -1 if own[row] == PLAYED else 1
+                        elif card == END_OF_LIMIT:
+                            if me.speed == SPEED_LIMIT and end - me.mileage <= 50:
+                                value = 1
+                            elif (me.speed == SPEED_LIMIT
+                                  or seen[SPEED_LIMIT] != COUNTS[SPEED_LIMIT]):
+                                as_repair = True
+                            else:
+                                value = 0
+                                count[card] -= 1
+                        elif me.battle != hazard and (
+                            seen[hazard] == COUNTS[hazard]
+                            or seen[hazard] + count[card] > COUNTS[hazard]
+                        ):
+                            value = 0
+                            count[card] -= 1
+                        else:
+                            as_repair = True
+                        if as_repair:
+                            # worth more the likelier its hazard still is
+                            value = COUNTS[hazard] * 6 + seen[card] - seen[hazard]
+                            if not cango:
+                                value = _trunc_div(value, count[card] * count[card])
+                            count[card] -= 1
+                elif card == STOP:
+                    if RIGHT_OF_WAY in op.safeties:
+                        value = -1
+                    else:
+                        value = 3 if own[ROW] != UNKNOWN else 4
+                        value *= COUNTS[STOP] + seen[GO]
+                        if not me.mileage or foundend or op_one:
+                            value += 5
+                        if not cango:
+                            badcount += 1
+                            value = _trunc_div(value, badcount)
+                        if op.mileage == 0:
+                            value += 5
+                        if op.speed == SPEED_LIMIT or not op.can_go:
+                            value -= 5
+                        if cango and own[ROW] != UNKNOWN:
+                            value += 5
+                else:  # Speed Limit, Out of Gas, Flat Tire, Accident
+                    bad = True
+                    if card == SPEED_LIMIT:
+                        row, remedy = ROW, END_OF_LIMIT
+                        if op.mileage + 50 >= end:
+                            value = 1 if end == FIRST_END and not cango else 0
+                            bad = False
+                        elif canstop or (cango and not op.can_go):
+                            value = 1
+                            bad = False
+                        else:
+                            value = 2 if own[ROW] != UNKNOWN else 3
+                    else:
+                        row = safety_for(card) - EXTRA_TANK
+                        remedy = opposite(card)
+                        value = 3 if own[row] != UNKNOWN else 4
+                    if bad:
+                        # worth more the more it would hurt the opponent
+                        if EXTRA_TANK + row in op.safeties:
+                            value = -1
+                        else:
+                            value *= need[remedy] + seen[remedy] + 2
+                            if not me.mileage or foundend or op_one:
+                                value += 5
+                            if op.mileage == 0 or op_one:
+                                value += 5
+                            if op.speed == SPEED_LIMIT:
+                                value -= 3
+                            if cango and own[row] != UNKNOWN:
+                                value += 3
+                            if not cango:
+                                badcount += 1
+                                value = _trunc_div(value, badcount)
+                values[i] = value
+                if card != NO_CARD:
+                    if value >= curmax:
+                        nummax, curmax = i, value
+                    if value <= curmin:
+                        nummin, curmin = i, value
+            if not restart:
+                break
+
+        self._note_need(me)
+        if nummin < 0 or nummax < 0:
+            # BSD starts its search for the lowest value at 101.  As Numneed
+            # grows without bound, every card can be worth more than that
+            # and BSD then reads outside the hand (undefined behaviour).  We
+            # take the true extreme instead (the last one, as BSD's ties).
+            held = [i for i in range(HAND_SLOTS) if hand[i] != NO_CARD]
+            if nummin < 0:
+                low = min(values[i] for i in held)
+                nummin = max(i for i in held if values[i] == low)
+            if nummax < 0:
+                high = max(values[i] for i in held)
+                nummax = max(i for i in held if values[i] == high)
+        if cango:
+            return Use(nummax), values
+        if hand[nummin] >= EXTRA_TANK:  # never discard a safety
+            return Use(nummin), values
+        return Discard(nummin), values
+
+    # ----- saving ---------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        return {}
+        """The computer's memory as JSON-able data (not its rng)."""
+        return {
+            "player": self.player,
+            "seen": {CARD_NAMES[c]: n for c, n in enumerate(self.seen)},
+            "gos": self.gos,
+            "need": {CARD_NAMES[c]: n for c, n in enumerate(self.need)},
+            "safeties": {
+                CARD_NAMES[EXTRA_TANK + i]: _STATUS_NAMES[s]
+                for i, s in enumerate(self.safeties)
+            },
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], rng: random.Random) -> BsdComputer:
-        return cls(rng)
+        """Rebuild a computer saved by ``to_dict``; ValueError if malformed."""
+        if not isinstance(data, dict):
+            raise ValueError("computer: expected an object")
+        keys = {"player", "seen", "gos", "need", "safeties"}
+        unknown = sorted(set(data) - keys, key=str)
+        if unknown:
+            raise ValueError(f"computer: unknown key {unknown[0]!r}")
+        missing = sorted(keys - set(data))
+        if missing:
+            raise ValueError(f"computer: missing key {missing[0]!r}")
+        player = _int(data["player"], "computer: player")
+        if player not in (0, 1):
+            raise ValueError(f"computer: player must be 0 or 1, not {player}")
+        seen = _card_table(data["seen"], "computer: seen")
+        for card, n in enumerate(seen):
+            if not 0 <= n <= COUNTS[card]:
+                raise ValueError(
+                    f"computer: seen {CARD_NAMES[card]!r} must be 0 to {COUNTS[card]}, not {n}"
+                )
+        gos = _int(data["gos"], "computer: gos")
+        if not 0 <= gos <= _MAX_GOS:
+            raise ValueError(f"computer: gos must be 0 to {_MAX_GOS}, not {gos}")
+        need = _card_table(data["need"], "computer: need")
+        for card, n in enumerate(need):
+            if GASOLINE <= card <= GO:
+                if n < INITIAL_NEED[card]:
+                    raise ValueError(
+                        f"computer: need {CARD_NAMES[card]!r} must be at least "
+                        f"{INITIAL_NEED[card]}, not {n}"
+                    )
+            elif n != INITIAL_NEED[card]:
+                raise ValueError(
+                    f"computer: need {CARD_NAMES[card]!r} must be {INITIAL_NEED[card]}, not {n}"
+                )
+        raw = data["safeties"]
+        if not isinstance(raw, dict):
+            raise ValueError("computer: safeties must be an object")
+        names = [CARD_NAMES[EXTRA_TANK + i] for i in range(NUM_SAFETIES)]
+        for key in raw:
+            if key not in names:
+                raise ValueError(f"computer: safeties: unknown safety {key!r}")
+        safeties = []
+        for name in names:
+            if name not in raw:
+                raise ValueError(f"computer: safeties: missing {name!r}")
+            status = raw[name]
+            if not isinstance(status, str) or status not in _STATUS_NAMES:
+                raise ValueError(
+                    f"computer: safeties: {name!r} must be one of "
+                    f"{', '.join(repr(s) for s in _STATUS_NAMES)}, not {status!r}"
+                )
+            code = _STATUS_NAMES.index(status)
+            if code != UNKNOWN and seen[card_index(name)] != 1:
+                raise ValueError(f"computer: safeties: {name!r} is {status} but was never seen")
+            safeties.append(code)
+        bot = cls(rng, player)
+        bot.seen, bot.gos, bot.need, bot.safeties = seen, gos, need, safeties
+        return bot
+
+
+# Numgos can grow by one per stopping hazard (10) and by the two hazards of
+# each of the first three safeties' families (6).
+_MAX_GOS = sum(COUNTS[h] for h in _HAZARDS_STOPPING) + sum(
+    COUNTS[h] for h in (OUT_OF_GAS, FLAT_TIRE, ACCIDENT)
+)
+
+
+def card_index(name: str) -> int:
+    return CARD_NAMES.index(name)
+
+
+def _int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} must be an integer, not {type(value).__name__}")
+    return value
+
+
+def _card_table(raw: object, what: str) -> list[int]:
+    """A {card name: int} object naming every card exactly once."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"{what} must be an object")
+    for key in raw:
+        if key not in CARD_NAMES:
+            raise ValueError(f"{what}: unknown card {key!r}")
+    table = []
+    for name in CARD_NAMES:
+        if name not in raw:
+            raise ValueError(f"{what}: missing card {name!r}")
+        table.append(_int(raw[name], f"{what} {name!r}"))
+    return table
