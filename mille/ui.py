@@ -313,6 +313,9 @@ class Ui:
                 continue
             if key < 0 or self.too_small:
                 continue  # an interrupted read, or typing at the notice
+            if self.interrupted and not self.in_really:
+                curses.ungetch(key)  # ^C came first: Really? gets this key
+                continue
             if key == CTRL_C:  # only if the tty does not turn it into SIGINT
                 self.interrupted = True
                 continue

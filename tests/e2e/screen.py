@@ -1,0 +1,129 @@
+"""Run the installed ``mille`` in a pseudo-terminal and read its screen.
+
+pexpect gives the pty; pyte plays the output onto an 80x24 screen, the
+way a terminal would.  ``TERM=screen`` keeps curses to sequences pyte
+understands.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+import pexpect
+import pyte
+
+
+def mille_command() -> str:
+    """The installed console script (next to this Python, else on PATH)."""
+    here = Path(sys.executable).parent / "mille"
+    if here.exists():
+        return str(here)
+    found = shutil.which("mille")
+    if found is None:
+        raise RuntimeError("the mille console script is not installed")
+    return found
+
+
+class Term:
+    """One ``mille`` process on a virtual terminal."""
+
+    def __init__(
+        self,
+        *args: str,
+        rows: int = 24,
+        cols: int = 80,
+        cwd: str | os.PathLike[str] | None = None,
+    ) -> None:
+        env = dict(os.environ, TERM="screen")
+        for name in ("LINES", "COLUMNS"):  # curses must ask the pty its size
+            env.pop(name, None)
+        self.rows, self.cols = rows, cols
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()  # everything the program wrote
+        self.child = pexpect.spawn(
+            mille_command(), list(args), dimensions=(rows, cols), env=env,
+            cwd=None if cwd is None else str(cwd),
+        )
+
+    # ----- output -----------------------------------------------------------
+
+    def pump(self, timeout: float = 0.05) -> bool:
+        """Feed whatever output is ready into the screen; False at EOF."""
+        try:
+            data = self.child.read_nonblocking(65536, timeout=timeout)
+        except pexpect.TIMEOUT:
+            return True
+        except pexpect.EOF:
+            return False
+        self.raw += data
+        self.stream.feed(data)
+        return True
+
+    def lines(self) -> list[str]:
+        """The screen, one string per row, trailing blanks removed."""
+        return [line.rstrip() for line in self.screen.display]
+
+    def row(self, y: int) -> str:
+        return self.lines()[y]
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+    def wait(self, cond: Callable[[], bool], timeout: float = 5.0, what: str = "") -> None:
+        """Pump output until ``cond()`` holds; AssertionError on time-out."""
+        deadline = time.monotonic() + timeout
+        while not cond():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what!r}; screen:\n{self.text()}")
+            if not self.pump():
+                if cond():
+                    return
+                raise AssertionError(f"mille exited waiting for {what!r}; screen:\n{self.text()}")
+
+    def wait_for(self, text: str, row: int | None = None, timeout: float = 5.0) -> list[str]:
+        """Wait until ``text`` is on the screen (on ``row`` if given)."""
+        def seen() -> bool:
+            lines = self.lines()
+            return text in (lines[row] if row is not None else "\n".join(lines))
+        self.wait(seen, timeout, text)
+        return self.lines()
+
+    def settle(self, quiet: float = 0.15) -> list[str]:
+        """Pump until the program has written nothing for ``quiet`` seconds."""
+        while True:
+            before = len(self.raw)
+            if not self.pump(quiet) or len(self.raw) == before:
+                return self.lines()
+
+    # ----- input ------------------------------------------------------------
+
+    def send(self, keys: str | bytes) -> None:
+        self.child.send(keys)
+
+    def bells(self) -> int:
+        return self.raw.count(b"\x07")
+
+    # ----- the end ----------------------------------------------------------
+
+    def wait_exit(self, timeout: float = 5.0) -> int:
+        """Wait for the program to end; its exit status."""
+        deadline = time.monotonic() + timeout
+        while self.pump():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"mille did not exit; screen:\n{self.text()}")
+        self.child.wait()
+        self.child.close()
+        status = self.child.exitstatus
+        assert status is not None, f"killed by signal {self.child.signalstatus}"
+        return status
+
+    def close(self) -> None:
+        if self.child.isalive():
+            self.child.terminate(force=True)
+        self.child.close()
