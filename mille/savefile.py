@@ -166,13 +166,11 @@ def _format(value: Any, indent: str) -> str:
             inner = indent + "  "
             items = [inner + _format(v, inner) for v in value]
             return "[\n" + ",\n".join(items) + "\n" + indent + "]"
-        return "[" + ", ".join(_format(v, indent) for v in value) + "]"
-    if value is None or isinstance(value, (bool, int, str)):
-        return json.dumps(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise SaveError(f"cannot save a non-finite number: {value}")
-        return json.dumps(value)
+    if value is None or isinstance(value, (bool, int, float, str, list)):
+        try:
+            return json.dumps(value, allow_nan=False)
+        except ValueError:
+            raise SaveError(f"cannot save a non-finite number in {value}") from None
     raise SaveError(f"cannot save a value of type {type(value).__name__}")
 
 
@@ -263,7 +261,12 @@ def _fail(where: str, message: str) -> NoReturn:
 
 def _show(value: Any) -> str:
     """A short JSON rendering of a bad value for a message."""
-    text = json.dumps(value) if not isinstance(value, float) or math.isfinite(value) else str(value)
+    if isinstance(value, str):
+        text = repr(value)
+    elif isinstance(value, float) and not math.isfinite(value):
+        text = str(value)
+    else:
+        text = json.dumps(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
