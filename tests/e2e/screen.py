@@ -50,6 +50,7 @@ class Term:
             mille_command(), list(args), dimensions=(rows, cols), env=env,
             cwd=None if cwd is None else str(cwd),
         )
+        self.child.delaybeforesend = None  # waits are on the screen, not the clock
 
     # ----- output -----------------------------------------------------------
 
