@@ -43,6 +43,7 @@ from .cards import (
 )
 from .computer import BsdComputer
 from .engine import (
+    COMPUTER,
     EXTENDED_END,
     FIRST_END,
     GAME_POINTS,
@@ -466,7 +467,10 @@ def session_from_dict(data: Any) -> Session:
     try:
         computer = BsdComputer.from_dict(memory, computer_rng)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
-        _fail("computer", str(e).splitlines()[0] if str(e) else type(e).__name__)
+        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        _fail("computer", reason.removeprefix("computer: ").removeprefix("computer."))
+    if getattr(computer, "player", COMPUTER) != COMPUTER:
+        _fail("computer.player", f"must be {COMPUTER} (the computer's side)")
     return Session(state=state, computer=computer, deal_rng=deal_rng, window_full=window_full)
 
 
