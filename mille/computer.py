@@ -316,6 +316,16 @@ class BsdComputer:
         seen = self.seen
         own = self.safeties
 
+        if hand[0] == NO_CARD and deck_left:
+            # Before drawing only a coup fourre matters (the rest of BSD's
+            # first pass has no effect when it then draws).
+            for i in range(1, HAND_SLOTS):
+                card = hand[i]
+                if card >= EXTRA_TANK and (me.battle == opposite(card) or (
+                        card == RIGHT_OF_WAY and me.speed == SPEED_LIMIT)):
+                    return Use(i), [0] * HAND_SLOTS
+            return PICK, [0] * HAND_SLOTS
+
         # What can be played; a safety that cures what ails us goes at once.
         count = [0] * NUM_KINDS
         playit = [False] * HAND_SLOTS
@@ -345,9 +355,6 @@ class BsdComputer:
                         canstop = True
             if card != NO_CARD:
                 count[card] += 1
-
-        if hand[0] == NO_CARD and deck_left:
-            return PICK, [0] * HAND_SLOTS
 
         op_one = self._onecard(op, end)
         if foundend:

@@ -407,3 +407,12 @@ def test_statuses_are_named() -> None:
     assert data["safeties"] == {"Extra Tank": "unknown", "Puncture Proof": "unknown",
                                 "Driving Ace": "unknown", "Right of Way": "in hand"}
     assert UNKNOWN == 0
+
+
+def test_module_doctests() -> None:
+    import doctest
+
+    import mille.computer
+
+    result = doctest.testmod(mille.computer)
+    assert result.failed == 0 and result.attempted > 0
