@@ -8,7 +8,6 @@ it is needed.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 
 from . import __version__
 
@@ -42,11 +41,28 @@ class UsageError(Exception):
     """Bad command line; ``str()`` is the line to print before exiting 1."""
 
 
-@dataclass(frozen=True)
 class Options:
-    seed: int | None = None
-    file: str | None = None
-    action: str = "play"  # "play", "help" or "version"
+    """What the command line asks for (a plain class: no dataclasses import)."""
+
+    __slots__ = ("seed", "file", "action")
+
+    def __init__(
+        self, seed: int | None = None, file: str | None = None, action: str = "play"
+    ) -> None:
+        self.seed = seed
+        self.file = file
+        self.action = action  # "play", "help" or "version"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Options):
+            return NotImplemented
+        return (self.seed, self.file, self.action) == (other.seed, other.file, other.action)
+
+    def __hash__(self) -> int:
+        return hash((self.seed, self.file, self.action))
+
+    def __repr__(self) -> str:
+        return f"Options(seed={self.seed!r}, file={self.file!r}, action={self.action!r})"
 
 
 def parse_args(argv: list[str]) -> Options:

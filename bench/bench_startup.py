@@ -1,0 +1,130 @@
+"""Start-up time: from exec to a complete first board, in a pseudo-terminal.
+
+Measures ``mille --seed 1`` (the installed console script) and, as the
+floor, a bare Python program that draws a similar 80x24 screen with curses
+and waits for a key.  Both run under the same interpreter in an 80x24 pty;
+the clock stops when the screen (as pyte renders it) shows the whole board.
+
+    python bench/bench_startup.py [--runs N]
+
+Prints the median and best times and the ratio mille / floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+
+FLOOR = r'''
+import curses
+scr = curses.initscr()
+curses.noecho(); curses.cbreak()
+rows = [
+    (0, 40, "|                     You   Comp   Value"),
+    (1, 40, "| Milestones Played     0     0"),
+    (2, 40, "|       Each Safety     0     0      100"),
+    (3, 40, "|    All 4 Safeties     0     0      300"),
+    (4, 40, "|  Each Coup Fourre     0     0      300"),
+    (5, 0, "--HAND--            --DECK--            |                    ----   ----   -----"),
+    (6, 0, "P                     89                |        Hand Total     0     0"),
+    (7, 0, "1 Repairs           --DISCARD--         |                   -----  -----"),
+    (8, 0, "2 Go                                    |     Overall Total     0     0"),
+    (9, 0, "3 25                                    |              Games    0     0"),
+    (10, 0, "4 Out of Gas                            |"),
+    (11, 0, "5 Flat Tire                             | p: pick            q: quit"),
+    (12, 0, "6 Gasoline                              | u: use #           o: order hand"),
+    (13, 0, "--BATTLE--          --BATTLE--          | d: discard #       s: save"),
+    (14, 40, "| w: toggle window   r: reprint"),
+    (15, 0, "--SPEED--           --SPEED--           |"),
+    (16, 40, "|" + "_" * 39),
+    (17, 0, "--MILEAGE--                              --MILEAGE--"),
+]
+for y, x, text in rows:
+    scr.addstr(y, x, text)
+scr.addstr(10, 20, ">>:Move:", curses.A_STANDOUT)
+scr.addstr(10, 28, " ")
+scr.refresh()
+scr.getch()
+curses.endwin()
+'''
+
+
+def board_complete(screen: pyte.Screen) -> bool:
+    lines = screen.display
+    return (
+        lines[10][20:28] == ">>:Move:"
+        and lines[17].startswith("--MILEAGE--")
+        and lines[17][41:52] == "--MILEAGE--"
+        and lines[12][:2] == "6 "
+        and lines[12][2:20].strip() != ""
+        and lines[14][40:42] == "| "
+        and lines[16].endswith("_")
+    )
+
+
+PYCACHE = tempfile.mkdtemp(prefix="mille-bench-pycache-")
+
+
+def time_once(command: str, args: list[str]) -> float:
+    # As an installed program runs: with compiled bytecode cached (here in a
+    # private directory, so the source tree is left alone).
+    env = dict(os.environ, TERM="screen", PYTHONPYCACHEPREFIX=PYCACHE)
+    for name in ("LINES", "COLUMNS", "PYTHONDONTWRITEBYTECODE"):
+        env.pop(name, None)
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    start = time.perf_counter()
+    child = pexpect.spawn(command, args, dimensions=(24, 80), env=env)
+    child.delaybeforesend = None
+    try:
+        while not board_complete(screen):
+            stream.feed(child.read_nonblocking(65536, timeout=10))
+        return time.perf_counter() - start
+    finally:
+        child.terminate(force=True)
+        child.close()
+
+
+def mille_command() -> str:
+    here = Path(sys.executable).parent / "mille"
+    return str(here) if here.exists() else (shutil.which("mille") or "mille")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    runs = parser.parse_args().runs
+    mille = mille_command()
+    cases = {
+        "mille --seed 1": (mille, ["--seed", "1"]),
+        "bare curses floor": (sys.executable, ["-c", FLOOR]),
+    }
+    for command, args in cases.values():  # warm the caches (.pyc, page cache)
+        time_once(command, args)
+    results: dict[str, list[float]] = {name: [] for name in cases}
+    try:
+        for _ in range(runs):  # interleaved, so drift hits both alike
+            for name, (command, args) in cases.items():
+                results[name].append(time_once(command, args))
+    finally:
+        shutil.rmtree(PYCACHE, ignore_errors=True)
+    for name, times in results.items():
+        print(f"{name:20s} median {statistics.median(times) * 1000:6.1f} ms"
+              f"   best {min(times) * 1000:6.1f} ms   ({runs} runs)")
+    ratio = statistics.median(results["mille --seed 1"]) / statistics.median(
+        results["bare curses floor"])
+    print(f"ratio (median)       {ratio:.2f}x   goal <= 1.25x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
