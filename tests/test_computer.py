@@ -394,7 +394,7 @@ def test_from_dict_rejects_bad_data(mutate: Any, message: str) -> None:
     mutate(data)
     with pytest.raises(ValueError, match=message.replace("(", r"\(")) as info:
         BsdComputer.from_dict(data, random.Random(0))
-    assert str(info.value) == str(info.value).lower() or "'" in str(info.value)
+    assert str(info.value).startswith("computer: ")
 
 
 def test_from_dict_rejects_non_objects() -> None:
