@@ -109,10 +109,14 @@ class Quit(Exception):
 
 
 def key_name(key: int) -> str:
-    """How BSD's ``unctrl`` shows a key: ``A``, ``^X``, ``^?``, ``M-a``."""
-    if key < 0 or key > 255:
+    """How BSD's ``unctrl`` shows a key byte: ``A``, ``^X``, ``^?``, ``M-a``."""
+    if not 0 <= key <= 255:
         return f"<{key}>"
-    return curses.unctrl(key).decode("ascii", "replace")
+    if key >= 128:
+        return "M-" + key_name(key - 128)
+    if key < 32:
+        return "^" + chr(key + 64)
+    return "^?" if key == DELETE else chr(key)
 
 
 def is_erase(key: int) -> bool:
@@ -124,11 +128,8 @@ def is_kill(key: int) -> bool:
 
 
 def visible(text: str) -> str:
-    """Control characters shown as ``^X``, as curses' addstr/unctrl would."""
-    return "".join(
-        ("^?" if ch == "\x7f" else "^" + chr(ord(ch) + 64)) if ch < " " or ch == "\x7f" else ch
-        for ch in text
-    )
+    """Text as the screen shows it: control characters as ``^X``."""
+    return "".join(key_name(ord(ch)) if ch < " " or ch == "\x7f" else ch for ch in text)
 
 
 class Ui:
@@ -518,7 +519,9 @@ class Ui:
             return
         if not self.saved and self.ask("Save game?"):
             if not self.save():
+                reason = self.message
                 self.new_hand()
+                self.message = reason  # why the game goes on stays in view
                 return
         raise Quit
 
