@@ -38,7 +38,9 @@ class Term:
         rows: int = 24,
         cols: int = 80,
         cwd: str | os.PathLike[str] | None = None,
+        command: str | None = None,
     ) -> None:
+        """Run ``mille *args`` (or ``command *args``) on a rows x cols pty."""
         env = dict(os.environ, TERM="screen")
         for name in ("LINES", "COLUMNS"):  # curses must ask the pty its size
             env.pop(name, None)
@@ -47,7 +49,7 @@ class Term:
         self.stream = pyte.ByteStream(self.screen)
         self.raw = bytearray()  # everything the program wrote
         self.child = pexpect.spawn(
-            mille_command(), list(args), dimensions=(rows, cols), env=env,
+            command or mille_command(), list(args), dimensions=(rows, cols), env=env,
             cwd=None if cwd is None else str(cwd),
         )
         self.child.delaybeforesend = None  # waits are on the screen, not the clock

@@ -83,3 +83,41 @@ def test_save_failure_shows_the_reason(spawn: Callable[..., Term], tmp_path: Pat
     term.send("no/such/dir/g\r")
     term.wait_for("No such file or directory", row=15)
     assert term.lines()[15][45:].rstrip() == "No such file or directory"
+
+
+FAULT = """
+import sys, termios
+from mille import cli, ui
+
+def boom(self):
+    raise RuntimeError("injected fault")
+
+ui.Ui.human_turn = boom
+status = cli.main(["--seed", "1"])
+lflag = termios.tcgetattr(0)[3]
+print("restored" if lflag & termios.ICANON and lflag & termios.ECHO else "raw")
+sys.exit(status)
+"""
+
+
+def test_internal_error_restores_the_terminal(spawn: Callable[..., Term], tmp_path: Path) -> None:
+    import sys
+
+    script = tmp_path / "fault.py"
+    script.write_text(FAULT)
+    term = spawn(str(script), command=sys.executable)
+    assert term.wait_exit() == 1
+    text = term.raw.decode(errors="replace")
+    assert "mille: internal error: RuntimeError: injected fault" in text
+    assert "restored" in text and "Traceback" not in text
+
+
+def test_sigterm_restores_the_terminal(spawn: Callable[..., Term]) -> None:
+    import signal
+
+    term = spawn("--seed", "1")
+    term.wait_for(">>:Move:", row=10)
+    term.child.kill(signal.SIGTERM)
+    assert term.wait_exit() == 1
+    assert b"Traceback" not in term.raw
+    assert term.raw.rstrip().endswith(b"\x1b[?1049l") or b"\x1b[?1049l" in term.raw[-40:]
