@@ -81,6 +81,7 @@ from .engine import (
     MoveResult,
     Phase,
     Pick,
+    can_play,
     PlayerState,
     Use,
 )
@@ -116,36 +117,6 @@ def _trunc_div(a: int, b: int) -> int:
     """C's integer division (rounds toward zero)."""
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b > 0) else -q
-
-
-def bsd_canplay(me: PlayerState, op: PlayerState, card: int, end: int) -> bool:
-    """comp.c's ``canplay``: could ``me`` usefully play ``card``?
-
-    Unlike ``engine.can_play``, a Go is playable on an empty battle pile
-    (BSD's ``is_repair`` is true of an empty pile).
-    """
-    if card < 0:
-        return False
-    if card <= D200:
-        if card == D200 and me.nummiles[D200] == 2:
-            return False
-        if card >= D75 and me.speed == SPEED_LIMIT:
-            return False
-        if card >= D50 and me.mileage + VALUES[card] > end:
-            return False
-        return me.can_go
-    if card < SPEED_LIMIT:  # Out of Gas, Flat Tire, Accident, Stop
-        return op.can_go and safety_for(card) not in op.safeties
-    if card == SPEED_LIMIT:
-        return (op.speed != SPEED_LIMIT and RIGHT_OF_WAY not in op.safeties
-                and op.mileage + 50 < end)
-    if card <= REPAIRS:
-        return me.battle == opposite(card)
-    if card == GO:
-        return not me.can_go and (_is_repair(me.battle) or me.battle == STOP)
-    if card == END_OF_LIMIT:
-        return me.speed == SPEED_LIMIT
-    return False
 
 
 class BsdComputer:
@@ -342,7 +313,7 @@ class BsdComputer:
                     return Use(i), [0] * HAND_SLOTS
                 safe += 1
                 playit[i] = True
-            elif card != NO_CARD and bsd_canplay(me, op, card, end):
+            elif card != NO_CARD and can_play(me, op, card, end):
                 playit[i] = True
                 cango += 1
                 if card <= D200:

@@ -205,9 +205,8 @@ class PlayerState:
 def can_play(me: PlayerState, opp: PlayerState, card: int, end: int) -> bool:
     """BSD comp.c's ``canplay``: could ``me`` usefully play ``card`` now?
 
-    Used for the deck-empty end of a hand and by the computer.  It is
-    stricter than the rules in places (a Go on an empty battle pile, a
-    Speed Limit that cannot stop the opponent finishing).
+    Used for the deck-empty end of a hand.  It is stricter than the rules
+    in places (a Speed Limit that cannot stop the opponent finishing).
     """
     if is_distance(card):
         if card == D200 and me.nummiles[D200] == 2:
@@ -228,7 +227,10 @@ def can_play(me: PlayerState, opp: PlayerState, card: int, end: int) -> bool:
     if is_repair(card):
         return me.battle == opposite(card)
     if card == GO:
-        return not me.can_go and (is_repair(me.battle) or me.battle == STOP)
+        # BSD's is_repair() is also true of an empty battle pile
+        return not me.can_go and (
+            is_repair(me.battle) or me.battle in (STOP, NO_CARD)
+        )
     if card == END_OF_LIMIT:
         return me.speed == SPEED_LIMIT
     return False

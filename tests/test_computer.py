@@ -32,7 +32,7 @@ from mille.cards import (
     full_deck,
 )
 from mille.autoplayers import RandomPlayer
-from mille.computer import IN_HAND, INITIAL_NEED, PLAYED, UNKNOWN, BsdComputer, bsd_canplay
+from mille.computer import IN_HAND, INITIAL_NEED, PLAYED, UNKNOWN, BsdComputer
 from mille.engine import (
     COMPUTER,
     HUMAN,
@@ -281,14 +281,9 @@ def test_sees_opponent_uses_and_discards_not_its_picks() -> None:
     assert bot.gos == 0  # the opponent's cards never count towards Numgos
 
 
-def test_bsd_canplay_go_on_an_empty_battle_pile() -> None:
-    me, op = PlayerState(), PlayerState()
-    assert bsd_canplay(me, op, GO, 700)
+def test_can_play_go_on_an_empty_battle_pile_as_bsd() -> None:
+    # BSD's is_repair() is true of an empty pile, so canplay accepts a Go there
 
-
-@pytest.mark.xfail(strict=True, reason="engine.can_play refuses a Go on an empty "
-                   "battle pile; BSD's canplay (is_repair(C_INIT) is true) accepts it")
-def test_engine_can_play_matches_bsd_for_go_on_empty_pile() -> None:
     me, op = PlayerState(), PlayerState()
     assert can_play(me, op, GO, 700)
 

@@ -165,3 +165,11 @@ def test_totals_carry_over_below_5000() -> None:
     assert not s.game_over  # type: ignore[attr-defined]
     s.new_hand(random.Random(1))  # type: ignore[attr-defined]
     assert [p.total_before_hand for p in s.players] == [100 + 1900, 200]  # type: ignore[attr-defined]
+
+
+def test_a_go_on_an_empty_battle_pile_keeps_the_hand_alive() -> None:
+    # BSD's canplay accepts a Go on an empty pile (its is_repair() is true of it)
+    s = build(player(["", "Stop", "Gasoline"], battle="Flat Tire"),
+              player(["", "Go", "Repairs"]), deck_size=0)
+    s.apply(Discard(1))
+    assert not s.hand_over and s.to_move == 1
