@@ -562,7 +562,15 @@ def play(session: Session, message: str = "") -> int:
 
     The terminal is restored however this returns or raises.
     """
-    scr = curses.initscr()
+    try:
+        scr = curses.initscr()
+    except curses.error as exc:  # no terminfo entry for $TERM, or the like
+        import os
+        import sys
+
+        term = os.environ.get("TERM", "")
+        print(f"mille: cannot use the terminal (TERM={term!r}): {exc}", file=sys.stderr)
+        return 1
     handlers: dict[signal.Signals, Any] = {}
     try:
         lines, cols = scr.getmaxyx()
