@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
@@ -12,8 +11,6 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 from screen import Term  # noqa: E402
-
-REFERENCE = Path("/work/shared/reference")
 
 
 @pytest.fixture

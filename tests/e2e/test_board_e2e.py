@@ -149,6 +149,12 @@ def test_unknown_command_and_e(spawn: Callable[..., Term]) -> None:
     term.send("z")
     term.wait_for("unknown command: Z", row=15)
     assert error_line(term) == "unknown command: Z"
+    # erase and kill are ignored at the move prompt; RETURN and SPACE too
+    bells = term.bells()
+    term.send("\x7f\x08\x15\r \x00")
+    term.send("x")
+    term.wait_for("unknown command: X", row=15)
+    assert term.bells() == bells + 1
 
 
 def test_u_echo_erase_and_kill(spawn: Callable[..., Term]) -> None:
