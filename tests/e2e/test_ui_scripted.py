@@ -199,3 +199,24 @@ def test_long_messages_are_cut_at_the_window_edge() -> None:
     game = ui.Ui(window, session, "x" * 60)  # type: ignore[arg-type]
     game.render()
     assert window.line(15)[45:] == "x" * 35
+
+
+def test_safeties_coups_tops_and_mileage_columns() -> None:
+    from mille.cards import (D25, D100, DRIVING_ACE, END_OF_LIMIT, FLAT_TIRE, GO,
+                             RIGHT_OF_WAY, SPEED_LIMIT)
+
+    session = Session.new(8)
+    you, comp = session.state.players
+    you.safeties, you.coups = [RIGHT_OF_WAY], [False, False, False, True]
+    comp.safeties, comp.coups = [DRIVING_ACE], [False, False, False, False]
+    you.battle, you.speed, comp.battle, comp.speed = GO, END_OF_LIMIT, FLAT_TIRE, SPEED_LIMIT
+    you.miles = [D25, D100, D25]
+    comp.miles = [D100, D100]
+    window = FakeWindow("")
+    ui.Ui(window, session).render()  # type: ignore[arg-type]
+    assert window.line(3)[:16] == "* Right of Way  "
+    assert window.line(2)[18:40] == "    Driving Ace       "
+    assert window.line(14)[:40] == "  Go                  Flat Tire         "
+    assert window.line(16)[:40] == "  End of Limit        Speed Limit       "
+    assert window.line(18).rstrip() == "25  25"
+    assert window.line(21).rstrip() == "100" + " " * 37 + "100 100"
