@@ -60,6 +60,10 @@ MAX_SIZE = 1 << 20  # 1 MiB: a real save is about 20 KiB
 _CARD_BY_NAME = {name: card for card, name in enumerate(CARD_NAMES)}
 _MT_N = 624  # words in the Mersenne Twister's state
 _PHASES = {phase.value: phase for phase in Phase}
+# Read without blocking on a FIFO or taking a terminal (where these exist).
+_READ_FLAGS: int = os.O_RDONLY
+for _flag in ("O_BINARY", "O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC"):
+    _READ_FLAGS |= getattr(os, _flag, 0)
 
 _PLAYER_KEYS = (
     "hand", "battle", "speed", "battle_pile", "speed_pile", "miles",
@@ -220,7 +224,7 @@ def save_session(session: Session, path: str) -> None:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
-            os.fchmod(f.fileno(), mode)
+            _set_owner_and_mode(f.fileno(), tmp, mode, old)
             os.fsync(f.fileno())
         os.replace(tmp, target)
     except BaseException:
@@ -230,6 +234,21 @@ def save_session(session: Session, path: str) -> None:
             pass
         raise
     _sync_directory(directory or ".")
+
+
+def _set_owner_and_mode(fd: int, path: str, mode: int, old: os.stat_result | None) -> None:
+    """Give the new file the mode it should have, and the old file's owner
+    where the system lets us (as writing into the old file would keep it)."""
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, mode)
+    else:  # pragma: no cover - Windows
+        os.chmod(path, mode)
+    if old is not None and hasattr(os, "fchown"):
+        if (old.st_uid, old.st_gid) != (os.fstat(fd).st_uid, os.fstat(fd).st_gid):
+            try:
+                os.fchown(fd, old.st_uid, old.st_gid)
+            except OSError:
+                pass
 
 
 def _new_file_mode() -> int:
@@ -512,7 +531,7 @@ def load_session(path: str) -> Session:
     restored session's ``source`` is ``path``.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        fd = os.open(path, _READ_FLAGS)
     except OSError as e:
         raise SaveError(e.strerror or str(e), e.errno) from None
     try:
