@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 import pytest
 
+import mille.computer
 import mille.savefile
 from mille.engine import HUMAN, Phase, Use
 from mille.savefile import (
@@ -263,7 +264,7 @@ def first_hand_card(data: dict[str, Any]) -> int:
     return next(i for i, c in enumerate(data["players"][0]["hand"]) if c is not None)
 
 
-def rename_hand_card(name: str) -> Callable[[dict[str, Any]], None]:
+def rename_hand_card(name: Any) -> Callable[[dict[str, Any]], None]:
     def change(data: dict[str, Any]) -> None:
         data["players"][0]["hand"][first_hand_card(data)] = name
     return change
@@ -439,7 +440,7 @@ def test_a_broken_computer_memory_is_a_save_error(monkeypatch: pytest.MonkeyPatc
     def refuse(data: dict[str, Any], rng: random.Random) -> Any:
         raise ValueError("bad memory: seen[3] is -1")
 
-    monkeypatch.setattr(mille.savefile.BsdComputer, "from_dict", staticmethod(refuse))
+    monkeypatch.setattr(mille.computer.BsdComputer, "from_dict", staticmethod(refuse))
     with pytest.raises(SaveError, match=r"^computer: bad memory: seen\[3\] is -1$"):
         loads(json.dumps(BASE))
 
