@@ -462,6 +462,8 @@ def session_from_dict(data: Any) -> Session:
     extender = d["extender"]
     if phase is Phase.EXTENSION:
         extender = _int(extender, "extender", 0, 1)
+        if extender == COMPUTER:  # Session.play decides for it at once
+            _fail("extender", "the computer never leaves Extension? pending")
     elif extender is not None:
         _fail("extender", f"must be null outside the extension phase, not {_show(extender)}")
     state = GameState(

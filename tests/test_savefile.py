@@ -351,6 +351,7 @@ CORPUS: list[tuple[str, Callable[[], bytes], str]] = [
     ("unknown phase", lambda: mutated(setitem("phase", "paused")), "phase: unknown phase 'paused'"),
     ("extender while playing", lambda: mutated(setitem("extender", 0)), "extender: must be null outside the extension phase, not 0"),
     ("an extension nobody earned", lambda: mutated(lambda d: d.update(phase="extension", extender=0)), "impossible game: an extension decision for a player not at 700"),
+    ("the computer's extension pending", lambda: mutated(lambda d: d.update(phase="extension", extender=1)), "extender: the computer never leaves Extension? pending"),
     ("ordering 1", lambda: mutated(setitem("ordering", 1)), "ordering: expected true or false, got 1"),
     ("can_go lies", lambda: mutated(lambda d: d["players"][0].update(can_go=not d["players"][0]["can_go"])), "players[0].can_go: "),
     ("three coups", lambda: mutated(lambda d: d["players"][0]["coups"].pop()), "players[0].coups: expected 4 entries, got 3"),

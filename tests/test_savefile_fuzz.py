@@ -145,3 +145,21 @@ def test_any_deck_order_and_hand_order_is_accepted(which: int, seed: int) -> Non
         i = rng.choice(cards)
         hand[i], data["deck"][0] = data["deck"][0], hand[i]
         loads(json.dumps(data))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 400), more=st.integers(1, 200))
+def test_a_restored_game_goes_on_as_the_original(seed: int, steps: int, more: int) -> None:
+    session = Session.new(seed)
+    driver = random.Random(seed)
+    for _ in range(steps):
+        step(session, driver)
+    text = dumps(session)
+    restored = loads(text)
+    assert dumps(restored) == text
+    twin = random.Random()
+    twin.setstate(driver.getstate())
+    for _ in range(more):
+        step(session, driver)
+        step(restored, twin)
+    assert dumps(restored) == dumps(session)
