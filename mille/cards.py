@@ -16,7 +16,9 @@ True
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 NO_CARD: Final = -1
 

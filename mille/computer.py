@@ -42,7 +42,9 @@ and say so next to the code.  Two such points matter:
 from __future__ import annotations
 
 import random
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 from .cards import (
     ACCIDENT,

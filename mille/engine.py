@@ -23,10 +23,12 @@ True
 from __future__ import annotations
 
 import enum
-import random
-from collections import Counter
-from dataclasses import dataclass, field
-from typing import Iterator, Union
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import random
+    from collections import Counter
+    from collections.abc import Iterator
 
 from .cards import (
     D200,
@@ -78,106 +80,186 @@ class Phase(enum.Enum):
     HAND_OVER = "hand over"
 
 
-@dataclass(frozen=True)
-class Pick:
+class _Record:
+    """Equality and repr from ``__slots__`` (no dataclasses: it slows start-up)."""
+
+    __slots__: tuple[str, ...] = ()
+    _fields: tuple[str, ...] = ()
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls._fields = tuple(
+            name for klass in reversed(cls.__mro__) for name in vars(klass).get("__slots__", ())
+        )
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"{type(self).__name__}({fields})"
+
+
+class _Frozen(_Record):
+    """A small immutable value object."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__,) + self._values())
+
+
+class Pick(_Frozen):
     """Draw the top of the deck into slot P (BSD's P command)."""
+
+    __slots__ = ()
 
     def __str__(self) -> str:
         return "P"
 
 
-@dataclass(frozen=True)
-class Use:
-    """Play the card in a slot (0 = P, 1-6)."""
-
+class _SlotMove(_Frozen):
+    __slots__ = ("slot",)
     slot: int
+    letter = ""
 
-    def __post_init__(self) -> None:
-        if not 0 <= self.slot < HAND_SLOTS:
-            raise ValueError(f"slot out of range: {self.slot}")
+    def __init__(self, slot: int) -> None:
+        if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < HAND_SLOTS:
+            raise ValueError(f"slot out of range: {slot!r}")
+        object.__setattr__(self, "slot", slot)
 
     def __str__(self) -> str:
-        return f"U{'P' if self.slot == 0 else self.slot}"
+        return f"{self.letter}{'P' if self.slot == 0 else self.slot}"
 
 
-@dataclass(frozen=True)
-class Discard:
+class Use(_SlotMove):
+    """Play the card in a slot (0 = P, 1-6).
+
+    >>> Use(0), str(Use(3))
+    (Use(slot=0), 'U3')
+    """
+
+    __slots__ = ()
+    letter = "U"
+
+
+class Discard(_SlotMove):
     """Discard the card in a slot (0 = P, 1-6)."""
 
-    slot: int
-
-    def __post_init__(self) -> None:
-        if not 0 <= self.slot < HAND_SLOTS:
-            raise ValueError(f"slot out of range: {self.slot}")
-
-    def __str__(self) -> str:
-        return f"D{'P' if self.slot == 0 else self.slot}"
+    __slots__ = ()
+    letter = "D"
 
 
-Move = Union[Pick, Use, Discard]
+Move = Pick | Use | Discard
 PICK = Pick()
 USES = tuple(Use(slot) for slot in range(HAND_SLOTS))
 DISCARDS = tuple(Discard(slot) for slot in range(HAND_SLOTS))
 
 
-@dataclass(frozen=True)
-class MoveResult:
+class MoveResult(_Frozen):
     """What a successful move did, for the UI and for observers.
 
     ``card`` is the card used or discarded (``NO_CARD`` for a pick);
     ``drawn`` the cards a pick took from the deck, in order.
     """
 
+    __slots__ = ("player", "move", "card", "drawn", "coup_fourre", "extra_turn")
     player: int
     move: Move
-    card: int = NO_CARD
-    drawn: tuple[int, ...] = ()
-    coup_fourre: bool = False
-    extra_turn: bool = False
+    card: int
+    drawn: tuple[int, ...]
+    coup_fourre: bool
+    extra_turn: bool
+
+    def __init__(self, player: int, move: Move, card: int = NO_CARD,
+                 drawn: tuple[int, ...] = (), coup_fourre: bool = False,
+                 extra_turn: bool = False) -> None:
+        for name, value in (("player", player), ("move", move), ("card", card),
+                            ("drawn", drawn), ("coup_fourre", coup_fourre),
+                            ("extra_turn", extra_turn)):
+            object.__setattr__(self, name, value)
 
 
-@dataclass(frozen=True)
-class HandScore:
+class HandScore(_Frozen):
     """One player's score for a hand, row by row as the full window shows."""
 
-    miles: int = 0
-    safeties: int = 0
-    all_four: int = 0
-    coups: int = 0
-    trip: int = 0
-    safe_trip: int = 0
-    delayed_action: int = 0
-    extension: int = 0
-    shut_out: int = 0
+    __slots__ = ("miles", "safeties", "all_four", "coups", "trip", "safe_trip",
+                 "delayed_action", "extension", "shut_out")
+    miles: int
+    safeties: int
+    all_four: int
+    coups: int
+    trip: int
+    safe_trip: int
+    delayed_action: int
+    extension: int
+    shut_out: int
+
+    def __init__(self, miles: int = 0, safeties: int = 0, all_four: int = 0,
+                 coups: int = 0, trip: int = 0, safe_trip: int = 0,
+                 delayed_action: int = 0, extension: int = 0, shut_out: int = 0) -> None:
+        for name, value in zip(self.__slots__, (miles, safeties, all_four, coups, trip,
+                                                 safe_trip, delayed_action, extension,
+                                                 shut_out)):
+            object.__setattr__(self, name, value)
 
     @property
     def total(self) -> int:
-        return (
-            self.miles + self.safeties + self.all_four + self.coups
-            + self.trip + self.safe_trip + self.delayed_action
-            + self.extension + self.shut_out
-        )
+        return sum(self._values())  # type: ignore[arg-type]
 
 
-@dataclass
-class PlayerState:
+class PlayerState(_Record):
     """One side of the table."""
 
-    hand: list[int] = field(default_factory=lambda: [NO_CARD] * HAND_SLOTS)
-    battle: int = NO_CARD  # the top the board shows
-    speed: int = NO_CARD
-    battle_pile: list[int] = field(default_factory=list)
-    speed_pile: list[int] = field(default_factory=list)
-    miles: list[int] = field(default_factory=list)  # distance cards, in play order
-    safeties: list[int] = field(default_factory=list)  # in play order
-    coups: list[bool] = field(default_factory=lambda: [False] * NUM_SAFETIES)
-    can_go: bool = False
-    battle_window: bool = False  # coup-fourre window for a hazard (BSD new_battle)
-    speed_window: bool = False  # ... and for a Speed Limit (BSD new_speed)
-    mileage: int = 0
-    nummiles: list[int] = field(default_factory=lambda: [0] * 5)
-    total_before_hand: int = 0  # overall total when this hand began
-    games: int = 0
+    __slots__ = ("hand", "battle", "speed", "battle_pile", "speed_pile", "miles",
+                 "safeties", "coups", "can_go", "battle_window", "speed_window",
+                 "mileage", "nummiles", "total_before_hand", "games")
+
+    def __init__(
+        self,
+        hand: list[int] | None = None,
+        battle: int = NO_CARD,  # the top the board shows
+        speed: int = NO_CARD,
+        battle_pile: list[int] | None = None,
+        speed_pile: list[int] | None = None,
+        miles: list[int] | None = None,  # distance cards, in play order
+        safeties: list[int] | None = None,  # in play order
+        coups: list[bool] | None = None,
+        can_go: bool = False,
+        battle_window: bool = False,  # coup-fourre window for a hazard (BSD new_battle)
+        speed_window: bool = False,  # ... and for a Speed Limit (BSD new_speed)
+        mileage: int = 0,
+        nummiles: list[int] | None = None,  # how many of each distance were played
+        total_before_hand: int = 0,  # overall total when this hand began
+        games: int = 0,
+    ) -> None:
+        self.hand = hand if hand is not None else [NO_CARD] * HAND_SLOTS
+        self.battle = battle
+        self.speed = speed
+        self.battle_pile = battle_pile if battle_pile is not None else []
+        self.speed_pile = speed_pile if speed_pile is not None else []
+        self.miles = miles if miles is not None else []
+        self.safeties = safeties if safeties is not None else []
+        self.coups = coups if coups is not None else [False] * NUM_SAFETIES
+        self.can_go = can_go
+        self.battle_window = battle_window
+        self.speed_window = speed_window
+        self.mileage = mileage
+        self.nummiles = nummiles if nummiles is not None else [0] * 5
+        self.total_before_hand = total_before_hand
+        self.games = games
 
     def has_safety(self, safety: int) -> bool:
         return safety in self.safeties
@@ -236,19 +318,33 @@ def can_play(me: PlayerState, opp: PlayerState, card: int, end: int) -> bool:
     return False
 
 
-@dataclass
-class GameState:
+class GameState(_Record):
     """A whole run of games: the current hand plus overall scores."""
 
-    players: tuple[PlayerState, PlayerState]
-    deck: list[int]  # the top of the deck is the end of the list
-    discard: list[int] = field(default_factory=list)  # top is the end
-    end: int = FIRST_END
-    to_move: int = HUMAN
-    starter: int = HUMAN  # who moved first this hand
-    phase: Phase = Phase.PLAYING
-    extender: int | None = None  # who must decide on an extension
-    ordering: bool = False  # keep the human's hand sorted (the O command)
+    __slots__ = ("players", "deck", "discard", "end", "to_move", "starter", "phase",
+                 "extender", "ordering")
+
+    def __init__(
+        self,
+        players: tuple[PlayerState, PlayerState],
+        deck: list[int],  # the top of the deck is the end of the list
+        discard: list[int] | None = None,  # top is the end
+        end: int = FIRST_END,
+        to_move: int = HUMAN,
+        starter: int = HUMAN,  # who moved first this hand
+        phase: Phase = Phase.PLAYING,
+        extender: int | None = None,  # who must decide on an extension
+        ordering: bool = False,  # keep the human's hand sorted (the O command)
+    ) -> None:
+        self.players = players
+        self.deck = deck
+        self.discard = discard if discard is not None else []
+        self.end = end
+        self.to_move = to_move
+        self.starter = starter
+        self.phase = phase
+        self.extender = extender
+        self.ordering = ordering
 
     # ----- construction --------------------------------------------------
 
@@ -317,6 +413,8 @@ class GameState:
 
     def all_cards(self) -> Counter[int]:
         """Every card in the game, wherever it is (always the 101-card deck)."""
+        from collections import Counter
+
         counts: Counter[int] = Counter(self.deck)
         counts.update(self.discard)
         for p in self.players:
@@ -596,6 +694,8 @@ class GameState:
 
     def validate(self) -> None:
         """Raise ValueError with a precise message if the state is impossible."""
+        from collections import Counter
+
         counts = self.all_cards()
         if counts != Counter(full_deck()):
             raise ValueError("cards are not the 101-card deck")

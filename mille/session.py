@@ -7,19 +7,27 @@ the UI asks it to make moves and draws what comes back.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from .computer import BsdComputer
 from .engine import COMPUTER, GameState, Move, MoveResult, Phase
 
 
-@dataclass
 class Session:
-    state: GameState
-    computer: BsdComputer
-    deal_rng: random.Random  # shuffles every new hand
-    window_full: bool = False  # the W setting: full score window
-    source: str | None = None  # the file this game was restored from / saved to
+    """The rules state plus the computer, the shuffler and the settings."""
+
+    def __init__(
+        self,
+        state: GameState,
+        computer: BsdComputer,
+        deal_rng: random.Random,  # shuffles every new hand
+        window_full: bool = False,  # the W setting: full score window
+        source: str | None = None,  # the file this game was restored from / saved to
+    ) -> None:
+        self.state = state
+        self.computer = computer
+        self.deal_rng = deal_rng
+        self.window_full = window_full
+        self.source = source
 
     @classmethod
     def new(cls, seed: int | None = None) -> Session:

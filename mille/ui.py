@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import curses
 import signal
-from types import FrameType
-from typing import Any, NoReturn
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import FrameType
+    from typing import Any, NoReturn
 
 from .cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
 from .engine import (
