@@ -175,7 +175,7 @@ def _format(value: Any, indent: str) -> str:
         try:
             return json.dumps(value, allow_nan=False)
         except ValueError:
-            raise SaveError(f"cannot save a non-finite number in {value}") from None
+            raise SaveError("cannot save a number that is not finite") from None
     raise SaveError(f"cannot save a value of type {type(value).__name__}")
 
 
@@ -202,6 +202,8 @@ def save_session(session: Session, path: str) -> None:
         raise OSError(errno.EINVAL, f"cannot save: {e}") from e
     data = text.encode("ascii")
 
+    if path.endswith(("/", os.sep)):  # creat(2) refuses "name/" too
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
     target = os.path.realpath(path)
     try:
         old = os.stat(target)
@@ -219,7 +221,7 @@ def save_session(session: Session, path: str) -> None:
         mode = _new_file_mode()
 
     directory, name = os.path.split(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory or ".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{name[:200]}.", suffix=".tmp", dir=directory or ".")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

@@ -567,6 +567,18 @@ def test_saving_over_a_directory(tmp_path: Path) -> None:
     assert os.listdir(tmp_path) == ["d"]
 
 
+def test_a_name_ending_in_a_slash_is_a_directory(tmp_path: Path) -> None:
+    with pytest.raises(IsADirectoryError):
+        save_session(play_steps(1, 3), str(tmp_path / "game") + "/")
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_long_name_is_fine(tmp_path: Path) -> None:
+    path = tmp_path / ("g" * 250)
+    save_session(play_steps(1, 3), str(path))
+    assert os.listdir(tmp_path) == [path.name]
+
+
 def test_saving_over_a_fifo_is_refused(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "p")
     with pytest.raises(OSError, match="not a regular file"):
