@@ -25,8 +25,10 @@ import math
 import os
 import random
 import stat
-import tempfile
-from typing import Any, NoReturn
+
+TYPE_CHECKING = False  # typing and tempfile are not loaded at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 from .cards import (
     CARD_NAMES,
@@ -219,6 +221,8 @@ def save_session(session: Session, path: str) -> None:
         mode = stat.S_IMODE(old.st_mode)
     else:
         mode = _new_file_mode()
+
+    import tempfile
 
     directory, name = os.path.split(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{name[:200]}.", suffix=".tmp", dir=directory or ".")
