@@ -21,7 +21,7 @@ class Session:
         computer: BsdComputer,
         deal_rng: random.Random,  # shuffles every new hand
         window_full: bool = False,  # the W setting: full score window
-        source: str | None = None,  # the file this game was restored from / saved to
+        source: str | None = None,  # the file this game was restored from
     ) -> None:
         self.state = state
         self.computer = computer

@@ -486,7 +486,7 @@ class Ui:
             return False
         import time
 
-        session.source = name
+        # as in BSD, only a game restored from a file asks "Same file?"
         self.note(f"{name} [{time.ctime()}]")
         return True
 
@@ -545,7 +545,9 @@ class Ui:
 
     def run(self) -> None:
         if self.session.state.phase is Phase.HAND_OVER:
+            note = self.message  # the restored file's name and date
             self.new_hand()  # saved at an end-of-hand prompt: deal the next one
+            self.message = note
         self.resized()
         self.render()
         try:

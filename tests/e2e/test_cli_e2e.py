@@ -47,8 +47,10 @@ def test_save_then_restore_shows_name_and_date(
     term.wait_for("game1 [", row=15)
     line = term.lines()[15][45:]
     assert re.fullmatch(r"game1 \[\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\]", line.rstrip())
-    term.send("s")  # the game now comes from game1
-    term.wait_for("Same file?", row=10)
+    term.send("s")  # as in BSD, only a restored game asks "Same file?"
+    term.wait_for("file:", row=10)
+    term.send("game1\r")
+    term.wait_for("Overwrite file?", row=10)
     term.send("y")
     term.wait_for(">>:Move:", row=10)
     term.send("q")

@@ -329,7 +329,6 @@ def test_restoring_a_finished_hand_deals_the_next(spawn: Spawn, tmp_path: Path) 
     assert path.read_bytes() == before
 
 
-@pytest.mark.xfail(strict=True, reason="ui.run() clears the restore note when it deals the next hand")
 def test_restoring_a_finished_hand_shows_the_file_and_date(spawn: Spawn, tmp_path: Path) -> None:
     """BSD shows ``FILE [mtime]`` after dealing the new hand too (spec 10)."""
     path = tmp_path / "over"

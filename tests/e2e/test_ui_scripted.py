@@ -128,7 +128,7 @@ def test_saving_at_another_hand_skips_save_game(tmp_path: Path,
         game.end_of_hand()
     assert window.prompts == ["Another hand?", "file:", "file: g", "file: g1", "Another hand?"]
     assert (tmp_path / "g1").exists()
-    assert session.source == "g1"
+    assert session.source is None  # only a restored game asks "Same file?"
     assert window.line(15)[45:].startswith("g1 [")
 
 
