@@ -36,17 +36,21 @@ from .cards import (
 from .engine import PICK, Discard, GameState, Move, MoveResult, Use
 
 
-class RandomPlayer:
-    """Uniform among legal uses and discards; picks only when it must."""
+class _Forgetful:
+    """A player with no memory: it only looks at the table when it moves."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
     def start_hand(self, state: GameState) -> None:
-        pass
+        """Nothing to remember."""
 
     def observe(self, state: GameState, result: MoveResult) -> None:
-        pass
+        """Nothing to remember."""
+
+
+class RandomPlayer(_Forgetful):
+    """Uniform among legal uses and discards; picks only when it must."""
 
     def choose(self, state: GameState) -> Move:
         moves = [m for m in state.legal_moves() if m != PICK]
@@ -67,7 +71,7 @@ _KEEP = {
 }
 
 
-class GreedyPlayer:
+class GreedyPlayer(_Forgetful):
     """Grab what is there now: miles, then remedies, then hazards.
 
     A coup fourre is taken when offered; otherwise it picks first.  With
@@ -75,15 +79,6 @@ class GreedyPlayer:
     never help it is least useful; see ``usefulness``) and plays a safety
     only when it has nothing it may discard.
     """
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def start_hand(self, state: GameState) -> None:
-        pass
-
-    def observe(self, state: GameState, result: MoveResult) -> None:
-        pass
 
     @staticmethod
     def usefulness(state: GameState, card: int) -> int:

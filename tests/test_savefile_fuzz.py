@@ -51,7 +51,7 @@ def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return found
 
 
-def _loads_soundly(text: str) -> None:
+def _check_loads_soundly(text: str) -> None:
     try:
         session = loads(text)
     except SaveError as e:
@@ -87,7 +87,7 @@ def test_a_mutated_save_loads_soundly_or_is_refused(
         parent[f"x{pick}"] = value
     else:
         parent.insert(last, value)
-    _loads_soundly(json.dumps(data))
+    _check_loads_soundly(json.dumps(data))
 
 
 @settings(max_examples=200, deadline=None)
@@ -109,13 +109,13 @@ def test_swapping_two_cards_loads_soundly_or_is_refused(which: int, a: int, b: i
         return node
 
     at(pa)[pa[-1]], at(pb)[pb[-1]] = at(pb)[pb[-1]], at(pa)[pa[-1]]
-    _loads_soundly(json.dumps(data))
+    _check_loads_soundly(json.dumps(data))
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=200) | st.sampled_from(["{}", "[]", "null", "1", '"x"', '{"format": 1}']))
 def test_any_text_loads_soundly_or_is_refused(text: str) -> None:
-    _loads_soundly(text)
+    _check_loads_soundly(text)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
