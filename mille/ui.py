@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import curses
 import signal
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import FrameType
