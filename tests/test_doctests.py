@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["mille.cards", "mille.engine"]
+MODULES = ["mille.cards", "mille.engine", "mille.computer"]
 
 
 @pytest.mark.parametrize("name", MODULES)
