@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["mille.cards", "mille.engine", "mille.computer"]
+MODULES = ["mille.cards", "mille.engine", "mille.computer", "mille.text"]
 
 
 @pytest.mark.parametrize("name", MODULES)
