@@ -7,6 +7,7 @@ import subprocess
 import sys
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,8 +40,12 @@ def check_invariants(s: GameState) -> None:
     assert all(not is_safety(c) for c in s.discard)
 
 
-def play_hand(s: GameState, rng: random.Random) -> int:
-    """Random legal moves until the hand ends; returns the number of moves."""
+def play_hand(s: GameState, rng: random.Random, every_move: bool = True) -> int:
+    """Random legal moves until the hand ends; returns the number of moves.
+
+    The invariants are checked after every move, or only when the hand ends
+    if ``every_move`` is false (the checks cost far more than the moves).
+    """
     moves = 0
     while not s.hand_over:
         if s.phase is Phase.EXTENSION:
@@ -51,17 +56,21 @@ def play_hand(s: GameState, rng: random.Random) -> int:
             picks = [m for m in legal if isinstance(m, Pick)]
             s.apply(picks[0] if picks else rng.choice(legal))
             moves += 1
-        check_invariants(s)
+        if every_move:
+            check_invariants(s)
         assert moves < 1000, "every hand ends"
+    check_invariants(s)
     return moves
 
 
-def test_a_thousand_random_hands() -> None:
+def play_hands(count: int, checked_hands: int) -> None:
+    """``count`` seeded random hands; the first ``checked_hands`` of them are
+    checked after every move, the others when they end."""
     rng = random.Random(20261121)
     s = GameState.new_game(rng)
     hands = games = 0
-    for _ in range(1000):
-        play_hand(s, rng)
+    for n in range(count):
+        play_hand(s, rng, every_move=n < checked_hands)
         hands += 1
         before = sum(p.games for p in s.players)
         over = s.game_over
@@ -70,7 +79,16 @@ def test_a_thousand_random_hands() -> None:
         games += sum(p.games for p in s.players) - before
         if over:
             assert all(p.total_before_hand == 0 for p in s.players)
-    assert hands == 1000 and games > 0
+    assert hands == count and games > 0
+
+
+def test_a_thousand_random_hands() -> None:
+    play_hands(1000, checked_hands=100)
+
+
+@pytest.mark.slow
+def test_a_thousand_random_hands_checked_at_every_move() -> None:
+    play_hands(1000, checked_hands=1000)
 
 
 @settings(max_examples=60, deadline=None)

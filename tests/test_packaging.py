@@ -1,0 +1,89 @@
+"""What ``pip install .`` puts on the machine, and imports on any platform."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RUNTIME_MODULES = [
+    "mille." + path.stem for path in sorted((ROOT / "mille").glob("*.py"))
+    if path.stem not in ("__main__",)
+]
+
+
+@pytest.mark.slow
+def test_pip_install_puts_the_man_page_where_man_finds_it(tmp_path: pathlib.Path) -> None:
+    """A wheel of the project, installed in a new venv, carries mille.6 in
+    share/man/man6, listed in the distribution's files; ``man -w mille``
+    with that venv's bin on PATH finds ours."""
+    wheels = tmp_path / "wheels"
+    build = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels)]
+    subprocess.run(build + [str(ROOT)], check=True, cwd=tmp_path)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
+    wheel = next(wheels.glob("bsd_mille-*.whl"))
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
+         "--no-deps", str(wheel)] if _pip_has_python_option() else
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+         "--prefix", str(venv), str(wheel)],
+        check=True, cwd=tmp_path,
+    )
+    script = (
+        "import importlib.metadata as m\n"
+        "hits = [f for f in m.files('bsd-mille') if f.as_posix().endswith('share/man/man6/mille.6')]\n"
+        "print(hits[0].locate().resolve() if hits else '')\n"
+    )
+    found = subprocess.run([str(python), "-c", script], capture_output=True, text=True,
+                           check=True, cwd=tmp_path).stdout.strip()
+    assert found, "mille.6 is not among the installed distribution's files"
+    installed = pathlib.Path(found)
+    assert installed.read_text() == (ROOT / "mille.6").read_text()
+    assert installed.parent == (venv / "share" / "man" / "man6").resolve()
+    if shutil.which("man") is not None:
+        env = dict(os.environ, PATH=f"{python.parent}{os.pathsep}{os.environ['PATH']}")
+        env.pop("MANPATH", None)
+        where = subprocess.run(["man", "-w", "mille"], capture_output=True, text=True,
+                               env=env, cwd=tmp_path)
+        assert pathlib.Path(where.stdout.strip()).resolve() == installed
+
+
+def _pip_has_python_option() -> bool:
+    """pip >= 22.3 can install into another environment with --python."""
+    out = subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True,
+                         text=True).stdout.split()
+    major, minor = (int(part) for part in out[1].split(".")[:2])
+    return (major, minor) >= (22, 3)
+
+
+POSIX_ONLY = {
+    "signal": ["SIGHUP", "SIGQUIT", "SIGTSTP", "SIGCONT", "SIGWINCH", "SIGALRM",
+               "pthread_sigmask", "setitimer", "alarm"],
+    "os": ["fchown", "fchmod", "mkfifo", "getuid", "geteuid", "O_NOCTTY", "O_NONBLOCK"],
+}
+
+
+def test_every_runtime_module_imports_without_posix_only_names() -> None:
+    """On Windows these names do not exist; importing mille must not need them."""
+    removals = "".join(
+        f"for name in {names!r}:\n"
+        f"    if hasattr({module}, name):\n"
+        f"        delattr({module}, name)\n"
+        for module, names in POSIX_ONLY.items()
+    )
+    code = (
+        "import importlib, os, signal, sys\n" + removals +
+        f"for name in {RUNTIME_MODULES!r}:\n"
+        "    importlib.import_module(name)\n"
+        "print('ok')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "ok"
