@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable
@@ -39,9 +40,20 @@ class Term:
         cols: int = 80,
         cwd: str | os.PathLike[str] | None = None,
         command: str | None = None,
+        state_home: str | os.PathLike[str] | None = None,
     ) -> None:
-        """Run ``mille *args`` (or ``command *args``) on a rows x cols pty."""
-        env = dict(os.environ, TERM="screen")
+        """Run ``mille *args`` (or ``command *args``) on a rows x cols pty.
+
+        Every Term has its own ``XDG_STATE_HOME`` (``self.state_home``): a
+        fresh temporary directory, removed by ``close()``, unless the caller
+        passes one (kept).  No test reads or leaves a recovery file in the
+        real home.
+        """
+        self._own_state_home = state_home is None
+        self.state_home = (
+            tempfile.mkdtemp(prefix="mille-state-") if state_home is None else str(state_home)
+        )
+        env = dict(os.environ, TERM="screen", XDG_STATE_HOME=self.state_home)
         for name in ("LINES", "COLUMNS"):  # curses must ask the pty its size
             env.pop(name, None)
         self.rows, self.cols = rows, cols
@@ -130,3 +142,5 @@ class Term:
         if self.child.isalive():
             self.child.terminate(force=True)
         self.child.close()
+        if self._own_state_home:
+            shutil.rmtree(self.state_home, ignore_errors=True)
