@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["mille.cards", "mille.engine", "mille.computer", "mille.text"]
+MODULES = ["mille.cards", "mille.engine", "mille.computer", "mille.text", "mille.rules"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,259 @@
+"""Rules as data: what each preset (``bsd``, ``classic``, ``milebymile``) decides.
+
+A :class:`Rules` value carries everything a game's rules fix before the
+deal: the deck, the seats and sides, the target and extension, the scoring
+table, the coup-fourré rule and every option of ``milebymile``.  Presets are
+found by name, like python-chess's ``find_variant``; options are checked
+with the precise messages of the spec (``../shared/spec/variants.md``).
+
+>>> rules = find_rules("classic", players=4)
+>>> rules.sides, rules.target, rules.extension, rules.deck_size
+(2, 1000, None, 106)
+>>> [rules.side_of(seat) for seat in range(4)]
+[1, 2, 1, 2]
+>>> find_rules("classic", players=5)
+Traceback (most recent call last):
+  ...
+mille.rules.RulesError: classic needs 2, 3, 4 or 6 players
+>>> find_rules("milebymile", players=6, team_mode="3v3").members(1)
+(0, 2, 4)
+>>> find_rules("bsd") == BSD
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import COUNTS, END_OF_LIMIT, GASOLINE, OUT_OF_GAS, SPEED_LIMIT
+
+PRESETS = ("bsd", "classic", "milebymile")
+RIGGINGS = ("none", "no duplicates", "2x attacks", "2x defenses")
+
+# Battle models: how a side's battle and speed state is kept.
+TOP = "top"  # BSD: the board's top card
+STACK = "stack"  # classic: real piles, buried hazards can come back
+PROBLEMS = "problems"  # milebymile: a set of problems, Stop under every hazard
+
+# Coup-fourré rules.
+WINDOW = "window"  # BSD: use the safety before your next pick
+OFFER = "offer"  # classic, milebymile: ``Coup Fourre?`` asked at once
+
+# Shut-out rules.
+OPPONENT_AT_ZERO = "opponent"  # BSD: the (one) opponent has 0 miles
+EACH_AT_ZERO = "each"  # classic: 500 for each opposing side at 0
+ALL_AT_ZERO = "all"  # milebymile: 500 once, if every other side is at 0
+
+FALSE_VIRTUE_COUNT = 2  # extra cards with the karma rule
+
+
+class RulesError(ValueError):
+    """Rules that cannot be played; ``str()`` is the spec's message."""
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """Points of each score row; ``None`` where the preset has no such row."""
+
+    safety: int = 100
+    all_safeties: int = 300
+    coup: int = 300
+    trip: int = 400
+    safe_trip: int = 300
+    delayed_action: int | None = 300
+    extension: int | None = 200
+    shut_out: int = 500
+    shut_out_rule: str = OPPONENT_AT_ZERO
+    perfect_crossing: int | None = None
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Everything a game's rules fix before the deal."""
+
+    name: str = "bsd"
+    players: int = 2
+    team_mode: str = "individual"
+    sides: int = 2
+    deck: tuple[int, ...] = COUNTS  # how many of each card kind
+    false_virtues: int = 0  # milebymile's karma cards, beyond the 19 kinds
+    hand_size: int = 6
+    target: int = 700
+    extension: int | None = 1000  # the extended target, if any
+    winning_score: int = 5000
+    max_200s: int | None = 2
+    battle: str = TOP
+    coup: str = WINDOW
+    perfect_crossing: bool = True
+    stacking: bool = False
+    reshuffle: bool = False
+    always_discard: bool = True
+    rigging: str = "none"
+    karma: bool = False
+    scoring: Scoring = field(default_factory=Scoring)
+
+    @property
+    def deck_size(self) -> int:
+        return sum(self.deck) + self.false_virtues
+
+    def side_of(self, seat: int) -> int:
+        """The side (1..sides) of a seat: team members alternate round the table."""
+        return seat % self.sides + 1
+
+    def members(self, side: int) -> tuple[int, ...]:
+        """The seats of a side, in seat order."""
+        return tuple(seat for seat in range(self.players) if self.side_of(seat) == side)
+
+
+BSD = Rules()
+
+CLASSIC_DECK: tuple[int, ...] = tuple(
+    count + {5: 1, 6: 1, 7: 1, 8: 1, 9: 1}.get(card, 0) for card, count in enumerate(COUNTS)
+)
+
+# milebymile team modes by player count: team sizes from 2 to N/2 that divide N
+TEAM_MODES: dict[int, tuple[str, ...]] = {
+    n: ("individual",) + tuple(
+        "v".join([str(size)] * (n // size)) for size in range(2, n // 2 + 1) if n % size == 0
+    )
+    for n in range(2, 10)
+}
+
+
+def _sides(players: int, team_mode: str) -> int:
+    if team_mode == "individual":
+        return players
+    return players // int(team_mode.split("v")[0])
+
+
+def _rigged(deck: tuple[int, ...], rigging: str) -> tuple[int, ...]:
+    doubled = {
+        "2x attacks": range(OUT_OF_GAS, SPEED_LIMIT + 1),
+        "2x defenses": range(GASOLINE, END_OF_LIMIT + 1),
+    }.get(rigging, range(0))
+    return tuple(2 * count if card in doubled else count for card, count in enumerate(deck))
+
+
+def _no_option(name: str, option: str) -> RulesError:
+    return RulesError(f"{name} has no {option} option")
+
+
+def find_rules(
+    name: str = "bsd",
+    *,
+    players: int | None = None,
+    team_mode: str | None = None,
+    distance: int | None = None,
+    winning_score: int | None = None,
+    perfect_crossing: bool | None = None,
+    stacking: bool | None = None,
+    reshuffle: bool | None = None,
+    always_discard: bool | None = None,
+    rigging: str | None = None,
+    karma: bool | None = None,
+) -> Rules:
+    """The rules of preset ``name`` with the options given (None: the default).
+
+    Raises :class:`RulesError` with the spec's message for an unknown
+    preset, a seat count or option value it does not allow, or an option
+    the preset does not have.
+    """
+    if name not in PRESETS:
+        raise RulesError(f"unknown rules: {name!r} (choose {', '.join(PRESETS)})")
+    mbm_only = {
+        "team mode": team_mode, "race distance": distance, "winning score": winning_score,
+        "perfect crossing": perfect_crossing, "stacking attacks": stacking,
+        "reshuffle": reshuffle, "always allow discarding": always_discard,
+        "deck rigging": rigging, "karma rule": karma,
+    }
+    if name != "milebymile":
+        for option, value in mbm_only.items():
+            if value is not None:
+                raise _no_option(name, option)
+    if name == "bsd":
+        if players not in (None, 2):
+            raise RulesError("bsd needs 2 players")
+        return BSD
+    if name == "classic":
+        return _classic(2 if players is None else players)
+    return _milebymile(
+        2 if players is None else players,
+        team_mode or "individual",
+        1000 if distance is None else distance,
+        5000 if winning_score is None else winning_score,
+        perfect_crossing=True if perfect_crossing is None else perfect_crossing,
+        stacking=bool(stacking),
+        reshuffle=True if reshuffle is None else reshuffle,
+        always_discard=True if always_discard is None else always_discard,
+        rigging=rigging or "none",
+        karma=bool(karma),
+    )
+
+
+def _classic(players: int) -> Rules:
+    if players not in (2, 3, 4, 6):
+        raise RulesError("classic needs 2, 3, 4 or 6 players")
+    teams = players in (4, 6)
+    sides = players // 2 if teams else players
+    return Rules(
+        name="classic",
+        players=players,
+        team_mode="v".join(["2"] * sides) if teams else "individual",
+        sides=sides,
+        deck=CLASSIC_DECK,
+        target=1000 if teams else 700,
+        extension=None if teams else 1000,
+        battle=STACK,
+        coup=OFFER,
+        scoring=Scoring(shut_out_rule=EACH_AT_ZERO),
+    )
+
+
+def _milebymile(
+    players: int, team_mode: str, distance: int, winning_score: int, *,
+    perfect_crossing: bool, stacking: bool, reshuffle: bool, always_discard: bool,
+    rigging: str, karma: bool,
+) -> Rules:
+    if not 2 <= players <= 9:
+        raise RulesError("milebymile needs 2 to 9 players")
+    if not 300 <= distance <= 3000 or distance % 25:
+        raise RulesError("race distance must be 300 to 3000, in 25s")
+    if not 1000 <= winning_score <= 10000:
+        raise RulesError("winning score must be 1000 to 10000")
+    if team_mode not in TEAM_MODES[players]:
+        raise RulesError(f"team mode not available for {players} players")
+    if rigging not in RIGGINGS:
+        raise RulesError(f"unknown deck rigging: {rigging!r} (choose {', '.join(RIGGINGS)})")
+    sides = _sides(players, team_mode)
+    if karma and sides < 3:
+        raise RulesError("karma rule needs 3 or more sides")
+    return Rules(
+        name="milebymile",
+        players=players,
+        team_mode=team_mode,
+        sides=sides,
+        deck=_rigged(CLASSIC_DECK, rigging),
+        false_virtues=FALSE_VIRTUE_COUNT if karma else 0,
+        target=distance,
+        extension=None,
+        winning_score=winning_score,
+        max_200s=None,
+        battle=PROBLEMS,
+        coup=OFFER,
+        perfect_crossing=perfect_crossing,
+        stacking=stacking,
+        reshuffle=reshuffle,
+        always_discard=always_discard,
+        rigging=rigging,
+        karma=karma,
+        scoring=Scoring(
+            delayed_action=None, extension=None, shut_out_rule=ALL_AT_ZERO,
+            perfect_crossing=None if perfect_crossing else 200,
+        ),
+    )
+
+
+__all__ = [
+    "BSD", "PRESETS", "RIGGINGS", "TEAM_MODES", "Rules", "RulesError", "Scoring",
+    "find_rules",
+]
