@@ -10,19 +10,30 @@ The screen is 80x24 and has three regions, as in BSD:
 
 Every frame is drawn whole from the game state plus a little UI state (the
 prompt, what was typed, the error line, the computer's last move); curses
-sends only what changed.  Keys are read byte by byte (no keypad
-translation) so the command language behaves like BSD's ``readch``.
+sends only what changed, and only when no key is waiting, so a paste or a
+held key costs no redraw per byte.  Keys are read byte by byte (no keypad
+translation) so the command language behaves like BSD's ``readch``; an
+escape sequence (an arrow or function key) is read whole and refused as
+one unknown key.
+
+Signals only set flags: the key reader acts on them between keys, so a
+signal never cuts a save or a redraw in half.  ^C asks ``Really?``; a
+hang-up, SIGTERM or a terminal that is gone (100 failed reads in a row, as
+BSD's ``readch``) keeps the game in the recovery file and leaves with exit
+status 1.
 """
 
 from __future__ import annotations
 
 import curses
+import os
+import select
 import signal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import FrameType
-    from typing import Any, NoReturn
+    from typing import Callable
 
 from .cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
 from .engine import (
@@ -37,6 +48,7 @@ from .engine import (
     Use,
 )
 from .session import Session
+from .text import escape
 
 MIN_LINES = 24
 MIN_COLS = 80
@@ -63,6 +75,13 @@ MOVE_PROMPT = ">>:Move:"
 CTRL_C, CTRL_L, CTRL_U = 3, 12, 21
 BACKSPACE, DELETE = 8, 127
 RETURN, NEWLINE, SPACE = 13, 10, 32
+ESC = 27
+SEQUENCE = 0x10000  # read_key's answer for a whole escape sequence (Ui.sequence)
+ESC_WAIT = 0.1  # seconds to wait for the rest of an escape sequence
+SEQUENCE_MAX = 16  # bytes; a longer "sequence" is cut there
+NAME_MAX = 255  # bytes in a file: name (BSD reads it into 256 bytes; 255 is NAME_MAX)
+MAX_FAILED_READS = 100  # reads in a row that find the terminal gone (BSD's readch)
+POLL_MS = 100  # where the terminal cannot be waited on with select (Windows)
 
 SCORE_TOP = (
     (0, 22, "You   Comp   Value"),
@@ -107,8 +126,51 @@ SCORE_FULL = (
 )
 
 
+HELP = (
+    "MILLE BORNES: keys and rules (this help is not in BSD mille)",
+    "",
+    "At >>:Move: (upper or lower case):",
+    "  P      pick a card               U n    use the card in slot n",
+    "  D n    discard the card in slot n (n: P or 0, 1-6; RETURN or SPACE confirms)",
+    "  O      keep your hand in order   W      small / full score window",
+    "  R, ^L  redraw the screen         S      save the game",
+    "  Q, ^C  quit (asks Really?)       ?      this help",
+    "Yes/no questions take y, n, S (save, then ask again) and ^L.",
+    "",
+    "Race to exactly 700 miles (1000 after an extension); 5000 points win a game.",
+    "Pick, then use or discard one card.  You need a Go to roll.  Hazards stop the",
+    "opponent (Out of Gas, Flat Tire, Accident, Stop) or slow them (Speed Limit: no",
+    "distance over 50) until they play the remedy (Gasoline, Spare Tire, Repairs,",
+    "then Go; End of Limit).  A safety (Extra Tank, Puncture Proof, Driving Ace,",
+    "Right of Way) protects for good and gives another turn; played before you",
+    "pick, right after its hazard, it is a coup fourre.  Two 200s a hand at most.",
+    "",
+    "Score: the miles; 100 a safety, 300 for all four, 300 a coup fourre; and for",
+    "the trip 400, +300 without 200s, +300 with the deck out, +200 for an",
+    "extension, +500 if the opponent has no miles.",
+    "",
+    "Press any key to go back to the game.",
+)
+
+
 class Quit(Exception):
     """Leave the program normally (exit status 0)."""
+
+
+class Hangup(Exception):
+    """The player is gone: the game must be kept and the program left.
+
+    Raised by the key reader (never by a signal handler), so it can only
+    come between keys, never in the middle of a save.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason  # "hang-up", "terminated" or "terminal lost"
+
+
+class LostTerminal(Exception):
+    """Reads keep failing: the terminal has gone away."""
 
 
 def key_name(key: int) -> str:
@@ -135,21 +197,168 @@ def visible(text: str) -> str:
     return "".join(key_name(ord(ch)) if ch < " " or ch == "\x7f" else ch for ch in text)
 
 
+def shown_name(typed: bytes, encoding: str) -> str:
+    """A file name being typed, as the ``file:`` prompt shows it.
+
+    Control characters as ``^X`` (BSD's ``unctrl``); bytes the terminal's
+    character set cannot show as ``\\xNN`` (under ``LC_ALL=C``, ``été``
+    shows as ``\\xc3\\xa9t\\xc3\\xa9``), so what was typed is always seen.
+
+    >>> shown_name("été".encode(), "utf-8")
+    'été'
+    >>> shown_name("été\\x1b".encode(), "ascii")
+    '\\\\xc3\\\\xa9t\\\\xc3\\\\xa9^['
+    """
+    try:
+        text = typed.decode(encoding, "backslashreplace")
+    except LookupError:
+        text = typed.decode("utf-8", "backslashreplace")
+    return "".join(
+        key_name(ord(ch)) if ch < " " or ch == "\x7f" else ch if ch.isprintable() else escape(ch)
+        for ch in text
+    )
+
+
+# ----- the keyboard ---------------------------------------------------------
+
+
+class Keyboard:
+    """Where key bytes come from.
+
+    ``poll()`` gives a key that is ready without waiting (or None);
+    ``wait(timeout)`` waits for one, up to ``timeout`` seconds (None: until
+    a key or a signal), and gives None if it stopped without a key, so the
+    caller can look at what the signal handlers flagged.
+    """
+
+    def poll(self) -> int | None:
+        return None
+
+    def wait(self, timeout: float | None) -> int | None:
+        raise NotImplementedError
+
+    def size(self) -> tuple[int, int] | None:
+        """The terminal's size (rows, columns), if it can be asked."""
+        return None
+
+
+class WindowKeyboard(Keyboard):
+    """The window's own ``getch``, with curses' timeout.
+
+    Used where ``select`` cannot wait on the terminal (Windows) with a
+    polling interval, so flags set by signals are seen within ``poll_ms``,
+    and for stand-in windows in tests (``poll_ms=-1``: block).  It cannot
+    look ahead, so the screen is drawn before every key.
+    """
+
+    def __init__(self, scr: curses.window, poll_ms: int = -1) -> None:
+        self.scr = scr
+        self.poll_ms = poll_ms
+
+    def wait(self, timeout: float | None) -> int | None:
+        self.scr.timeout(self.poll_ms if timeout is None else int(timeout * 1000))
+        key = self.scr.getch()
+        return None if key < 0 else key
+
+
+class TtyKeyboard(Keyboard):
+    """Keys from a POSIX terminal: non-blocking ``getch`` plus ``select``.
+
+    ``select`` waits on the terminal and on the signal wake-up pipe
+    (``signal.set_wakeup_fd``), so a signal that arrives just before the
+    wait still ends it: no ^C is ever lost.  When the terminal is readable
+    but no key comes (end of file, I/O error: the terminal is gone), that
+    is a failed read; after MAX_FAILED_READS in a row, LostTerminal.
+    """
+
+    def __init__(self, scr: curses.window, fd: int, wakeup: int) -> None:
+        self.scr = scr
+        self.fd = fd
+        self.wakeup = wakeup
+        self.failures = 0
+        scr.nodelay(True)
+
+    def poll(self) -> int | None:
+        key = self.scr.getch()
+        if key < 0:
+            return None
+        self.failures = 0
+        return key
+
+    def wait(self, timeout: float | None) -> int | None:
+        import time
+
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            key = self.poll()
+            if key is not None:
+                return key
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                ready = select.select([self.fd, self.wakeup], [], [], left)[0]
+            except (OSError, ValueError) as exc:
+                raise LostTerminal from exc
+            if not ready:
+                return None  # timed out
+            if self.wakeup in ready:
+                self.drain()
+                return None  # a signal: the caller looks at the flags
+            self.failures += 1
+            if self.failures >= MAX_FAILED_READS:
+                raise LostTerminal
+
+    def drain(self) -> None:
+        try:
+            while os.read(self.wakeup, 512):
+                pass
+        except OSError:  # empty (non-blocking)
+            pass
+
+    def size(self) -> tuple[int, int] | None:
+        try:
+            cols, rows = os.get_terminal_size(self.fd)
+        except OSError:
+            return None
+        return max(rows, 1), max(cols, 1)
+
+
 class Ui:
     """The screen and keyboard for one run of the program."""
 
-    def __init__(self, scr: curses.window, session: Session, message: str = "") -> None:
+    def __init__(
+        self,
+        scr: curses.window,
+        session: Session,
+        message: str = "",
+        keyboard: Keyboard | None = None,
+    ) -> None:
         self.scr = scr
         self.session = session
+        self.keyboard = WindowKeyboard(scr) if keyboard is None else keyboard
         self.message = message  # the error line's text
+        self.keep_note = bool(message)  # a restore note stays until the player moves
         self.prompt = MOVE_PROMPT
         self.echo = ""  # what was typed after the prompt
         self.ghost = ""  # a refused slot key, shown until overwritten (as BSD)
         self.last_move: tuple[str, str] | None = None  # computer's PLAY/DISCARD, card
-        self.interrupted = False
+        self.interrupted = False  # ^C (SIGINT) seen, Really? not asked yet
+        self.stop: str | None = None  # why the game must be kept and left
+        self.winched = False  # SIGWINCH seen: the terminal's size may have changed
         self.in_really = False
         self.saved = False  # the last yes/no prompt saved the game (BSD's Saved)
         self.too_small = False
+        self.helping = False  # the help screen is up
+        self.bell = False  # a beep is due with the next screen update
+        self.pending: list[int] = []  # keys read ahead, to be read again
+        self.sequence = b""  # the escape sequence behind the last SEQUENCE key
+        encoding = getattr(scr, "encoding", None) or "utf-8"
+        try:
+            import codecs
+
+            codecs.lookup(encoding)
+        except LookupError:
+            encoding = "utf-8"
+        self.encoding = encoding
 
     # ----- drawing ---------------------------------------------------------
 
@@ -158,6 +367,10 @@ class Ui:
         height, width = self.scr.getmaxyx()
         if y >= height or x >= width:
             return
+        try:
+            text.encode(self.encoding)
+        except UnicodeEncodeError:  # what the terminal cannot show, as \xNN bytes
+            text = "".join(self.showable(ch) for ch in text)
         text = text[: width - x]
         if y == height - 1 and x + len(text) >= width:
             text = text[: width - x - 1]  # never the bottom-right cell
@@ -167,19 +380,34 @@ class Ui:
             except curses.error:
                 pass
 
+    def showable(self, ch: str) -> str:
+        try:
+            ch.encode(self.encoding)
+        except UnicodeEncodeError:
+            return "".join(f"\\x{byte:02x}" for byte in os.fsencode(ch))
+        return ch
+
     def render(self) -> None:
         """Draw the whole screen from the state; curses sends the changes."""
         scr = self.scr
         scr.erase()
         if self.too_small:
             self.put(0, 0, TOO_SMALL)
+        elif self.helping:
+            for y, line in enumerate(HELP):
+                self.put(y, 0, line)
+        else:
+            self.draw_board()
+            self.draw_score()
+            self.draw_miles()
+            self.draw_prompt()
+        try:
             scr.refresh()
-            return
-        self.draw_board()
-        self.draw_score()
-        self.draw_miles()
-        self.draw_prompt()
-        scr.refresh()
+            if self.bell:
+                curses.beep()
+        except curses.error:  # the terminal may be gone
+            pass
+        self.bell = False
 
     def draw_board(self) -> None:
         state = self.session.state
@@ -246,7 +474,7 @@ class Ui:
             for y, value in tail.items():
                 self.put(y, x, f"{value:4d}")
         if self.message:
-            self.put(ERR_Y, ERR_X, self.message[: RIGHT - ERR_X + 1])
+            self.put(ERR_Y, ERR_X, escape(self.message)[: RIGHT - ERR_X + 1])
 
     def draw_miles(self) -> None:
         self.put(MILES_Y, 0, "--MILEAGE--")
@@ -279,72 +507,158 @@ class Ui:
     # ----- messages --------------------------------------------------------
 
     def error(self, text: str) -> None:
-        """Show a message on the error line at once, with a beep."""
+        """Show a message on the error line, with a beep.
+
+        It is drawn before the next key is waited for: at once unless more
+        keys are already waiting (a paste), which then cost no redraw each.
+        """
         self.message = text
         self.beep()
-        self.render()
 
     def note(self, text: str) -> None:
         self.message = text
-        self.render()
 
     def beep(self) -> None:
-        try:
-            curses.beep()
-        except curses.error:
-            pass
+        self.bell = True  # rung with the next screen update: one per burst of keys
 
     # ----- keyboard --------------------------------------------------------
 
     def on_interrupt(self, signum: int, frame: FrameType | None) -> None:
         self.interrupted = True
 
+    def on_stop(self, signum: int, frame: FrameType | None) -> None:
+        """SIGHUP and SIGTERM: only a flag; the key reader ends the game."""
+        hup = getattr(signal, "SIGHUP", None)
+        self.stop = "hang-up" if hup is not None and signum == hup else "terminated"
+
+    def on_winch(self, signum: int, frame: FrameType | None) -> None:
+        self.winched = True
+
     def set_prompt(self, text: str) -> None:
         self.prompt, self.echo, self.ghost = text, "", ""
 
+    def next_byte(self, timeout: float | None = None) -> int | None:
+        """The next raw key (a read-ahead one first); None if none came.
+
+        The screen is brought up to date only when there is nothing to
+        read at once.
+        """
+        if self.pending:
+            return self.pending.pop(0)
+        try:
+            key = self.keyboard.poll()
+            if key is None:
+                self.render()
+                key = self.keyboard.wait(timeout)
+        except LostTerminal:
+            self.stop = "terminal lost"
+            return None
+        return key
+
     def read_key(self) -> int:
-        """The next key byte; handles ^C (Really?) and terminal resizes."""
+        """The next key: a byte, or SEQUENCE for a whole escape sequence.
+
+        Acts on what the signal handlers flagged: a hang-up raises Hangup,
+        ^C asks ``Really?``, a resize repaints at the new size.
+        """
         while True:
+            if self.stop is not None:
+                raise Hangup(self.stop)
+            if self.winched:
+                self.winched = False
+                self.sync_size()
             if self.interrupted and not self.too_small:
                 self.interrupted = False
                 if not self.in_really:
                     self.really()
                 continue
-            self.render()
-            key = self.scr.getch()
+            key = self.next_byte()
+            if key is None:
+                continue  # a signal, or polling: look at the flags again
             if key == curses.KEY_RESIZE:
-                self.resized()
+                if self.keyboard.size() is None:  # curses follows the size itself
+                    self.resized()
                 continue
-            if key < 0 or self.too_small:
-                continue  # an interrupted read, or typing at the notice
+            if not 0 <= key <= 255 or self.too_small:
+                continue  # typing at the notice
             if self.interrupted and not self.in_really:
-                curses.ungetch(key)  # ^C came first: Really? gets this key
+                self.pending.insert(0, key)  # ^C came first: Really? gets this key
                 continue
             if key == CTRL_C:  # only if the tty does not turn it into SIGINT
                 self.interrupted = True
                 continue
+            if key == ESC:
+                return self.escape_sequence()
             return key
+
+    def escape_sequence(self) -> int:
+        """After ESC: a CSI (``ESC [ ...``) or SS3 (``ESC O x``) sequence, as
+        arrow and function keys send, read whole: SEQUENCE.  A lone ESC
+        (nothing else within ESC_WAIT) is ESC."""
+        first = self.next_byte(ESC_WAIT)
+        if first is None:
+            return ESC
+        if first not in (ord("["), ord("O")):
+            self.pending.insert(0, first)
+            return ESC
+        seq = bytearray((ESC, first))
+        while len(seq) < SEQUENCE_MAX:
+            key = self.next_byte(ESC_WAIT)
+            if key is None:
+                break
+            if first == ord("[") and 0x20 <= key <= 0x3F:  # parameters, intermediates
+                seq.append(key)
+                continue
+            if 0x40 <= key <= 0x7E:  # the final byte
+                seq.append(key)
+            else:  # not part of it: read it again on its own
+                self.pending.insert(0, key)
+            break
+        self.sequence = bytes(seq)
+        return SEQUENCE
+
+    def key_text(self, key: int) -> str:
+        """A key as messages show it: ``X``, ``^X``, ``^[[D`` for a sequence."""
+        if key == SEQUENCE:
+            return "".join(key_name(byte) for byte in self.sequence)
+        return key_name(key)
+
+    def sync_size(self) -> None:
+        """Follow the terminal's size (after SIGWINCH) and repaint it all."""
+        size = self.keyboard.size()
+        if size is not None and size != self.scr.getmaxyx():
+            try:
+                curses.resizeterm(*size)
+            except curses.error:
+                pass
+        self.resized()
 
     def resized(self) -> None:
         height, width = self.scr.getmaxyx()
-        small = height < MIN_LINES or width < MIN_COLS
-        if self.too_small and not small:
-            self.scr.clear()  # a full repaint once it is big enough again
-        self.too_small = small
+        self.too_small = height < MIN_LINES or width < MIN_COLS
+        self.scr.clear()  # the next update repaints every cell, at this size
 
     def really(self) -> None:
         """Q and ^C: ask ``Really?``; yes leaves the program."""
-        kept = self.prompt, self.echo, self.ghost
+        kept = self.prompt, self.echo, self.ghost, self.helping
         self.in_really = True
+        self.helping = False
         try:
             if self.ask("Really?"):
                 raise Quit
         finally:
             self.in_really = False
-        self.prompt, self.echo, self.ghost = kept
+        self.prompt, self.echo, self.ghost, self.helping = kept
 
-    def ask(self, question: str) -> bool:
-        """A yes/no prompt; S saves (then asks again), ^L redraws."""
+    def ask(self, question: str, can_save: bool = True) -> bool:
+        """A yes/no prompt; S saves (then asks again), ^L redraws.
+
+        The prompt loops, it never recurses.  S saves then asks again, as
+        BSD's ``getyn``, at every prompt but those of the save dialogue
+        itself (``Same file?``, ``Overwrite file?``: ``can_save=False``),
+        where it only beeps: BSD starts a save within the save there, and a
+        held S nested them without end.
+        """
         saved = False
         while True:
             self.set_prompt(question)
@@ -357,7 +671,7 @@ class Ui:
                 self.echo = "N"
                 self.saved = saved
                 return False
-            if key in (ord("s"), ord("S")):
+            if can_save and key in (ord("s"), ord("S")):
                 self.echo = "S"
                 saved = self.save()
             elif key == CTRL_L:
@@ -393,11 +707,15 @@ class Ui:
                         break
                     self.beep()
             else:
-                self.ghost = key_name(ord(char) if char else key)
+                self.ghost = self.key_text(ord(char) if char else key)
                 self.beep()
 
     def read_name(self) -> str:
-        """The ``file:`` prompt: a line with erase and kill; RETURN ends it."""
+        """The ``file:`` prompt: a line with erase and kill; RETURN ends it.
+
+        At most NAME_MAX bytes (BSD's buffer is 256 bytes): more keys beep,
+        as do escape sequences.  Linear in the keys typed or pasted.
+        """
         self.set_prompt("file:")
         typed = bytearray()
         while True:
@@ -411,12 +729,21 @@ class Ui:
                     typed.pop()
             elif is_kill(key):
                 typed.clear()
-            elif 0 <= key < 256:
+            elif 0 <= key < 256 and len(typed) < NAME_MAX:
                 typed.append(key)
-            self.echo = typed.decode("utf-8", "replace")
-        import os
-
+            else:
+                self.beep()
+                continue
+            self.echo = shown_name(bytes(typed), self.encoding)
         return os.fsdecode(bytes(typed))
+
+    def show_help(self) -> None:
+        """``?``: the keys and the rules on one screen, until a key."""
+        self.helping = True
+        try:
+            self.read_key()
+        finally:
+            self.helping = False
 
     # ----- commands --------------------------------------------------------
 
@@ -429,7 +756,7 @@ class Ui:
             if is_erase(key) or is_kill(key):
                 continue
             char = chr(key).upper() if key < 128 else ""
-            if char and char.isprintable() and not char.isspace():
+            if char and char.isprintable() and not char.isspace() and char != "?":
                 self.echo = char
             if char == "P":
                 return PICK
@@ -453,24 +780,26 @@ class Ui:
                 self.save()
             elif char == "E":
                 self.error("E: command not implemented")
+            elif char == "?":
+                self.show_help()
             elif key in (RETURN, NEWLINE, SPACE, 0):
                 pass
             else:
-                self.error(f"unknown command: {key_name(ord(char) if char else key)}")
+                self.error(f"unknown command: {self.key_text(ord(char) if char else key)}")
 
     def save(self) -> bool:
         """BSD's save dialogue; True if the game was written."""
         session = self.session
         source = session.source
-        if source and self.ask("Same file?"):
+        if source and self.ask("Same file?", can_save=False):
             name = source
         else:
             name = self.read_name()
             if not name:
                 return False
-            import os
-
-            if name != source and os.path.exists(name) and not self.ask("Overwrite file?"):
+            if name != source and os.path.exists(name) and not self.ask(
+                "Overwrite file?", can_save=False
+            ):
                 return False
         try:
             from . import savefile
@@ -494,6 +823,7 @@ class Ui:
     # ----- the game --------------------------------------------------------
 
     def human_turn(self) -> None:
+        self.keep_note = False  # the computer's next move clears the note
         move = self.get_move()
         if move is None:
             return
@@ -504,7 +834,8 @@ class Ui:
 
     def computer_turn(self) -> None:
         result = self.session.computer_move()
-        self.message = ""
+        if not self.keep_note:  # a restore note stays until the player has moved
+            self.message = ""
         if not isinstance(result.move, type(PICK)):
             what = "DISCARD" if isinstance(result.move, Discard) else "PLAY"
             self.last_move = (what, CARD_NAMES[result.card])
@@ -545,11 +876,12 @@ class Ui:
             self.end_of_hand()
 
     def run(self) -> None:
+        """Play until the player quits (returns) or is gone (Hangup)."""
         if self.session.state.phase is Phase.HAND_OVER:
             note = self.message  # the restored file's name and date
             self.new_hand()  # saved at an end-of-hand prompt: deal the next one
             self.message = note
-        self.resized()
+        self.sync_size()
         self.render()
         try:
             while True:
@@ -558,25 +890,98 @@ class Ui:
             pass
 
 
-def _terminate(signum: int, frame: FrameType | None) -> NoReturn:
-    raise SystemExit(1)
+# ----- the program ----------------------------------------------------------
+
+
+def install(ui: Ui) -> list[Callable[[], None]]:
+    """Route signals to ``ui`` and give it its keyboard; what undoes it.
+
+    Handlers only set flags.  POSIX-only names (SIGHUP, SIGWINCH) are used
+    only where the system has them.  On a POSIX terminal the keyboard waits
+    with ``select`` on the terminal and the signal wake-up pipe, and mille
+    follows the terminal's size itself (its own SIGWINCH handler); elsewhere
+    (Windows) curses polls and reports resizes.
+    """
+    undo: list[Callable[[], None]] = []
+
+    def handle(signum: int, handler: Callable[[int, FrameType | None], None]) -> None:
+        previous = signal.signal(signum, handler)
+        kept = signal.SIG_DFL if previous is None else previous  # None: a C handler
+
+        def restore() -> None:
+            signal.signal(signum, kept)
+
+        undo.append(restore)
+
+    handle(signal.SIGINT, ui.on_interrupt)
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is not None:
+            handle(signum, ui.on_stop)
+    winch = getattr(signal, "SIGWINCH", None)
+    set_wakeup_fd = getattr(signal, "set_wakeup_fd", None)
+    if os.name == "posix" and winch is not None and set_wakeup_fd is not None:
+        import sys
+
+        read_end, write_end = os.pipe()
+        try:
+            for fd in (read_end, write_end):
+                os.set_blocking(fd, False)
+            previous_fd = set_wakeup_fd(write_end)
+            keyboard = TtyKeyboard(ui.scr, sys.stdin.fileno(), read_end)
+        except (OSError, ValueError):  # not the main thread, no stdin, ...
+            os.close(read_end)
+            os.close(write_end)
+        else:
+            def close() -> None:
+                set_wakeup_fd(previous_fd)
+                os.close(read_end)
+                os.close(write_end)
+
+            undo.append(close)
+            ui.keyboard = keyboard
+            handle(winch, ui.on_winch)
+            return undo
+    ui.keyboard = WindowKeyboard(ui.scr, POLL_MS)
+    return undo
+
+
+def keep(session: Session, reason: str) -> str:
+    """Write the game to the recovery file; the line to tell the player."""
+    try:
+        from importlib import import_module
+
+        recovery = import_module("mille.recovery")  # the saves side's module
+    except ImportError:
+        return f"mille: {reason}; the game could not be kept (no recovery module)"
+    try:
+        path = recovery.write(session)
+    except OSError as exc:
+        return f"mille: {reason}; the game could not be kept: {escape(exc.strerror or str(exc))}"
+    except Exception as exc:  # whatever happens, the terminal is restored after
+        return f"mille: {reason}; the game could not be kept: {type(exc).__name__}: {escape(str(exc))}"
+    return f"mille: {reason}; the game is kept in {escape(path)}"
 
 
 def play(session: Session, message: str = "") -> int:
     """Run the game in the terminal; returns the exit status.
 
-    The terminal is restored however this returns or raises.
+    0 when the player quits.  1 after a hang-up, SIGTERM or a lost
+    terminal (as BSD's ``die(1)`` when reads fail), once the game in
+    progress is in the recovery file.  The terminal is restored however
+    this returns or raises.
     """
     try:
         scr = curses.initscr()
     except curses.error as exc:  # no terminfo entry for $TERM, or the like
-        import os
         import sys
 
         term = os.environ.get("TERM", "")
         print(f"mille: cannot use the terminal (TERM={term!r}): {exc}", file=sys.stderr)
         return 1
-    handlers: dict[signal.Signals, Any] = {}
+    undo: list[Callable[[], None]] = []
+    told = ""  # a line for stderr once the terminal is restored
+    status = 0
     try:
         lines, cols = scr.getmaxyx()
         if lines < MIN_LINES or cols < MIN_COLS:
@@ -589,11 +994,12 @@ def play(session: Session, message: str = "") -> int:
         curses.cbreak()
         scr.keypad(False)
         ui = Ui(scr, session, message)
-        handlers[signal.SIGINT] = signal.signal(signal.SIGINT, ui.on_interrupt)
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            handlers[sig] = signal.signal(sig, _terminate)
-        ui.run()
-        return 0
+        undo = install(ui)
+        try:
+            ui.run()
+        except Hangup as exc:
+            told = keep(session, exc.reason)  # before the terminal is touched again
+            status = 1
     finally:
         if not curses.isendwin():
             try:
@@ -601,6 +1007,15 @@ def play(session: Session, message: str = "") -> int:
                 scr.refresh()
             except curses.error:
                 pass
-            curses.endwin()
-        for signum, handler in handlers.items():
-            signal.signal(signum, handler)
+            try:
+                curses.endwin()
+            except curses.error:
+                pass
+        for step in reversed(undo):
+            step()
+    if told:
+        try:
+            os.write(2, (told + "\n").encode(errors="replace"))
+        except OSError:  # the terminal is gone
+            pass
+    return status

@@ -122,4 +122,7 @@ def test_sigterm_restores_the_terminal(spawn: Callable[..., Term]) -> None:
     term.child.kill(signal.SIGTERM)
     assert term.wait_exit() == 1
     assert b"Traceback" not in term.raw
-    assert term.raw.rstrip().endswith(b"\x1b[?1049l") or b"\x1b[?1049l" in term.raw[-40:]
+    restored, _, told = term.raw.rpartition(b"\x1b[?1049l")
+    assert restored, "the terminal is restored"
+    assert b"\x1b[" not in told.replace(b"\x1b[?1l\x1b>", b""), "nothing drawn after that"
+    assert told.strip().startswith(b"\x1b[?1l\x1b>mille: terminated; ")

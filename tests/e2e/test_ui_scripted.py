@@ -24,12 +24,15 @@ class OutOfKeys(Exception):
 class FakeWindow:
     """Just enough of a curses window: a grid of cells and a key queue."""
 
-    def __init__(self, keys: str, rows: int = 24, cols: int = 80) -> None:
-        self.keys = [ord(k) for k in keys]
+    def __init__(self, keys: str | bytes, rows: int = 24, cols: int = 80) -> None:
+        self.keys = list(keys.encode("latin-1") if isinstance(keys, str) else keys)
         self.rows, self.cols = rows, cols
         self.cells = [[" "] * cols for _ in range(rows)]
         self.prompts: list[str] = []  # row 10 of the board at every key read
+        self.errors: list[str] = []  # the error line at every key read
         self.cursor = (0, 0)
+        self.delay = -1  # curses' timeout(): -1 blocks
+        self.beeps = 0
 
     def getmaxyx(self) -> tuple[int, int]:
         return self.rows, self.cols
@@ -49,8 +52,14 @@ class FakeWindow:
     def move(self, y: int, x: int) -> None:
         self.cursor = (y, x)
 
+    def timeout(self, delay: int) -> None:
+        self.delay = delay
+
     def getch(self) -> int:
+        if self.delay >= 0:  # a short wait: the rest of an escape sequence
+            return self.keys.pop(0) if self.keys else -1
         self.prompts.append(self.line(10)[20:40].rstrip())
+        self.errors.append(self.line(15)[45:].rstrip())
         if not self.keys:
             raise OutOfKeys(self.text())
         return self.keys.pop(0)
@@ -62,7 +71,7 @@ class FakeWindow:
         return "\n".join(self.line(y).rstrip() for y in range(self.rows))
 
 
-def run(session: Session, keys: str, message: str = "") -> FakeWindow:
+def run(session: Session, keys: str | bytes, message: str = "") -> FakeWindow:
     window = FakeWindow(keys)
     game = ui.Ui(window, session, message)  # type: ignore[arg-type]
     game.run()
@@ -220,3 +229,198 @@ def test_safeties_coups_tops_and_mileage_columns() -> None:
     assert window.line(16)[:40] == "  End of Limit        Speed Limit       "
     assert window.line(18).rstrip() == "25  25"
     assert window.line(21).rstrip() == "100" + " " * 37 + "100 100"
+
+
+# ----- a game is never lost ---------------------------------------------------
+
+
+def restored(session: Session, path: Path) -> Session:
+    """``session`` as if restored from ``path`` (so S asks ``Same file?``)."""
+    session.source = str(path)
+    return session
+
+
+@pytest.mark.parametrize("where", ["Really?", "Save game?", "Another hand?", "Extension?"])
+def test_holding_s_at_a_prompt_never_recurses(tmp_path: Path, where: str) -> None:
+    """5,000 S at a yes/no prompt of a restored game: S saves then asks
+    again (Same file?, where S only beeps), and the game plays on."""
+    session = Session.new(9)
+    keys = "s" * 5000 + "n\r"  # the 4,999 others beep at Same file?; n, then cancel
+    if where == "Really?":
+        keys = "q" + keys + "n"
+    elif where == "Extension?":
+        session.state.phase, session.state.extender = Phase.EXTENSION, HUMAN
+        keys += "n"
+    else:
+        hand_over(session)
+        keys = "n" + keys + "n" if where == "Save game?" else keys + "y"
+    restored(session, tmp_path / "game")
+    window = FakeWindow(keys)
+    game = ui.Ui(window, session)  # type: ignore[arg-type]
+    if where == "Save game?":
+        with pytest.raises(ui.Quit):
+            game.end_of_hand()
+    elif where == "Another hand?":
+        game.end_of_hand()
+    with pytest.raises(OutOfKeys):
+        game.run()
+    assert window.prompts.count("Same file?") == 5000 and not window.keys
+    after = window.prompts.index("file:") + 1
+    assert window.prompts[after - 5002:after + 1] == (
+        [where] + ["Same file?"] * 5000 + ["file:", where]
+    ), "S saved (cancelled), then the same question again"
+
+
+def test_s_at_overwrite_file_beeps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g").write_text("keep me")
+    session = Session.new(9)
+    window = FakeWindow("sg\r" + "s" * 3000 + "n")
+    game = ui.Ui(window, session)  # type: ignore[arg-type]
+    with pytest.raises(OutOfKeys):
+        game.run()
+    assert window.prompts.count("Overwrite file?") == 3001
+    assert window.prompts[-1] == ">>:Move:"
+    assert (tmp_path / "g").read_text() == "keep me"
+
+
+def test_set_up_without_posix_signals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows has no SIGHUP (nor SIGWINCH): the set-up uses what there is."""
+    import signal
+    import types
+
+    lacking = types.ModuleType("signal")
+    for name in dir(signal):
+        if name not in ("SIGHUP", "SIGWINCH"):
+            setattr(lacking, name, getattr(signal, name))
+    monkeypatch.setattr(ui, "signal", lacking)
+    before = signal.getsignal(signal.SIGTERM)
+    game = ui.Ui(FakeWindow(""), Session.new(1))  # type: ignore[arg-type]
+    undo = ui.install(game)
+    try:
+        assert signal.getsignal(signal.SIGTERM) == game.on_stop
+        assert signal.getsignal(signal.SIGINT) == game.on_interrupt
+        assert isinstance(game.keyboard, ui.WindowKeyboard)  # curses polls
+    finally:
+        for step in reversed(undo):
+            step()
+    assert signal.getsignal(signal.SIGTERM) == before
+
+
+def test_signals_only_set_flags() -> None:
+    import signal
+
+    game = ui.Ui(FakeWindow("p"), Session.new(1))  # type: ignore[arg-type]
+    game.on_stop(signal.SIGTERM, None)
+    with pytest.raises(ui.Hangup, match="terminated"):
+        game.read_key()
+    game = ui.Ui(FakeWindow("p"), Session.new(1))  # type: ignore[arg-type]
+    game.on_stop(signal.SIGHUP, None)
+    with pytest.raises(ui.Hangup, match="hang-up"):
+        game.read_key()
+
+
+# ----- the file: prompt ------------------------------------------------------
+
+
+def test_a_long_name_is_capped_and_extra_keys_beep(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    window = FakeWindow("s" + "a" * 250 + "bcdefg" + "x" * 1000 + "\r")
+    game = ui.Ui(window, Session.new(3))  # type: ignore[arg-type]
+    with pytest.raises(OutOfKeys):
+        game.run()
+    name = "a" * 250 + "bcdef"
+    assert len(name) == ui.NAME_MAX
+    assert os.listdir(tmp_path) == [name]
+    assert window.prompts[-2].endswith("abcdef")  # the end of the name in view
+
+
+def test_shown_name_escapes_what_the_terminal_cannot_show() -> None:
+    assert ui.shown_name("été2.sav".encode(), "ANSI_X3.4-1968") == "\\xc3\\xa9t\\xc3\\xa92.sav"
+    assert ui.shown_name("été2.sav".encode(), "UTF-8") == "été2.sav"
+    assert ui.shown_name(b"a\x1bb\xff", "UTF-8") == "a^[b\\xff"
+
+
+def test_the_error_line_escapes_control_characters() -> None:
+    window = FakeWindow("")
+    game = ui.Ui(window, Session.new(7), "bad\nna\x1bme [Sat Nov 21 22:34:38 2026]")  # type: ignore[arg-type]
+    game.render()
+    assert window.line(15)[45:] == "bad\\nna\\x1bme [Sat Nov 21 22:34:38 2026]"[:35]
+
+
+# ----- the screen ---------------------------------------------------------------
+
+
+def test_a_restore_note_stays_when_the_computer_moves_first() -> None:
+    session = hand_over(Session.new(10))
+    session.next_hand()
+    assert session.computer_to_move
+    window = run_until_out(session, "p", "game [Sat Nov 21 22:34:38 2026]")
+    assert window.errors[0] == "game [Sat Nov 21 22:34:38 2026]"  # after the computer's move
+    assert window.errors[1] == "game [Sat Nov 21 22:34:38 2026]"  # after the pick
+
+
+def run_until_out(session: Session, keys: str | bytes, message: str = "") -> FakeWindow:
+    window = FakeWindow(keys)
+    with pytest.raises(OutOfKeys):
+        ui.Ui(window, session, message).run()  # type: ignore[arg-type]
+    return window
+
+
+@pytest.mark.parametrize("keys,name", [
+    (b"\x1b[D", "^[[D"),  # Left arrow
+    (b"\x1bOP", "^[OP"),  # F1
+    (b"\x1b[15~", "^[[15~"),  # F5
+    (b"\x1b[1;5C", "^[[1;5C"),  # ^Right
+])
+def test_an_escape_sequence_is_one_unknown_key(keys: bytes, name: str) -> None:
+    session = Session.new(11)
+    window = run_until_out(session, keys + b"x")
+    assert window.prompts == [">>:Move:"] * 3, "no D or O or P started"
+    assert window.errors[1:] == [f"unknown command: {name}", "unknown command: X"]
+    assert session.state.players[HUMAN].hand[0] == -1 and not session.state.ordering
+
+
+def test_a_lone_escape_is_unknown() -> None:
+    window = run_until_out(Session.new(11), b"\x1b")
+    assert window.errors[-1] == "unknown command: ^["
+    session = Session.new(11)
+    window = run_until_out(session, b"\x1bp")  # Alt-p: ESC, then p
+    assert window.errors[1] == "unknown command: ^["
+    assert session.state.players[HUMAN].hand[0] != -1, "then p picked"
+
+
+def test_escape_sequences_at_slot_entry_and_prompts(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    session = Session.new(12)
+    window = run_until_out(session, b"pu\x1b[A\x15" + b"q\x1b[Cn" + b"s\x1b[Dab\r")
+    assert window.prompts[:4] == [">>:Move:", ">>:Move:", ">>:Move: U", ">>:Move: U^[[A"]
+    assert window.prompts[4:7] == [">>:Move:", "Really?", "Really?"]
+    assert window.prompts[7:] == [">>:Move:", "file:", "file:", "file: a", "file: ab",
+                                  ">>:Move:"]
+    assert os.listdir(tmp_path) == ["ab"]
+
+
+def test_question_mark_shows_help_until_a_key() -> None:
+    session = Session.new(13)
+    window = FakeWindow("?xp")
+    game = ui.Ui(window, session)  # type: ignore[arg-type]
+    seen: list[str] = []
+    getch = window.getch
+
+    def spy() -> int:
+        seen.append(window.text())
+        return getch()
+
+    window.getch = spy  # type: ignore[method-assign]
+    with pytest.raises(OutOfKeys):
+        game.run()
+    assert "--HAND--" in seen[0] and "unknown" not in seen[1]
+    help_screen = seen[1].split("\n")
+    assert help_screen[0].startswith("MILLE BORNES")
+    assert "Press any key" in seen[1] and "--HAND--" not in seen[1]
+    assert "--HAND--" in seen[2] and window.errors[2] == "", "x only left the help"
+    assert len(ui.HELP) <= 24 and all(len(line) < 80 for line in ui.HELP)
+    assert session.state.players[HUMAN].hand[0] != -1  # p picked
