@@ -54,10 +54,13 @@ from .engine import (
     PlayerState,
 )
 from .session import Session
+from .text import escape, shorten
 
 FORMAT = "bsd-mille-save"
 VERSION = 1
 MAX_SIZE = 1 << 20  # 1 MiB: a real save is about 20 KiB
+SHOW_LIMIT = 60  # characters of a bad value quoted in a message
+MESSAGE_LIMIT = 160  # characters of a SaveError's message
 
 _CARD_BY_NAME = {name: card for card, name in enumerate(CARD_NAMES)}
 _MT_N = 624  # words in the Mersenne Twister's state
@@ -83,11 +86,13 @@ _RNG_KEYS = ("version", "state", "gauss_next")
 class SaveError(ValueError):
     """A file is not a save this program can restore; ``str()`` says why.
 
-    ``errno`` is set when the reason is an operating-system error.
+    The reason is always one printable line of at most ``MESSAGE_LIMIT``
+    characters, whatever the file held.  ``errno`` is set when the reason is
+    an operating-system error.
     """
 
     def __init__(self, message: str, errno: int | None = None) -> None:
-        super().__init__(message)
+        super().__init__(shorten(escape(message), MESSAGE_LIMIT))
         self.errno = errno
 
 
@@ -286,14 +291,75 @@ def _fail(where: str, message: str) -> NoReturn:
 
 
 def _show(value: Any) -> str:
-    """A short JSON rendering of a bad value for a message."""
-    if isinstance(value, str):
-        text = repr(value)
-    elif isinstance(value, float) and not math.isfinite(value):
-        text = str(value)
+    """A bad value for a message: JSON-like, at most ``SHOW_LIMIT`` characters.
+
+    Never raises, whatever the value (nested past the recursion limit, an
+    integer past the int-to-text digit limit, a megabyte of text): only the
+    part that is shown is ever rendered.
+    """
+    if isinstance(value, str):  # Python's quotes, as in "unknown card 'Foo'"
+        text = repr(value[: SHOW_LIMIT + 1])
     else:
-        text = json.dumps(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+        parts: list[str] = []
+        _render(value, parts, SHOW_LIMIT + 1)
+        text = "".join(parts)
+    return shorten(escape(text), SHOW_LIMIT)
+
+
+def _render(value: Any, parts: list[str], budget: int) -> int:
+    """Append ``value`` as JSON to ``parts`` until ``budget`` characters are
+    used up (then stop: deep or long values are never walked to the end);
+    the budget left."""
+    if budget <= 0:
+        return budget
+    if isinstance(value, (list, tuple)):
+        parts.append("[")
+        budget -= 1
+        for i, item in enumerate(value):
+            if budget <= 0:
+                return budget
+            if i:
+                parts.append(", ")
+                budget -= 2
+            budget = _render(item, parts, budget)
+        parts.append("]")
+        return budget - 1
+    if isinstance(value, dict):
+        parts.append("{")
+        budget -= 1
+        for i, (key, item) in enumerate(value.items()):
+            if budget <= 0:
+                return budget
+            if i:
+                parts.append(", ")
+                budget -= 2
+            budget = _render(str(key) if isinstance(key, str) else key, parts, budget)
+            parts.append(": ")
+            budget = _render(item, parts, budget - 2)
+        parts.append("}")
+        return budget - 1
+    if value is None or isinstance(value, bool):
+        text = {None: "null", True: "true", False: "false"}[value]
+    elif isinstance(value, int):
+        text = _int_text(value)
+    elif isinstance(value, float):
+        text = repr(value) if math.isfinite(value) else str(value)
+    elif isinstance(value, str):
+        text = json.dumps(value[:budget])
+    else:
+        text = f"<{type(value).__name__}>"
+    parts.append(text[: budget + 1])
+    return budget - len(text)
+
+
+def _int_text(value: int) -> str:
+    """An integer's digits, or (past a few hundred) its leading digits: at
+    least ``SHOW_LIMIT + 1`` characters, never the whole of a huge number."""
+    if value.bit_length() <= 1000:
+        return str(value)
+    # a lower bound on the digits past the first hundred
+    cut = int((value.bit_length() - 1) * 0.30102999) - 100
+    return ("-" if value < 0 else "") + str(abs(value) // 10**cut)
 
 
 def _object(data: Any, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
@@ -304,7 +370,7 @@ def _object(data: Any, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
             _fail(where, f"missing key {key!r}")
     for key in data:
         if key not in keys:
-            _fail(where, f"unknown key {key!r}")
+            _fail(where, f"unknown key {_show(key)}")
     return data
 
 
@@ -312,7 +378,7 @@ def _int(data: Any, where: str, low: int, high: int) -> int:
     if type(data) is not int:
         _fail(where, f"expected an integer, got {_show(data)}")
     if not low <= data <= high:
-        _fail(where, f"{data} is out of range {low}..{high}")
+        _fail(where, f"{_show(data)} is out of range {low}..{high}")
     return data
 
 
@@ -447,6 +513,13 @@ def _consistency(state: GameState) -> None:
 
 def session_from_dict(data: Any) -> Session:
     """Rebuild a session from a save's parsed JSON; SaveError if it is not one."""
+    try:
+        return _session_from_dict(data)
+    except RecursionError:  # a check deeper in (the computer's) met a deep value
+        _fail("", "not a mille save file (nested too deeply)")
+
+
+def _session_from_dict(data: Any) -> Session:
     if not isinstance(data, dict):
         _fail("", "not a mille save file (not a JSON object)")
     if data.get("format") != FORMAT:
@@ -493,6 +566,8 @@ def session_from_dict(data: Any) -> Session:
         _fail("computer", f"expected an object, got {_show(memory)}")
     try:
         computer = BsdComputer.from_dict(memory, computer_rng)
+    except RecursionError:
+        _fail("computer", "nested too deeply")
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
         reason = str(e).splitlines()[0] if str(e) else type(e).__name__
         _fail("computer", reason.removeprefix("computer: ").removeprefix("computer."))
@@ -505,7 +580,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise SaveError(f"not a mille save file (duplicate key {key!r})")
+            raise SaveError(f"not a mille save file (duplicate key {_show(key)})")
         result[key] = value
     return result
 

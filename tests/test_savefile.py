@@ -648,3 +648,141 @@ def test_never_pickle_marshal_eval_or_exec() -> None:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
     }
     assert not called & {"eval", "exec", "compile", "__import__"}
+
+
+# ----- hostile values: always one short line, never another exception -------
+
+
+MESSAGE_LIMIT = mille.savefile.MESSAGE_LIMIT  # a SaveError's text; quoted values about 60
+
+
+def deep(levels: int) -> Any:
+    """``[[...[0]...]]``, ``levels`` deep, built without recursion."""
+    value: Any = 0
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+# every place whose bad value the loader quotes in its message
+QUOTED: list[tuple[Any, ...]] = [
+    ("format",), ("version",), ("end",), ("phase",), ("extender",), ("to_move",),
+    ("ordering",), ("deck", 0), ("players", 0, "hand", 1), ("players", 0, "mileage"),
+    ("players", 0, "coups", 0), ("computer",), ("rng",), ("rng", "deal"),
+    ("rng", "deal", "version"), ("rng", "deal", "gauss_next"), ("rng", "computer", "state", 3),
+    ("computer", "safeties", "Extra Tank"), ("computer", "seen", "Go"), ("players",),
+]
+
+
+def replaced(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    data = copy.deepcopy(BASE)
+    node: Any = data
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return data
+
+
+def assert_one_safe_line(message: str, limit: int = MESSAGE_LIMIT) -> None:
+    assert message and len(message) <= limit, (len(message), message[:300])
+    assert message.isprintable(), repr(message[:300])
+
+
+@pytest.mark.parametrize("path", QUOTED, ids=[".".join(map(str, p)) for p in QUOTED])
+def test_a_deeply_nested_value_is_one_line(path: tuple[Any, ...]) -> None:
+    """Deeper than the interpreter's recursion limit: still a SaveError."""
+    with pytest.raises(SaveError) as caught:
+        session_from_dict(replaced(path, deep(5000)))
+    assert_one_safe_line(str(caught.value))
+
+
+@pytest.mark.parametrize("path", QUOTED, ids=[".".join(map(str, p)) for p in QUOTED])
+def test_a_deeply_nested_json_value_is_one_line(path: tuple[Any, ...]) -> None:
+    """As deep as json.loads accepts, whatever the caller's stack depth."""
+    text = json.dumps(replaced(path, "@@deep@@"))
+    for levels in range(1000, 930, -1):
+        with pytest.raises(SaveError) as caught:
+            loads(text.replace('"@@deep@@"', "[" * levels + "0" + "]" * levels))
+        assert_one_safe_line(str(caught.value))
+
+
+@pytest.mark.parametrize("path", QUOTED, ids=[".".join(map(str, p)) for p in QUOTED])
+@pytest.mark.parametrize("number", [10**4000, -(10**5000), 10**100000], ids=["4001", "-5001", "100001"])
+def test_a_huge_number_is_one_short_line(path: tuple[Any, ...], number: int) -> None:
+    """Even beyond the int-to-text digit limit (only a dict can hold those)."""
+    with pytest.raises(SaveError) as caught:
+        session_from_dict(replaced(path, number))
+    assert_one_safe_line(str(caught.value))
+
+
+def test_a_4000_digit_number_is_quoted_short() -> None:
+    text = json.dumps(replaced(("to_move",), "@@n@@")).replace('"@@n@@"', "7" * 4000)
+    with pytest.raises(SaveError) as caught:
+        loads(text)
+    message = str(caught.value)
+    assert_one_safe_line(message, 100)
+    assert message.startswith("to_move: 7777") and "..." in message
+
+
+@pytest.mark.parametrize(
+    "key", ["k" * 900_000, "bad\x1b[2Jkey", "line\nbreak", "\u202egnp.exe", "x\x00y"],
+    ids=["900000 characters", "ESC", "newline", "RTL override", "NUL"],
+)
+def test_an_unknown_key_is_quoted_short_and_safe(key: str) -> None:
+    for where in ((), ("players", 0), ("rng", "deal"), ("computer",), ("computer", "seen")):
+        data = copy.deepcopy(BASE)
+        node: Any = data
+        for part in where:
+            node = node[part]
+        node[key] = 1
+        with pytest.raises(SaveError) as caught:
+            loads(json.dumps(data))
+        # the computer's own check quotes in full: only the line is capped
+        assert_one_safe_line(str(caught.value), MESSAGE_LIMIT if "computer" in where else 100)
+        assert "unknown" in str(caught.value)
+
+
+def test_a_duplicate_long_key_is_quoted_short() -> None:
+    text = '{"' + "d" * 100_000 + '": 1, "' + "d" * 100_000 + '": 2}'
+    with pytest.raises(SaveError) as caught:
+        loads(text)
+    assert_one_safe_line(str(caught.value), 100)
+    assert str(caught.value).startswith("not a mille save file (duplicate key 'ddd")
+
+
+@pytest.mark.parametrize(
+    "path,value",
+    [
+        (("phase",), "paused\x1b[2J" + "p" * 1000),
+        (("computer", "safeties", "Extra Tank"), "x" * 10_000),
+        (("computer", "safeties", "Extra Tank"), ["y" * 500] * 50),
+        (("format",), {"k" * 500: "v" * 500}),
+        (("deck", 0), "Go\x07\x1b]0;title\x07"),
+    ],
+    ids=["phase", "computer text", "computer list", "format object", "card with bell"],
+)
+def test_a_long_or_hostile_value_is_quoted_short_and_safe(path: tuple[Any, ...], value: Any) -> None:
+    with pytest.raises(SaveError) as caught:
+        loads(json.dumps(replaced(path, value)))
+    assert_one_safe_line(str(caught.value), MESSAGE_LIMIT if "computer" in path else 120)
+
+
+def test_a_save_error_is_always_one_safe_line() -> None:
+    error = SaveError("a\nb\x1b[2J" + "c" * 1000)
+    assert_one_safe_line(str(error))
+    assert str(error).startswith("a\\nb\\x1b[2Jccc")
+
+
+@pytest.mark.parametrize(
+    "value,shown",
+    [
+        ("Foo", "'Foo'"), (13, "13"), (25.0, "25.0"), (None, "null"), (True, "true"),
+        ([], "[]"), ({}, "{}"), (["Go", 1, None], '["Go", 1, null]'), ({"a": [1]}, '{"a": [1]}'),
+        (float("inf"), "inf"), ("x" * 100, "'" + "x" * 56 + "..."),
+        (10**70, "1" + "0" * 56 + "..."), (-(10**5000), "-1" + "0" * 55 + "..."),
+        (deep(5000), "[" * 57 + "..."), ("\x1b", "'\\x1b'"),
+    ],
+    ids=lambda v: type(v).__name__,
+)
+def test_show(value: Any, shown: str) -> None:
+    assert mille.savefile._show(value) == shown
