@@ -13,6 +13,9 @@ from . import __version__
 
 USAGE = "usage: mille [--seed N] [file]"
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
+LINE_LIMIT = 200  # the longest line mille prints on stderr
+PATH_LIMIT = 100  # the most of a file name shown in it (its end)
+WORD_LIMIT = 60  # the most of an argument quoted in a usage error
 
 HELP = f"""{USAGE}
 
@@ -34,6 +37,8 @@ keys (case does not matter):
   R, ^L         redraw the screen
   S             save the game
   Q, ^C         quit (asks Really?)
+
+See mille(6) (man mille) for the rules and the screen.
 """
 
 
@@ -87,12 +92,39 @@ def parse_args(argv: list[str]) -> Options:
             try:
                 seed = int(value)
             except ValueError:
-                raise UsageError(f"mille: --seed: not a number: {value}\n{USAGE}") from None
+                raise UsageError(f"mille: --seed: not a number: {_quote(value)}\n{USAGE}") from None
         else:
-            raise UsageError(f"mille: unknown option: {arg}\n{USAGE}")
+            raise UsageError(f"mille: unknown option: {_quote(arg)}\n{USAGE}")
     if len(files) > 1:
         raise UsageError(BSD_USAGE)
     return Options(seed=seed, file=files[0] if files else None)
+
+
+def _quote(text: str) -> str:
+    """An argument for a usage error: escaped, cut to ``WORD_LIMIT``."""
+    from .text import escape, shorten
+
+    return shorten(escape(text), WORD_LIMIT)
+
+
+def show_path(path: str) -> str:
+    """A file name for a message: escaped and, if long, cut to its end
+    (``.../saves/game``), where the name that matters is."""
+    from .text import ELLIPSIS, escape
+
+    text = escape(path)
+    if len(text) <= PATH_LIMIT:
+        return text
+    return ELLIPSIS + text[len(text) - PATH_LIMIT + len(ELLIPSIS):]
+
+
+def complain(path: str | None, reason: str) -> None:
+    """Print ``mille: FILE: reason`` (or ``mille: reason``) on stderr as one
+    line: control characters escaped, at most ``LINE_LIMIT`` characters."""
+    from .text import escape, shorten
+
+    where = "" if path is None else show_path(path) + ": "
+    print(shorten(f"mille: {where}{escape(reason)}", LINE_LIMIT), file=sys.stderr)
 
 
 def file_stamp(path: str) -> str:
@@ -124,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # never a traceback for the user
-        print(f"mille: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        complain(None, f"internal error: {type(exc).__name__}: {exc}")
         return 1
 
 
@@ -136,7 +168,7 @@ def _play(options: Options) -> int:
         try:
             session = savefile.load_session(options.file)
         except savefile.SaveError as exc:
-            print(f"mille: {options.file}: {exc}", file=sys.stderr)
+            complain(options.file, str(exc))
             return 1
         session.source = options.file
         message = file_stamp(options.file)
