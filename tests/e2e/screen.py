@@ -41,21 +41,23 @@ class Term:
         cwd: str | os.PathLike[str] | None = None,
         command: str | None = None,
         state_home: str | os.PathLike[str] | None = None,
+        env: dict[str, str] | None = None,
     ) -> None:
         """Run ``mille *args`` (or ``command *args``) on a rows x cols pty.
 
         Every Term has its own ``XDG_STATE_HOME`` (``self.state_home``): a
         fresh temporary directory, removed by ``close()``, unless the caller
         passes one (kept).  No test reads or leaves a recovery file in the
-        real home.
+        real home.  ``env`` adds to (or overrides) the environment.
         """
         self._own_state_home = state_home is None
         self.state_home = (
             tempfile.mkdtemp(prefix="mille-state-") if state_home is None else str(state_home)
         )
-        env = dict(os.environ, TERM="screen", XDG_STATE_HOME=self.state_home)
+        extra_env, env = env, dict(os.environ, TERM="screen", XDG_STATE_HOME=self.state_home)
         for name in ("LINES", "COLUMNS"):  # curses must ask the pty its size
             env.pop(name, None)
+        env.update(extra_env or {})
         self.rows, self.cols = rows, cols
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
@@ -120,6 +122,19 @@ class Term:
 
     def send(self, keys: str | bytes) -> None:
         self.child.send(keys)
+
+    def paste(self, data: bytes, chunk: int = 1024) -> None:
+        """Send a lot at once, reading the output meanwhile (a full pty
+        output buffer would stop the program, and then the input)."""
+        for start in range(0, len(data), chunk):
+            self.child.send(data[start:start + chunk])
+            self.pump(0)
+
+    def resize(self, rows: int, cols: int) -> None:
+        """Resize the pty (mille gets SIGWINCH) and the virtual screen."""
+        self.child.setwinsize(rows, cols)
+        self.screen.resize(rows, cols)
+        self.rows, self.cols = rows, cols
 
     def bells(self) -> int:
         return self.raw.count(b"\x07")
