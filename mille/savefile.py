@@ -59,6 +59,9 @@ from .text import escape, shorten
 FORMAT = "bsd-mille-save"
 VERSION = 1
 MAX_SIZE = 1 << 20  # 1 MiB: a real save is about 20 KiB
+# A temporary file's name is ".NAME.XXXXXXXX.tmp" and must fit NAME_MAX
+# (255 bytes): NAME is cut to 200 bytes, 14 bytes for the rest.
+TEMP_NAME_BYTES = 200
 SHOW_LIMIT = 60  # characters of a bad value quoted in a message
 MESSAGE_LIMIT = 160  # characters of a SaveError's message
 
@@ -230,8 +233,18 @@ def save_session(session: Session, path: str) -> None:
     import tempfile
 
     directory, name = os.path.split(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name[:200]}.", suffix=".tmp", dir=directory or ".")
+    tmp: str | None = None
     try:
+        # No signal handler may run between the file's making and ``tmp``
+        # holding its name (it would raise past the clean-up below).
+        saved = _block_exit_signals()
+        try:
+            fd, tmp = tempfile.mkstemp(
+                prefix=f".{_cut_to_bytes(name, TEMP_NAME_BYTES)}.", suffix=".tmp",
+                dir=directory or ".",
+            )
+        finally:
+            _restore_signals(saved)  # a signal that came meanwhile is handled here
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -239,12 +252,60 @@ def save_session(session: Session, path: str) -> None:
             os.fsync(f.fileno())
         os.replace(tmp, target)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
         raise
     _sync_directory(directory or ".")
+
+
+# Signals whose handlers end the game (the UI's SIGTERM and SIGHUP handlers
+# raise SystemExit, SIGINT may raise KeyboardInterrupt); POSIX only.
+_EXIT_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+def _block_exit_signals() -> set[int] | None:
+    """Hold back SIGINT, SIGTERM and SIGHUP; the mask to restore (None where
+    signals cannot be blocked).  A handler already pending runs first."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
+        return None
+    # Read the mask first (this runs pending handlers) so that a handler
+    # raising while the signals are blocked still finds the mask to restore.
+    saved: set[int] = set(signal.pthread_sigmask(signal.SIG_BLOCK, []))
+    blocked = [getattr(signal, s) for s in _EXIT_SIGNALS if hasattr(signal, s)]
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+        raise
+    return saved
+
+
+def _restore_signals(saved: set[int] | None) -> None:
+    """Put back the mask ``_block_exit_signals`` returned; a signal held back
+    meanwhile is delivered now (its handler may raise)."""
+    if saved is None:  # pragma: no cover - Windows
+        return
+    import signal
+
+    signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+
+
+def _cut_to_bytes(name: str, limit: int) -> str:
+    """The longest start of ``name`` whose file-system encoding fits in
+    ``limit`` bytes (whole characters only)."""
+    if len(os.fsencode(name)) <= limit:
+        return name
+    size = 0
+    for i, ch in enumerate(name):
+        size += len(os.fsencode(ch))
+        if size > limit:
+            return name[:i]
+    return name  # pragma: no cover - the whole name fitted after all
 
 
 def _set_owner_and_mode(fd: int, path: str, mode: int, old: os.stat_result | None) -> None:

@@ -10,6 +10,7 @@ import functools
 import json
 import os
 import random
+import signal
 import stat
 from pathlib import Path
 from typing import Any, Callable
@@ -577,6 +578,101 @@ def test_a_long_name_is_fine(tmp_path: Path) -> None:
     path = tmp_path / ("g" * 250)
     save_session(play_steps(1, 3), str(path))
     assert os.listdir(tmp_path) == [path.name]
+
+
+def test_a_long_name_in_bytes_is_fine(tmp_path: Path) -> None:
+    """84 euro signs: 84 characters, 252 bytes, a legal name; the temporary
+    file's name must stay within 255 bytes too."""
+    path = tmp_path / ("\u20ac" * 84)
+    assert len(os.fsencode(path.name)) == 252
+    session = play_steps(2, 7)
+    save_session(session, str(path))
+    assert os.listdir(tmp_path) == [path.name]
+    assert dumps(load_session(str(path))) == dumps(session)
+
+
+@pytest.mark.parametrize(
+    "name", ["\u20ac" * 84, "\U0001f697" * 63 + "abc", "x" * 255, os.fsdecode(b"\xe9" * 255)],
+    ids=["84 euro signs", "63 cars", "255 ASCII", "255 undecodable bytes"],
+)
+def test_the_temporary_name_fits_in_255_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    import tempfile
+
+    seen: list[str] = []
+    real = tempfile.mkstemp
+
+    def spy(*args: Any, **kwargs: Any) -> tuple[int, str]:
+        fd, tmp = real(*args, **kwargs)
+        seen.append(tmp)
+        return fd, tmp
+
+    monkeypatch.setattr(tempfile, "mkstemp", spy)
+    save_session(play_steps(1, 3), str(tmp_path / name))
+    (tmp,) = seen
+    assert len(os.fsencode(os.path.basename(tmp))) <= 255
+    assert os.path.basename(tmp).startswith("." + name[:10])
+    assert os.listdir(tmp_path) == [name]
+
+
+class Interrupted(Exception):
+    """What a signal handler raised (as the UI's SIGTERM handler raises SystemExit)."""
+
+
+EXIT_SIGNALS = [
+    getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name)
+]
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signals")
+@pytest.mark.parametrize("signum", EXIT_SIGNALS, ids=lambda s: signal.Signals(s).name)
+@pytest.mark.parametrize("first", [True, False], ids=["new file", "overwrite"])
+def test_a_signal_as_the_temporary_file_is_made_leaves_no_temp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, signum: int, first: bool
+) -> None:
+    """The signal arrives the moment mkstemp has made the file, before the
+    save code holds its name: the handler's exception must still find it."""
+    import tempfile
+
+    path = tmp_path / "game"
+    if not first:
+        save_session(play_steps(1, 10), str(path))
+    before = sorted(os.listdir(tmp_path))
+    real = tempfile.mkstemp
+
+    def mkstemp_then_signal(*args: Any, **kwargs: Any) -> tuple[int, str]:
+        made = real(*args, **kwargs)
+        os.kill(os.getpid(), signum)  # the handler runs at the first chance it gets
+        return made
+
+    def handler(signum: int, frame: object) -> None:
+        raise Interrupted(signum)
+
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    old_handler = signal.signal(signum, handler)
+    try:
+        monkeypatch.setattr(tempfile, "mkstemp", mkstemp_then_signal)
+        with pytest.raises(Interrupted):
+            save_session(play_steps(1, 20), str(path))
+        monkeypatch.undo()
+    finally:
+        signal.signal(signum, old_handler)
+    assert sorted(os.listdir(tmp_path)) == before
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == mask  # nothing left blocked
+    if not first:
+        assert dumps(load_session(str(path))) == dumps(play_steps(1, 10))
+
+
+def test_the_signals_are_unblocked_after_a_save(tmp_path: Path) -> None:
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
+        pytest.skip("POSIX signals")
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    save_session(play_steps(1, 3), str(tmp_path / "g"))
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == mask
+    with pytest.raises(FileNotFoundError):
+        save_session(play_steps(1, 3), str(tmp_path / "no" / "g"))
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == mask
 
 
 def test_saving_over_a_fifo_is_refused(tmp_path: Path) -> None:
