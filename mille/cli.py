@@ -3,6 +3,13 @@
 Argument handling is done by hand (no argparse) to keep start-up fast; the
 game itself (curses, the engine, the save-file code) is imported only once
 it is needed.
+
+Without a file, a game that was interrupted (hang-up, SIGTERM, lost
+terminal: see :mod:`mille.recovery`) is offered first, on the terminal,
+before curses starts.  A resumed game has no file of its own
+(``session.source`` is None): S asks ``file:``, as in a new game, rather
+than offering to write back to the recovery file, which the game may
+overwrite on the next interruption.
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ HELP = f"""{USAGE}
 Mille Bornes against the computer, as in BSD mille.
 
 arguments:
-  file          resume the game saved in file
+  file          resume the game saved in file; without it, a game that
+                was interrupted (hang-up, terminal lost) is offered first
 
 options:
   --seed N      deal reproducibly from the integer seed N
@@ -40,6 +48,11 @@ keys (case does not matter):
 
 See mille(6) (man mille) for the rules and the screen.
 """
+
+
+TYPE_CHECKING = False  # no typing import at run time (start-up)
+if TYPE_CHECKING:
+    from .session import Session
 
 
 class UsageError(Exception):
@@ -118,13 +131,16 @@ def show_path(path: str) -> str:
     return ELLIPSIS + text[len(text) - PATH_LIMIT + len(ELLIPSIS):]
 
 
-def complain(path: str | None, reason: str) -> None:
-    """Print ``mille: FILE: reason`` (or ``mille: reason``) on stderr as one
-    line: control characters escaped, at most ``LINE_LIMIT`` characters."""
+def complain(path: str | None, reason: str, tail: str = "") -> None:
+    """Print ``mille: FILE: reason tail`` (or ``mille: reason``) on stderr as
+    one line: control characters escaped, at most ``LINE_LIMIT`` characters
+    (the reason is cut, ``tail`` is always shown whole)."""
     from .text import escape, shorten
 
-    where = "" if path is None else show_path(path) + ": "
-    print(shorten(f"mille: {where}{escape(reason)}", LINE_LIMIT), file=sys.stderr)
+    head = "mille: " + ("" if path is None else show_path(path) + ": ")
+    tail = escape(tail)
+    reason = shorten(escape(reason), max(LINE_LIMIT - len(head) - len(tail), 10))
+    print(shorten(head + reason + tail, LINE_LIMIT), file=sys.stderr)
 
 
 def file_stamp(path: str) -> str:
@@ -160,8 +176,21 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+class _Stop(Exception):
+    """Leave before the game starts with ``status`` (the reason is printed)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+def _is_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def _play(options: Options) -> int:
     message = ""
+    resumed: tuple[str, float, str] | None = None  # recovery file, its mtime, its text
     if options.file is not None:
         from . import savefile
 
@@ -172,13 +201,106 @@ def _play(options: Options) -> int:
             return 1
         session.source = options.file
         message = file_stamp(options.file)
-    else:
-        from .session import Session
-
-        session = Session.new(options.seed)
-    if not sys.stdin.isatty() or not sys.stdout.isatty():
-        print("mille: standard input and output must be a terminal", file=sys.stderr)
+    if not _is_terminal():
+        complain(None, "standard input and output must be a terminal")
         return 1
+    if options.file is None:
+        try:
+            found = _interrupted_game()
+        except _Stop as stop:
+            return stop.status
+        if found is None:
+            from .session import Session
+
+            session = Session.new(options.seed)
+            message = ""
+        else:
+            session, message, resumed = found
     from . import ui
 
-    return ui.play(session, message)
+    status = 1
+    try:
+        status = ui.play(session, message)
+    finally:
+        if resumed is not None and status != 0:
+            _keep(session, *resumed)
+    return status
+
+
+def _interrupted_game() -> tuple[Session, str, tuple[str, float, str]] | None:
+    """Offer the interrupted game, if there is one: ``(session, the note for
+    the error line, (recovery path, mtime, text))`` to resume it, None for a
+    new game.  Raises _Stop if the player gave no answer (the file is kept)."""
+    from . import recovery
+
+    found = recovery.pending()
+    if found is None:
+        return None
+    path, mtime = found
+    from . import savefile
+
+    try:
+        session = savefile.load_session(path)
+    except savefile.SaveError as exc:
+        try:
+            aside = recovery.set_aside()
+        except OSError as err:
+            complain(path, str(exc), f"; cannot move it aside: {err.strerror or err}")
+            raise _Stop(1) from None
+        import os
+
+        complain(path, str(exc), f" (moved to {os.path.basename(aside)})")
+        return None
+    import time
+
+    stamp = time.ctime(mtime)
+    print(f"mille: a game was interrupted on {stamp}.")
+    answer = _ask("Resume it? [yn] ")
+    if answer is None:
+        complain(None, "no answer: the interrupted game is kept for next time")
+        raise _Stop(1)
+    text = savefile.dumps(session)
+    try:
+        recovery.remove()  # resumed or declined: never offered again
+    except OSError as err:
+        complain(path, f"cannot remove: {err.strerror or err}")
+        raise _Stop(1) from None
+    if not answer:
+        return None
+    session.source = None  # S asks file:, never Same file? for the recovery file
+    return session, f"resumed [{stamp}]", (path, mtime, text)
+
+
+def _ask(question: str) -> bool | None:
+    """Ask until the answer is y(es) or n(o); None at end of file."""
+    while True:
+        sys.stdout.write(question)
+        sys.stdout.flush()
+        stream = getattr(sys.stdin, "buffer", None)
+        raw = stream.readline() if stream is not None else sys.stdin.readline().encode()
+        if not raw:
+            sys.stdout.write("\n")
+            return None
+        answer = raw.decode("utf-8", "replace").strip().lower()
+        if answer in ("y", "yes"):
+            return True
+        if answer in ("n", "no"):
+            return False
+
+
+def _keep(session: Session, path: str, mtime: float, text: str) -> None:
+    """The resumed game did not end well (the terminal would not do, or the
+    game was cut short): write it back unless the game left a newer
+    recovery file, with its old date if nothing was played."""
+    from . import recovery, savefile
+
+    if recovery.pending() is not None:
+        return
+    try:
+        written = recovery.write(session)
+        if savefile.dumps(session) == text:
+            import os
+
+            os.utime(written, (mtime, mtime))
+    except OSError as err:
+        complain(path, f"cannot keep the interrupted game: {err.strerror or err}")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -303,3 +305,295 @@ def test_help_names_the_man_page(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["--help"]) == 0
     out = capsys.readouterr().out
     assert "mille(6)" in out and "man mille" in out
+
+
+# ----- the interrupted game: offered before a new game ------------------------
+
+
+class FakeUi:
+    """Stands in for ``mille.ui.play``: records what it was given."""
+
+    def __init__(self, status: int = 0, action: Any = None) -> None:
+        self.status, self.action = status, action
+        self.calls: list[tuple[Session, str, bool]] = []
+
+    def __call__(self, session: Session, message: str = "") -> int:
+        from mille import recovery
+
+        self.calls.append((session, message, recovery.pending() is not None))
+        if self.action is not None:
+            self.action(session)
+        return self.status
+
+
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> Callable[..., FakeUi]:
+    """``terminal(typed, status=0, action=None)``: a terminal where ``typed``
+    (bytes) is what the player types, and a fake UI."""
+    import mille.ui
+
+    def set_up(typed: bytes, status: int = 0, action: Any = None) -> FakeUi:
+        fake = FakeUi(status, action)
+        monkeypatch.setattr(cli, "_is_terminal", lambda: True)
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(typed)))
+        monkeypatch.setattr(mille.ui, "play", fake)
+        return fake
+
+    return set_up
+
+
+def interrupted(seed: int = 9, moves: int = 3) -> tuple[Session, Path, float]:
+    """A recovery file for a seeded game a few moves in, dated 2026."""
+    from mille import recovery
+
+    session = Session.new(seed)
+    for _ in range(moves):
+        if session.computer_to_move:
+            session.computer_move()
+        else:
+            session.play(session.state.legal_moves()[-1])
+    path = Path(recovery.write(session))
+    os.utime(path, (1_795_000_000, 1_795_000_000))
+    return session, path, path.stat().st_mtime
+
+
+def question(mtime: float) -> str:
+    return f"mille: a game was interrupted on {time.ctime(mtime)}.\n"
+
+
+ASK = "Resume it? [yn] "
+
+
+def test_nothing_interrupted_nothing_asked(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ui = terminal(b"")
+    assert cli.main(["--seed", "4"]) == 0
+    assert capsys.readouterr() == ("", "")
+    ((session, message, _),) = ui.calls
+    assert savefile.dumps(session) == savefile.dumps(Session.new(4)) and message == ""
+
+
+@pytest.mark.parametrize("answer", [b"y\n", b"yes\n", b" Y \n", b"YES\n", b"y"])
+def test_yes_resumes_the_game_where_it_was(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str], answer: bytes
+) -> None:
+    original, path, mtime = interrupted()
+    ui = terminal(answer)
+    assert cli.main([]) == 0
+    out, err = capsys.readouterr()
+    assert out == question(mtime) + ASK and err == ""
+    ((session, message, still_there),) = ui.calls
+    assert savefile.dumps(session) == savefile.dumps(original)
+    assert message == f"resumed [{time.ctime(mtime)}]"
+    assert len(message) <= 35  # the error line's width
+    assert session.source is None  # S asks file:, not Same file? for the recovery file
+    assert not still_there and not path.exists()
+
+
+@pytest.mark.parametrize("answer", [b"n\n", b"no\n", b"NO\n"])
+def test_no_starts_a_new_game_and_removes_the_file(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str], answer: bytes
+) -> None:
+    _, path, mtime = interrupted()
+    ui = terminal(answer)
+    assert cli.main(["--seed", "5"]) == 0
+    assert capsys.readouterr() == (question(mtime) + ASK, "")
+    ((session, message, still_there),) = ui.calls
+    assert savefile.dumps(session) == savefile.dumps(Session.new(5)) and message == ""
+    assert not still_there and not path.exists()
+
+
+def test_anything_else_asks_again(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str]
+) -> None:
+    original, path, mtime = interrupted()
+    ui = terminal(b"maybe\n\nyep\n\xff\xfe\nq\ny\n")
+    assert cli.main([]) == 0
+    assert capsys.readouterr().out == question(mtime) + ASK * 6
+    assert savefile.dumps(ui.calls[0][0]) == savefile.dumps(original)
+
+
+@pytest.mark.parametrize("typed", [b"", b"maybe\n", b"mayb"])
+def test_end_of_file_keeps_the_game_and_exits_1(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str], typed: bytes
+) -> None:
+    _, path, mtime = interrupted()
+    before = path.read_bytes()
+    ui = terminal(typed)
+    assert cli.main([]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith(question(mtime) + ASK) and out.endswith("\n")
+    assert one_safe_line(err) == "mille: no answer: the interrupted game is kept for next time"
+    assert ui.calls == []
+    assert path.read_bytes() == before and path.stat().st_mtime == mtime
+
+
+def test_not_a_terminal_is_checked_before_anything(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, path, mtime = interrupted()
+    before = path.read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"y\n")))
+    assert cli.main([]) == 1
+    assert capsys.readouterr() == ("", "mille: standard input and output must be a terminal\n")
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["a", "b"], ["--bogus"]])
+def test_help_version_and_usage_never_ask(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    _, path, _ = interrupted()
+    terminal(b"y\n")
+    cli.main(argv)
+    assert "Resume it?" not in capsys.readouterr().out
+    assert path.exists()
+
+
+def test_a_file_argument_never_asks(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    _, path, _ = interrupted(seed=9)
+    game = tmp_path / "game"
+    savefile.save_session(Session.new(10), str(game))
+    ui = terminal(b"")  # asking would meet end of file
+    assert cli.main([str(game)]) == 0
+    assert capsys.readouterr().out == ""
+    assert savefile.dumps(ui.calls[0][0]) == savefile.dumps(Session.new(10))
+    assert path.exists()
+
+
+@pytest.mark.parametrize(
+    "text", [b"garbage\n", b"", b'{"format": "bsd-mille-save", "version": 9}\n']
+)
+def test_a_recovery_file_that_does_not_load_is_moved_aside(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str], text: bytes
+) -> None:
+    _, path, _ = interrupted()
+    path.write_bytes(text)
+    Path(str(path) + ".bad").write_text("an older bad one")
+    ui = terminal(b"")
+    assert cli.main(["--seed", "6"]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""  # nothing to offer
+    line = one_safe_line(err)
+    assert line.startswith(f"mille: {path}: ")
+    assert line.endswith(" (moved to interrupted-game.json.bad)")
+    assert Path(str(path) + ".bad").read_bytes() == text
+    assert not path.exists()
+    assert savefile.dumps(ui.calls[0][0]) == savefile.dumps(Session.new(6))
+
+
+def test_a_long_reason_still_says_where_the_file_went(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, path, _ = interrupted()
+    path.write_text(save_text_with(("phase",), json.dumps("p" * 5000)))
+    terminal(b"")
+    assert cli.main([]) == 0
+    line = one_safe_line(capsys.readouterr().err)
+    assert line.endswith("... (moved to interrupted-game.json.bad)")
+
+
+def test_a_bad_recovery_file_that_cannot_be_moved_is_kept(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, path, _ = interrupted()
+    path.write_text("garbage")
+
+    def refuse(src: object, dst: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    ui = terminal(b"")
+    assert cli.main([]) == 1
+    line = one_safe_line(capsys.readouterr().err)
+    assert line.endswith("; cannot move it aside: Permission denied")
+    assert path.read_text() == "garbage" and ui.calls == []
+
+
+@pytest.mark.parametrize("answer", [b"y\n", b"n\n"])
+def test_a_recovery_file_that_cannot_be_removed_is_kept(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch, answer: bytes,
+) -> None:
+    _, path, _ = interrupted()
+
+    def refuse(name: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "remove", refuse)
+    ui = terminal(answer)
+    assert cli.main([]) == 1
+    assert one_safe_line(capsys.readouterr().err) == f"mille: {path}: cannot remove: Permission denied"
+    assert path.exists() and ui.calls == []
+
+
+def test_a_game_that_could_not_start_is_put_back_as_it_was(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Resumed, but the UI refused the terminal (too small, unknown TERM)."""
+    _, path, mtime = interrupted()
+    before = path.read_bytes()
+    ui = terminal(b"y\n", status=1)
+    assert cli.main([]) == 1
+    assert ui.calls and not ui.calls[0][2]
+    assert path.read_bytes() == before and path.stat().st_mtime == mtime
+
+
+def play_one(session: Session) -> None:
+    if session.computer_to_move:
+        session.computer_move()
+    else:
+        session.play(session.state.legal_moves()[0])
+
+
+def test_a_resumed_game_cut_short_is_kept(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The game went on, then ended abruptly without a recovery file of its
+    own: the game as it now stands is kept, newly dated."""
+    _, path, mtime = interrupted()
+
+    def play_then_die(session: Session) -> None:
+        play_one(session)
+        raise SystemExit(1)
+
+    ui = terminal(b"y\n", action=play_then_die)
+    with pytest.raises(SystemExit):
+        cli.main([])
+    session = ui.calls[0][0]
+    assert path.read_text() == savefile.dumps(session)
+    assert path.stat().st_mtime != mtime
+
+
+def test_the_games_own_recovery_file_is_not_overwritten(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mille import recovery
+
+    _, path, _ = interrupted()
+    kept: list[str] = []
+
+    def interrupted_again(session: Session) -> None:
+        play_one(session)
+        recovery.write(session)  # as the UI does on a hang-up
+        kept.append(savefile.dumps(session))
+        play_one(session)
+        raise SystemExit(1)
+
+    terminal(b"y\n", action=interrupted_again)
+    with pytest.raises(SystemExit):
+        cli.main([])
+    assert path.read_text() == kept[0]
+
+
+def test_a_resumed_game_played_to_the_end_leaves_nothing(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, path, _ = interrupted()
+    terminal(b"y\n", action=play_one)
+    assert cli.main([]) == 0
+    assert not path.exists()

@@ -1,0 +1,166 @@
+"""The recovery file: where it lives, writing it, finding it, removing it."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mille import recovery
+from mille.savefile import dumps, load_session
+from mille.session import Session
+
+
+@pytest.fixture
+def state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "state"
+    monkeypatch.setenv("XDG_STATE_HOME", str(home))
+    return home
+
+
+# ----- where -------------------------------------------------------------------
+
+
+def test_xdg_state_home_is_used(state_home: Path) -> None:
+    assert recovery.directory() == str(state_home / "mille")
+    assert recovery.path() == str(state_home / "mille" / "interrupted-game.json")
+
+
+@pytest.mark.parametrize("value", [None, "", "relative/state", "./state", "~/state"])
+def test_otherwise_the_default_under_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str | None
+) -> None:
+    """Unset, empty or relative: the XDG spec says to ignore it."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    if value is None:
+        monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_STATE_HOME", value)
+    assert recovery.directory() == str(tmp_path / "home" / ".local" / "state" / "mille")
+    assert recovery.path() == str(
+        tmp_path / "home" / ".local" / "state" / "mille" / "interrupted-game.json"
+    )
+
+
+def test_windows_uses_local_app_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setenv("XDG_STATE_HOME", "/ignored/on/windows")
+    monkeypatch.setenv("LOCALAPPDATA", "C:\\Users\\ann\\AppData\\Local")
+    assert recovery.directory() == "C:\\Users\\ann\\AppData\\Local\\mille"
+    assert recovery.path() == "C:\\Users\\ann\\AppData\\Local\\mille\\interrupted-game.json"
+
+
+@pytest.mark.parametrize("value", [None, "", "relative"])
+def test_windows_without_local_app_data(
+    monkeypatch: pytest.MonkeyPatch, value: str | None
+) -> None:
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setenv("USERPROFILE", "C:\\Users\\ann")
+    if value is None:
+        monkeypatch.delenv("LOCALAPPDATA", raising=False)
+    else:
+        monkeypatch.setenv("LOCALAPPDATA", value)
+    assert recovery.directory() == "C:\\Users\\ann\\AppData\\Local\\mille"
+
+
+# ----- write, pending, remove -----------------------------------------------------
+
+
+def test_nothing_pending_at_first(state_home: Path) -> None:
+    assert recovery.pending() is None
+    assert not state_home.exists()  # looking creates nothing
+
+
+def test_write_then_pending_then_remove(state_home: Path) -> None:
+    session = Session.new(11)
+    session.play(session.state.legal_moves()[0])
+    written = recovery.write(session)
+    assert written == recovery.path()
+    found = recovery.pending()
+    assert found == (written, os.stat(written).st_mtime)
+    restored = load_session(written)  # an ordinary save file
+    assert dumps(restored) == dumps(session)
+    assert os.listdir(state_home / "mille") == ["interrupted-game.json"]  # no temporary left
+    recovery.remove()
+    assert recovery.pending() is None
+    recovery.remove()  # missing is fine
+    assert os.listdir(state_home / "mille") == []
+
+
+def test_the_directory_is_made_private(state_home: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        recovery.write(Session.new(1))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((state_home / "mille").stat().st_mode) == 0o700
+
+
+def test_an_existing_directory_is_left_as_it_is(state_home: Path) -> None:
+    (state_home / "mille").mkdir(parents=True)
+    (state_home / "mille").chmod(0o750)
+    recovery.write(Session.new(1))
+    assert stat.S_IMODE((state_home / "mille").stat().st_mode) == 0o750
+
+
+def test_a_second_write_replaces_the_first(state_home: Path) -> None:
+    recovery.write(Session.new(1))
+    second = Session.new(2)
+    path = recovery.write(second)
+    assert Path(path).read_text() == dumps(second)
+    assert os.listdir(state_home / "mille") == ["interrupted-game.json"]
+
+
+def test_a_write_that_cannot_be_done_raises_os_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
+    with pytest.raises(OSError):
+        recovery.write(Session.new(1))
+    assert recovery.pending() is None
+    assert blocker.read_text() == "not a directory"
+
+
+def test_a_failed_write_keeps_the_older_file(
+    state_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = recovery.write(Session.new(1))
+    before = Path(path).read_bytes()
+
+    def full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError, match="No space left on device"):
+        recovery.write(Session.new(2))
+    monkeypatch.undo()
+    assert Path(path).read_bytes() == before
+    assert os.listdir(state_home / "mille") == ["interrupted-game.json"]
+
+
+def test_set_aside(state_home: Path) -> None:
+    path = recovery.write(Session.new(1))
+    Path(path + ".bad").write_text("an older bad one")
+    Path(path).write_text("garbage")
+    aside = recovery.set_aside()
+    assert aside == path + ".bad"
+    assert Path(aside).read_text() == "garbage"
+    assert recovery.pending() is None
+
+
+def test_import_is_cheap() -> None:
+    """No curses, no engine, no save-file code, no typing just to import it."""
+    code = (
+        "import sys; import mille.recovery; "
+        "print(sorted(m for m in sys.modules if m.startswith('mille') "
+        "or m in ('_curses', 'typing', 'json', 'tempfile')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[-2] == "['mille', 'mille.recovery']"
