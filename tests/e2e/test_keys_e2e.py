@@ -178,3 +178,31 @@ def test_question_mark_shows_the_help_until_a_key(spawn: Spawn) -> None:
     term.send(" ")
     term.wait_for("--MILEAGE--", row=17)
     assert term.settle() == before
+
+
+LATE_CTRL_C = """
+import os, signal
+from mille import cli, ui
+
+real, count = ui.Ui.render, [0]
+
+def render(self):
+    real(self)
+    count[0] += 1
+    if count[0] == 2:  # the screen is drawn just before the key is waited for
+        os.kill(os.getpid(), signal.SIGINT)  # ^C after the flag was looked at
+
+ui.Ui.render = render
+raise SystemExit(cli.main(["--seed", "1"]))
+"""
+
+
+def test_a_ctrl_c_just_before_the_read_is_not_lost(spawn: Spawn, tmp_path: Path) -> None:
+    """The race of ^C between the check of the flag and the read, made
+    certain: Really? must come without another key."""
+    script = tmp_path / "late.py"
+    script.write_text(LATE_CTRL_C)
+    term = spawn(str(script), command=sys.executable, cwd=tmp_path)
+    term.wait_for("Really?", row=10, timeout=3)
+    term.send("y")
+    assert term.wait_exit() == 0
