@@ -164,3 +164,11 @@ def test_import_is_cheap() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[-2] == "['mille', 'mille.recovery']"
+
+
+def test_the_save_format_doc_describes_it() -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "save-format.md").read_text()
+    section = doc.split("## The recovery file\n")[1].split("\n## ")[0]
+    assert f"$XDG_STATE_HOME/mille/{recovery.NAME}" in section
+    assert f"{recovery.NAME}{recovery.BAD_SUFFIX}" in section
+    assert "Resume it? [yn]" in section and "mode 0700" in section
