@@ -144,15 +144,18 @@ def complain(path: str | None, reason: str, tail: str = "") -> None:
 
 
 def file_stamp(path: str) -> str:
-    """``FILE [ctime of its modification]``, shown when a game is restored."""
+    """``FILE [ctime of its modification]``, shown when a game is restored
+    (control characters in the name escaped)."""
     import os
     import time
+
+    from .text import escape
 
     try:
         stamp = time.ctime(os.stat(path).st_mtime)
     except OSError:
         stamp = time.ctime()
-    return f"{path} [{stamp}]"
+    return f"{escape(path)} [{stamp}]"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -277,7 +280,11 @@ def _ask(question: str) -> bool | None:
         sys.stdout.write(question)
         sys.stdout.flush()
         stream = getattr(sys.stdin, "buffer", None)
-        raw = stream.readline() if stream is not None else sys.stdin.readline().encode()
+        try:
+            raw = stream.readline() if stream is not None else sys.stdin.readline().encode()
+        except KeyboardInterrupt:  # ^C: end the question's line, keep the game
+            sys.stdout.write("\n")
+            raise
         if not raw:
             sys.stdout.write("\n")
             return None

@@ -597,3 +597,28 @@ def test_a_resumed_game_played_to_the_end_leaves_nothing(
     terminal(b"y\n", action=play_one)
     assert cli.main([]) == 0
     assert not path.exists()
+
+
+def test_the_restore_note_shows_the_name_escaped(tmp_path: Path) -> None:
+    path = tmp_path / "bad\nname\x1b[2J"
+    path.write_text("x")
+    note = cli.file_stamp(str(path))
+    assert note.isprintable() and note.startswith(f"{tmp_path}/bad\\nname\\x1b[2J [")
+
+
+def test_interrupt_at_the_question_keeps_the_game(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, path, mtime = interrupted()
+    before = path.read_bytes()
+    ui = terminal(b"")
+
+    class Interrupted(io.BytesIO):
+        def readline(self, size: int | None = -1) -> bytes:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(Interrupted()))
+    assert cli.main([]) == 130
+    assert capsys.readouterr().out == question(mtime) + ASK + "\n"  # the shell starts a new line
+    assert path.read_bytes() == before and ui.calls == []
