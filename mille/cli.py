@@ -140,7 +140,10 @@ def complain(path: str | None, reason: str, tail: str = "") -> None:
     head = "mille: " + ("" if path is None else show_path(path) + ": ")
     tail = escape(tail)
     reason = shorten(escape(reason), max(LINE_LIMIT - len(head) - len(tail), 10))
-    print(shorten(head + reason + tail, LINE_LIMIT), file=sys.stderr)
+    try:
+        print(shorten(head + reason + tail, LINE_LIMIT), file=sys.stderr)
+    except (OSError, ValueError):  # the terminal is gone (or stderr closed)
+        pass
 
 
 def file_stamp(path: str) -> str:

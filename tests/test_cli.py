@@ -622,3 +622,17 @@ def test_interrupt_at_the_question_keeps_the_game(
     assert cli.main([]) == 130
     assert capsys.readouterr().out == question(mtime) + ASK + "\n"  # the shell starts a new line
     assert path.read_bytes() == before and ui.calls == []
+
+
+class DeadTerminal(io.StringIO):
+    def write(self, text: str) -> int:
+        raise OSError(5, "Input/output error")
+
+
+def test_a_dead_stderr_is_no_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stderr", DeadTerminal())
+    assert cli.main([str(tmp_path / "missing")]) == 1
+    monkeypatch.setattr(cli, "_play", lambda options: 1 / 0)
+    assert cli.main([]) == 1
