@@ -248,6 +248,18 @@ class BsdComputer:
             miles += VALUES[last.card]  # BSD decides before the card leaves the hand
         return self._check_ext(state, miles)
 
+    def ask_extension(self, state: GameState, hand_miles: int) -> bool:
+        """calcmove's own question (BSD ``check_ext(TRUE)``): would it go on
+        to 1000 if the distance card it holds took it exactly to the end?
+
+        Asked while choosing a move, whenever it holds a playable distance
+        card that makes exactly the end (always "no" once the end is 1000).
+        Kept apart from ``wants_extension`` (the real ``Extension?`` at 700)
+        so that an observer can see each question and its answer by
+        overriding this method; the BSD trace replay in the tests does.
+        """
+        return self._check_ext(state, hand_miles)
+
     def choose(self, state: GameState) -> Move:
         """The computer's move: BSD's ``calcmove``, always a legal move."""
         if state.phase is not Phase.PLAYING or state.to_move != self.player:
@@ -332,7 +344,7 @@ class BsdComputer:
         op_one = self._onecard(op, end)
         if foundend:
             miles = sum(VALUES[c] for c in hand if 0 <= c <= D200)
-            foundend = not self._check_ext(state, miles)
+            foundend = not self.ask_extension(state, miles)
 
         # Hold safeties back for a coup fourre, unless it is time to use them.
         for i in range(HAND_SLOTS):
