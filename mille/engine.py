@@ -318,6 +318,15 @@ def can_play(me: PlayerState, opp: PlayerState, card: int, end: int) -> bool:
     return False
 
 
+def _close_holes(hand: list[int]) -> None:
+    """BSD's tidy after a move: each hole in slots 1-6 takes the first card
+    found from slot P onwards, so the holes gather in the first slots."""
+    for i in range(1, HAND_SLOTS):
+        if hand[i] == NO_CARD:
+            j = next((k for k in range(HAND_SLOTS) if hand[k] != NO_CARD), 0)
+            hand[i], hand[j] = hand[j], NO_CARD
+
+
 class GameState(_Record):
     """A whole run of games: the current hand plus overall scores."""
 
@@ -568,6 +577,10 @@ class GameState(_Record):
                 drawn.append(self.deck.pop())
                 me.hand[1] = drawn[1]
             me.battle_window = me.speed_window = False
+            # BSD never sorts after a pick, but closes holes as after every
+            # move: a double draw cut short by the empty deck leaves its
+            # one card in slot 1, not in P.
+            _close_holes(me.hand)
             self._after_move()
             return MoveResult(player, move, drawn=tuple(drawn))
 
@@ -641,20 +654,16 @@ class GameState(_Record):
         return coup
 
     def _tidy_hand(self, player: int) -> None:
-        """Close the hole a move left, as BSD does after every move.
+        """Close the hole a use or discard left, as BSD does.
 
-        The human's hand is sorted if ordering is on; otherwise each hole in
-        slots 1-6 takes the first card found from slot P onwards, so the
-        holes gather in the first slots.
+        The human's hand is sorted if ordering is on, else its holes are
+        closed (``_close_holes``).
         """
         hand = self.players[player].hand
         if self.ordering and player == HUMAN:
             hand.sort()
-            return
-        for i in range(1, HAND_SLOTS):
-            if hand[i] == NO_CARD:
-                j = next((k for k in range(HAND_SLOTS) if hand[k] != NO_CARD), 0)
-                hand[i], hand[j] = hand[j], NO_CARD
+        else:
+            _close_holes(hand)
 
     def set_ordering(self, on: bool) -> None:
         """The O command: keep the human's hand in card order (sorts now)."""

@@ -45,6 +45,30 @@ def test_pick_draws_two_when_slot_1_is_empty() -> None:
     assert len(result.drawn) == 2
 
 
+def test_pick_that_empties_the_deck_closes_the_hole() -> None:
+    # After a coup fourre slots P and 1 are empty; with one card left the
+    # double draw stops after it, and BSD's domove closes the hole at once.
+    s = build(player(["", "", "50", "75", "100", "Go", "Stop"], battle="Go"),
+              player(["", "25", "Go"], battle="Go"), deck_size=1, deck_top=["Accident"])
+    result = s.apply(PICK)
+    assert result.drawn == (card("Accident"),) and not s.deck
+    assert s.players[0].hand == [card(c) for c in ("", "Accident", "50", "75", "100", "Go", "Stop")]
+    assert s.to_move == 0 and s.check(Use(1)) is None
+
+
+def test_ordering_never_sorts_a_pick() -> None:
+    # BSD skips the sort after a pick (it only closes holes), ordering or not.
+    sorted_hand = ["", "25", "50", "75", "Stop", "Go", "End of Limit"]
+    s = build(player(sorted_hand, battle="Go"), deck_top=["Accident"], ordering=True)
+    s.apply(PICK)
+    assert s.players[0].hand == [card(c) for c in ["Accident"] + sorted_hand[1:]]
+    s = build(player(["", ""] + sorted_hand[2:], battle="Go"),
+              player(["", "25", "Go"], battle="Go"),
+              deck_size=1, deck_top=["Accident"], ordering=True)
+    s.apply(PICK)
+    assert s.players[0].hand == [card(c) for c in ["", "Accident"] + sorted_hand[2:]]
+
+
 def test_picked_card_fills_the_hole() -> None:
     s = build(player(["Accident", "25", "50", "75", "Stop", "Go", "Repairs"], battle="Go"))
     s.apply(Use(2))
