@@ -1013,6 +1013,8 @@ def play(session: Session, message: str = "") -> int:
                 pass
         for step in reversed(undo):
             step()
+        if undo:  # as BSD's die(): a ^C typed as the game ends does nothing
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
     if told:
         try:
             os.write(2, (told + "\n").encode(errors="replace"))
