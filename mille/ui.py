@@ -949,9 +949,7 @@ def install(ui: Ui) -> list[Callable[[], None]]:
 def keep(session: Session, reason: str) -> str:
     """Write the game to the recovery file; the line to tell the player."""
     try:
-        from importlib import import_module
-
-        recovery = import_module("mille.recovery")  # the saves side's module
+        from . import recovery
     except ImportError:
         return f"mille: {reason}; the game could not be kept (no recovery module)"
     try:

@@ -4,7 +4,8 @@ A hang-up (SIGHUP), SIGTERM or a closed terminal, at the move prompt and at
 every other prompt, writes the game in progress to the recovery file
 (``$XDG_STATE_HOME/mille/interrupted-game.json``; every Term has its own
 state directory) and exits 1 with the terminal restored.  The file loads
-to the same game, and ``mille FILE`` shows the same board.  A terminal that
+to the same game, and ``mille FILE`` (or a plain ``mille`` answering its
+offer) shows the same board.  A terminal that
 goes away with no SIGHUP reaching mille (the session leader ignores it)
 ends the game too instead of spinning on failed reads.
 """
@@ -157,9 +158,14 @@ def test_a_hang_up_keeps_the_game(spawn: Spawn, tmp_path: Path, where: str, how:
     if where == "overwrite":
         assert (tmp_path / "g").read_text() == "someone's file"
 
-    copy = tmp_path / "kept.json"
-    shutil.copy(kept, copy)
-    again = spawn(str(copy), cwd=tmp_path)
+    if how == "close":  # a plain mille offers the interrupted game
+        again = spawn(cwd=tmp_path, state_home=term.state_home)
+        again.wait_for("Resume it? [yn]")
+        again.send("y\r")
+    else:
+        copy = tmp_path / "kept.json"
+        shutil.copy(kept, copy)
+        again = spawn(str(copy), cwd=tmp_path)
     if where in ("another hand", "save game"):  # a new hand is dealt, totals carried
         again.wait_for(">>:Move:", row=10)
         again.wait_for("Overall Total", row=8)
@@ -168,6 +174,8 @@ def test_a_hang_up_keeps_the_game(spawn: Spawn, tmp_path: Path, where: str, how:
         again.wait(lambda: prompt_line(again) == ("Extension?" if where == "extension"
                                                   else ">>:Move:"), what="the prompt")
         assert board(again.settle()) == board(before)
+    if how == "close":
+        assert not kept.exists(), "resumed: never offered again"
 
 
 def children(pid: int) -> list[int]:
