@@ -40,12 +40,12 @@ from mille.engine import (
     COMPUTER,
     HUMAN,
     PICK,
-    Pick,
     Discard,
     GameState,
     Move,
     MoveResult,
     Phase,
+    Pick,
     PlayerState,
     Use,
     can_play,
@@ -102,7 +102,7 @@ class ScriptedDice(random.Random):
                 f"one more roll, randint({a}, {b})",
             )
         roll = self.rolls[self.used]
-        sides, value = (int(x) for x in roll.args)
+        sides, value = self.replay.ints(roll, roll.args)
         if (a, b) != (1, sides):
             raise self.replay.mismatch(roll.number, "R", f"randint(1, {sides})",
                                        f"randint({a}, {b})")
@@ -280,13 +280,14 @@ class Replay:
         if fields.get("bool") != "char":
             raise self.mismatch(session.number, "bool", "char (the reading this project follows)",
                                 fields.get("bool"))
+        planned = self.ints(session, [fields.get("hands", "?")])[0]
         stopped = False
         while self.peek() == "HAND" and not stopped:
             stopped = not self.hand()
         if self.peek() == "STOP":
             self.take("STOP")
             stopped = True
-        self.eof(stopped, int(fields.get("hands", -1)))
+        self.eof(stopped, planned)
         return Stats(self.hands, self.moves, self.refusals, stopped)
 
     def eof(self, stopped: bool, planned: int) -> None:
