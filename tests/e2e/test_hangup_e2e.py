@@ -23,7 +23,7 @@ from typing import Callable
 import pytest
 
 from mille.cards import VALUES, is_distance
-from mille.engine import HUMAN, Move, Phase, Use
+from mille.engine import HUMAN, Phase, Use
 from mille.savefile import load_session, save_session
 from mille.session import Session
 from screen import Term, mille_command
@@ -68,7 +68,7 @@ def drive(session: Session, dice: random.Random) -> None:
         session.play(dice.choice(uses if uses and dice.random() < 0.7 else moves))
 
 
-def one_move_from_700(seed: int = 5) -> tuple[Session, Move]:
+def one_move_from_700(seed: int = 5) -> tuple[Session, Use]:
     """A game where the human has picked and a distance card makes 700."""
     session, dice = Session.new(seed), random.Random(seed)
     for _ in range(3000):
@@ -77,8 +77,8 @@ def one_move_from_700(seed: int = 5) -> tuple[Session, Move]:
                 and state.has_picked(HUMAN):
             me = state.players[HUMAN]
             for move in state.legal_moves():
-                card = me.hand[move.slot] if isinstance(move, Use) else -1
-                if is_distance(card) and me.mileage + VALUES[card] == 700:
+                if isinstance(move, Use) and is_distance(me.hand[move.slot]) \
+                        and me.mileage + VALUES[me.hand[move.slot]] == 700:
                     return session, move
         drive(session, dice)
     raise AssertionError(f"seed {seed} never came one move from 700")
@@ -106,7 +106,7 @@ def reach(spawn: Spawn, tmp_path: Path, where: str) -> tuple[Term, Session]:
         expected = load_session(str(tmp_path / "g"))
         expected.play(move)
         assert expected.state.phase is Phase.EXTENSION
-        slot = "P" if move.slot == 0 else str(move.slot)  # type: ignore[attr-defined]
+        slot = "P" if move.slot == 0 else str(move.slot)
         keys, prompt = f"u{slot}\r", "Extension?"
         if where != "extension":
             expected.state.decide_extension(False)
