@@ -565,33 +565,33 @@ class BsdComputer:
         keys = {"player", "seen", "gos", "need", "safeties"}
         unknown = sorted(set(data) - keys, key=str)
         if unknown:
-            raise ValueError(f"computer: unknown key {unknown[0]!r}")
+            raise ValueError(f"computer: unknown key {_quote(unknown[0])}")
         missing = sorted(keys - set(data))
         if missing:
             raise ValueError(f"computer: missing key {missing[0]!r}")
         player = _int(data["player"], "computer: player")
         if player not in (0, 1):
-            raise ValueError(f"computer: player must be 0 or 1, not {player}")
+            raise ValueError(f"computer: player must be 0 or 1, not {_quote(player)}")
         seen = _card_table(data["seen"], "computer: seen")
         for card, n in enumerate(seen):
             if not 0 <= n <= COUNTS[card]:
                 raise ValueError(
-                    f"computer: seen {CARD_NAMES[card]!r} must be 0 to {COUNTS[card]}, not {n}"
+                    f"computer: seen {CARD_NAMES[card]!r} must be 0 to {COUNTS[card]}, not {_quote(n)}"
                 )
         gos = _int(data["gos"], "computer: gos")
         if not 0 <= gos <= _MAX_GOS:
-            raise ValueError(f"computer: gos must be 0 to {_MAX_GOS}, not {gos}")
+            raise ValueError(f"computer: gos must be 0 to {_MAX_GOS}, not {_quote(gos)}")
         need = _card_table(data["need"], "computer: need")
         for card, n in enumerate(need):
             if GASOLINE <= card <= GO:
                 if n < INITIAL_NEED[card]:
                     raise ValueError(
                         f"computer: need {CARD_NAMES[card]!r} must be at least "
-                        f"{INITIAL_NEED[card]}, not {n}"
+                        f"{INITIAL_NEED[card]}, not {_quote(n)}"
                     )
             elif n != INITIAL_NEED[card]:
                 raise ValueError(
-                    f"computer: need {CARD_NAMES[card]!r} must be {INITIAL_NEED[card]}, not {n}"
+                    f"computer: need {CARD_NAMES[card]!r} must be {INITIAL_NEED[card]}, not {_quote(n)}"
                 )
         raw = data["safeties"]
         if not isinstance(raw, dict):
@@ -599,7 +599,7 @@ class BsdComputer:
         names = [CARD_NAMES[EXTRA_TANK + i] for i in range(NUM_SAFETIES)]
         for key in raw:
             if key not in names:
-                raise ValueError(f"computer: safeties: unknown safety {key!r}")
+                raise ValueError(f"computer: safeties: unknown safety {_quote(key)}")
         safeties = []
         for name in names:
             if name not in raw:
@@ -608,7 +608,7 @@ class BsdComputer:
             if not isinstance(status, str) or status not in _STATUS_NAMES:
                 raise ValueError(
                     f"computer: safeties: {name!r} must be one of "
-                    f"{', '.join(repr(s) for s in _STATUS_NAMES)}, not {status!r}"
+                    f"{', '.join(repr(s) for s in _STATUS_NAMES)}, not {_quote(status)}"
                 )
             code = _STATUS_NAMES.index(status)
             if code != UNKNOWN and seen[card_index(name)] != 1:
@@ -624,6 +624,18 @@ class BsdComputer:
 _MAX_GOS = sum(COUNTS[h] for h in _HAZARDS_STOPPING) + sum(
     COUNTS[h] for h in (OUT_OF_GAS, FLAT_TIRE, ACCIDENT)
 )
+
+
+def _quote(value: object) -> str:
+    """A value from a save file, for a message: at most 60 characters, never raising."""
+    from .text import escape, shorten
+
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return "a number of about %d digits" % (value.bit_length() * 3 // 10)
+    try:
+        return escape(shorten(repr(value), 60))
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__}"
 
 
 def card_index(name: str) -> int:
@@ -642,7 +654,7 @@ def _card_table(raw: object, what: str) -> list[int]:
         raise ValueError(f"{what} must be an object")
     for key in raw:
         if key not in CARD_NAMES:
-            raise ValueError(f"{what}: unknown card {key!r}")
+            raise ValueError(f"{what}: unknown card {_quote(key)}")
     table = []
     for name in CARD_NAMES:
         if name not in raw:

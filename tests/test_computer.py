@@ -411,3 +411,26 @@ def test_module_doctests() -> None:
 
     result = doctest.testmod(mille.computer)
     assert result.failed == 0 and result.attempted > 0
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: d.update({"\x1b[2J" + "k" * 900_000: 1}),
+        lambda d: d["seen"].update({"x" * 5000: 1}),
+        lambda d: d["safeties"].update({"Extra Tank": "\n" * 5000}),
+        lambda d: d["safeties"].update({"\x07" * 900: "played"}),
+        lambda d: d.update(gos=10**4000),
+        lambda d: d["need"].update(Stop=-(10**4000)),
+    ],
+)
+def test_from_dict_messages_quote_file_values_short_and_escaped(mutate: Any) -> None:
+    """A value read from a save is quoted in at most 60 characters, with
+    control characters escaped, whatever its size (hostile save files)."""
+    data = _good()
+    mutate(data)
+    with pytest.raises(ValueError) as info:
+        BsdComputer.from_dict(data, random.Random(0))
+    message = str(info.value)
+    assert len(message) <= 160, message
+    assert message.isprintable(), message
