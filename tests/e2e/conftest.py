@@ -24,5 +24,5 @@ def spawn() -> Iterator[Callable[..., Term]]:
         return term
 
     yield start
-    for term in started:
+    for term in reversed(started):  # a Term sharing another's state directory goes first
         term.close()
