@@ -45,6 +45,7 @@ keys (case does not matter):
   R, ^L         redraw the screen
   S             save the game
   Q, ^C         quit (asks Really?)
+  ?             a one-screen summary of the keys and the rules
 
 See mille(6) (man mille) for the rules and the screen.
 """

@@ -25,6 +25,7 @@ status 1.
 
 from __future__ import annotations
 
+import abc
 import curses
 import os
 import select
@@ -222,7 +223,7 @@ def shown_name(typed: bytes, encoding: str) -> str:
 # ----- the keyboard ---------------------------------------------------------
 
 
-class Keyboard:
+class Keyboard(abc.ABC):
     """Where key bytes come from.
 
     ``poll()`` gives a key that is ready without waiting (or None);
@@ -234,8 +235,9 @@ class Keyboard:
     def poll(self) -> int | None:
         return None
 
+    @abc.abstractmethod
     def wait(self, timeout: float | None) -> int | None:
-        raise NotImplementedError
+        """A key, or None when the wait ended without one."""
 
     def size(self) -> tuple[int, int] | None:
         """The terminal's size (rows, columns), if it can be asked."""

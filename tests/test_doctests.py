@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["mille.cards", "mille.engine", "mille.computer", "mille.text", "mille.rules"]
+MODULES = ["mille.cards", "mille.engine", "mille.computer", "mille.text", "mille.rules", "mille.ui"]
 
 
 @pytest.mark.parametrize("name", MODULES)
