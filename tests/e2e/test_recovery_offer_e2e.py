@@ -2,8 +2,8 @@
 before curses starts; y resumes it, n starts a new game, end of file or a
 closed terminal keeps it.
 
-The process is driven here with pexpect directly (not ``Term``) so that its
-``XDG_STATE_HOME`` is exactly the test's own directory.
+Each ``Term`` is given the test's own directory as its ``XDG_STATE_HOME``,
+where the test left the recovery file.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator
 
-import pexpect
-import pyte
 import pytest
 
 from mille import recovery
@@ -22,63 +20,9 @@ from mille.cards import card_name
 from mille.engine import HUMAN
 from mille.savefile import dumps
 from mille.session import Session
-from screen import mille_command
+from screen import Term
 
 WHEN = 1_795_000_000  # the interruption's date
-
-
-class Mille:
-    """``mille`` on an 80x24 pty with its own XDG_STATE_HOME."""
-
-    def __init__(self, state_home: Path, *args: str) -> None:
-        env = dict(os.environ, TERM="screen", XDG_STATE_HOME=str(state_home))
-        for name in ("LINES", "COLUMNS"):
-            env.pop(name, None)
-        self.screen = pyte.Screen(80, 24)
-        self.stream = pyte.ByteStream(self.screen)
-        self.raw = bytearray()
-        self.child = pexpect.spawn(mille_command(), list(args), dimensions=(24, 80), env=env)
-        self.child.delaybeforesend = None
-
-    def pump(self) -> bool:
-        try:
-            data = self.child.read_nonblocking(65536, timeout=0.05)
-        except pexpect.TIMEOUT:
-            return True
-        except pexpect.EOF:
-            return False
-        self.raw += data
-        self.stream.feed(data)
-        return True
-
-    def lines(self) -> list[str]:
-        return [line.rstrip() for line in self.screen.display]
-
-    def wait(self, cond: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not cond():
-            if time.monotonic() > deadline or not self.pump() and not cond():
-                raise AssertionError(f"no {what!r}; output: {bytes(self.raw)!r}")
-
-    def wait_for(self, text: str, row: int | None = None) -> None:
-        def seen() -> bool:
-            lines = self.lines()
-            return text in (lines[row] if row is not None else "\n".join(lines))
-        self.wait(seen, text)
-
-    def wait_exit(self) -> int:
-        deadline = time.monotonic() + 5
-        while self.pump():
-            assert time.monotonic() < deadline, "mille did not exit"
-        self.child.wait()
-        self.child.close()
-        assert self.child.exitstatus is not None, f"killed by {self.child.signalstatus}"
-        return int(self.child.exitstatus)
-
-    def close(self) -> None:
-        if self.child.isalive():
-            self.child.terminate(force=True)
-        self.child.close()
 
 
 @pytest.fixture
@@ -88,11 +32,11 @@ def state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def spawn(state_home: Path) -> Iterator[Callable[..., Mille]]:
-    started: list[Mille] = []
+def spawn(state_home: Path) -> Iterator[Callable[..., Term]]:
+    started: list[Term] = []
 
-    def start(*args: str) -> Mille:
-        started.append(Mille(state_home, *args))
+    def start(*args: str) -> Term:
+        started.append(Term(*args, state_home=state_home))
         return started[-1]
 
     yield start
@@ -119,60 +63,60 @@ def hand_names(session: Session) -> list[str]:
     return [card_name(c) for c in session.state.players[HUMAN].hand]
 
 
-def hand_on_screen(term: Mille) -> list[str]:
+def hand_on_screen(term: Term) -> list[str]:
     return [line.ljust(20)[2:20].rstrip() for line in term.lines()[6:13]]
 
 
-def ask(term: Mille) -> None:
+def ask(term: Term) -> None:
     term.wait_for(f"mille: a game was interrupted on {time.ctime(WHEN)}.")
     term.wait_for("Resume it? [yn]")
 
 
-def quit_game(term: Mille) -> int:
+def quit_game(term: Term) -> int:
     term.child.send("q")
     term.wait_for("Really?", row=10)
     term.child.send("y")
     return term.wait_exit()
 
 
-def test_yes_resumes_the_game(spawn: Callable[..., Mille], state_home: Path) -> None:
+def test_yes_resumes_the_game(spawn: Callable[..., Term], state_home: Path) -> None:
     session, path = interrupted_game()
     term = spawn()
     ask(term)
     assert path.exists()
     term.child.send("y\r")
     term.wait_for(">>:Move:", row=10)
-    term.wait(lambda: hand_on_screen(term) == hand_names(session), "the resumed hand")
+    term.wait(lambda: hand_on_screen(term) == hand_names(session), what="the resumed hand")
     assert term.lines()[15].ljust(80)[45:].rstrip() == f"resumed [{time.ctime(WHEN)}]"
     assert not path.exists()
     assert quit_game(term) == 0
     assert os.listdir(path.parent) == []
 
 
-def test_another_answer_asks_again(spawn: Callable[..., Mille], state_home: Path) -> None:
+def test_another_answer_asks_again(spawn: Callable[..., Term], state_home: Path) -> None:
     session, path = interrupted_game()
     term = spawn()
     ask(term)
     term.child.send("perhaps\r")
-    term.wait(lambda: term.raw.count(b"Resume it? [yn] ") == 2, "the second question")
+    term.wait(lambda: term.raw.count(b"Resume it? [yn] ") == 2, what="the second question")
     term.child.send("YES\r")
-    term.wait(lambda: hand_on_screen(term) == hand_names(session), "the resumed hand")
+    term.wait(lambda: hand_on_screen(term) == hand_names(session), what="the resumed hand")
     assert not path.exists()
     assert quit_game(term) == 0
 
 
-def test_no_starts_a_new_game(spawn: Callable[..., Mille], state_home: Path) -> None:
+def test_no_starts_a_new_game(spawn: Callable[..., Term], state_home: Path) -> None:
     _, path = interrupted_game()
     term = spawn("--seed", "4")
     ask(term)
     term.child.send("n\r")
     term.wait_for(">>:Move:", row=10)
-    term.wait(lambda: hand_on_screen(term) == hand_names(Session.new(4)), "the new hand")
+    term.wait(lambda: hand_on_screen(term) == hand_names(Session.new(4)), what="the new hand")
     assert not path.exists()
     assert quit_game(term) == 0
 
 
-def test_end_of_file_keeps_the_game(spawn: Callable[..., Mille], state_home: Path) -> None:
+def test_end_of_file_keeps_the_game(spawn: Callable[..., Term], state_home: Path) -> None:
     session, path = interrupted_game()
     before = path.read_bytes()
     term = spawn()
@@ -185,7 +129,7 @@ def test_end_of_file_keeps_the_game(spawn: Callable[..., Mille], state_home: Pat
     assert dumps(Session.new(21)) != before.decode() == dumps(session)
 
 
-def test_a_closed_terminal_keeps_the_game(spawn: Callable[..., Mille], state_home: Path) -> None:
+def test_a_closed_terminal_keeps_the_game(spawn: Callable[..., Term], state_home: Path) -> None:
     _, path = interrupted_game()
     before = path.read_bytes()
     term = spawn()
@@ -199,7 +143,7 @@ def test_a_closed_terminal_keeps_the_game(spawn: Callable[..., Mille], state_hom
     assert os.listdir(path.parent) == [path.name]
 
 
-def test_a_bad_recovery_file_is_moved_aside(spawn: Callable[..., Mille], state_home: Path) -> None:
+def test_a_bad_recovery_file_is_moved_aside(spawn: Callable[..., Term], state_home: Path) -> None:
     _, path = interrupted_game()
     path.write_text("not a game\n")
     term = spawn("--seed", "4")
@@ -213,7 +157,7 @@ def test_a_bad_recovery_file_is_moved_aside(spawn: Callable[..., Mille], state_h
 
 
 def test_a_file_argument_never_asks(
-    spawn: Callable[..., Mille], state_home: Path, tmp_path: Path
+    spawn: Callable[..., Term], state_home: Path, tmp_path: Path
 ) -> None:
     _, path = interrupted_game()
     game = tmp_path / "game"
