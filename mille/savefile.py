@@ -59,8 +59,8 @@ from .text import escape, shorten
 FORMAT = "bsd-mille-save"
 VERSION = 1
 MAX_SIZE = 1 << 20  # 1 MiB: a real save is about 20 KiB
-# A temporary file's name is ".NAME.XXXXXXXX.tmp" and must fit NAME_MAX
-# (255 bytes): NAME is cut to 200 bytes, 14 bytes for the rest.
+# A temporary file's name is ".NAME." + 8 random characters + ".tmp" and
+# must fit NAME_MAX (255 bytes): NAME is cut to 200 bytes, 14 for the rest.
 TEMP_NAME_BYTES = 200
 SHOW_LIMIT = 60  # characters of a bad value quoted in a message
 MESSAGE_LIMIT = 160  # characters of a SaveError's message
