@@ -1,0 +1,304 @@
+"""Battle models: how a side's battle and speed state is kept, per preset.
+
+Each model is a small stateless object with one interface, used by
+:class:`mille.table.Table`:
+
+* ``check(t, seat, card, target)``: the preset's legality rows for a Use
+  (after the checks every preset shares), ``None`` or the exact message;
+* ``play(t, seat, card, target)``: the effects of a legal Use of a
+  non-distance, non-safety card; returns True if a hazard *landed* (so a
+  coup-fourré offer may follow);
+* ``play_safety(t, side, card)``: a safety into the side's area (ordinary);
+  returns True if it was a coup fourré (BSD's window rule);
+* ``coup(t, side, safety, hazard)``: a coup fourré accepted on an offer;
+* ``rolling(tab)`` / ``limited(tab)``: may the side move, is it limited;
+* ``tops(tab)``: the battle and speed tops the board shows.
+
+``TopModel`` is BSD's (the board's top card, ``can_go`` and the coup
+windows), ``StackModel`` classic's (real stacks with the clearing rule).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .table import Table, Tableau
+
+from .cards import (
+    CARD_NAMES,
+    D200,
+    END_OF_LIMIT,
+    GO,
+    NO_CARD,
+    RIGHT_OF_WAY,
+    SPEED_LIMIT,
+    STOP,
+    VALUES,
+    is_hazard,
+    is_repair,
+    opposite,
+    safety_for,
+    safety_index,
+)
+
+_REPAIR_REFUSALS = tuple(f'can\'t play "{name}"' for name in CARD_NAMES)
+_GO_ON = tuple(f'cannot play "Go" on a "{name}"' for name in CARD_NAMES)
+
+
+class BattleModel:
+    """The interface; see the module's docstring."""
+
+    name = ""
+
+    def check(self, t: Table, seat: int, card: int, target: int) -> str | None:
+        raise NotImplementedError
+
+    def play(self, t: Table, seat: int, card: int, target: int) -> bool:
+        raise NotImplementedError
+
+    def play_safety(self, t: Table, side: int, card: int) -> bool:
+        raise NotImplementedError
+
+    def coup(self, t: Table, side: int, safety: int, hazard: int) -> None:
+        raise NotImplementedError
+
+    def rolling(self, tab: Tableau) -> bool:
+        raise NotImplementedError
+
+    def limited(self, tab: Tableau) -> bool:
+        raise NotImplementedError
+
+    def tops(self, tab: Tableau) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def check_distance(self, t: Table, tab: Tableau, card: int) -> str | None:
+        """Distance rows in BSD's order (200s, limit, over, rolling)."""
+        if card == D200 and t.rules.max_200s is not None and \
+                tab.nummiles[D200] >= t.rules.max_200s:
+            return "only two 200's per hand"
+        if card >= 2 and self.limited(tab):
+            return "limit of 50"
+        if card >= 1 and tab.mileage + VALUES[card] > t.target:
+            return f"puts you over {t.target}"
+        if not self.rolling(tab):
+            return "cannot move now"
+        return None
+
+
+class TopModel(BattleModel):
+    """BSD: the board's battle and speed tops, ``can_go``, coup windows."""
+
+    name = "top"
+
+    def check(self, t: Table, seat: int, card: int, target: int) -> str | None:
+        tab = t.tableaux[t.side_index(seat)]
+        if card <= D200:
+            return self.check_distance(t, tab, card)
+        if is_repair(card):
+            return None if tab.top == opposite(card) else _REPAIR_REFUSALS[card]
+        if card == GO:
+            top = tab.top
+            if top != NO_CARD and top != STOP and not is_repair(top):
+                return _GO_ON[top]
+            if RIGHT_OF_WAY in tab.safeties:
+                return '"Go" implied by "Right of Way"'
+            return None
+        if card == END_OF_LIMIT:
+            return None if tab.speed_top == SPEED_LIMIT else "not limited"
+        opp = t.tableaux[target - 1]
+        if card == SPEED_LIMIT:
+            if opp.speed_top == SPEED_LIMIT:
+                return "opponent has limit"
+            if RIGHT_OF_WAY in opp.safeties:
+                return "opponent is protected"
+            return None
+        if not opp.can_go:
+            return "opponent cannot go"
+        if safety_for(card) in opp.safeties:
+            return "opponent is protected"
+        return None
+
+    def play(self, t: Table, seat: int, card: int, target: int) -> bool:
+        tab = t.tableaux[t.side_index(seat)]
+        if is_repair(card):
+            tab.battle.append(card)
+            tab.top = card
+            if RIGHT_OF_WAY in tab.safeties:
+                tab.can_go = True
+        elif card == GO:
+            tab.battle.append(card)
+            tab.top = GO
+            tab.can_go = True
+        elif card == END_OF_LIMIT:
+            tab.speed.append(card)
+            tab.speed_top = END_OF_LIMIT
+        else:
+            opp = t.tableaux[target - 1]
+            if card == SPEED_LIMIT:
+                opp.speed.append(card)
+                opp.speed_top = SPEED_LIMIT
+                opp.speed_window = True
+            else:
+                opp.battle.append(card)
+                opp.top = card
+                opp.battle_window = True
+                opp.can_go = False
+            return True
+        return False
+
+    @staticmethod
+    def is_coup(tab: Tableau, safety: int) -> bool:
+        return (tab.battle_window and tab.top == opposite(safety)) or (
+            tab.speed_window and safety == RIGHT_OF_WAY)
+
+    def play_safety(self, t: Table, side: int, card: int) -> bool:
+        tab = t.tableaux[side - 1]
+        coup = self.is_coup(tab, card)
+        if coup:
+            tab.coups[safety_index(card)] = True
+        tab.safeties.append(card)
+        if tab.top == opposite(card):
+            tab.top = GO
+            tab.can_go = True
+        if card == RIGHT_OF_WAY:
+            if tab.speed_top == SPEED_LIMIT:
+                tab.speed_top = NO_CARD
+            if tab.top in (STOP, NO_CARD) or (not tab.can_go and is_repair(tab.top)):
+                tab.top = GO
+                tab.can_go = True
+        return coup
+
+    def coup(self, t: Table, side: int, safety: int, hazard: int) -> None:
+        raise ValueError("bsd has no coup fourre offers")
+
+    def rolling(self, tab: Tableau) -> bool:
+        return tab.can_go
+
+    def limited(self, tab: Tableau) -> bool:
+        return tab.speed_top == SPEED_LIMIT
+
+    def tops(self, tab: Tableau) -> tuple[int, int]:
+        return tab.top, tab.speed_top
+
+    def could_play(self, t: Table, seat: int, card: int) -> bool:
+        """BSD comp.c's ``canplay`` (the deck-empty end of a hand)."""
+        me = t.tableaux[t.side_index(seat)]
+        if card <= D200:
+            if card == D200 and me.nummiles[D200] == 2:
+                return False
+            if card >= 2 and me.speed_top == SPEED_LIMIT:
+                return False
+            if card >= 1 and me.mileage + VALUES[card] > t.target:
+                return False
+            return me.can_go
+        opp = t.tableaux[1 - t.side_index(seat)]
+        if card <= SPEED_LIMIT:
+            if card == SPEED_LIMIT:
+                return (opp.speed_top != SPEED_LIMIT and RIGHT_OF_WAY not in opp.safeties
+                        and opp.mileage + 50 < t.target)
+            return opp.can_go and safety_for(card) not in opp.safeties
+        if is_repair(card):
+            return me.top == opposite(card)
+        if card == GO:
+            return not me.can_go and (is_repair(me.top) or me.top in (STOP, NO_CARD))
+        if card == END_OF_LIMIT:
+            return me.speed_top == SPEED_LIMIT
+        return False
+
+
+class StackModel(BattleModel):
+    """Classic: real battle and speed stacks; only the top counts; the
+    clearing rule discards a top hazard the side is protected from."""
+
+    name = "stack"
+
+    def rolling(self, tab: Tableau) -> bool:
+        top = tab.battle[-1] if tab.battle else NO_CARD
+        return top == GO or (RIGHT_OF_WAY in tab.safeties and not is_hazard(top))
+
+    def limited(self, tab: Tableau) -> bool:
+        return bool(tab.speed) and tab.speed[-1] == SPEED_LIMIT
+
+    @staticmethod
+    def started(tab: Tableau) -> bool:
+        return bool(tab.battle) or RIGHT_OF_WAY in tab.safeties
+
+    def tops(self, tab: Tableau) -> tuple[int, int]:
+        top = tab.battle[-1] if tab.battle else NO_CARD
+        if top == NO_CARD and RIGHT_OF_WAY in tab.safeties:
+            top = GO
+        speed = tab.speed[-1] if tab.speed else NO_CARD
+        return top, speed
+
+    def check(self, t: Table, seat: int, card: int, target: int) -> str | None:
+        tab = t.tableaux[t.side_index(seat)]
+        if card <= D200:
+            return self.check_distance(t, tab, card)
+        top = tab.battle[-1] if tab.battle else NO_CARD
+        if is_repair(card):
+            return None if top == opposite(card) else _REPAIR_REFUSALS[card]
+        if card == GO:
+            if top == GO or (is_hazard(top) and top != STOP):
+                return _GO_ON[top]
+            if RIGHT_OF_WAY in tab.safeties:
+                return '"Go" implied by "Right of Way"'
+            return None
+        if card == END_OF_LIMIT:
+            return None if self.limited(tab) else "not limited"
+        opp = t.tableaux[target - 1]
+        if card == SPEED_LIMIT:
+            if self.limited(opp):
+                return "opponent has limit"
+            if RIGHT_OF_WAY in opp.safeties:
+                return "opponent is protected"
+            return None
+        if not self.started(opp):
+            return "opponent has not started"
+        if safety_for(card) in opp.safeties:
+            return "opponent is protected"
+        return None
+
+    def play(self, t: Table, seat: int, card: int, target: int) -> bool:
+        tab = t.tableaux[t.side_index(seat)]
+        if card == END_OF_LIMIT:
+            tab.speed.append(card)
+        elif card >= GASOLINE_:
+            tab.battle.append(card)
+        elif card == SPEED_LIMIT:
+            t.tableaux[target - 1].speed.append(card)
+            return True
+        else:
+            t.tableaux[target - 1].battle.append(card)
+            return True
+        return False
+
+    @staticmethod
+    def clear(t: Table, tab: Tableau) -> None:
+        """The clearing rule (spec 2.3)."""
+        battle = tab.battle
+        while battle and is_hazard(battle[-1]) and safety_for(battle[-1]) in tab.safeties:
+            t.discard.append(battle.pop())
+        if tab.speed and tab.speed[-1] == SPEED_LIMIT and RIGHT_OF_WAY in tab.safeties:
+            t.discard.append(tab.speed.pop())
+
+    def play_safety(self, t: Table, side: int, card: int) -> bool:
+        tab = t.tableaux[side - 1]
+        tab.safeties.append(card)
+        self.clear(t, tab)
+        return False
+
+    def coup(self, t: Table, side: int, safety: int, hazard: int) -> None:
+        tab = t.tableaux[side - 1]
+        pile = tab.speed if hazard == SPEED_LIMIT else tab.battle
+        pile.pop()  # the hazard just landed on top
+        t.discard.append(hazard)
+        tab.safeties.append(safety)
+        tab.coups[safety_index(safety)] = True
+        self.clear(t, tab)
+
+
+GASOLINE_ = 10  # remedies from here on (Gasoline .. Go; End of Limit apart)
+
+TOP = TopModel()
+STACK = StackModel()
+MODELS: dict[str, BattleModel] = {TOP.name: TOP, STACK.name: STACK}

@@ -1,0 +1,748 @@
+"""The N-seat engine: one table for every preset, rules as data (issue 9).
+
+Seats 0..N-1 each hold a private hand of 7 slots (0 = P); sides 1..S each
+own one :class:`Tableau` (seat s plays for side ``s % S + 1``).  The rules
+come in as a :class:`mille.rules.Rules`; the battle model (``mille.battle``)
+keeps each side's battle and speed state.  Pure Python: no curses, no I/O,
+no globals; randomness only through a passed ``random.Random``.
+
+Every decision is a move: :class:`Pick`, :class:`Use` (with a target side
+for a hazard when there are two or more opposing sides), :class:`Discard`,
+and :class:`Answer` for ``Extension?`` and ``Coup Fourre?``.
+``current_player`` is whoever must decide now.
+
+>>> import random
+>>> from mille.rules import BSD
+>>> t = Table.new(BSD, random.Random(1))
+>>> t.check(Use(1))
+'must pick first'
+>>> t.apply(Pick()); t.check(Pick())
+'already picked'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import random
+
+from .battle import MODELS, BattleModel, TopModel
+from .cards import (
+    D200,
+    HAND_SLOTS,
+    NO_CARD,
+    NUM_SAFETIES,
+    SPEED_LIMIT,
+    VALUES,
+    is_hazard,
+    is_safety,
+    safety_for,
+)
+from .rules import (
+    ALL_AT_ZERO,
+    EACH_AT_ZERO,
+    OFFER,
+    WINDOW,
+    Rules,
+    Scoring,
+)
+
+FALSE_VIRTUE = 19
+FALSE_VIRTUE_NAME = "False Virtue"
+
+# phases
+PLAYING = "playing"
+EXTENSION = "extension"  # ``asked`` must answer Extension?
+COUP = "coup"  # ``asked`` must answer Coup Fourre?
+OVER = "hand over"
+
+
+class IllegalMove(ValueError):
+    """A move the rules refuse; ``str()`` is the exact message."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    def __str__(self) -> str:
+        return "P"
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    slot: int
+    target: int | None = None  # a side number, for a hazard
+
+    def __str__(self) -> str:
+        where = "P" if self.slot == 0 else str(self.slot)
+        return f"U{where}" + ("" if self.target is None else f">{self.target}")
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    slot: int
+
+    def __str__(self) -> str:
+        return f"D{'P' if self.slot == 0 else self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    yes: bool
+
+    def __str__(self) -> str:
+        return "y" if self.yes else "n"
+
+
+Move = Pick | Use | Discard | Answer
+PICK = Pick()
+USES = tuple(Use(slot) for slot in range(HAND_SLOTS))
+DISCARDS = tuple(Discard(slot) for slot in range(HAND_SLOTS))
+YES = Answer(True)
+NO = Answer(False)
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """One side's score for a hand, row by row (BSD's score window)."""
+
+    miles: int = 0
+    safeties: int = 0
+    all_four: int = 0
+    coups: int = 0
+    trip: int = 0
+    safe_trip: int = 0
+    delayed_action: int = 0
+    extension: int = 0
+    shut_out: int = 0
+    perfect_crossing: int = 0
+
+    @property
+    def total(self) -> int:
+        return (self.miles + self.safeties + self.all_four + self.coups + self.trip
+                + self.safe_trip + self.delayed_action + self.extension + self.shut_out
+                + self.perfect_crossing)
+
+
+@dataclass(slots=True)
+class Tableau:
+    """One side's cards on the table and its counters for the hand."""
+
+    battle: list[int] = field(default_factory=list)  # pile, bottom to top
+    speed: list[int] = field(default_factory=list)
+    miles: list[int] = field(default_factory=list)  # distance cards, in play order
+    safeties: list[int] = field(default_factory=list)  # in play order
+    coups: list[bool] = field(default_factory=lambda: [False] * NUM_SAFETIES)
+    mileage: int = 0
+    nummiles: list[int] = field(default_factory=lambda: [0] * 5)
+    # the TOP model's view (bsd): the tops the board shows, can_go, windows
+    top: int = NO_CARD
+    speed_top: int = NO_CARD
+    can_go: bool = False
+    battle_window: bool = False
+    speed_window: bool = False
+
+    def copy(self) -> Tableau:
+        return Tableau(self.battle[:], self.speed[:], self.miles[:], self.safeties[:],
+                       self.coups[:], self.mileage, self.nummiles[:], self.top,
+                       self.speed_top, self.can_go, self.battle_window, self.speed_window)
+
+    def cards(self) -> list[int]:
+        return self.battle + self.speed + self.miles + self.safeties
+
+
+def _close_holes(hand: list[int]) -> None:
+    """BSD's tidy: each hole in slots 1-6 takes the first card from slot P on."""
+    for i in range(1, HAND_SLOTS):
+        if hand[i] == NO_CARD:
+            j = 0
+            while j < HAND_SLOTS and hand[j] == NO_CARD:
+                j += 1
+            if j == HAND_SLOTS:
+                return
+            hand[i], hand[j] = hand[j], NO_CARD
+
+
+def deck_cards(rules: Rules) -> list[int]:
+    """The preset's cards, unshuffled, in card order (False Virtues last)."""
+    cards = [card for card, count in enumerate(rules.deck) for _ in range(count)]
+    return cards + [FALSE_VIRTUE] * rules.false_virtues
+
+
+@dataclass(slots=True, eq=False)
+class Table:
+    """A run of games under ``rules``: the current hand plus the side totals."""
+
+    rules: Rules
+    hands: list[list[int]]  # by seat, 7 slots each
+    tableaux: list[Tableau]  # by side - 1
+    deck: list[int]  # the top is the end of the list
+    discard: list[int] = field(default_factory=list)  # top is the end
+    target: int = 700
+    to_move: int = 0
+    starter: int = 0
+    phase: str = PLAYING
+    asked: int | None = None  # the seat asked Extension? or Coup Fourre?
+    offer: tuple[int, int, int] | None = None  # coup: (side, safety, hazard)
+    extender: int | None = None  # the side that extended (classic)
+    totals: list[int] = field(default_factory=list)  # by side, before this hand
+    games: list[int] = field(default_factory=list)
+    ordering: bool = False  # keep seat 0's hand sorted (BSD's O command)
+
+    # ----- construction ----------------------------------------------------
+
+    @classmethod
+    def new(cls, rules: Rules, rng: random.Random, *, ordering: bool = False) -> Table:
+        """Shuffle and deal the first hand; seat 0 starts."""
+        t = cls(rules=rules, hands=[], tableaux=[], deck=[],
+                totals=[0] * rules.sides, games=[0] * rules.sides, ordering=ordering)
+        t._deal(rng, 0)
+        return t
+
+    def _deal(self, rng: random.Random, starter: int) -> None:
+        deck = deck_cards(self.rules)
+        rng.shuffle(deck)
+        size = self.rules.hand_size
+        self.hands = []
+        for _ in range(self.rules.players):
+            self.hands.append([NO_CARD] + [deck.pop() for _ in range(size)])
+        self.tableaux = [Tableau() for _ in range(self.rules.sides)]
+        self.deck = deck
+        self.discard = []
+        self.target = self.rules.target
+        self.starter = self.to_move = starter
+        self.phase = PLAYING
+        self.asked = None
+        self.offer = None
+        self.extender = None
+        if self.ordering:
+            self.hands[0].sort()
+
+    def new_hand(self, rng: random.Random) -> None:
+        """Bank the hand's scores, settle a finished game, deal the next hand
+        (started by the seat after this hand's starter)."""
+        if self.phase != OVER:
+            raise ValueError("the hand is not over")
+        totals = [self.total(side) for side in range(1, self.rules.sides + 1)]
+        if self.game_over:
+            best = max(totals)
+            if self.is_bsd:
+                if totals.count(best) == 1:
+                    self.games[totals.index(best)] += 1
+                totals = [0] * len(totals)
+            else:  # a tie on top: another hand, totals kept
+                self.games[totals.index(best)] += 1
+                totals = [0] * len(totals)
+        self.totals = totals
+        self._deal(rng, (self.starter + 1) % self.rules.players)
+
+    def copy(self) -> Table:
+        return Table(self.rules, [h[:] for h in self.hands],
+                     [tab.copy() for tab in self.tableaux], self.deck[:], self.discard[:],
+                     self.target, self.to_move, self.starter, self.phase, self.asked,
+                     self.offer, self.extender, self.totals[:], self.games[:],
+                     self.ordering)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Table):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
+
+    # ----- seats, sides and the model --------------------------------------
+
+    @property
+    def is_bsd(self) -> bool:
+        return self.rules.coup == WINDOW
+
+    @property
+    def model(self) -> BattleModel:
+        return MODELS[self.rules.battle]
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.rules.sides + 1
+
+    def side_index(self, seat: int) -> int:
+        return seat % self.rules.sides
+
+    @property
+    def current_player(self) -> int | None:
+        """Who must decide now: the mover, or the seat asked a question."""
+        if self.phase == PLAYING:
+            return self.to_move
+        if self.phase == OVER:
+            return None
+        return self.asked
+
+    @property
+    def hand_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def game_over(self) -> bool:
+        """The hand is over and a side's total reached the winning score
+        (classic, milebymile: with a single side on top)."""
+        if self.phase != OVER:
+            return False
+        totals = [self.total(side) for side in range(1, self.rules.sides + 1)]
+        best = max(totals)
+        if best < self.rules.winning_score:
+            return False
+        return self.is_bsd or totals.count(best) == 1
+
+    # ----- scores -------------------------------------------------------------
+
+    def completing_side(self) -> int | None:
+        if self.phase != OVER:
+            return None
+        for i, tab in enumerate(self.tableaux):
+            if tab.mileage == self.target:
+                return i + 1
+        return None
+
+    def hand_score(self, side: int) -> HandScore:
+        """This hand's score of ``side`` so far; trip rows once it is over."""
+        sc: Scoring = self.rules.scoring
+        tab = self.tableaux[side - 1]
+        nsafe = len(tab.safeties)
+        trip = safe = delayed = ext = shut = 0
+        if self.phase == OVER and tab.mileage == self.target:
+            trip = sc.trip
+            if tab.nummiles[D200] == 0:
+                safe = sc.safe_trip
+            if not self.deck and sc.delayed_action is not None:
+                delayed = sc.delayed_action
+            if sc.extension is not None and self.rules.extension is not None and \
+                    self.target == self.rules.extension and \
+                    (self.is_bsd or self.extender == side):
+                ext = sc.extension
+            others = [o.mileage for i, o in enumerate(self.tableaux) if i != side - 1]
+            if sc.shut_out_rule == EACH_AT_ZERO:
+                shut = sc.shut_out * others.count(0)
+            elif sc.shut_out_rule == ALL_AT_ZERO:
+                shut = sc.shut_out if all(m == 0 for m in others) else 0
+            else:
+                shut = sc.shut_out if others[0] == 0 else 0
+        return HandScore(
+            miles=tab.mileage,
+            safeties=sc.safety * nsafe,
+            all_four=sc.all_safeties if nsafe == NUM_SAFETIES else 0,
+            coups=sc.coup * sum(tab.coups),
+            trip=trip, safe_trip=safe, delayed_action=delayed, extension=ext,
+            shut_out=shut,
+        )
+
+    def total(self, side: int) -> int:
+        return self.totals[side - 1] + self.hand_score(side).total
+
+    # ----- legality -------------------------------------------------------------
+
+    def has_picked(self, seat: int, slot: int = 0) -> bool:
+        """BSD's ``haspicked`` for a move naming ``slot``."""
+        if not self.deck:
+            return True
+        hand = self.hands[seat]
+        return hand[1 if is_safety(hand[slot]) else 0] != NO_CARD
+
+    def check(self, move: Move) -> str | None:
+        """None if whoever must decide may make ``move``, else the message."""
+        phase = self.phase
+        if phase != PLAYING:
+            if phase == OVER:
+                return "the hand is over"
+            if isinstance(move, Answer):
+                return None
+            return ("extension decision pending" if phase == EXTENSION
+                    else "coup fourre decision pending")
+        if isinstance(move, Answer):
+            return "no question pending"
+        seat = self.to_move
+        hand = self.hands[seat]
+        if isinstance(move, Pick):
+            if not self.deck:
+                return "no more cards"
+            if hand[0] != NO_CARD:
+                return "already picked"
+            return None
+        card = hand[move.slot]
+        if isinstance(move, Discard):
+            if self.is_bsd:
+                if not self.has_picked(seat, move.slot):
+                    return "must pick first"
+            elif hand[0] == NO_CARD and self.deck:
+                return "must pick first"
+            if card == NO_CARD:
+                return "no card there"
+            if is_safety(card):
+                return "discard a safety?"
+            return None
+        return self._check_use(seat, card, move.target)
+
+    def _check_use(self, seat: int, card: int, target: int | None) -> str | None:
+        hand = self.hands[seat]
+        if self.is_bsd:
+            if card >= 15:
+                if hand[0] == NO_CARD and self.deck and not TopModel.is_coup(
+                        self.tableaux[self.side_index(seat)], card):
+                    return "must pick first"
+                return None
+            if hand[0] == NO_CARD and self.deck:
+                return "must pick first"
+            if card == NO_CARD:
+                return "no card there"
+            if 5 <= card <= SPEED_LIMIT:
+                target = 2 - self.side_index(seat)
+            return self.model.check(self, seat, card, target or 0)
+        if hand[0] == NO_CARD and self.deck:
+            return "must pick first"
+        if card == NO_CARD:
+            return "no card there"
+        if card >= 15:
+            return None
+        if 5 <= card <= SPEED_LIMIT:
+            sides = self.rules.sides
+            own = self.side_of(seat)
+            if target is None:
+                if sides > 2:
+                    return "which opponent?"
+                target = 3 - own
+            elif not 1 <= target <= sides:
+                return "no such opponent"
+            elif target == own:
+                return "can't attack your own side"
+        return self.model.check(self, seat, card, target or 0)
+
+    def is_legal(self, move: Move) -> bool:
+        return self.check(move) is None
+
+    def legal_moves(self) -> list[Move]:
+        """Every move whoever must decide may make now."""
+        phase = self.phase
+        if phase != PLAYING:
+            return [] if phase == OVER else [YES, NO]
+        seat = self.to_move
+        hand = self.hands[seat]
+        moves: list[Move] = []
+        if self.deck:
+            if hand[0] == NO_CARD:
+                moves.append(PICK)
+                if not self.is_bsd:
+                    return moves
+                # bsd: only coup-fourre safeties (and discards per haspicked)
+        sides = self.rules.sides
+        own = self.side_of(seat)
+        for slot in range(HAND_SLOTS):
+            card = hand[slot]
+            if card == NO_CARD:
+                continue
+            if sides > 2 and 5 <= card <= SPEED_LIMIT:
+                for target in range(1, sides + 1):
+                    if target != own:
+                        move = Use(slot, target)
+                        if self._check_use(seat, card, target) is None:
+                            moves.append(move)
+            elif self._check_use(seat, card, None) is None:
+                moves.append(USES[slot])
+            if self.check(DISCARDS[slot]) is None:
+                moves.append(DISCARDS[slot])
+        return moves
+
+    # ----- moves -------------------------------------------------------------------
+
+    def apply(self, move: Move) -> None:
+        """Make ``move`` for whoever must decide; ``IllegalMove`` if refused."""
+        message = self.check(move)
+        if message is not None:
+            raise IllegalMove(message)
+        self.apply_unchecked(move)
+
+    def apply_unchecked(self, move: Move) -> None:
+        """Make a move already known to be legal."""
+        if isinstance(move, Answer):
+            self._answer(move.yes)
+            return
+        seat = self.to_move
+        hand = self.hands[seat]
+        if isinstance(move, Pick):
+            hand[0] = self.deck.pop()
+            if hand[1] == NO_CARD and self.deck:
+                hand[1] = self.deck.pop()
+            if self.is_bsd:
+                tab = self.tableaux[self.side_index(seat)]
+                tab.battle_window = tab.speed_window = False
+            _close_holes(hand)
+            self._after_move()
+            return
+        card = hand[move.slot]
+        hand[move.slot] = NO_CARD
+        if isinstance(move, Discard):
+            self.discard.append(card)
+            self._tidy(seat)
+            self._pass_turn(seat)
+            return
+        side = self.side_of(seat)
+        tab = self.tableaux[side - 1]
+        if card >= 15:
+            self.model.play_safety(self, side, card)
+            self._tidy(seat)
+            self._after_move()  # the same seat moves again
+            return
+        if card <= D200:
+            tab.miles.append(card)
+            tab.nummiles[card] += 1
+            tab.mileage += VALUES[card]
+            self._tidy(seat)
+            if tab.mileage == self.target:
+                ext = self.rules.extension
+                if ext is not None and self.target != ext and self.extender is None:
+                    self._next_seat(seat)
+                    self.phase = EXTENSION
+                    self.asked = seat
+                    return
+                self.phase = OVER
+                self._next_seat(seat)
+                return
+            self._pass_turn(seat)
+            return
+        target = move.target
+        if 5 <= card <= SPEED_LIMIT and target is None:
+            target = 3 - side
+        landed = self.model.play(self, seat, card, target or 0)
+        self._tidy(seat)
+        self._pass_turn(seat)
+        if landed and self.rules.coup == OFFER and target is not None:
+            safety = safety_for(card)
+            for member in range(target - 1, self.rules.players, self.rules.sides):
+                if safety in self.hands[member]:
+                    self.phase = COUP
+                    self.asked = member
+                    self.offer = (target, safety, card)
+                    break
+
+    def _answer(self, yes: bool) -> None:
+        asked = self.asked
+        assert asked is not None
+        self.asked = None
+        if self.phase == EXTENSION:
+            if yes:
+                self.target = self.rules.extension or self.target
+                self.extender = self.side_of(asked)
+                self.phase = PLAYING
+                self._after_move()
+            else:
+                self.phase = OVER
+            return
+        offer = self.offer
+        assert offer is not None
+        self.offer = None
+        self.phase = PLAYING
+        if yes:
+            side, safety, hazard = offer
+            hand = self.hands[asked]
+            hand[hand.index(safety)] = NO_CARD
+            self._tidy(asked)
+            self.model.coup(self, side, safety, hazard)
+            self.to_move = asked
+            self._after_move()
+
+    def _tidy(self, seat: int) -> None:
+        if self.ordering and seat == 0:
+            self.hands[0].sort()
+        else:
+            _close_holes(self.hands[seat])
+
+    def _next_seat(self, seat: int) -> None:
+        self.to_move = (seat + 1) % self.rules.players
+
+    def _pass_turn(self, seat: int) -> None:
+        self._next_seat(seat)
+        self._after_move()
+
+    def _after_move(self) -> None:
+        """The deck-empty end of a hand, and the skip rule."""
+        if self.deck or self.phase != PLAYING:
+            return
+        hands = self.hands
+        if self.is_bsd:
+            model = self.model
+            assert isinstance(model, TopModel)
+            if not any(self._bsd_could_play(model, seat) for seat in (0, 1)):
+                self.phase = OVER
+            elif all(c == NO_CARD for c in hands[self.to_move]):
+                self.phase = OVER
+            return
+        n = self.rules.players
+        seat = self.to_move
+        for _ in range(n):
+            if any(c != NO_CARD for c in hands[seat]):
+                self.to_move = seat
+                return
+            seat = (seat + 1) % n
+        self.phase = OVER
+
+    def _bsd_could_play(self, model: TopModel, seat: int) -> bool:
+        return any(c != NO_CARD and (c >= 15 or model.could_play(self, seat, c))
+                   for c in self.hands[seat])
+
+    def set_ordering(self, on: bool) -> None:
+        self.ordering = on
+        if on:
+            self.hands[0].sort()
+
+    # ----- consistency ------------------------------------------------------------
+
+    def all_cards(self) -> list[int]:
+        cards = self.deck + self.discard
+        for hand in self.hands:
+            cards += [c for c in hand if c != NO_CARD]
+        for tab in self.tableaux:
+            cards += tab.cards()
+        return cards
+
+    def validate(self) -> None:
+        """Raise ValueError with a precise message if the state is impossible."""
+        rules = self.rules
+        if sorted(self.all_cards()) != deck_cards(rules):
+            raise ValueError(f"cards are not the {rules.deck_size}-card deck")
+        ends = {rules.target} | ({rules.extension} if rules.extension else set())
+        if self.target not in ends:
+            raise ValueError(f"target must be one of {sorted(ends)}, not {self.target}")
+        if len(self.hands) != rules.players:
+            raise ValueError(f"{len(self.hands)} hands for {rules.players} seats")
+        if len(self.tableaux) != rules.sides:
+            raise ValueError(f"{len(self.tableaux)} tableaux for {rules.sides} sides")
+        if not 0 <= self.to_move < rules.players:
+            raise ValueError(f"no seat {self.to_move} to move")
+        for seat, hand in enumerate(self.hands):
+            if len(hand) != HAND_SLOTS:
+                raise ValueError(f"seat {seat}: a hand has {HAND_SLOTS} slots")
+            held = sum(c != NO_CARD for c in hand)
+            mover = seat == self.to_move
+            if held > (HAND_SLOTS if mover else HAND_SLOTS - 1):
+                raise ValueError(f"seat {seat}: holds {held} cards")
+            if not mover and hand[0] != NO_CARD and not (self.ordering and seat == 0):
+                raise ValueError(f"seat {seat}: slot P filled outside its turn")
+        for side, tab in enumerate(self.tableaux, 1):
+            self._validate_tableau(side, tab)
+        self._validate_phase()
+
+    def _validate_tableau(self, side: int, tab: Tableau) -> None:
+        where = f"side {side}"
+        if any(c > D200 for c in tab.miles):
+            raise ValueError(f"{where}: only distances go on the distance pile")
+        if tab.mileage != sum(VALUES[c] for c in tab.miles):
+            raise ValueError(f"{where}: mileage does not match the distance pile")
+        if tab.mileage > self.target:
+            raise ValueError(f"{where}: mileage over {self.target}")
+        if tab.nummiles != [tab.miles.count(c) for c in range(5)]:
+            raise ValueError(f"{where}: distance counts do not match the pile")
+        if self.rules.max_200s is not None and tab.nummiles[D200] > self.rules.max_200s:
+            raise ValueError(f"{where}: more than two 200s")
+        if any(not is_safety(c) or c == FALSE_VIRTUE for c in tab.safeties):
+            raise ValueError(f"{where}: only safeties go in the safety area")
+        if len(set(tab.safeties)) != len(tab.safeties):
+            raise ValueError(f"{where}: a safety played twice")
+        for i, coup in enumerate(tab.coups):
+            if coup and 15 + i not in tab.safeties:
+                raise ValueError(f"{where}: a coup fourre for an unplayed safety")
+        if any(c <= D200 or c >= 15 or c in (SPEED_LIMIT, 14) for c in tab.battle):
+            raise ValueError(f"{where}: a card that cannot be on a battle pile")
+        if any(c not in (SPEED_LIMIT, 14) for c in tab.speed):
+            raise ValueError(f"{where}: a card that cannot be on a speed pile")
+        if self.is_bsd:
+            if tab.top != NO_CARD and tab.top not in tab.battle and tab.top != 13:
+                raise ValueError(f"{where}: battle top was never played")
+            if tab.speed_top not in (NO_CARD, SPEED_LIMIT, 14) or (
+                    tab.speed_top != NO_CARD and tab.speed_top not in tab.speed):
+                raise ValueError(f"{where}: impossible speed top")
+            return
+        if any(c != (SPEED_LIMIT if i % 2 == 0 else 14) for i, c in enumerate(tab.speed)):
+            raise ValueError(f"{where}: the speed pile does not alternate from a speed limit")
+        if tab.battle and is_hazard(tab.battle[-1]) and \
+                safety_for(tab.battle[-1]) in tab.safeties:
+            raise ValueError(f"{where}: a battle top it is protected from")
+        if tab.speed and tab.speed[-1] == SPEED_LIMIT and 18 in tab.safeties:
+            raise ValueError(f"{where}: a speed limit with right of way")
+        if (tab.top, tab.speed_top, tab.can_go, tab.battle_window, tab.speed_window) != (
+                NO_CARD, NO_CARD, False, False, False):
+            raise ValueError(f"{where}: bsd's top-card fields set under {self.rules.name}")
+
+    def _validate_phase(self) -> None:
+        phase = self.phase
+        if phase not in (PLAYING, EXTENSION, COUP, OVER):
+            raise ValueError(f"unknown phase {phase!r}")
+        if phase in (EXTENSION, COUP):
+            if self.asked is None or not 0 <= self.asked < self.rules.players:
+                raise ValueError(f"a {phase} question asked of nobody")
+        elif self.asked is not None:
+            raise ValueError("a question asked outside its phase")
+        if phase == EXTENSION:
+            if self.tableaux[self.side_index(self.asked or 0)].mileage != self.rules.target:
+                raise ValueError("an extension decision for a side not at the target")
+        if phase == COUP:
+            if self.offer is None:
+                raise ValueError("a coup fourre question without an offer")
+            side, safety, hazard = self.offer
+            if self.side_of(self.asked or 0) != side or safety not in self.hands[self.asked or 0]:
+                raise ValueError("a coup fourre offer to a seat without the safety")
+            if safety_for(hazard) != safety:
+                raise ValueError("a coup fourre offer with the wrong safety")
+        elif self.offer is not None:
+            raise ValueError("a coup fourre offer outside its phase")
+        if self.extender is not None and (
+                self.rules.extension is None or self.target != self.rules.extension):
+            raise ValueError("an extender without an extension")
+        if phase == PLAYING:
+            hand = self.hands[self.to_move]
+            if not self.deck and all(c == NO_CARD for c in hand) and not self.is_bsd:
+                raise ValueError("the player to move has no card and cannot pick")
+
+    # ----- serialisation --------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, object]:
+        rules = {f.name: getattr(self.rules, f.name) for f in fields(self.rules)}
+        rules["deck"] = list(self.rules.deck)
+        sc = self.rules.scoring
+        rules["scoring"] = {f.name: getattr(sc, f.name) for f in fields(sc)}
+        return {
+            "rules": rules,
+            "hands": [h[:] for h in self.hands],
+            "tableaux": [{f.name: _plain(getattr(tab, f.name)) for f in fields(tab)}
+                         for tab in self.tableaux],
+            "deck": self.deck[:], "discard": self.discard[:], "target": self.target,
+            "to_move": self.to_move, "starter": self.starter, "phase": self.phase,
+            "asked": self.asked, "offer": list(self.offer) if self.offer else None,
+            "extender": self.extender, "totals": self.totals[:], "games": self.games[:],
+            "ordering": self.ordering,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Table:
+        raw = dict(data["rules"])  # type: ignore[call-overload]
+        raw["deck"] = tuple(raw["deck"])
+        raw["scoring"] = Scoring(**raw["scoring"])
+        rules = Rules(**raw)
+        offer = data["offer"]
+        t = cls(
+            rules=rules,
+            hands=[list(h) for h in data["hands"]],  # type: ignore[attr-defined]
+            tableaux=[Tableau(**tab) for tab in data["tableaux"]],  # type: ignore[attr-defined]
+            deck=list(data["deck"]),  # type: ignore[call-overload]
+            discard=list(data["discard"]),  # type: ignore[call-overload]
+            target=int(data["target"]),  # type: ignore[call-overload]
+            to_move=int(data["to_move"]),  # type: ignore[call-overload]
+            starter=int(data["starter"]),  # type: ignore[call-overload]
+            phase=str(data["phase"]),
+            asked=data["asked"],  # type: ignore[arg-type]
+            offer=tuple(offer) if offer else None,  # type: ignore[arg-type]
+            extender=data["extender"],  # type: ignore[arg-type]
+            totals=list(data["totals"]),  # type: ignore[call-overload]
+            games=list(data["games"]),  # type: ignore[call-overload]
+            ordering=bool(data["ordering"]),
+        )
+        t.validate()
+        return t
+
+
+def _plain(value: object) -> object:
+    return value[:] if isinstance(value, list) else value
