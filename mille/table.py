@@ -99,6 +99,7 @@ Move = Pick | Use | Discard | Answer
 PICK = Pick()
 USES = tuple(Use(slot) for slot in range(HAND_SLOTS))
 DISCARDS = tuple(Discard(slot) for slot in range(HAND_SLOTS))
+_USE_AT = tuple(tuple(Use(slot, target) for target in range(10)) for slot in range(HAND_SLOTS))
 YES = Answer(True)
 NO = Answer(False)
 
@@ -189,6 +190,13 @@ class Table:
     totals: list[int] = field(default_factory=list)  # by side, before this hand
     games: list[int] = field(default_factory=list)
     ordering: bool = False  # keep seat 0's hand sorted (BSD's O command)
+    # derived from ``rules`` (not part of the state)
+    _bsd: bool = field(init=False, compare=False, repr=False)
+    _model: BattleModel = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._bsd = self.rules.coup == WINDOW
+        self._model = MODELS[self.rules.battle]
 
     # ----- construction ----------------------------------------------------
 
@@ -227,7 +235,7 @@ class Table:
         totals = [self.total(side) for side in range(1, self.rules.sides + 1)]
         if self.game_over:
             best = max(totals)
-            if self.is_bsd:
+            if self._bsd:
                 if totals.count(best) == 1:
                     self.games[totals.index(best)] += 1
                 totals = [0] * len(totals)
@@ -247,17 +255,19 @@ class Table:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Table):
             return NotImplemented
-        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
+        return all(getattr(self, f.name) == getattr(other, f.name)
+                   for f in fields(self) if f.compare)
 
     # ----- seats, sides and the model --------------------------------------
 
     @property
     def is_bsd(self) -> bool:
-        return self.rules.coup == WINDOW
+        """BSD's flavour: the coup window, the deck-empty end, BSD's game end."""
+        return self._bsd
 
     @property
     def model(self) -> BattleModel:
-        return MODELS[self.rules.battle]
+        return self._model
 
     def side_of(self, seat: int) -> int:
         return seat % self.rules.sides + 1
@@ -288,7 +298,7 @@ class Table:
         best = max(totals)
         if best < self.rules.winning_score:
             return False
-        return self.is_bsd or totals.count(best) == 1
+        return self._bsd or totals.count(best) == 1
 
     # ----- scores -------------------------------------------------------------
 
@@ -314,7 +324,7 @@ class Table:
                 delayed = sc.delayed_action
             if sc.extension is not None and self.rules.extension is not None and \
                     self.target == self.rules.extension and \
-                    (self.is_bsd or self.extender == side):
+                    (self._bsd or self.extender == side):
                 ext = sc.extension
             others = [o.mileage for i, o in enumerate(self.tableaux) if i != side - 1]
             if sc.shut_out_rule == EACH_AT_ZERO:
@@ -366,7 +376,7 @@ class Table:
             return None
         card = hand[move.slot]
         if isinstance(move, Discard):
-            if self.is_bsd:
+            if self._bsd:
                 if not self.has_picked(seat, move.slot):
                     return "must pick first"
             elif hand[0] == NO_CARD and self.deck:
@@ -380,7 +390,7 @@ class Table:
 
     def _check_use(self, seat: int, card: int, target: int | None) -> str | None:
         hand = self.hands[seat]
-        if self.is_bsd:
+        if self._bsd:
             if card >= 15:
                 if hand[0] == NO_CARD and self.deck and not TopModel.is_coup(
                         self.tableaux[self.side_index(seat)], card):
@@ -392,7 +402,7 @@ class Table:
                 return "no card there"
             if 5 <= card <= SPEED_LIMIT:
                 target = 2 - self.side_index(seat)
-            return self.model.check(self, seat, card, target or 0)
+            return self._model.check(self, seat, card, target or 0)
         if hand[0] == NO_CARD and self.deck:
             return "must pick first"
         if card == NO_CARD:
@@ -410,41 +420,54 @@ class Table:
                 return "no such opponent"
             elif target == own:
                 return "can't attack your own side"
-        return self.model.check(self, seat, card, target or 0)
+        return self._model.check(self, seat, card, target or 0)
 
     def is_legal(self, move: Move) -> bool:
         return self.check(move) is None
 
     def legal_moves(self) -> list[Move]:
-        """Every move whoever must decide may make now."""
+        """Every move whoever must decide may make now (``check``'s verdicts,
+        computed once per card kind)."""
         phase = self.phase
         if phase != PLAYING:
             return [] if phase == OVER else [YES, NO]
         seat = self.to_move
         hand = self.hands[seat]
-        moves: list[Move] = []
-        if self.deck:
-            if hand[0] == NO_CARD:
-                moves.append(PICK)
-                if not self.is_bsd:
-                    return moves
-                # bsd: only coup-fourre safeties (and discards per haspicked)
         sides = self.rules.sides
-        own = self.side_of(seat)
+        if self.deck and hand[0] == NO_CARD:
+            if not self._bsd:
+                return [PICK]
+            moves: list[Move] = [PICK]
+            tab = self.tableaux[seat % sides]
+            if tab.battle_window or tab.speed_window:
+                for slot in range(1, HAND_SLOTS):
+                    card = hand[slot]
+                    if card >= 15 and TopModel.is_coup(tab, card):
+                        moves.append(USES[slot])
+            return moves
+        moves = []
+        model = self._model
+        check = model.check
+        own = seat % sides + 1
+        verdicts: dict[int, bool] = {}
         for slot in range(HAND_SLOTS):
             card = hand[slot]
             if card == NO_CARD:
                 continue
-            if sides > 2 and 5 <= card <= SPEED_LIMIT:
-                for target in range(1, sides + 1):
-                    if target != own:
-                        move = Use(slot, target)
-                        if self._check_use(seat, card, target) is None:
-                            moves.append(move)
-            elif self._check_use(seat, card, None) is None:
+            if card >= 15:
                 moves.append(USES[slot])
-            if self.check(DISCARDS[slot]) is None:
-                moves.append(DISCARDS[slot])
+                continue
+            if 5 <= card <= SPEED_LIMIT and sides > 2:
+                for target in range(1, sides + 1):
+                    if target != own and check(self, seat, card, target) is None:
+                        moves.append(_USE_AT[slot][target])
+            else:
+                ok = verdicts.get(card)
+                if ok is None:
+                    ok = verdicts[card] = check(self, seat, card, 3 - own) is None
+                if ok:
+                    moves.append(USES[slot])
+            moves.append(DISCARDS[slot])
         return moves
 
     # ----- moves -------------------------------------------------------------------
@@ -467,7 +490,7 @@ class Table:
             hand[0] = self.deck.pop()
             if hand[1] == NO_CARD and self.deck:
                 hand[1] = self.deck.pop()
-            if self.is_bsd:
+            if self._bsd:
                 tab = self.tableaux[self.side_index(seat)]
                 tab.battle_window = tab.speed_window = False
             _close_holes(hand)
@@ -483,7 +506,7 @@ class Table:
         side = self.side_of(seat)
         tab = self.tableaux[side - 1]
         if card >= 15:
-            self.model.play_safety(self, side, card)
+            self._model.play_safety(self, side, card)
             self._tidy(seat)
             self._after_move()  # the same seat moves again
             return
@@ -507,7 +530,7 @@ class Table:
         target = move.target
         if 5 <= card <= SPEED_LIMIT and target is None:
             target = 3 - side
-        landed = self.model.play(self, seat, card, target or 0)
+        landed = self._model.play(self, seat, card, target or 0)
         self._tidy(seat)
         self._pass_turn(seat)
         if landed and self.rules.coup == OFFER and target is not None:
@@ -541,7 +564,7 @@ class Table:
             hand = self.hands[asked]
             hand[hand.index(safety)] = NO_CARD
             self._tidy(asked)
-            self.model.coup(self, side, safety, hazard)
+            self._model.coup(self, side, safety, hazard)
             self.to_move = asked
             self._after_move()
 
@@ -563,8 +586,8 @@ class Table:
         if self.deck or self.phase != PLAYING:
             return
         hands = self.hands
-        if self.is_bsd:
-            model = self.model
+        if self._bsd:
+            model = self._model
             assert isinstance(model, TopModel)
             if not any(self._bsd_could_play(model, seat) for seat in (0, 1)):
                 self.phase = OVER
@@ -649,7 +672,7 @@ class Table:
             raise ValueError(f"{where}: a card that cannot be on a battle pile")
         if any(c not in (SPEED_LIMIT, 14) for c in tab.speed):
             raise ValueError(f"{where}: a card that cannot be on a speed pile")
-        if self.is_bsd:
+        if self._bsd:
             if tab.top != NO_CARD and tab.top not in tab.battle and tab.top != 13:
                 raise ValueError(f"{where}: battle top was never played")
             if tab.speed_top not in (NO_CARD, SPEED_LIMIT, 14) or (
@@ -694,7 +717,7 @@ class Table:
             raise ValueError("an extender without an extension")
         if phase == PLAYING:
             hand = self.hands[self.to_move]
-            if not self.deck and all(c == NO_CARD for c in hand) and not self.is_bsd:
+            if not self.deck and all(c == NO_CARD for c in hand) and not self._bsd:
                 raise ValueError("the player to move has no card and cannot pick")
 
     # ----- serialisation --------------------------------------------------------------
