@@ -71,6 +71,10 @@ class BattleModel:
     def tops(self, tab: Tableau) -> tuple[int, int]:
         raise NotImplementedError
 
+    def play_distance(self, t: Table, tab: Tableau, card: int) -> None:
+        """Where a played distance card goes (the counters are the table's)."""
+        tab.miles.append(card)
+
     def check_distance(self, t: Table, tab: Tableau, card: int) -> str | None:
         """Distance rows in BSD's order (200s, limit, over, rolling)."""
         if card == D200 and t.rules.max_200s is not None and \
@@ -78,7 +82,7 @@ class BattleModel:
             return "only two 200's per hand"
         if card >= 2 and self.limited(tab):
             return "limit of 50"
-        if card >= 1 and tab.mileage + VALUES[card] > t.target:
+        if card >= 1 and tab.mileage + VALUES[card] > t.target and t.rules.perfect_crossing:
             return f"puts you over {t.target}"
         if not self.rolling(tab):
             return "cannot move now"
@@ -302,3 +306,128 @@ GASOLINE_ = 10  # remedies from here on (Gasoline .. Go; End of Limit apart)
 TOP = TopModel()
 STACK = StackModel()
 MODELS: dict[str, BattleModel] = {TOP.name: TOP, STACK.name: STACK}
+
+
+FALSE_VIRTUE_ = 19
+_CRITICAL = (5, 6, 7, 8)  # Out of Gas, Flat Tire, Accident, Stop
+_ALREADY = tuple(f'opponent already has "{name}"' for name in CARD_NAMES)
+
+
+class ProblemsModel(BattleModel):
+    """Milebymile: a side's state is a list of problems (in landing order);
+    Stop comes with every hazard; played hazards stay on the target's piles,
+    distances and remedies go to the discard pile."""
+
+    name = "problems"
+
+    def rolling(self, tab: Tableau) -> bool:
+        problems = tab.problems
+        return not (5 in problems or 6 in problems or 7 in problems or 8 in problems)
+
+    def limited(self, tab: Tableau) -> bool:
+        return SPEED_LIMIT in tab.problems
+
+    def tops(self, tab: Tableau) -> tuple[int, int]:
+        top = GO
+        for card in reversed(tab.problems):
+            if card in (5, 6, 7):
+                top = card
+                break
+        else:
+            if STOP in tab.problems:
+                top = STOP
+        return top, SPEED_LIMIT if SPEED_LIMIT in tab.problems else NO_CARD
+
+    def play_distance(self, t: Table, tab: Tableau, card: int) -> None:
+        tab.record.append(card)
+        t.discard.append(card)
+
+    def check(self, t: Table, seat: int, card: int, target: int) -> str | None:
+        tab = t.tableaux[t.side_index(seat)]
+        if card <= D200:
+            return self.check_distance(t, tab, card)
+        problems = tab.problems
+        if card == FALSE_VIRTUE_:
+            return "you still have karma" if tab.karma else None
+        if is_repair(card):
+            return None if opposite(card) in problems else _REPAIR_REFUSALS[card]
+        if card == GO:
+            if RIGHT_OF_WAY in tab.safeties:
+                return '"Go" implied by "Right of Way"'
+            if STOP not in problems or 5 in problems or 6 in problems or 7 in problems:
+                return _GO_ON[self.tops(tab)[0]]
+            return None
+        if card == END_OF_LIMIT:
+            return None if SPEED_LIMIT in problems else "not limited"
+        opp = t.tableaux[target - 1]
+        if safety_for(card) in opp.safeties:
+            return "opponent is protected"
+        if t.rules.karma and not tab.karma and opp.karma:
+            return "opponent has karma"
+        if card == SPEED_LIMIT:
+            return "opponent has limit" if SPEED_LIMIT in opp.problems else None
+        if not t.rules.stacking:
+            return None if self.rolling(opp) else "opponent cannot go"
+        return _ALREADY[card] if card in opp.problems else None
+
+    def play(self, t: Table, seat: int, card: int, target: int) -> bool:
+        tab = t.tableaux[t.side_index(seat)]
+        if card == FALSE_VIRTUE_:
+            tab.karma = True
+            t.set_aside.append(card)
+            return False
+        if card >= 10:  # remedies
+            problem = STOP if card == GO else opposite(card)
+            tab.problems.remove(problem)
+            t.discard.append(card)
+            return False
+        opp = t.tableaux[target - 1]
+        if t.rules.karma:
+            if tab.karma and opp.karma:  # a clash
+                tab.karma = opp.karma = False
+                t.discard.append(card)
+                t.notices.append("karma clash: both lose karma")
+                return False
+            if tab.karma:
+                tab.karma = False
+                t.notices.append(f"side {t.side_index(seat) + 1} loses karma")
+        opp.saved = opp.problems[:]
+        if card == SPEED_LIMIT:
+            opp.speed.append(card)
+        else:
+            opp.battle.append(card)
+        if card not in opp.problems:
+            opp.problems.append(card)
+        if card != STOP and card != SPEED_LIMIT and STOP not in opp.problems and \
+                RIGHT_OF_WAY not in opp.safeties:
+            opp.problems.append(STOP)
+        return True
+
+    @staticmethod
+    def _protect(tab: Tableau, safety: int) -> None:
+        problems = tab.problems
+        if safety == RIGHT_OF_WAY:
+            for gone in (STOP, SPEED_LIMIT):
+                if gone in problems:
+                    problems.remove(gone)
+        else:
+            hazard = opposite(safety)
+            if hazard in problems:
+                problems.remove(hazard)
+
+    def play_safety(self, t: Table, side: int, card: int) -> bool:
+        tab = t.tableaux[side - 1]
+        tab.safeties.append(card)
+        self._protect(tab, card)
+        return False
+
+    def coup(self, t: Table, side: int, safety: int, hazard: int) -> None:
+        tab = t.tableaux[side - 1]
+        tab.problems = tab.saved[:]
+        tab.safeties.append(safety)
+        tab.coups[safety_index(safety)] = True
+        self._protect(tab, safety)
+
+
+PROBLEMS = ProblemsModel()
+MODELS[PROBLEMS.name] = PROBLEMS

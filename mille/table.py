@@ -24,13 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import random
+import random
 
 from .battle import MODELS, BattleModel, TopModel
 from .cards import (
     D200,
+    STOP,
     HAND_SLOTS,
     NO_CARD,
     NUM_SAFETIES,
@@ -143,11 +142,19 @@ class Tableau:
     can_go: bool = False
     battle_window: bool = False
     speed_window: bool = False
+    # the PROBLEMS model's (milebymile): distances played (the cards are
+    # discarded), problems in landing order, those before the last landing
+    # (a coup fourre restores them), karma
+    record: list[int] = field(default_factory=list)
+    problems: list[int] = field(default_factory=list)
+    saved: list[int] = field(default_factory=list)
+    karma: bool = False
 
     def copy(self) -> Tableau:
         return Tableau(self.battle[:], self.speed[:], self.miles[:], self.safeties[:],
                        self.coups[:], self.mileage, self.nummiles[:], self.top,
-                       self.speed_top, self.can_go, self.battle_window, self.speed_window)
+                       self.speed_top, self.can_go, self.battle_window, self.speed_window,
+                       self.record[:], self.problems[:], self.saved[:], self.karma)
 
     def cards(self) -> list[int]:
         return self.battle + self.speed + self.miles + self.safeties
@@ -190,6 +197,12 @@ class Table:
     totals: list[int] = field(default_factory=list)  # by side, before this hand
     games: list[int] = field(default_factory=list)
     ordering: bool = False  # keep seat 0's hand sorted (BSD's O command)
+    set_aside: list[int] = field(default_factory=list)  # played False Virtues
+    marks: list[int] = field(default_factory=list)  # mileages at the last refill
+    seed: int = 0  # reshuffles: the n-th uses random.Random(seed * 1000003 + n)
+    refills: int = 0
+    # notices of the last move (``discard pile reshuffled``, karma), for the UI
+    notices: list[str] = field(default_factory=list, compare=False)
     # derived from ``rules`` (not part of the state)
     _bsd: bool = field(init=False, compare=False, repr=False)
     _model: BattleModel = field(init=False, compare=False, repr=False)
@@ -197,6 +210,8 @@ class Table:
     def __post_init__(self) -> None:
         self._bsd = self.rules.coup == WINDOW
         self._model = MODELS[self.rules.battle]
+        if not self.marks:
+            self.marks = [0] * self.rules.sides
 
     # ----- construction ----------------------------------------------------
 
@@ -209,15 +224,29 @@ class Table:
         return t
 
     def _deal(self, rng: random.Random, starter: int) -> None:
-        deck = deck_cards(self.rules)
+        rules = self.rules
+        deck = deck_cards(rules)
         rng.shuffle(deck)
-        size = self.rules.hand_size
-        self.hands = []
-        for _ in range(self.rules.players):
-            self.hands.append([NO_CARD] + [deck.pop() for _ in range(size)])
-        self.tableaux = [Tableau() for _ in range(self.rules.sides)]
+        size = rules.hand_size
         self.deck = deck
+        self.hands = []
+        for _ in range(rules.players):
+            if rules.rigging == "no duplicates":
+                hand = [NO_CARD]
+                for _ in range(size):
+                    hand.append(self._take(hand))
+                self.hands.append(hand)
+            else:
+                self.hands.append([NO_CARD] + [deck.pop() for _ in range(size)])
+        problems = [STOP] if rules.battle == "problems" else []
+        self.tableaux = [Tableau(problems=problems[:], karma=rules.karma)
+                         for _ in range(rules.sides)]
         self.discard = []
+        self.set_aside = []
+        self.marks = [0] * rules.sides
+        self.refills = 0
+        if rules.reshuffle:
+            self.seed = rng.getrandbits(32)
         self.target = self.rules.target
         self.starter = self.to_move = starter
         self.phase = PLAYING
@@ -250,7 +279,8 @@ class Table:
                      [tab.copy() for tab in self.tableaux], self.deck[:], self.discard[:],
                      self.target, self.to_move, self.starter, self.phase, self.asked,
                      self.offer, self.extender, self.totals[:], self.games[:],
-                     self.ordering)
+                     self.ordering, self.set_aside[:], self.marks[:], self.seed,
+                     self.refills)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Table):
@@ -306,7 +336,7 @@ class Table:
         if self.phase != OVER:
             return None
         for i, tab in enumerate(self.tableaux):
-            if tab.mileage == self.target:
+            if tab.mileage >= self.target:
                 return i + 1
         return None
 
@@ -315,9 +345,11 @@ class Table:
         sc: Scoring = self.rules.scoring
         tab = self.tableaux[side - 1]
         nsafe = len(tab.safeties)
-        trip = safe = delayed = ext = shut = 0
-        if self.phase == OVER and tab.mileage == self.target:
+        trip = safe = delayed = ext = shut = perfect = 0
+        if self.phase == OVER and tab.mileage >= self.target:
             trip = sc.trip
+            if sc.perfect_crossing is not None and tab.mileage == self.target:
+                perfect = sc.perfect_crossing
             if tab.nummiles[D200] == 0:
                 safe = sc.safe_trip
             if not self.deck and sc.delayed_action is not None:
@@ -334,18 +366,57 @@ class Table:
             else:
                 shut = sc.shut_out if others[0] == 0 else 0
         return HandScore(
-            miles=tab.mileage,
+            miles=min(tab.mileage, self.target),
             safeties=sc.safety * nsafe,
             all_four=sc.all_safeties if nsafe == NUM_SAFETIES else 0,
             coups=sc.coup * sum(tab.coups),
             trip=trip, safe_trip=safe, delayed_action=delayed, extension=ext,
-            shut_out=shut,
+            shut_out=shut, perfect_crossing=perfect,
         )
 
     def total(self, side: int) -> int:
         return self.totals[side - 1] + self.hand_score(side).total
 
     # ----- legality -------------------------------------------------------------
+
+    def can_supply(self) -> bool:
+        """The deck can supply a card: it is not empty, or a reshuffle may
+        refill it (the option on, a discard pile, a side's mileage grown
+        since the deal or the last refill)."""
+        if self.deck:
+            return True
+        if not self.rules.reshuffle or not self.discard:
+            return False
+        return any(tab.mileage > mark for tab, mark in zip(self.tableaux, self.marks))
+
+    def _take(self, hand: list[int]) -> int:
+        """The card a draw takes (``no duplicates``: the nearest the top
+        whose name is not in ``hand``, else the top)."""
+        deck = self.deck
+        if self.rules.rigging == "no duplicates":
+            for i in range(len(deck) - 1, -1, -1):
+                if deck[i] not in hand:
+                    return deck.pop(i)
+        return deck.pop()
+
+    def _draw(self, hand: list[int]) -> int:
+        if not self.deck:
+            rng = random.Random(self.seed * 1000003 + self.refills)
+            self.deck = self.discard
+            self.discard = []
+            rng.shuffle(self.deck)
+            self.refills += 1
+            self.marks = [tab.mileage for tab in self.tableaux]
+            self.notices.append("discard pile reshuffled")
+        return self._take(hand)
+
+    def _usable(self, seat: int, card: int) -> bool:
+        """Could ``seat`` use ``card`` now (a hazard: on some side)?"""
+        if 5 <= card <= SPEED_LIMIT and self.rules.sides > 2:
+            own = self.side_of(seat)
+            return any(self._model.check(self, seat, card, target) is None
+                       for target in range(1, self.rules.sides + 1) if target != own)
+        return self._model.check(self, seat, card, 3 - self.side_of(seat)) is None
 
     def has_picked(self, seat: int, slot: int = 0) -> bool:
         """BSD's ``haspicked`` for a move naming ``slot``."""
@@ -369,7 +440,7 @@ class Table:
         seat = self.to_move
         hand = self.hands[seat]
         if isinstance(move, Pick):
-            if not self.deck:
+            if not self.deck and not self.can_supply():
                 return "no more cards"
             if hand[0] != NO_CARD:
                 return "already picked"
@@ -379,12 +450,14 @@ class Table:
             if self._bsd:
                 if not self.has_picked(seat, move.slot):
                     return "must pick first"
-            elif hand[0] == NO_CARD and self.deck:
+            elif hand[0] == NO_CARD and self.can_supply():
                 return "must pick first"
             if card == NO_CARD:
                 return "no card there"
-            if is_safety(card):
+            if 15 <= card <= 18:
                 return "discard a safety?"
+            if not self.rules.always_discard and self._usable(seat, card):
+                return "that card is playable"
             return None
         return self._check_use(seat, card, move.target)
 
@@ -403,11 +476,11 @@ class Table:
             if 5 <= card <= SPEED_LIMIT:
                 target = 2 - self.side_index(seat)
             return self._model.check(self, seat, card, target or 0)
-        if hand[0] == NO_CARD and self.deck:
+        if hand[0] == NO_CARD and self.can_supply():
             return "must pick first"
         if card == NO_CARD:
             return "no card there"
-        if card >= 15:
+        if 15 <= card <= 18:
             return None
         if 5 <= card <= SPEED_LIMIT:
             sides = self.rules.sides
@@ -434,7 +507,7 @@ class Table:
         seat = self.to_move
         hand = self.hands[seat]
         sides = self.rules.sides
-        if self.deck and hand[0] == NO_CARD:
+        if hand[0] == NO_CARD and (self.deck or (not self._bsd and self.can_supply())):
             if not self._bsd:
                 return [PICK]
             moves: list[Move] = [PICK]
@@ -450,24 +523,29 @@ class Table:
         check = model.check
         own = seat % sides + 1
         verdicts: dict[int, bool] = {}
+        any_discard = self.rules.always_discard
         for slot in range(HAND_SLOTS):
             card = hand[slot]
             if card == NO_CARD:
                 continue
-            if card >= 15:
+            if 15 <= card <= 18:
                 moves.append(USES[slot])
                 continue
+            usable = False
             if 5 <= card <= SPEED_LIMIT and sides > 2:
                 for target in range(1, sides + 1):
                     if target != own and check(self, seat, card, target) is None:
                         moves.append(_USE_AT[slot][target])
+                        usable = True
             else:
                 ok = verdicts.get(card)
                 if ok is None:
                     ok = verdicts[card] = check(self, seat, card, 3 - own) is None
                 if ok:
                     moves.append(USES[slot])
-            moves.append(DISCARDS[slot])
+                    usable = True
+            if any_discard or not usable:
+                moves.append(DISCARDS[slot])
         return moves
 
     # ----- moves -------------------------------------------------------------------
@@ -481,15 +559,22 @@ class Table:
 
     def apply_unchecked(self, move: Move) -> None:
         """Make a move already known to be legal."""
+        if self.notices:
+            self.notices = []
         if isinstance(move, Answer):
             self._answer(move.yes)
             return
         seat = self.to_move
         hand = self.hands[seat]
         if isinstance(move, Pick):
-            hand[0] = self.deck.pop()
-            if hand[1] == NO_CARD and self.deck:
-                hand[1] = self.deck.pop()
+            if self._bsd:
+                hand[0] = self.deck.pop()
+                if hand[1] == NO_CARD and self.deck:
+                    hand[1] = self.deck.pop()
+            else:
+                hand[0] = self._draw(hand)
+                if hand[1] == NO_CARD and self.can_supply():
+                    hand[1] = self._draw(hand)
             if self._bsd:
                 tab = self.tableaux[self.side_index(seat)]
                 tab.battle_window = tab.speed_window = False
@@ -505,17 +590,17 @@ class Table:
             return
         side = self.side_of(seat)
         tab = self.tableaux[side - 1]
-        if card >= 15:
+        if 15 <= card <= 18:
             self._model.play_safety(self, side, card)
             self._tidy(seat)
             self._after_move()  # the same seat moves again
             return
         if card <= D200:
-            tab.miles.append(card)
+            self._model.play_distance(self, tab, card)
             tab.nummiles[card] += 1
             tab.mileage += VALUES[card]
             self._tidy(seat)
-            if tab.mileage == self.target:
+            if tab.mileage >= self.target:
                 ext = self.rules.extension
                 if ext is not None and self.target != ext and self.extender is None:
                     self._next_seat(seat)
@@ -586,6 +671,8 @@ class Table:
         if self.deck or self.phase != PLAYING:
             return
         hands = self.hands
+        if not self._bsd and self.can_supply():
+            return
         if self._bsd:
             model = self._model
             assert isinstance(model, TopModel)
@@ -615,7 +702,7 @@ class Table:
     # ----- consistency ------------------------------------------------------------
 
     def all_cards(self) -> list[int]:
-        cards = self.deck + self.discard
+        cards = self.deck + self.discard + self.set_aside
         for hand in self.hands:
             cards += [c for c in hand if c != NO_CARD]
         for tab in self.tableaux:
@@ -625,6 +712,8 @@ class Table:
     def validate(self) -> None:
         """Raise ValueError with a precise message if the state is impossible."""
         rules = self.rules
+        if any(c != FALSE_VIRTUE for c in self.set_aside):
+            raise ValueError("only false virtues are set aside")
         if sorted(self.all_cards()) != deck_cards(rules):
             raise ValueError(f"cards are not the {rules.deck_size}-card deck")
         ends = {rules.target} | ({rules.extension} if rules.extension else set())
@@ -651,23 +740,32 @@ class Table:
 
     def _validate_tableau(self, side: int, tab: Tableau) -> None:
         where = f"side {side}"
-        if any(c > D200 for c in tab.miles):
+        problems_model = self.rules.battle == "problems"
+        played = tab.record if problems_model else tab.miles
+        if any(not 0 <= c <= D200 for c in played):
             raise ValueError(f"{where}: only distances go on the distance pile")
-        if tab.mileage != sum(VALUES[c] for c in tab.miles):
+        if tab.mileage != sum(VALUES[c] for c in played):
             raise ValueError(f"{where}: mileage does not match the distance pile")
-        if tab.mileage > self.target:
+        if tab.mileage > self.target and (self.rules.perfect_crossing or self.phase != OVER):
             raise ValueError(f"{where}: mileage over {self.target}")
-        if tab.nummiles != [tab.miles.count(c) for c in range(5)]:
+        if tab.nummiles != [played.count(c) for c in range(5)]:
             raise ValueError(f"{where}: distance counts do not match the pile")
         if self.rules.max_200s is not None and tab.nummiles[D200] > self.rules.max_200s:
             raise ValueError(f"{where}: more than two 200s")
-        if any(not is_safety(c) or c == FALSE_VIRTUE for c in tab.safeties):
+        if any(not 15 <= c <= 18 for c in tab.safeties):
             raise ValueError(f"{where}: only safeties go in the safety area")
         if len(set(tab.safeties)) != len(tab.safeties):
             raise ValueError(f"{where}: a safety played twice")
         for i, coup in enumerate(tab.coups):
             if coup and 15 + i not in tab.safeties:
                 raise ValueError(f"{where}: a coup fourre for an unplayed safety")
+        if tab.karma and not self.rules.karma:
+            raise ValueError(f"{where}: karma without the karma rule")
+        if problems_model:
+            self._validate_problems(where, tab)
+            return
+        if tab.record or tab.problems or tab.saved:
+            raise ValueError(f"{where}: milebymile's problems under {self.rules.name}")
         if any(c <= D200 or c >= 15 or c in (SPEED_LIMIT, 14) for c in tab.battle):
             raise ValueError(f"{where}: a card that cannot be on a battle pile")
         if any(c not in (SPEED_LIMIT, 14) for c in tab.speed):
@@ -679,6 +777,7 @@ class Table:
                     tab.speed_top != NO_CARD and tab.speed_top not in tab.speed):
                 raise ValueError(f"{where}: impossible speed top")
             return
+        self._validate_bsd_fields_unset(where, tab)
         if any(c != (SPEED_LIMIT if i % 2 == 0 else 14) for i, c in enumerate(tab.speed)):
             raise ValueError(f"{where}: the speed pile does not alternate from a speed limit")
         if tab.battle and is_hazard(tab.battle[-1]) and \
@@ -686,9 +785,27 @@ class Table:
             raise ValueError(f"{where}: a battle top it is protected from")
         if tab.speed and tab.speed[-1] == SPEED_LIMIT and 18 in tab.safeties:
             raise ValueError(f"{where}: a speed limit with right of way")
+
+    def _validate_bsd_fields_unset(self, where: str, tab: Tableau) -> None:
         if (tab.top, tab.speed_top, tab.can_go, tab.battle_window, tab.speed_window) != (
                 NO_CARD, NO_CARD, False, False, False):
             raise ValueError(f"{where}: bsd's top-card fields set under {self.rules.name}")
+
+    def _validate_problems(self, where: str, tab: Tableau) -> None:
+        self._validate_bsd_fields_unset(where, tab)
+        if tab.miles:
+            raise ValueError(f"{where}: a distance pile under milebymile")
+        if any(not is_hazard(c) for c in tab.battle + tab.speed) or SPEED_LIMIT in tab.battle \
+                or any(c != SPEED_LIMIT for c in tab.speed):
+            raise ValueError(f"{where}: only hazards go on battle and speed piles")
+        problems = tab.problems
+        if any(not is_hazard(c) for c in problems) or len(set(problems)) != len(problems):
+            raise ValueError(f"{where}: impossible problems {problems}")
+        if any(safety_for(c) in tab.safeties for c in problems):
+            raise ValueError(f"{where}: a problem it has the safety for")
+        if 18 not in tab.safeties and any(c in problems for c in (5, 6, 7)) and \
+                STOP not in problems:
+            raise ValueError(f"{where}: a hazard without its stop")
 
     def _validate_phase(self) -> None:
         phase = self.phase
@@ -717,7 +834,7 @@ class Table:
             raise ValueError("an extender without an extension")
         if phase == PLAYING:
             hand = self.hands[self.to_move]
-            if not self.deck and all(c == NO_CARD for c in hand) and not self._bsd:
+            if not self.can_supply() and all(c == NO_CARD for c in hand) and not self._bsd:
                 raise ValueError("the player to move has no card and cannot pick")
 
     # ----- serialisation --------------------------------------------------------------
@@ -736,7 +853,8 @@ class Table:
             "to_move": self.to_move, "starter": self.starter, "phase": self.phase,
             "asked": self.asked, "offer": list(self.offer) if self.offer else None,
             "extender": self.extender, "totals": self.totals[:], "games": self.games[:],
-            "ordering": self.ordering,
+            "ordering": self.ordering, "set_aside": self.set_aside[:],
+            "marks": self.marks[:], "seed": self.seed, "refills": self.refills,
         }
 
     @classmethod
@@ -762,6 +880,10 @@ class Table:
             totals=list(data["totals"]),  # type: ignore[call-overload]
             games=list(data["games"]),  # type: ignore[call-overload]
             ordering=bool(data["ordering"]),
+            set_aside=list(data["set_aside"]),  # type: ignore[call-overload]
+            marks=list(data["marks"]),  # type: ignore[call-overload]
+            seed=int(data["seed"]),  # type: ignore[call-overload]
+            refills=int(data["refills"]),  # type: ignore[call-overload]
         )
         t.validate()
         return t
