@@ -95,7 +95,7 @@ class TopModel(BattleModel):
     name = "top"
 
     def check(self, t: Table, seat: int, card: int, target: int) -> str | None:
-        tab = t.tableaux[t.side_index(seat)]
+        tab = t.tableaux[seat % len(t.tableaux)]
         if card <= D200:
             return self.check_distance(t, tab, card)
         if is_repair(card):
@@ -123,7 +123,7 @@ class TopModel(BattleModel):
         return None
 
     def play(self, t: Table, seat: int, card: int, target: int) -> bool:
-        tab = t.tableaux[t.side_index(seat)]
+        tab = t.tableaux[seat % len(t.tableaux)]
         if is_repair(card):
             tab.battle.append(card)
             tab.top = card
@@ -186,7 +186,7 @@ class TopModel(BattleModel):
 
     def could_play(self, t: Table, seat: int, card: int) -> bool:
         """BSD comp.c's ``canplay`` (the deck-empty end of a hand)."""
-        me = t.tableaux[t.side_index(seat)]
+        me = t.tableaux[seat % 2]
         if card <= D200:
             if card == D200 and me.nummiles[D200] == 2:
                 return False
@@ -235,7 +235,7 @@ class StackModel(BattleModel):
         return top, speed
 
     def check(self, t: Table, seat: int, card: int, target: int) -> str | None:
-        tab = t.tableaux[t.side_index(seat)]
+        tab = t.tableaux[seat % len(t.tableaux)]
         if card <= D200:
             return self.check_distance(t, tab, card)
         top = tab.battle[-1] if tab.battle else NO_CARD
@@ -263,7 +263,7 @@ class StackModel(BattleModel):
         return None
 
     def play(self, t: Table, seat: int, card: int, target: int) -> bool:
-        tab = t.tableaux[t.side_index(seat)]
+        tab = t.tableaux[seat % len(t.tableaux)]
         if card == END_OF_LIMIT:
             tab.speed.append(card)
         elif card >= GASOLINE_:
@@ -343,7 +343,7 @@ class ProblemsModel(BattleModel):
         t.discard.append(card)
 
     def check(self, t: Table, seat: int, card: int, target: int) -> str | None:
-        tab = t.tableaux[t.side_index(seat)]
+        tab = t.tableaux[seat % len(t.tableaux)]
         if card <= D200:
             return self.check_distance(t, tab, card)
         problems = tab.problems
@@ -371,7 +371,7 @@ class ProblemsModel(BattleModel):
         return _ALREADY[card] if card in opp.problems else None
 
     def play(self, t: Table, seat: int, card: int, target: int) -> bool:
-        tab = t.tableaux[t.side_index(seat)]
+        tab = t.tableaux[seat % len(t.tableaux)]
         if card == FALSE_VIRTUE_:
             tab.karma = True
             t.set_aside.append(card)

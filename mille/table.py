@@ -162,6 +162,8 @@ class Tableau:
 
 def _close_holes(hand: list[int]) -> None:
     """BSD's tidy: each hole in slots 1-6 takes the first card from slot P on."""
+    if NO_CARD not in hand:
+        return
     for i in range(1, HAND_SLOTS):
         if hand[i] == NO_CARD:
             j = 0
@@ -524,15 +526,14 @@ class Table:
         own = seat % sides + 1
         verdicts: dict[int, bool] = {}
         any_discard = self.rules.always_discard
-        for slot in range(HAND_SLOTS):
-            card = hand[slot]
-            if card == NO_CARD:
+        for slot, card in enumerate(hand):
+            if card < 0:
                 continue
             if 15 <= card <= 18:
                 moves.append(USES[slot])
                 continue
             usable = False
-            if 5 <= card <= SPEED_LIMIT and sides > 2:
+            if sides > 2 and 5 <= card <= SPEED_LIMIT:
                 for target in range(1, sides + 1):
                     if target != own and check(self, seat, card, target) is None:
                         moves.append(_USE_AT[slot][target])
