@@ -264,15 +264,11 @@ class Table:
         if self.phase != OVER:
             raise ValueError("the hand is not over")
         totals = [self.total(side) for side in range(1, self.rules.sides + 1)]
-        if self.game_over:
+        if self.game_over:  # (classic, milebymile: never with a tie on top)
             best = max(totals)
-            if self._bsd:
-                if totals.count(best) == 1:
-                    self.games[totals.index(best)] += 1
-                totals = [0] * len(totals)
-            else:  # a tie on top: another hand, totals kept
+            if totals.count(best) == 1:  # bsd: a tie wins nobody the game
                 self.games[totals.index(best)] += 1
-                totals = [0] * len(totals)
+            totals = [0] * len(totals)
         self.totals = totals
         self._deal(rng, (self.starter + 1) % self.rules.players)
 
