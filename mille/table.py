@@ -733,6 +733,13 @@ class Table:
                 raise ValueError(f"seat {seat}: slot P filled outside its turn")
         for side, tab in enumerate(self.tableaux, 1):
             self._validate_tableau(side, tab)
+            score = self.hand_score(side)
+            if (score.trip or score.safe_trip or score.delayed_action or score.extension
+                    or score.shut_out or score.perfect_crossing) and \
+                    self.completing_side() != side:
+                raise ValueError(f"side {side}: trip rows without completing the trip")
+        if len(self.totals) != rules.sides or len(self.games) != rules.sides:
+            raise ValueError(f"totals and games must have {rules.sides} entries")
         self._validate_phase()
 
     def _validate_tableau(self, side: int, tab: Tableau) -> None:

@@ -453,3 +453,52 @@ def test_dict_round_trip(players: int) -> None:
         t.apply(move)
         back.apply(move)
         assert back == t
+
+
+# ----- validate() refuses impossible states ---------------------------------------------
+
+
+def _broken(change: str) -> Table:
+    t = build(4, picked={0: D25}, sides={1: {"battle": [GO, FLAT_TIRE], "speed": [SPEED_LIMIT],
+                                              "miles": [D100]}})
+    tab = t.tableaux[0]
+    if change == "card":
+        t.deck.append(D25)
+    elif change == "mileage":
+        tab.mileage = 125
+    elif change == "protected":
+        tab.safeties.append(PUNCTURE_PROOF)
+        t.deck.remove(PUNCTURE_PROOF)
+    elif change == "speed":
+        tab.speed.append(SPEED_LIMIT)
+        t.deck.remove(SPEED_LIMIT)
+    elif change == "battle":
+        tab.battle.append(D50)
+        t.deck.remove(D50)
+    elif change == "coup":
+        tab.coups[0] = True
+    elif change == "slot p":
+        t.hands[1][0], t.hands[1][1] = t.hands[1][1], NO_CARD
+    elif change == "phase":
+        t.phase = COUP
+    elif change == "seats":
+        t.to_move = 4
+    return t
+
+
+@pytest.mark.parametrize("change, message", [
+    ("card", "cards are not the 106-card deck"),
+    ("mileage", "side 1: mileage does not match the distance pile"),
+    ("protected", "side 1: a battle top it is protected from"),
+    ("speed", "side 1: the speed pile does not alternate from a speed limit"),
+    ("battle", "side 1: a card that cannot be on a battle pile"),
+    ("coup", "side 1: a coup fourre for an unplayed safety"),
+    ("slot p", "seat 1: slot P filled outside its turn"),
+    ("phase", "a coup question asked of nobody"),
+    ("seats", "no seat 4 to move"),
+])
+def test_validate_messages(change: str, message: str) -> None:
+    t = _broken(change)
+    with pytest.raises(ValueError) as info:
+        t.validate()
+    assert str(info.value) == message
