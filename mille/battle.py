@@ -96,8 +96,14 @@ class TopModel(BattleModel):
 
     def check(self, t: Table, seat: int, card: int, target: int) -> str | None:
         tab = t.tableaux[seat % len(t.tableaux)]
-        if card <= D200:
-            return self.check_distance(t, tab, card)
+        if card <= D200:  # check_distance, inlined (the playout's hot path)
+            if card == D200 and tab.nummiles[D200] >= 2:
+                return "only two 200's per hand"
+            if card >= 2 and tab.speed_top == SPEED_LIMIT:
+                return "limit of 50"
+            if card >= 1 and tab.mileage + VALUES[card] > t.target:
+                return f"puts you over {t.target}"
+            return None if tab.can_go else "cannot move now"
         if is_repair(card):
             return None if tab.top == opposite(card) else _REPAIR_REFUSALS[card]
         if card == GO:
