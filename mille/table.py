@@ -104,6 +104,20 @@ NO = Answer(False)
 
 
 @dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a move did, for the UI and observers (engine.py's MoveResult):
+    ``card`` used or discarded (or the safety of an accepted coup), ``drawn``
+    the cards a pick took, in order."""
+
+    seat: int
+    move: Move
+    card: int = NO_CARD
+    drawn: tuple[int, ...] = ()
+    coup_fourre: bool = False
+    extra_turn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class HandScore:
     """One side's score for a hand, row by row (BSD's score window)."""
 
@@ -205,6 +219,7 @@ class Table:
     refills: int = 0
     # notices of the last move (``discard pile reshuffled``, karma), for the UI
     notices: list[str] = field(default_factory=list, compare=False)
+    drawn: tuple[int, ...] = field(default=(), compare=False)  # by the last pick
     # derived from ``rules`` (not part of the state)
     _bsd: bool = field(init=False, compare=False, repr=False)
     _model: BattleModel = field(init=False, compare=False, repr=False)
@@ -547,12 +562,29 @@ class Table:
 
     # ----- moves -------------------------------------------------------------------
 
-    def apply(self, move: Move) -> None:
+    def apply(self, move: Move) -> Outcome:
         """Make ``move`` for whoever must decide; ``IllegalMove`` if refused."""
         message = self.check(move)
         if message is not None:
             raise IllegalMove(message)
+        seat = self.current_player
+        assert seat is not None
+        if isinstance(move, Pick):
+            self.apply_unchecked(move)
+            return Outcome(seat, move, drawn=self.drawn)
+        if isinstance(move, Answer):
+            offer = self.offer
+            self.apply_unchecked(move)
+            if offer is not None and move.yes:
+                return Outcome(seat, move, card=offer[1], coup_fourre=True)
+            return Outcome(seat, move)
+        card = self.hands[seat][move.slot]
+        coups = sum(self.tableaux[self.side_index(seat)].coups)
         self.apply_unchecked(move)
+        if isinstance(move, Discard) or not 15 <= card <= 18:
+            return Outcome(seat, move, card=card)
+        coup = sum(self.tableaux[self.side_index(seat)].coups) > coups
+        return Outcome(seat, move, card=card, coup_fourre=coup, extra_turn=True)
 
     def apply_unchecked(self, move: Move) -> None:
         """Make a move already known to be legal."""
@@ -568,10 +600,16 @@ class Table:
                 hand[0] = self.deck.pop()
                 if hand[1] == NO_CARD and self.deck:
                     hand[1] = self.deck.pop()
+                    self.drawn = (hand[0], hand[1])
+                else:
+                    self.drawn = (hand[0],)
             else:
                 hand[0] = self._draw(hand)
                 if hand[1] == NO_CARD and self.can_supply():
                     hand[1] = self._draw(hand)
+                    self.drawn = (hand[0], hand[1])
+                else:
+                    self.drawn = (hand[0],)
             if self._bsd:
                 tab = self.tableaux[self.side_index(seat)]
                 tab.battle_window = tab.speed_window = False

@@ -122,8 +122,11 @@ def lockstep(seed: int, hands: int, ordering: bool = False) -> int:
                     t.set_ordering(on)
                     compare(g, t, where + " (ordering)")
                 move = choose.choice(g.legal_moves())
-                g.apply(move)
-                t.apply(to_table(move))
+                result = g.apply(move)
+                outcome = t.apply(to_table(move))
+                assert (outcome.seat, outcome.card, outcome.drawn, outcome.coup_fourre,
+                        outcome.extra_turn) == (result.player, result.card, result.drawn,
+                                                result.coup_fourre, result.extra_turn), where
             t.validate()
             compare(g, t, where)
             moves += 1
@@ -290,9 +293,8 @@ def replay_trace(text: str) -> tuple[int, int, int]:
             assert t.current_player == seat, where
             before = t.deck[:]
             if isinstance(move, Pick):
-                t.apply(move)
-                drawn = before[len(t.deck):][::-1]
-                assert drawn == cards, where
+                drawn = list(t.apply(move).drawn)
+                assert drawn == before[len(t.deck):][::-1] == cards, where
             else:
                 assert isinstance(move, (Use, Discard))
                 assert [t.hands[seat][move.slot]] == cards, where

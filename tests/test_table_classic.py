@@ -221,7 +221,8 @@ def test_8_coup_fourre_offer() -> None:
     assert t.phase == COUP and t.current_player == 1
     assert t.check(PICK) == "coup fourre decision pending"
     assert t.legal_moves() == [YES, NO]
-    t.apply(YES)
+    outcome = t.apply(YES)
+    assert (outcome.seat, outcome.card, outcome.coup_fourre) == (1, RIGHT_OF_WAY, True)
     t.validate()
     tab = t.tableaux[1]
     assert tab.battle == [GO] and t.discard[-1] == STOP and tab.coups[3]
@@ -229,8 +230,9 @@ def test_8_coup_fourre_offer() -> None:
     assert t.hand_score(2).safeties + t.hand_score(2).coups == 400
     assert t.to_move == 1
     deck = len(t.deck)
-    pick(t)
-    assert len(t.deck) == deck - 2 and all(c != NO_CARD for c in t.hands[1])
+    drawn = t.apply(PICK).drawn
+    assert len(drawn) == 2 and len(t.deck) == deck - 2
+    assert all(c != NO_CARD for c in t.hands[1])
 
 
 def test_8b_coup_declined_is_final() -> None:
