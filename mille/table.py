@@ -16,8 +16,14 @@ and :class:`Answer` for ``Extension?`` and ``Coup Fourre?``.
 >>> t = Table.new(BSD, random.Random(1))
 >>> t.check(Use(1))
 'must pick first'
->>> t.apply(Pick()); t.check(Pick())
+>>> t.apply(Pick()).drawn == (t.hands[0][0],)
+True
+>>> t.check(Pick())
 'already picked'
+>>> from mille.rules import find_rules
+>>> t = Table.new(find_rules("classic", players=3), random.Random(1))
+>>> len(t.deck), t.current_player, t.legal_moves()
+(88, 0, [Pick()])
 """
 
 from __future__ import annotations

@@ -348,3 +348,12 @@ def test_a_wrong_trace_fails() -> None:
     assert bad != text
     with pytest.raises(AssertionError):
         replay_trace(bad)
+
+
+@pytest.mark.parametrize("name", ["mille.table", "mille.battle"])
+def test_doctests(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0
