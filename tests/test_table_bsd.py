@@ -357,3 +357,10 @@ def test_doctests(name: str) -> None:
 
     result = doctest.testmod(importlib.import_module(name))
     assert result.failed == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(100, 104))
+def test_lockstep_many_hands(seed: int) -> None:
+    """The heavier variant: 4 x 1000 more hands (about a minute)."""
+    assert lockstep(seed, 1000) > 0
