@@ -39,6 +39,19 @@ PROBLEMS = "problems"  # milebymile: a set of problems, Stop under every hazard
 WINDOW = "window"  # BSD: use the safety before your next pick
 OFFER = "offer"  # classic, milebymile: ``Coup Fourre?`` asked at once
 
+# What a tie on top at the winning score means.
+TIE_NO_GAME = "no game"  # BSD: nobody wins it, the totals restart
+TIE_PLAY_ON = "play on"  # classic, milebymile: another hand until one side leads
+
+# Who scores the Extension row.
+BONUS_TO_COMPLETER = "completer"  # BSD: whoever completes the extended trip
+BONUS_TO_EXTENDER = "extender"  # classic: only the side that called it, if it completes
+
+# How a hand ends once the deck is empty.
+DECK_OUT_CANPLAY = "canplay"  # BSD: nobody holds a card comp.c's canplay accepts,
+#                               or the player to move holds no card
+DECK_OUT_RUN_OUT = "run out"  # classic, milebymile: every hand is empty
+
 # Shut-out rules.
 OPPONENT_AT_ZERO = "opponent"  # BSD: the (one) opponent has 0 miles
 EACH_AT_ZERO = "each"  # classic: 500 for each opposing side at 0
@@ -65,6 +78,7 @@ class Scoring:
     shut_out: int = 500
     shut_out_rule: str = OPPONENT_AT_ZERO
     perfect_crossing: int | None = None
+    extension_to: str = BONUS_TO_COMPLETER
 
 
 @dataclass(frozen=True)
@@ -90,6 +104,8 @@ class Rules:
     always_discard: bool = True
     rigging: str = "none"
     karma: bool = False
+    game_tie: str = TIE_NO_GAME
+    deck_out: str = DECK_OUT_CANPLAY
     scoring: Scoring = field(default_factory=Scoring)
 
     @property
@@ -205,7 +221,9 @@ def _classic(players: int) -> Rules:
         extension=None if teams else 1000,
         battle=STACK,
         coup=OFFER,
-        scoring=Scoring(shut_out_rule=EACH_AT_ZERO),
+        game_tie=TIE_PLAY_ON,
+        deck_out=DECK_OUT_RUN_OUT,
+        scoring=Scoring(shut_out_rule=EACH_AT_ZERO, extension_to=BONUS_TO_EXTENDER),
     )
 
 
@@ -246,6 +264,8 @@ def _milebymile(
         always_discard=always_discard,
         rigging=rigging,
         karma=karma,
+        game_tie=TIE_PLAY_ON,
+        deck_out=DECK_OUT_RUN_OUT,
         scoring=Scoring(
             delayed_action=None, extension=None, shut_out_rule=ALL_AT_ZERO,
             perfect_crossing=None if perfect_crossing else 200,

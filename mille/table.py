@@ -47,6 +47,10 @@ from .cards import (
 )
 from .rules import (
     ALL_AT_ZERO,
+    BONUS_TO_COMPLETER,
+    DECK_OUT_CANPLAY,
+    DECK_OUT_RUN_OUT,
+    TIE_NO_GAME,
     EACH_AT_ZERO,
     OFFER,
     WINDOW,
@@ -227,7 +231,7 @@ class Table:
     notices: list[str] = field(default_factory=list, compare=False)
     drawn: tuple[int, ...] = field(default=(), compare=False)  # by the last pick
     # derived from ``rules`` (not part of the state)
-    _bsd: bool = field(init=False, compare=False, repr=False)
+    _bsd: bool = field(init=False, compare=False, repr=False)  # BSD's coup window (TOP model)
     _model: BattleModel = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -347,7 +351,7 @@ class Table:
         best = max(totals)
         if best < self.rules.winning_score:
             return False
-        return self._bsd or totals.count(best) == 1
+        return self.rules.game_tie == TIE_NO_GAME or totals.count(best) == 1
 
     # ----- scores -------------------------------------------------------------
 
@@ -375,7 +379,7 @@ class Table:
                 delayed = sc.delayed_action
             if sc.extension is not None and self.rules.extension is not None and \
                     self.target == self.rules.extension and \
-                    (self._bsd or self.extender == side):
+                    (sc.extension_to == BONUS_TO_COMPLETER or self.extender == side):
                 ext = sc.extension
             others = [o.mileage for i, o in enumerate(self.tableaux) if i != side - 1]
             if sc.shut_out_rule == EACH_AT_ZERO:
@@ -712,9 +716,9 @@ class Table:
         if self.deck or self.phase != PLAYING:
             return
         hands = self.hands
-        if not self._bsd and self.can_supply():
+        if self.rules.deck_out == DECK_OUT_RUN_OUT and self.can_supply():
             return
-        if self._bsd:
+        if self.rules.deck_out == DECK_OUT_CANPLAY:
             model = self._model
             assert isinstance(model, TopModel)
             if not any(self._bsd_could_play(model, seat) for seat in (0, 1)):

@@ -167,3 +167,15 @@ def test_scoring_tables() -> None:
     assert find_rules("classic", players=3).scoring.shut_out_rule == "each"
     assert find_rules("milebymile", players=3).scoring.shut_out_rule == "all"
     assert isinstance(BSD, Rules)
+
+
+def test_bsds_own_ways_are_named_fields() -> None:
+    """Ties at the winning score, the Extension row and the deck-empty end:
+    BSD's ways, and the other presets'."""
+    assert (BSD.game_tie, BSD.deck_out, BSD.scoring.extension_to) == (
+        "no game", "canplay", "completer")
+    classic = find_rules("classic", players=3)
+    assert (classic.game_tie, classic.deck_out, classic.scoring.extension_to) == (
+        "play on", "run out", "extender")
+    mbm = find_rules("milebymile", players=5)
+    assert (mbm.game_tie, mbm.deck_out) == ("play on", "run out")
