@@ -1,29 +1,29 @@
-"""What a player is, for the engine's drivers (the UI's computer, self-play).
+"""What a player is, for the engine's drivers (the session, self-play).
 
-A player is told about each new hand and every move, chooses moves when it
-is its turn, and answers ``Extension?`` when it reaches exactly 700.
+A player is bound to one seat when it is made.  It is told about each new
+hand and every move, and when ``table.current_player`` is its seat it
+chooses the move: a pick, a use or a discard while the hand is played, an
+``Answer`` when it is asked ``Extension?`` or ``Coup Fourre?``.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from .engine import GameState, Move, MoveResult
+from .table import Move, Outcome, Table
 
 
 class Player(Protocol):
     """The interface every automatic player offers."""
 
-    def start_hand(self, state: GameState) -> None:
+    seat: int
+
+    def start_hand(self, table: Table) -> None:
         """A new hand was dealt (the player may look at its own hand)."""
 
-    def observe(self, state: GameState, result: MoveResult) -> None:
-        """A move by either side succeeded; ``state`` is the state after it."""
+    def observe(self, table: Table, outcome: Outcome) -> None:
+        """A move by any seat succeeded; ``table`` is the state after it."""
 
-    def choose(self, state: GameState) -> Move:
-        """Pick a move for ``state.to_move`` (which is this player)."""
-        ...
-
-    def wants_extension(self, state: GameState, last: MoveResult) -> bool:
-        """Exactly 700 reached with ``last``: go on to 1000?"""
+    def choose(self, table: Table) -> Move:
+        """A legal move for ``table.current_player``, which is this seat."""
         ...

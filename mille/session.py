@@ -1,65 +1,123 @@
-"""A game in progress: the rules state, the computer, the dice, the settings.
+"""A game in progress: the table, who controls each seat, the dice, the settings.
 
-This is what the UI drives and what a save file holds.  It has no screen:
-the UI asks it to make moves and draws what comes back.
+This is what a front end drives and what a save file holds.  It has no
+screen: the front end asks it to make moves and draws what comes back.  The
+engine (``mille.table``) knows seats; the session knows which seats are
+played by a person and which by a computer.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 
-from .computer import BsdComputer
-from .engine import COMPUTER, GameState, Move, MoveResult, Phase
+from .players import Player
+from .rules import BSD, Rules
+from .table import COUP, EXTENSION, PLAYING, Move, Outcome, Table
 
 
+def make_computer(rules: Rules, seat: int, rng: random.Random) -> Player:
+    """The preset's standard computer for ``seat``: BSD's heuristic for the
+    ``bsd`` preset, the rules-aware heuristic for the others."""
+    if rules.name == "bsd":
+        from .computer import BsdComputer
+
+        return BsdComputer(rng, seat)
+    from .heuristic import Heuristic
+
+    return Heuristic(rng, seat)
+
+
+@dataclass(eq=False)
 class Session:
-    """The rules state plus the computer, the shuffler and the settings."""
+    """The table plus the computers, the shuffler and the settings.
 
-    def __init__(
-        self,
-        state: GameState,
-        computer: BsdComputer,
-        deal_rng: random.Random,  # shuffles every new hand
-        window_full: bool = False,  # the W setting: full score window
-        source: str | None = None,  # the file this game was restored from
-    ) -> None:
-        self.state = state
-        self.computer = computer
-        self.deal_rng = deal_rng
-        self.window_full = window_full
-        self.source = source
+    Seats without a computer in ``computers`` are played by people (in
+    BSD's game, seat 0 is you and seat 1 the computer).
+    """
+
+    table: Table
+    computers: dict[int, Player]  # by seat
+    deal_rng: random.Random  # shuffles every new hand
+    window_full: bool = False  # the W setting: full score window
+    source: str | None = None  # the file this game was restored from
+    # every move since the front end last cleared it, computers' answers too
+    log: list[Outcome] = field(default_factory=list)
 
     @classmethod
-    def new(cls, seed: int | None = None) -> Session:
-        """A new game; ``seed`` makes the deals and the computer reproducible."""
+    def new(cls, rules: Rules = BSD, seed: int | None = None,
+            humans: tuple[int, ...] = (0,)) -> Session:
+        """A new game; ``seed`` makes the deals and the computers reproducible.
+
+        >>> s = Session.new(seed=1)
+        >>> s.table.rules.name, sorted(s.computers), s.human_to_move
+        ('bsd', [1], True)
+        """
         master = random.Random(seed)
         deal_rng = random.Random(master.getrandbits(64))
-        computer = BsdComputer(random.Random(master.getrandbits(64)))
-        state = GameState.new_game(deal_rng)
-        computer.start_hand(state)
-        return cls(state=state, computer=computer, deal_rng=deal_rng)
+        computers = {seat: make_computer(rules, seat, random.Random(master.getrandbits(64)))
+                     for seat in range(rules.players) if seat not in humans}
+        table = Table.new(rules, deal_rng)
+        session = cls(table=table, computers=computers, deal_rng=deal_rng)
+        for computer in computers.values():
+            computer.start_hand(table)
+        return session
+
+    @property
+    def rules(self) -> Rules:
+        return self.table.rules
+
+    @property
+    def state(self) -> Table:
+        """The table (the name the front ends have always used)."""
+        return self.table
 
     @property
     def computer_to_move(self) -> bool:
-        return self.state.phase is Phase.PLAYING and self.state.to_move == COMPUTER
+        """A computer must decide now."""
+        return self.table.current_player in self.computers
 
-    def play(self, move: Move) -> MoveResult:
-        """Make a move for whoever is to move; ``IllegalMove`` if refused.
+    @property
+    def human_to_move(self) -> bool:
+        """A person must decide now (a move, or a question)."""
+        seat = self.table.current_player
+        return seat is not None and seat not in self.computers
 
-        The computer sees the result (it remembers what it may see).  If the
-        computer just reached exactly 700 it decides on the extension here.
+    def play(self, move: Move) -> Outcome:
+        """Make ``move`` for whoever must decide; ``IllegalMove`` if refused.
+
+        Every computer sees the outcome.  A question the move puts to a
+        computer (``Extension?``, ``Coup Fourre?``) is answered here, so a
+        front end never finds one pending.
         """
-        result = self.state.apply(move)
-        self.computer.observe(self.state, result)
-        if self.state.phase is Phase.EXTENSION and self.state.extender == COMPUTER:
-            self.state.decide_extension(self.computer.wants_extension(self.state, result))
-        return result
+        outcome = self._apply(move)
+        table = self.table
+        while table.phase in (EXTENSION, COUP) and table.asked in self.computers:
+            asked = self.computers[table.asked]
+            self._apply(asked.choose(table))
+        return outcome
 
-    def computer_move(self) -> MoveResult:
-        """Let the computer make one move (a pick, a use or a discard)."""
-        return self.play(self.computer.choose(self.state))
+    def _apply(self, move: Move) -> Outcome:
+        outcome = self.table.apply(move)
+        self.log.append(outcome)
+        for computer in self.computers.values():
+            computer.observe(self.table, outcome)
+        return outcome
+
+    def computer_move(self) -> Outcome:
+        """Let the computer whose turn it is make one move."""
+        seat = self.table.current_player
+        if seat not in self.computers:
+            raise ValueError("no computer is to move")
+        return self.play(self.computers[seat].choose(self.table))
 
     def next_hand(self) -> None:
         """Bank the finished hand and deal the next one."""
-        self.state.new_hand(self.deal_rng)
-        self.computer.start_hand(self.state)
+        self.table.new_hand(self.deal_rng)
+        self.log.clear()
+        for computer in self.computers.values():
+            computer.start_hand(self.table)
+
+    @property
+    def playing(self) -> bool:
+        return self.table.phase == PLAYING
