@@ -1,42 +1,38 @@
 """Benchmark: state copies plus random playouts to the end of the hand.
 
-    python bench/bench_playouts.py [--playouts N] [--seed S] [--engine table]
-        [--rules bsd|classic|milebymile] [--players N]
+    python bench/bench_playouts.py [--playouts N] [--seed S]
+        [--rules bsd|classic|milebymile --players N] [--baseline REF]
 
 The unit of work of a search player: copy a mid-hand state, then play
-uniformly random legal moves (a pick whenever one is legal, Extension?
-answered no) until the hand ends.  Prints playouts per second.  A
-benchmark, not a test.  Today the engine plays the bsd preset only; the
-N-seat presets are to be added here as the engine learns them (issue 9).
+uniformly random legal moves (a pick whenever one is legal, questions
+answered no) until the hand ends.  Prints playouts per second for each
+preset and seat count (or the one asked for).  ``--baseline REF`` also
+measures the bsd preset on the old two-player engine of a git revision
+(e.g. ``v1.0.0``) in the same run, from a temporary worktree.  A
+benchmark, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
+import sys
+import tempfile
 import time
 
-from mille.engine import GameState, Phase, Pick
 from mille.rules import find_rules
-from mille.table import NO, PICK, PLAYING, EXTENSION, COUP, Table
+from mille.table import COUP, EXTENSION, NO, PICK, PLAYING, Table
 
+TABLES = (("bsd", 2), ("classic", 2), ("classic", 3), ("classic", 4), ("classic", 6),
+          ("milebymile", 2), ("milebymile", 4), ("milebymile", 6), ("milebymile", 9))
 
-def start_states(count: int, seed: int) -> list[GameState]:
-    """``count`` mid-hand states, 0 to 40 random moves into a fresh deal."""
-    rng = random.Random(seed)
-    states = []
-    for _ in range(count):
-        state = GameState.new_game(rng)
-        for _ in range(rng.randrange(41)):
-            if not playout_step(state, rng):
-                break
-        if state.phase is Phase.PLAYING:
-            states.append(state)
-    return states
-
-
-def playout_step(state: GameState, rng: random.Random) -> bool:
-    """One random move; False once the hand is over."""
+# the same measure on mille 1.0's engine (mille.engine.GameState)
+BASELINE = """
+import random, sys, time
+from mille.engine import GameState, Phase, Pick
+def step(state, rng):
     if state.phase is Phase.EXTENSION:
         state.decide_extension(False)
     if state.phase is not Phase.PLAYING:
@@ -45,25 +41,43 @@ def playout_step(state: GameState, rng: random.Random) -> bool:
     picks = [m for m in moves if isinstance(m, Pick)]
     state.apply_unchecked(picks[0] if picks else rng.choice(moves))
     return True
+playouts, seed = int(sys.argv[1]), int(sys.argv[2])
+rng = random.Random(seed)
+states = []
+for _ in range(200):
+    state = GameState.new_game(rng)
+    for _ in range(rng.randrange(41)):
+        if not step(state, rng):
+            break
+    if state.phase is Phase.PLAYING:
+        states.append(state)
+rng = random.Random(seed)
+began = time.perf_counter()
+for n in range(playouts):
+    state = states[n % len(states)].copy()
+    while step(state, rng):
+        pass
+print(playouts / (time.perf_counter() - began))
+"""
 
 
-def table_start_states(count: int, seed: int, rules_name: str, players: int) -> list[Table]:
-    """The same for mille.table under the named preset."""
+def start_states(count: int, seed: int, rules_name: str, players: int) -> list[Table]:
+    """``count`` mid-hand tables, 0 to 40 random moves into a fresh deal."""
     rules = find_rules(rules_name, players=players)
     rng = random.Random(seed)
     states = []
     for _ in range(count):
         state = Table.new(rules, rng)
         for _ in range(rng.randrange(41)):
-            if not table_step(state, rng):
+            if not step(state, rng):
                 break
         if state.phase == PLAYING:
             states.append(state)
     return states
 
 
-def table_step(state: Table, rng: random.Random) -> bool:
-    """One random move of mille.table (questions answered no)."""
+def step(state: Table, rng: random.Random) -> bool:
+    """One random move (questions answered no); False once the hand is over."""
     if state.phase == EXTENSION or state.phase == COUP:
         state.apply_unchecked(NO)
     if state.phase != PLAYING:
@@ -73,42 +87,52 @@ def table_step(state: Table, rng: random.Random) -> bool:
     return True
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--playouts", type=int, default=5000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--engine", choices=("engine", "table"), default="engine")
-    parser.add_argument("--rules", default="bsd")
-    parser.add_argument("--players", type=int, default=2)
-    args = parser.parse_args()
-    if args.engine == "table":
-        table_main(args.playouts, args.seed, args.rules, args.players)
-        return
-    states = start_states(200, args.seed)
-    rng = random.Random(args.seed)
-    moves = 0
-    began = time.perf_counter()
-    for n in range(args.playouts):
-        state = states[n % len(states)].copy()
-        while playout_step(state, rng):
-            moves += 1
-    seconds = time.perf_counter() - began
-    print(f"bsd, 2 seats: {args.playouts / seconds:.0f} playouts/second "
-          f"({args.playouts} in {seconds:.2f} s, {moves / args.playouts:.0f} moves each)")
-
-
-def table_main(playouts: int, seed: int, rules_name: str, players: int) -> None:
-    tables = table_start_states(200, seed, rules_name, players)
+def measure(playouts: int, seed: int, rules_name: str, players: int) -> tuple[float, float]:
+    """Playouts per second and moves per playout."""
+    tables = start_states(200, seed, rules_name, players)
     rng = random.Random(seed)
     moves = 0
     began = time.perf_counter()
     for n in range(playouts):
         state = tables[n % len(tables)].copy()
-        while table_step(state, rng):
+        while step(state, rng):
             moves += 1
-    seconds = time.perf_counter() - began
-    print(f"table {rules_name}, {players} seats: {playouts / seconds:.0f} playouts/second "
-          f"({playouts} in {seconds:.2f} s, {moves / playouts:.0f} moves each)")
+    return playouts / (time.perf_counter() - began), moves / playouts
+
+
+def baseline(ref: str, playouts: int, seed: int) -> float:
+    """Playouts per second of the bsd game on the engine of git revision ``ref``."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = os.path.join(tmp, "tree")
+        subprocess.run(["git", "-C", root, "worktree", "add", "--detach", "-q", tree, ref],
+                       check=True)
+        try:
+            done = subprocess.run([sys.executable, "-c", BASELINE, str(playouts), str(seed)],
+                                  env={**os.environ, "PYTHONPATH": tree}, check=True,
+                                  capture_output=True, text=True)
+        finally:
+            subprocess.run(["git", "-C", root, "worktree", "remove", "--force", tree],
+                           check=False)
+    return float(done.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--playouts", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--baseline", metavar="REF")
+    args = parser.parse_args()
+    tables = ((args.rules, args.players),) if args.rules else TABLES
+    if args.baseline:
+        rate = baseline(args.baseline, args.playouts, args.seed)
+        print(f"{args.baseline} engine, bsd, 2 seats: {rate:7.0f} playouts/second")
+    for name, players in tables:
+        rate, moves = measure(args.playouts, args.seed, name, players)
+        print(f"{name:>10}, {players} seats: {rate:7.0f} playouts/second "
+              f"({moves:.0f} moves each)")
 
 
 if __name__ == "__main__":
