@@ -1,12 +1,14 @@
-"""Build explicit game states for rule tests, with all 101 cards placed."""
+"""Build explicit bsd-preset tables for rule tests, with all 101 cards placed."""
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any, Sequence
 
-from mille.cards import NO_CARD, VALUES, card_from_name, full_deck
-from mille.engine import GameState, PlayerState
+from mille.cards import NO_CARD, VALUES, card_from_name
+from mille.rules import BSD
+from mille.table import Table, Tableau, deck_cards
 
 Card = str | int | None
 
@@ -17,6 +19,20 @@ def card(c: Card) -> int:
     if isinstance(c, int):
         return c
     return card_from_name(c)
+
+
+@dataclass
+class Seat:
+    """One seat of a 2-seat bsd table: its hand, its side's tableau, its side's
+    total before this hand and its games."""
+
+    hand: list[int]
+    tableau: Tableau
+    total: int = 0
+    games: int = 0
+
+    def cards(self) -> list[int]:
+        return [c for c in self.hand if c != NO_CARD] + self.tableau.cards()
 
 
 def player(
@@ -32,10 +48,14 @@ def player(
     can_go: bool | None = None,
     battle_window: bool = False,
     speed_window: bool = False,
-    total_before_hand: int = 0,
+    total: int = 0,
     games: int = 0,
-) -> PlayerState:
-    """A player; ``hand`` lists slots from P (pad with None/"" for holes)."""
+) -> Seat:
+    """A seat; ``hand`` lists slots from P (pad with None/"" for holes).
+
+    ``battle``/``speed`` are the tops the board shows (``Tableau.top`` and
+    ``speed_top``); the piles default to just that top.
+    """
     slots = [card(c) for c in hand] + [NO_CARD] * (7 - len(hand))
     top = card(battle)
     pile = [card(c) for c in battle_pile] if battle_pile is not None else (
@@ -48,35 +68,37 @@ def player(
     mls = [card(c) for c in miles]
     if can_go is None:
         can_go = top == card("Go")
-    return PlayerState(
-        hand=slots, battle=top, speed=spd, battle_pile=pile, speed_pile=spile,
-        miles=mls, safeties=[card(c) for c in safeties], coups=list(coups),
+    tab = Tableau(
+        battle=pile, speed=spile, miles=mls, safeties=[card(c) for c in safeties],
+        coups=list(coups), mileage=sum(VALUES[c] for c in mls),
+        nummiles=[mls.count(c) for c in range(5)], top=top, speed_top=spd,
         can_go=can_go, battle_window=battle_window, speed_window=speed_window,
-        mileage=sum(VALUES[c] for c in mls), nummiles=[mls.count(c) for c in range(5)],
-        total_before_hand=total_before_hand, games=games,
     )
+    return Seat(slots, tab, total, games)
 
 
 def build(
-    me: PlayerState | None = None,
-    opp: PlayerState | None = None,
+    me: Seat | None = None,
+    opp: Seat | None = None,
     *,
     deck_size: int | None = None,
     deck_top: Sequence[Card] = (),
     to_move: int = 0,
     **kwargs: Any,
-) -> GameState:
-    """A state where ``me`` (player 0 unless ``to_move`` says 1) moves.
+) -> Table:
+    """A bsd table where ``me`` (seat 0 unless ``to_move`` says 1) moves.
 
     Unplaced cards go to the deck (``deck_top`` on top, in draw order); with
     ``deck_size`` only that many stay in the deck and the rest is discarded.
+    Other keywords (``target``, ``phase``, ``asked``, ``ordering``, ...) go to
+    the :class:`Table`.  The table is validated.
     """
     me = me or player()
     opp = opp or player()
-    players = (me, opp) if to_move == 0 else (opp, me)
-    remaining = Counter(full_deck())
-    for p in players:
-        remaining.subtract(p.cards())
+    seats = (me, opp) if to_move == 0 else (opp, me)
+    remaining = Counter(deck_cards(BSD))
+    for s in seats:
+        remaining.subtract(s.cards())
     top = [card(c) for c in deck_top]
     remaining.subtract(top)
     if any(n < 0 for n in remaining.values()):
@@ -87,6 +109,10 @@ def build(
         keep = deck_size - len(top)
         discard, rest = rest[keep:], rest[:keep]
     deck = rest + top[::-1]
-    state = GameState(players=players, deck=deck, discard=discard, to_move=to_move, **kwargs)
-    state.validate()
-    return state
+    table = Table(
+        rules=BSD, hands=[s.hand for s in seats], tableaux=[s.tableau for s in seats],
+        deck=deck, discard=discard, to_move=to_move,
+        totals=[s.total for s in seats], games=[s.games for s in seats], **kwargs,
+    )
+    table.validate()
+    return table

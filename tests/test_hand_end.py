@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from builders import build, player
-from mille.engine import PICK, Discard, HandScore, Phase, Use
+from mille.table import EXTENSION, NO, PICK, PLAYING, YES, Discard, HandScore, IllegalMove, Table, Use
 
 AT_675 = ["100"] * 6 + ["75"]  # 675 miles
 
@@ -13,32 +15,35 @@ AT_675 = ["100"] * 6 + ["75"]  # 675 miles
 def test_exactly_700_asks_for_an_extension() -> None:
     s = build(player(["25"], battle="Go", miles=AT_675))
     s.apply(Use(0))
-    assert s.phase is Phase.EXTENSION and s.extender == 0
-    assert s.check(PICK) == "extension decision pending"
+    assert s.phase == EXTENSION and s.asked == 0 and s.current_player == 0
+    assert s.legal_moves() == [YES, NO]
+    for move in (PICK, Use(1), Discard(1)):
+        assert s.check(move) == "extension decision pending"
 
 
 def test_extension_yes_goes_on_to_1000() -> None:
     s = build(player(["25"], battle="Go", miles=AT_675))
     s.apply(Use(0))
-    s.decide_extension(True)
-    assert s.end == 1000 and s.phase is Phase.PLAYING and s.to_move == 1
+    s.apply(YES)
+    assert s.target == 1000 and s.phase == PLAYING and s.to_move == 1
 
 
 def test_extension_no_ends_the_hand() -> None:
     s = build(player(["25"], battle="Go", miles=AT_675))
     s.apply(Use(0))
-    s.decide_extension(False)
-    assert s.hand_over and s.end == 700
+    s.apply(NO)
+    assert s.hand_over and s.target == 700
 
 
 def test_decide_extension_needs_a_pending_decision() -> None:
     s = build(player(["25"], battle="Go"))
-    with pytest.raises(ValueError, match="no extension decision pending"):
-        s.decide_extension(True)
+    assert s.check(YES) == "no question pending"
+    with pytest.raises(IllegalMove, match="^no question pending$"):
+        s.apply(YES)
 
 
 def test_exactly_1000_ends_the_hand() -> None:
-    s = build(player(["100"], battle="Go", miles=["200", "200"] + ["100"] * 5), end=1000)
+    s = build(player(["100"], battle="Go", miles=["200", "200"] + ["100"] * 5), target=1000)
     s.apply(Use(0))
     assert s.hand_over
 
@@ -85,23 +90,23 @@ def test_score_of_a_trip_with_every_bonus() -> None:
     # with two coups fourres.
     me = player(["100"], battle="Go", miles=["100"] * 9,
                 safeties=["Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way"],
-                coups=[True, False, True, False], total_before_hand=50)
-    s = build(me, player(["", "Stop"], battle="Stop"), deck_size=0, end=1000)
+                coups=[True, False, True, False], total=50)
+    s = build(me, player(["", "Stop"], battle="Stop"), deck_size=0, target=1000)
     s.apply(Use(0))
     assert s.hand_over
-    score = s.hand_score(0)
+    score = s.hand_score(1)
     assert score == HandScore(miles=1000, safeties=400, all_four=300, coups=600, trip=400,
                               safe_trip=300, delayed_action=300, extension=200, shut_out=500)
-    assert score.total == 4000 and s.total(0) == 4050
-    assert s.hand_score(1) == HandScore()
+    assert score.total == 4000 and s.total(1) == 4050
+    assert s.hand_score(2) == HandScore()
 
 
 def test_trip_with_a_200_has_no_safe_trip() -> None:
     s = build(player(["25"], battle="Go", miles=["200", "100", "100", "100", "100", "75"]),
               player(battle="Go", miles=["25"]))
     s.apply(Use(0))
-    s.decide_extension(False)
-    score = s.hand_score(0)
+    s.apply(NO)
+    score = s.hand_score(1)
     assert score.trip == 400 and score.safe_trip == 0 and score.delayed_action == 0
     assert score.shut_out == 0 and score.extension == 0
     assert score.total == 700 + 400
@@ -110,61 +115,58 @@ def test_trip_with_a_200_has_no_safe_trip() -> None:
 def test_only_the_player_at_end_gets_trip_bonuses() -> None:
     s = build(player(["25"], battle="Go", miles=AT_675), player(battle="Go", miles=["50"]))
     s.apply(Use(0))
-    s.decide_extension(False)
-    assert s.hand_score(1) == HandScore(miles=50)
+    s.apply(NO)
+    assert s.hand_score(2) == HandScore(miles=50)
 
 
 def test_extension_not_completed_earns_no_bonus() -> None:
     # extended to 1000 but the hand ended on an empty deck at 700
     s = build(player(["", "Stop"], battle="Go", miles=["100"] * 7),
-              player(["", "Go"], battle="Flat Tire"), deck_size=0, end=1000)
+              player(["", "Go"], battle="Flat Tire"), deck_size=0, target=1000)
     s.apply(Discard(1))
     assert s.hand_over
-    assert s.hand_score(0) == HandScore(miles=700)
+    assert s.hand_score(1) == HandScore(miles=700)
 
 
 def test_bonuses_are_shown_only_once_the_hand_is_over() -> None:
     s = build(player(["25"], battle="Go", miles=AT_675))
     s.apply(Use(0))
-    assert s.hand_score(0).trip == 0
-    s.decide_extension(False)
-    assert s.hand_score(0).trip == 400
+    assert s.hand_score(1).trip == 0
+    s.apply(NO)
+    assert s.hand_score(1).trip == 400
 
 
-def _finished(total0: int, total1: int) -> object:
-    s = build(player(["25"], battle="Go", miles=AT_675, total_before_hand=total0),
-              player(battle="Go", total_before_hand=total1))
+def _finished(total0: int, total1: int) -> Table:
+    s = build(player(["25"], battle="Go", miles=AT_675, total=total0),
+              player(battle="Go", total=total1))
     s.apply(Use(0))
-    s.decide_extension(False)
+    s.apply(NO)
     return s
 
 
 def test_game_over_at_5000_and_the_higher_total_wins() -> None:
-    import random
-
     s = _finished(4000, 4900)  # you: 4000 + 700 + 400 + 300 + 500 = 5900
-    assert s.game_over  # type: ignore[attr-defined]
-    s.new_hand(random.Random(1))  # type: ignore[attr-defined]
-    assert [p.games for p in s.players] == [1, 0]  # type: ignore[attr-defined]
-    assert [p.total_before_hand for p in s.players] == [0, 0]  # type: ignore[attr-defined]
+    assert s.total(1) == 5900 and s.total(2) == 4900
+    assert s.game_over
+    s.new_hand(random.Random(1))
+    assert s.games == [1, 0]
+    assert s.totals == [0, 0]
 
 
 def test_tie_at_game_over_wins_nobody_a_game() -> None:
-    import random
-
     s = _finished(4000, 5900)
-    assert s.game_over  # type: ignore[attr-defined]
-    s.new_hand(random.Random(1))  # type: ignore[attr-defined]
-    assert [p.games for p in s.players] == [0, 0]  # type: ignore[attr-defined]
+    assert s.game_over
+    s.new_hand(random.Random(1))
+    assert s.games == [0, 0]
+    assert s.totals == [0, 0]
 
 
 def test_totals_carry_over_below_5000() -> None:
-    import random
-
     s = _finished(100, 200)
-    assert not s.game_over  # type: ignore[attr-defined]
-    s.new_hand(random.Random(1))  # type: ignore[attr-defined]
-    assert [p.total_before_hand for p in s.players] == [100 + 1900, 200]  # type: ignore[attr-defined]
+    assert not s.game_over
+    s.new_hand(random.Random(1))
+    assert s.totals == [100 + 1900, 200]
+    assert s.games == [0, 0]
 
 
 def test_a_go_on_an_empty_battle_pile_keeps_the_hand_alive() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from builders import build, player
-from mille.engine import PICK, Discard, IllegalMove, Phase, Use
+from mille.table import NO, OVER, PICK, YES, Answer, Discard, IllegalMove, Use
 
 ROLLING = dict(battle="Go")
 
@@ -90,13 +90,13 @@ def test_limit_message_before_over_end() -> None:
 @pytest.mark.parametrize("name", ["50", "75", "100", "200"])
 def test_puts_you_over_700(name: str) -> None:
     s = build(player([name], battle="Go", miles=["100"] * 6 + ["75"]))
-    assert s.players[0].mileage == 675
+    assert s.tableaux[0].mileage == 675
     assert s.check(Use(0)) == "puts you over 700"
 
 
 def test_puts_you_over_1000() -> None:
     s = build(player(["100"], battle="Go", miles=["200", "200", "100", "100", "100", "100", "100", "75"]),
-              end=1000)
+              target=1000)
     assert s.check(Use(0)) == "puts you over 1000"
 
 
@@ -197,7 +197,7 @@ def test_apply_refuses_with_the_message_and_changes_nothing() -> None:
 
 
 def test_no_moves_once_the_hand_is_over() -> None:
-    s = build(player(["Go"]), phase=Phase.HAND_OVER)
+    s = build(player(["Go"]), phase=OVER)
     assert s.check(Use(0)) == "the hand is over"
     assert s.legal_moves() == []
 
@@ -211,3 +211,12 @@ def test_legal_moves_match_check() -> None:
     assert Use(2) in legal and Use(3) in legal and Discard(1) in legal
     assert Use(1) not in legal and Discard(4) not in legal
     assert all(s.check(m) is None for m in legal)
+
+
+def test_an_answer_needs_a_question() -> None:
+    s = build(player(["Go", "25"], **ROLLING))
+    assert s.check(YES) == "no question pending" and s.check(NO) == "no question pending"
+    with pytest.raises(IllegalMove, match="^no question pending$"):
+        s.apply(Answer(True))
+    s = build(player(["Go"]), phase=OVER)
+    assert s.check(YES) == "the hand is over"
