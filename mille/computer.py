@@ -21,6 +21,11 @@ It never looks at the opponent's hand or at the order of the deck; it reads
 only the board (tops, mileage, played safeties, who is rolling), the number
 of cards left in the deck, and its own hand.
 
+It plays the ``bsd`` preset of :class:`mille.table.Table` from one seat
+(0 or 1), whose side's cards are ``table.tableaux[seat]``.  It is a
+:class:`mille.players.Player`: ``choose`` gives its move while the hand is
+played, and its answer when the table asks it ``Extension?``.
+
 Where BSD's C depends on an accident of the language, we keep the behaviour
 and say so next to the code.  Two such points matter:
 
@@ -31,12 +36,19 @@ and say so next to the code.  Two such points matter:
   of 100s seen, not of Right of Way (3 is the safety-table index).  Kept.
 
 >>> import random
->>> from mille.engine import GameState
->>> game = GameState.new_game(random.Random(7))
->>> bot = BsdComputer(random.Random(1))
->>> bot.start_hand(game)
->>> sum(bot.seen)
-6
+>>> from mille.rules import BSD
+>>> from mille.table import Table
+>>> table = Table.new(BSD, random.Random(7))
+>>> bot = BsdComputer(random.Random(1), seat=0)
+>>> bot.start_hand(table)
+>>> sum(bot.seen), bot.gos  # its six cards; seat 0 starts, so its Accident counts
+(6, 1)
+>>> bot.choose(table)
+Pick()
+>>> bot.observe(table, table.apply(Pick()))
+>>> move = bot.choose(table)
+>>> table.check(move) is None
+True
 """
 
 from __future__ import annotations
@@ -44,8 +56,10 @@ from __future__ import annotations
 import random
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
+from .battle import TOP
 from .cards import (
     ACCIDENT,
     CARD_NAMES,
@@ -73,20 +87,27 @@ from .cards import (
     opposite,
     safety_for,
 )
-from .engine import (
-    COMPUTER,
-    FIRST_END,
+from .table import (
+    DISCARDS,
+    EXTENSION,
+    NO,
     PICK,
-    Discard,
-    GameState,
+    PLAYING,
+    USES,
+    YES,
     Move,
-    MoveResult,
-    Phase,
+    Outcome,
     Pick,
-    can_play,
-    PlayerState,
+    Table,
+    Tableau,
     Use,
 )
+
+
+class ComputerError(ValueError):
+    """A misuse of the computer, or saved computer data that cannot be loaded;
+    ``str()`` is the exact message."""
+
 
 # what the computer knows about each of its own safeties (BSD S_*)
 UNKNOWN = 0
@@ -104,10 +125,16 @@ INITIAL_NEED: tuple[int, ...] = (
     1, 1, 1, 1,
 )
 
+# BSD's End: 700, or 1000 once extended (misc.c's literals; the bsd preset's
+# target and extension).
+FIRST_END = 700
+EXTENDED_END = 1000
+
 VALUABLE = 40  # an exactly finishing distance (BSD V_VALUABLE)
 QUARTER_DECK = 101 // 4
 
 _HAZARDS_STOPPING = (OUT_OF_GAS, FLAT_TIRE, ACCIDENT, STOP)
+_NO_VALUES = (0,) * HAND_SLOTS
 
 
 def _is_repair(card: int) -> bool:
@@ -121,14 +148,19 @@ def _trunc_div(a: int, b: int) -> int:
     return q if (a >= 0) == (b > 0) else -q
 
 
-class BsdComputer:
-    """BSD mille's computer player (see the module docstring)."""
+def _hand_miles(hand: list[int]) -> int:
+    """The distance in a hand (misc.c's sum for ``check_ext``)."""
+    return sum(VALUES[c] for c in hand if 0 <= c <= D200)
 
-    def __init__(self, rng: random.Random, player: int = COMPUTER) -> None:
-        if player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, not {player!r}")
+
+class BsdComputer:
+    """BSD mille's computer player for ``seat`` (see the module docstring)."""
+
+    def __init__(self, rng: random.Random, seat: int = 1) -> None:
+        if isinstance(seat, bool) or seat not in (0, 1):
+            raise ComputerError(f"seat must be 0 or 1, not {seat!r}")
         self.rng = rng
-        self.player = player
+        self.seat = seat
         self.seen = [0] * NUM_KINDS
         self.gos = 0
         # never reset (see the module docstring)
@@ -156,34 +188,35 @@ class BsdComputer:
         if card >= EXTRA_TANK:
             self.safeties[card - EXTRA_TANK] = IN_HAND
 
-    def start_hand(self, state: GameState) -> None:
+    def start_hand(self, table: Table) -> None:
         """A new deal: forget the last hand, look at the six dealt cards."""
         self.seen = [0] * NUM_KINDS
         self.gos = 0
         self.safeties = [UNKNOWN] * NUM_SAFETIES
-        my_turn = state.starter == self.player
-        for card in state.players[self.player].hand[1:]:
+        my_turn = table.starter == self.seat
+        for card in table.hands[self.seat][1:]:
             self._take_in(card, my_turn)
 
-    def observe(self, state: GameState, result: MoveResult) -> None:
+    def observe(self, table: Table, outcome: Outcome) -> None:
         """Remember what a move showed."""
-        if result.player == self.player:
-            if isinstance(result.move, Pick):
-                for card in result.drawn:
+        if outcome.seat == self.seat:
+            if isinstance(outcome.move, Pick):
+                for card in outcome.drawn:
                     self._take_in(card, True)
-            elif isinstance(result.move, Use) and result.card >= EXTRA_TANK:
-                self.safeties[result.card - EXTRA_TANK] = PLAYED
-        elif not isinstance(result.move, Pick):
-            self._account(result.card, False)
+            elif isinstance(outcome.move, Use) and outcome.card >= EXTRA_TANK:
+                self.safeties[outcome.card - EXTRA_TANK] = PLAYED
+        elif not isinstance(outcome.move, Pick):
+            # (an answer shows no card: ``card`` is NO_CARD)
+            self._account(outcome.card, False)
 
     # ----- BSD's helpers --------------------------------------------------
 
-    def _onecard(self, op: PlayerState, end: int) -> bool:
+    def _onecard(self, op: Tableau, end: int) -> bool:
         """comp.c's ``onecard``: could ``op`` conceivably win with one card?"""
         seen = self.seen
         # BSD reads Numseen[S_RIGHT_WAY]: index 3, the 100s (see top).
         row_seen = seen[D100]
-        bat, spd = op.battle, op.speed
+        bat, spd = op.top, op.speed_top
         if not (
             op.can_go
             or ((_is_repair(bat) or bat == STOP or spd == SPEED_LIMIT) and row_seen != 0)
@@ -209,19 +242,19 @@ class BsdComputer:
             return row_seen == 0
         return seen[card] != COUNTS[card]
 
-    def _check_ext(self, state: GameState, hand_miles: int) -> bool:
+    def _check_ext(self, table: Table, hand_miles: int) -> bool:
         """misc.c's ``check_ext`` for the computer: go on to 1000?
 
         ``hand_miles`` is the mileage in its hand, counted as BSD does: the
         card just played still in it.
         """
-        if state.end != FIRST_END:
+        if table.target != FIRST_END:
             return False
         known = sum(1 for s in self.safeties if s != UNKNOWN)
         if known < 2:
             return False
-        op = state.players[1 - self.player]
-        if op.mileage == 0 or self._onecard(op, state.end) or (
+        op = table.tableaux[1 - self.seat]
+        if op.mileage == 0 or self._onecard(op, table.target) or (
             op.can_go and op.mileage >= 500
         ):
             return False
@@ -231,24 +264,31 @@ class BsdComputer:
         )
         if unplaced + known == NUM_SAFETIES:  # the opponent has played none
             return True
-        return hand_miles + len(state.deck) * 3 > 1000
+        return hand_miles + len(table.deck) * 3 > EXTENDED_END
 
-    def _note_need(self, me: PlayerState) -> None:
+    def _note_need(self, me: Tableau) -> None:
         """Stopped by a hazard: one more of its remedy is needed per hand."""
-        if not me.can_go and OUT_OF_GAS <= me.battle <= STOP:
-            self.need[opposite(me.battle)] += 1
+        if not me.can_go and OUT_OF_GAS <= me.top <= STOP:
+            self.need[opposite(me.top)] += 1
 
     # ----- the decision -------------------------------------------------------
 
-    def wants_extension(self, state: GameState, last: MoveResult) -> bool:
-        """Exactly 700 reached with ``last``: extend to 1000?"""
-        hand = state.players[self.player].hand
-        miles = sum(VALUES[c] for c in hand if 0 <= c <= D200)
-        if 0 <= last.card <= D200:
-            miles += VALUES[last.card]  # BSD decides before the card leaves the hand
-        return self._check_ext(state, miles)
+    def wants_extension(self, table: Table) -> bool:
+        """It has just reached exactly 700 (the table asks it ``Extension?``):
+        extend to 1000?
 
-    def ask_extension(self, state: GameState, hand_miles: int) -> bool:
+        BSD decides before the card leaves the hand, so the distance card
+        just played counts as still in hand.  That card is the last one on
+        its distance pile: only a distance card played by this seat can put
+        the question to it.
+        """
+        miles = _hand_miles(table.hands[self.seat])
+        pile = table.tableaux[self.seat].miles
+        if pile:
+            miles += VALUES[pile[-1]]  # BSD decides before the card leaves the hand
+        return self._check_ext(table, miles)
+
+    def ask_extension(self, table: Table, hand_miles: int) -> bool:
         """calcmove's own question (BSD ``check_ext(TRUE)``): would it go on
         to 1000 if the distance card it holds took it exactly to the end?
 
@@ -258,58 +298,64 @@ class BsdComputer:
         so that an observer can see each question and its answer by
         overriding this method; the BSD trace replay in the tests does.
         """
-        return self._check_ext(state, hand_miles)
+        return self._check_ext(table, hand_miles)
 
-    def choose(self, state: GameState) -> Move:
-        """The computer's move: BSD's ``calcmove``, always a legal move."""
-        if state.phase is not Phase.PLAYING or state.to_move != self.player:
-            raise ValueError("it is not the computer's turn")
-        hand = state.players[self.player].hand
-        if all(c == NO_CARD for c in hand):
-            # Unreachable in play: the engine ends a hand whose player to
-            # move has no cards (BSD's domove ends it too).
-            return PICK if state.deck else Discard(0)
-        move, values = self._calcmove(state)
-        if state.check(move) is None:
-            return move
-        return self._fallback(state, values)
+    def choose(self, table: Table) -> Move:
+        """The computer's move (BSD's ``calcmove``, always a legal move), or
+        its answer when it is asked ``Extension?``."""
+        phase = table.phase
+        if phase == PLAYING and table.to_move == self.seat:
+            hand = table.hands[self.seat]
+            if all(c == NO_CARD for c in hand):
+                # Unreachable in play: the table ends a hand whose player to
+                # move has no cards (BSD's domove ends it too).
+                return PICK if table.deck else DISCARDS[0]
+            move, values = self._calcmove(table)
+            if table.check(move) is None:
+                return move
+            return self._fallback(table, values)
+        if phase == EXTENSION and table.asked == self.seat:
+            return YES if self.wants_extension(table) else NO
+        raise ComputerError(f"seat {self.seat} has nothing to decide")
 
-    def _fallback(self, state: GameState, values: list[int]) -> Move:
+    def _fallback(self, table: Table, values: Sequence[int]) -> Move:
         """BSD's pick would be refused (it would loop forever): play the
         best-valued legal card, else discard the lowest-valued one."""
         best: Move | None = None
         best_value = -(10**9)
         for slot, value in enumerate(values):
-            if state.check(Use(slot)) is None and value >= best_value:
-                best, best_value = Use(slot), value
+            if table.check(USES[slot]) is None and value >= best_value:
+                best, best_value = USES[slot], value
         if best is not None:
             return best
         low_value = 10**9
         for slot, value in enumerate(values):
-            if state.check(Discard(slot)) is None and value < low_value:
-                best, low_value = Discard(slot), value
+            if table.check(DISCARDS[slot]) is None and value < low_value:
+                best, low_value = DISCARDS[slot], value
         if best is not None:
             return best
-        return state.legal_moves()[0]
+        return table.legal_moves()[0]
 
-    def _calcmove(self, state: GameState) -> tuple[Move, list[int]]:
-        me = state.players[self.player]
-        op = state.players[1 - self.player]
-        hand = me.hand
-        end = state.end
-        deck_left = len(state.deck)
+    def _calcmove(self, table: Table) -> tuple[Move, Sequence[int]]:
+        seat = self.seat
+        me = table.tableaux[seat]
+        op = table.tableaux[1 - seat]
+        hand = table.hands[seat]
+        end = table.target
+        deck_left = len(table.deck)
         seen = self.seen
         own = self.safeties
+        could_play = TOP.could_play  # comp.c's canplay
 
         if hand[0] == NO_CARD and deck_left:
             # Before drawing only a coup fourre matters (the rest of BSD's
             # first pass has no effect when it then draws).
             for i in range(1, HAND_SLOTS):
                 card = hand[i]
-                if card >= EXTRA_TANK and (me.battle == opposite(card) or (
-                        card == RIGHT_OF_WAY and me.speed == SPEED_LIMIT)):
-                    return Use(i), [0] * HAND_SLOTS
-            return PICK, [0] * HAND_SLOTS
+                if card >= EXTRA_TANK and (me.top == opposite(card) or (
+                        card == RIGHT_OF_WAY and me.speed_top == SPEED_LIMIT)):
+                    return USES[i], _NO_VALUES
+            return PICK, _NO_VALUES
 
         # What can be played; a safety that cures what ails us goes at once.
         count = [0] * NUM_KINDS
@@ -321,13 +367,13 @@ class BsdComputer:
         for i in range(HAND_SLOTS):
             card = hand[i]
             if card >= EXTRA_TANK:
-                if me.battle == opposite(card) or (
-                    card == RIGHT_OF_WAY and me.speed == SPEED_LIMIT
+                if me.top == opposite(card) or (
+                    card == RIGHT_OF_WAY and me.speed_top == SPEED_LIMIT
                 ):
-                    return Use(i), [0] * HAND_SLOTS
+                    return USES[i], _NO_VALUES
                 safe += 1
                 playit[i] = True
-            elif card != NO_CARD and can_play(me, op, card, end):
+            elif card != NO_CARD and could_play(table, seat, card):
                 playit[i] = True
                 cango += 1
                 if card <= D200:
@@ -343,8 +389,7 @@ class BsdComputer:
 
         op_one = self._onecard(op, end)
         if foundend:
-            miles = sum(VALUES[c] for c in hand if 0 <= c <= D200)
-            foundend = not self.ask_extension(state, miles)
+            foundend = not self.ask_extension(table, _hand_miles(hand))
 
         # Hold safeties back for a coup fourre, unless it is time to use them.
         for i in range(HAND_SLOTS):
@@ -354,19 +399,19 @@ class BsdComputer:
             if card < EXTRA_TANK:
                 continue
             if op_one or (foundend and cango and not canstop):
-                return Use(i), [0] * HAND_SLOTS
+                return USES[i], _NO_VALUES
             hazard = opposite(card)
             if seen[hazard] == COUNTS[hazard] and not (
                 card == RIGHT_OF_WAY and seen[SPEED_LIMIT] != COUNTS[SPEED_LIMIT]
             ):
-                return Use(i), [0] * HAND_SLOTS
+                return USES[i], _NO_VALUES
             # (BSD also tests "Topcard < Deck" here, which is never true.)
             if not cango and (op.can_go or not me.can_go):
                 left = deck_left - self.rng.randint(1, 10)
                 if (me.mileage == 0) != (op.mileage == 0):
                     left -= 7
                 if left < QUARTER_DECK:
-                    return Use(i), [0] * HAND_SLOTS
+                    return USES[i], _NO_VALUES
             safe -= 1
 
         self._note_need(me)
@@ -406,7 +451,7 @@ class BsdComputer:
                                 restart = True
                                 break
                         else:
-                            value = (VALUES[card] >> 3) + (1 if me.speed == SPEED_LIMIT else -1)
+                            value = (VALUES[card] >> 3) + (1 if me.speed_top == SPEED_LIMIT else -1)
                             if not foundlow and (card == D50 or count[D50] == 0):
                                 value = 10 if me.mileage else 20
                                 foundlow = True
@@ -416,7 +461,7 @@ class BsdComputer:
                             value = 0
                             is_miles = False
                         else:
-                            value = (VALUES[card] >> 3) + (-1 if me.speed == SPEED_LIMIT else 1)
+                            value = (VALUES[card] >> 3) + (-1 if me.speed_top == SPEED_LIMIT else 1)
                     if is_miles:
                         reach = me.mileage + VALUES[card]
                         if reach > end:
@@ -442,15 +487,15 @@ class BsdComputer:
                         if own[row] != UNKNOWN:
                             value = -1 if own[row] == PLAYED else 1
                         elif card == END_OF_LIMIT:
-                            if me.speed == SPEED_LIMIT and end - me.mileage <= 50:
+                            if me.speed_top == SPEED_LIMIT and end - me.mileage <= 50:
                                 value = 1
-                            elif (me.speed == SPEED_LIMIT
+                            elif (me.speed_top == SPEED_LIMIT
                                   or seen[SPEED_LIMIT] != COUNTS[SPEED_LIMIT]):
                                 as_repair = True
                             else:
                                 value = 0
                                 count[card] -= 1
-                        elif me.battle != hazard and (
+                        elif me.top != hazard and (
                             seen[hazard] == COUNTS[hazard]
                             or seen[hazard] + count[card] > COUNTS[hazard]
                         ):
@@ -477,7 +522,7 @@ class BsdComputer:
                             value = _trunc_div(value, badcount)
                         if op.mileage == 0:
                             value += 5
-                        if op.speed == SPEED_LIMIT or not op.can_go:
+                        if op.speed_top == SPEED_LIMIT or not op.can_go:
                             value -= 5
                         if cango and own[ROW] != UNKNOWN:
                             value += 5
@@ -507,7 +552,7 @@ class BsdComputer:
                                 value += 5
                             if op.mileage == 0 or op_one:
                                 value += 5
-                            if op.speed == SPEED_LIMIT:
+                            if op.speed_top == SPEED_LIMIT:
                                 value -= 3
                             if cango and own[row] != UNKNOWN:
                                 value += 3
@@ -537,17 +582,18 @@ class BsdComputer:
                 high = max(values[i] for i in held)
                 nummax = max(i for i in held if values[i] == high)
         if cango:
-            return Use(nummax), values
+            return USES[nummax], values
         if hand[nummin] >= EXTRA_TANK:  # never discard a safety
-            return Use(nummin), values
-        return Discard(nummin), values
+            return USES[nummin], values
+        return DISCARDS[nummin], values
 
     # ----- saving ---------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The computer's memory as JSON-able data (not its rng)."""
+        """The computer's memory as JSON-able data (not its rng); ``player``
+        is its seat."""
         return {
-            "player": self.player,
+            "player": self.seat,
             "seen": {CARD_NAMES[c]: n for c, n in enumerate(self.seen)},
             "gos": self.gos,
             "need": {CARD_NAMES[c]: n for c, n in enumerate(self.need)},
@@ -558,63 +604,67 @@ class BsdComputer:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], rng: random.Random) -> BsdComputer:
-        """Rebuild a computer saved by ``to_dict``; ValueError if malformed."""
+    def from_dict(cls, data: dict[str, Any], rng: random.Random, seat: int = 1) -> BsdComputer:
+        """Rebuild the computer of ``seat`` saved by ``to_dict``;
+        ``ComputerError`` (a ValueError) if the data is malformed or is
+        another seat's."""
+        bot = cls(rng, seat)
         if not isinstance(data, dict):
-            raise ValueError("computer: expected an object")
+            raise ComputerError("computer: expected an object")
         keys = {"player", "seen", "gos", "need", "safeties"}
         unknown = sorted(set(data) - keys, key=str)
         if unknown:
-            raise ValueError(f"computer: unknown key {_quote(unknown[0])}")
+            raise ComputerError(f"computer: unknown key {_quote(unknown[0])}")
         missing = sorted(keys - set(data))
         if missing:
-            raise ValueError(f"computer: missing key {missing[0]!r}")
+            raise ComputerError(f"computer: missing key {missing[0]!r}")
         player = _int(data["player"], "computer: player")
         if player not in (0, 1):
-            raise ValueError(f"computer: player must be 0 or 1, not {_quote(player)}")
+            raise ComputerError(f"computer: player must be 0 or 1, not {_quote(player)}")
+        if player != seat:
+            raise ComputerError(f"computer: player must be {seat} (its seat), not {player}")
         seen = _card_table(data["seen"], "computer: seen")
         for card, n in enumerate(seen):
             if not 0 <= n <= COUNTS[card]:
-                raise ValueError(
+                raise ComputerError(
                     f"computer: seen {CARD_NAMES[card]!r} must be 0 to {COUNTS[card]}, not {_quote(n)}"
                 )
         gos = _int(data["gos"], "computer: gos")
         if not 0 <= gos <= _MAX_GOS:
-            raise ValueError(f"computer: gos must be 0 to {_MAX_GOS}, not {_quote(gos)}")
+            raise ComputerError(f"computer: gos must be 0 to {_MAX_GOS}, not {_quote(gos)}")
         need = _card_table(data["need"], "computer: need")
         for card, n in enumerate(need):
             if GASOLINE <= card <= GO:
                 if n < INITIAL_NEED[card]:
-                    raise ValueError(
+                    raise ComputerError(
                         f"computer: need {CARD_NAMES[card]!r} must be at least "
                         f"{INITIAL_NEED[card]}, not {_quote(n)}"
                     )
             elif n != INITIAL_NEED[card]:
-                raise ValueError(
+                raise ComputerError(
                     f"computer: need {CARD_NAMES[card]!r} must be {INITIAL_NEED[card]}, not {_quote(n)}"
                 )
         raw = data["safeties"]
         if not isinstance(raw, dict):
-            raise ValueError("computer: safeties must be an object")
+            raise ComputerError("computer: safeties must be an object")
         names = [CARD_NAMES[EXTRA_TANK + i] for i in range(NUM_SAFETIES)]
         for key in raw:
             if key not in names:
-                raise ValueError(f"computer: safeties: unknown safety {_quote(key)}")
+                raise ComputerError(f"computer: safeties: unknown safety {_quote(key)}")
         safeties = []
         for name in names:
             if name not in raw:
-                raise ValueError(f"computer: safeties: missing {name!r}")
+                raise ComputerError(f"computer: safeties: missing {name!r}")
             status = raw[name]
             if not isinstance(status, str) or status not in _STATUS_NAMES:
-                raise ValueError(
+                raise ComputerError(
                     f"computer: safeties: {name!r} must be one of "
                     f"{', '.join(repr(s) for s in _STATUS_NAMES)}, not {_quote(status)}"
                 )
             code = _STATUS_NAMES.index(status)
             if code != UNKNOWN and seen[card_index(name)] != 1:
-                raise ValueError(f"computer: safeties: {name!r} is {status} but was never seen")
+                raise ComputerError(f"computer: safeties: {name!r} is {status} but was never seen")
             safeties.append(code)
-        bot = cls(rng, player)
         bot.seen, bot.gos, bot.need, bot.safeties = seen, gos, need, safeties
         return bot
 
@@ -644,20 +694,20 @@ def card_index(name: str) -> int:
 
 def _int(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{what} must be an integer, not {type(value).__name__}")
+        raise ComputerError(f"{what} must be an integer, not {type(value).__name__}")
     return value
 
 
 def _card_table(raw: object, what: str) -> list[int]:
     """A {card name: int} object naming every card exactly once."""
     if not isinstance(raw, dict):
-        raise ValueError(f"{what} must be an object")
+        raise ComputerError(f"{what} must be an object")
     for key in raw:
         if key not in CARD_NAMES:
-            raise ValueError(f"{what}: unknown card {_quote(key)}")
+            raise ComputerError(f"{what}: unknown card {_quote(key)}")
     table = []
     for name in CARD_NAMES:
         if name not in raw:
-            raise ValueError(f"{what}: missing card {name!r}")
+            raise ComputerError(f"{what}: missing card {name!r}")
         table.append(_int(raw[name], f"{what} {name!r}"))
     return table

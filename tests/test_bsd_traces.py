@@ -1,5 +1,5 @@
-"""Replay what OpenBSD's own mille did, move by move, through our engine and
-our BSD computer.
+"""Replay what OpenBSD's own mille did, move by move, through our table
+(``mille.table``, the ``bsd`` preset) and our BSD computer.
 
 The traces (``tests/data/bsd-traces/``, see its README.md) were written by
 a kit that compiles OpenBSD's ``games/mille`` C code headless: player 0 a
@@ -13,8 +13,8 @@ several hands in a row); the replay checks every line of it:
   the computer, that it chooses that move given exactly the dice BSD rolled
   (``R``, all used, no more) and asks itself the same extension questions
   with the same answers (``EQ``);
-* each ``Extension?`` (``EXT``): player 0's answer is fed to the engine,
-  the computer's own is compared;
+* each ``Extension?`` (``EXT``): player 0's answer is fed to the table,
+  the computer's own (its ``choose`` when the table asks it) is compared;
 * how each hand ended (``END``), both score windows (``SCORE``), the end
   of a game (``GAME``), ``STOP`` and ``EOF``.
 
@@ -34,26 +34,28 @@ from typing import NamedTuple
 
 import pytest
 
+from mille.battle import TOP
 from mille.cards import NO_CARD, is_safety, safety_index
 from mille.computer import BsdComputer
-from mille.engine import (
-    COMPUTER,
-    HUMAN,
+from mille.rules import BSD
+from mille.table import (
+    EXTENSION,
     PICK,
+    PLAYING,
+    Answer,
     Discard,
-    GameState,
     Move,
-    MoveResult,
-    Phase,
+    Outcome,
     Pick,
-    PlayerState,
+    Table,
+    Tableau,
     Use,
-    can_play,
 )
 
 CORPUS = Path(__file__).parent / "data" / "bsd-traces"
 ENV = "MILLE_BSD_TRACES"
 HEADER = "MILLE-BSD-TRACE 1"
+HUMAN, COMPUTER = 0, 1  # the trace's players: the scripted one, BSD's computer (seats)
 
 SCORE_CELLS = (
     "Milestones Played", "Each Safety", "All 4 Safeties", "Each Coup Fourre",
@@ -63,7 +65,7 @@ SCORE_CELLS = (
 
 
 class TraceMismatch(AssertionError):
-    """Our engine or computer did not do what BSD did (or a malformed trace)."""
+    """Our table or computer did not do what BSD did (or a malformed trace)."""
 
     def __init__(self, where: str, lineno: int, key: str, expected: object, got: object) -> None:
         super().__init__(f"{where}:{lineno}: {key}: expected {expected}, got {got}")
@@ -117,8 +119,8 @@ class TracedComputer(BsdComputer):
         super().__init__(random.Random(0), COMPUTER)
         self.questions: list[bool] = []
 
-    def ask_extension(self, state: GameState, hand_miles: int) -> bool:
-        answer = super().ask_extension(state, hand_miles)
+    def ask_extension(self, table: Table, hand_miles: int) -> bool:
+        answer = super().ask_extension(table, hand_miles)
         self.questions.append(answer)
         return answer
 
@@ -151,60 +153,62 @@ def _ints(values: list[int]) -> str:
     return ",".join(map(str, values))
 
 
-def _safeties(p: PlayerState) -> str:
+def _safeties(tab: Tableau) -> str:
     return ",".join(
-        f"{c}*" if p.coups[safety_index(c)] else str(c) for c in p.safeties
+        f"{c}*" if tab.coups[safety_index(c)] else str(c) for c in tab.safeties
     ) or "-"
 
 
-def digest(state: GameState, computer: BsdComputer) -> list[str]:
-    """Our state as the trace's ``S`` tokens, key by key, in its order."""
+def digest(table: Table, computer: BsdComputer) -> list[str]:
+    """Our state as the trace's ``S`` tokens, key by key, in its order
+    (player n is seat n, whose side's cards are ``tableaux[n]``)."""
     tokens = []
-    for n, p in enumerate(state.players):
+    for n, (hand, tab) in enumerate(zip(table.hands, table.tableaux)):
         tokens += [
-            f"h{n}={_ints(p.hand)}", f"b{n}={p.battle}", f"s{n}={p.speed}",
-            f"m{n}={p.mileage}", f"g{n}={int(p.can_go)}",
-            f"nb{n}={int(p.battle_window)}", f"ns{n}={int(p.speed_window)}",
-            f"sf{n}={_safeties(p)}", f"nm{n}={_ints(p.nummiles)}",
+            f"h{n}={_ints(hand)}", f"b{n}={tab.top}", f"s{n}={tab.speed_top}",
+            f"m{n}={tab.mileage}", f"g{n}={int(tab.can_go)}",
+            f"nb{n}={int(tab.battle_window)}", f"ns{n}={int(tab.speed_window)}",
+            f"sf{n}={_safeties(tab)}", f"nm{n}={_ints(tab.nummiles)}",
         ]
     tokens += [
-        f"deck={len(state.deck)}",
-        f"disc={state.discard[-1] if state.discard else NO_CARD}",
-        f"end={state.end}", f"turn={state.to_move}",
+        f"deck={len(table.deck)}",
+        f"disc={table.discard[-1] if table.discard else NO_CARD}",
+        f"end={table.target}", f"turn={table.to_move}",
         f"seen={_ints(computer.seen)}", f"gos={computer.gos}",
         f"need={_ints(computer.need)}", f"csf={''.join(map(str, computer.safeties))}",
     ]
     return tokens
 
 
-def _could_play(state: GameState, player: int) -> bool:
-    me, opp = state.players[player], state.players[1 - player]
-    return any(c != NO_CARD and (is_safety(c) or can_play(me, opp, c, state.end))
-               for c in me.hand)
+def _could_play(table: Table, seat: int) -> bool:
+    """comp.c's ``canplay`` for some card in the hand (a safety always can)."""
+    return any(c != NO_CARD and (is_safety(c) or TOP.could_play(table, seat, c))
+               for c in table.hands[seat])
 
 
-def end_reason(state: GameState) -> str:
+def end_reason(table: Table) -> str:
     """Why our hand is over, in the trace's words."""
-    if not state.hand_over:
-        return f"the hand going on ({state.phase.value})"
-    if any(p.mileage == state.end for p in state.players):
+    if not table.hand_over:
+        return f"the hand going on ({table.phase})"
+    if any(tab.mileage == table.target for tab in table.tableaux):
         return "trip"
-    if state.deck:
-        return f"a hand over with {len(state.deck)} cards left"
-    if not any(_could_play(state, p) for p in (HUMAN, COMPUTER)):
+    if table.deck:
+        return f"a hand over with {len(table.deck)} cards left"
+    if not any(_could_play(table, seat) for seat in (HUMAN, COMPUTER)):
         return "stuck"
-    if all(c == NO_CARD for c in state.players[state.to_move].hand):
-        return "empty-hand" if state.to_move == HUMAN else "computer-empty-hand"
+    if all(c == NO_CARD for c in table.hands[table.to_move]):
+        return "empty-hand" if table.to_move == HUMAN else "computer-empty-hand"
     return "a hand over for no reason"
 
 
-def score_cells(state: GameState, player: int) -> list[int]:
-    """BSD's score window for ``player``, its 12 cells (see FORMAT.md)."""
-    score = state.hand_score(player)
+def score_cells(table: Table, player: int) -> list[int]:
+    """BSD's score window for ``player`` (side ``player + 1``), its 12 cells
+    (see FORMAT.md)."""
+    score = table.hand_score(player + 1)
     return [
         score.miles, score.safeties, score.all_four, score.coups, score.trip,
         score.safe_trip, score.delayed_action, score.extension, score.shut_out,
-        score.total, state.total(player), state.players[player].games,
+        score.total, table.total(player + 1), table.games[player],
     ]
 
 
@@ -219,7 +223,7 @@ class Replay:
         self.raw = text.split("\n")
         self.pos = 0  # index in ``raw`` of the next line to read
         self.skip_comments()
-        self.state: GameState | None = None
+        self.table: Table | None = None
         self.computer = TracedComputer()
         self.hands = self.moves = self.refusals = 0
 
@@ -265,9 +269,9 @@ class Replay:
             raise self.mismatch(line.number, "format", "numbers", repr(line.text)) from None
 
     @property
-    def game(self) -> GameState:
-        assert self.state is not None, "no hand dealt yet"
-        return self.state
+    def game(self) -> Table:
+        assert self.table is not None, "no hand dealt yet"
+        return self.table
 
     # the session
 
@@ -343,23 +347,23 @@ class Replay:
 
     def deal(self, lineno: int, start: int, deals: list[list[int]], deck: list[int]) -> None:
         """The start of a hand: totals and games carried, cards as BSD dealt."""
-        if self.state is None:
-            self.state = GameState(players=(PlayerState(), PlayerState()), deck=[],
-                                   to_move=start, starter=start)
+        if self.table is None:
+            # a fresh program; its own deal is replaced below
+            self.table = Table.new(BSD, random.Random(0))
+            self.table.to_move = self.table.starter = start
         else:
             # banks the totals and games; its own shuffle is replaced below
-            self.state.new_hand(random.Random(0))
-            if self.state.starter != start:
-                raise self.mismatch(lineno, "start", start, self.state.starter)
-        state = self.state
-        for p, cards in zip(state.players, deals):
-            p.hand = list(cards)
-        state.deck = deck[::-1]  # our top is the end of the list
+            self.table.new_hand(random.Random(0))
+            if self.table.starter != start:
+                raise self.mismatch(lineno, "start", start, self.table.starter)
+        table = self.table
+        table.hands = [list(cards) for cards in deals]
+        table.deck = deck[::-1]  # our top is the end of the list
         try:
-            state.validate()
+            table.validate()
         except ValueError as e:
             raise self.mismatch(lineno, "deal", "the 101-card deck", e) from None
-        self.computer.start_hand(state)
+        self.computer.start_hand(table)
 
     def check_digest(self, line: Line) -> None:
         ours = digest(self.game, self.computer)
@@ -381,12 +385,12 @@ class Replay:
         move = parse_move(line.args[1])
         if move is None:
             raise self.mismatch(line.number, "format", "a move", repr(line.args[1]))
-        state = self.game
-        if state.phase is not Phase.PLAYING or state.to_move != HUMAN:
+        table = self.game
+        if table.phase != PLAYING or table.to_move != HUMAN:
             raise self.mismatch(line.number, "turn", "player 0 to move",
-                                f"player {state.to_move} ({state.phase.value})")
+                                f"player {table.to_move} ({table.phase})")
         expected = line.text.split(" ", 3)[3]
-        got = state.check(move)
+        got = table.check(move)
         if got != expected:
             raise self.mismatch(line.number, f"refusal of {line.args[1]}", repr(expected),
                                 "accepted" if got is None else repr(got))
@@ -407,23 +411,23 @@ class Replay:
         if move is None:
             raise self.mismatch(line.number, "format", "a move", repr(line.args[1]))
         cards = self.ints(line, line.args[2:])
-        state = self.game
-        if state.phase is not Phase.PLAYING or state.to_move != player:
+        table = self.game
+        if table.phase != PLAYING or table.to_move != player:
             raise self.mismatch(line.number, "turn", f"player {player} to move",
-                                f"player {state.to_move} ({state.phase.value})")
+                                f"player {table.to_move} ({table.phase})")
         if player == COMPUTER:
             self.computer_chooses(line, move, rolls, questions)
         elif rolls or questions:
             first = (rolls + questions)[0]
             raise self.mismatch(first.number, "format", "dice only before a move of player 1",
                                 repr(first.text))
-        message = state.check(move)
+        message = table.check(move)
         if message is not None:
             raise self.mismatch(line.number, f"move {line.args[1]}", "accepted", repr(message))
-        result = state.apply(move)
-        self.check_result(line, result, cards)
-        self.computer.observe(state, result)
-        self.extension(line, result)
+        outcome = table.apply(move)
+        self.check_result(line, outcome, cards)
+        self.computer.observe(table, outcome)
+        self.extension()
         self.check_digest(self.take("S"))
 
     def computer_chooses(self, line: Line, move: Move, rolls: list[Line],
@@ -450,40 +454,44 @@ class Replay:
             raise self.mismatch(line.number, "computer's move", move_name(move),
                                 move_name(chosen))
 
-    def check_result(self, line: Line, result: MoveResult, cards: list[int]) -> None:
-        if isinstance(result.move, Pick):
-            if list(result.drawn) != cards:
-                raise self.mismatch(line.number, "drawn", _ints(cards), _ints(list(result.drawn)))
-        elif cards != [result.card]:
-            raise self.mismatch(line.number, "card", _ints(cards), result.card)
+    def check_result(self, line: Line, outcome: Outcome, cards: list[int]) -> None:
+        if isinstance(outcome.move, Pick):
+            if list(outcome.drawn) != cards:
+                raise self.mismatch(line.number, "drawn", _ints(cards), _ints(list(outcome.drawn)))
+        elif cards != [outcome.card]:
+            raise self.mismatch(line.number, "card", _ints(cards), outcome.card)
 
-    def extension(self, line: Line, result: MoveResult) -> None:
-        state = self.game
-        asked = state.phase is Phase.EXTENSION
+    def extension(self) -> None:
+        table = self.game
+        asked = table.phase == EXTENSION
         if self.peek() != "EXT":
             if asked:
                 raise self.mismatch(self.pos + 1, "EXT", "no Extension? question",
-                                    f"Extension? for player {state.extender}")
+                                    f"Extension? for player {table.asked}")
             return
         ext = self.take("EXT", 2)
         if not asked:
             raise self.mismatch(ext.number, "EXT", repr(ext.text), "no Extension? question")
         player, answer = self.ints(ext, ext.args)
-        if player != state.extender:
-            raise self.mismatch(ext.number, "EXT player", player, state.extender)
+        if player != table.asked:
+            raise self.mismatch(ext.number, "EXT player", player, table.asked)
         if player == HUMAN:
-            state.decide_extension(bool(answer))
-            return
-        decision = self.computer.wants_extension(state, result)
-        if int(decision) != answer:
-            raise self.mismatch(ext.number, "EXT 1 (the computer's answer)", answer,
-                                int(decision))
-        state.decide_extension(decision)
+            decision = Answer(bool(answer))
+        else:
+            chosen = self.computer.choose(table)
+            if not isinstance(chosen, Answer):
+                raise self.mismatch(ext.number, "EXT 1 (the computer's answer)", answer,
+                                    f"the move {chosen}")
+            decision = chosen
+            if int(decision.yes) != answer:
+                raise self.mismatch(ext.number, "EXT 1 (the computer's answer)", answer,
+                                    int(decision.yes))
+        self.computer.observe(table, table.apply(decision))
 
     def end(self) -> None:
-        state = self.game
+        table = self.game
         line = self.take("END", 1)
-        got = end_reason(state)
+        got = end_reason(table)
         if got != line.args[0]:
             raise self.mismatch(line.number, "END", line.args[0], got)
         self.hands += 1
@@ -492,7 +500,7 @@ class Replay:
             if line.args[0] != str(player):
                 raise self.mismatch(line.number, "format", f"SCORE {player}", repr(line.text))
             expected = self.ints(line, line.args[1:])
-            for cell, (want, have) in enumerate(zip(expected, score_cells(state, player)), 1):
+            for cell, (want, have) in enumerate(zip(expected, score_cells(table, player)), 1):
                 if want != have:
                     raise self.mismatch(line.number,
                                         f"SCORE {player} cell {cell} ({SCORE_CELLS[cell - 1]})",
@@ -500,24 +508,24 @@ class Replay:
         self.game_end()
 
     def game_end(self) -> None:
-        state = self.game
+        table = self.game
         if self.peek() != "GAME":
-            if state.game_over:
+            if table.game_over:
                 raise self.mismatch(self.pos + 1, "GAME", "no game over",
-                                    f"a game over, totals {state.total(0)}, {state.total(1)}")
+                                    f"a game over, totals {table.total(1)}, {table.total(2)}")
             return
         line = self.take("GAME", 3)
         winner, *games = self.ints(line, line.args)
-        if not state.game_over:
+        if not table.game_over:
             raise self.mismatch(line.number, "GAME", "a game over",
-                                f"totals {state.total(0)}, {state.total(1)}")
-        after = state.copy()
+                                f"totals {table.total(1)}, {table.total(2)}")
+        after = table.copy()
         after.new_hand(random.Random(0))
-        won = [a.games - b.games for a, b in zip(after.players, state.players)]
+        won = [a - b for a, b in zip(after.games, table.games)]
         got_winner = won.index(1) if 1 in won else -1
         if got_winner != winner:
             raise self.mismatch(line.number, "GAME winner", winner, got_winner)
-        got_games = [p.games for p in after.players]
+        got_games = after.games
         if got_games != games:
             raise self.mismatch(line.number, "GAME games", _ints(games), _ints(got_games))
 
@@ -614,7 +622,7 @@ def test_the_sample_replays() -> None:
 
 
 DIGEST_KEYS = [token.split("=")[0] for token in digest(
-    GameState(players=(PlayerState(), PlayerState()), deck=[]), BsdComputer(random.Random(0))
+    Table.new(BSD, random.Random(0)), BsdComputer(random.Random(0))
 )]
 
 
@@ -711,7 +719,7 @@ def test_a_wrong_extension_answer_fails(player: int) -> None:
     error = mismatch_in(changed(index, line[:-1] + ("1" if line.endswith("0") else "0")))
     if player == 1:  # the computer's own answer is compared
         assert (error.lineno, error.key) == (index + 1, "EXT 1 (the computer's answer)")
-    else:  # the answer fed to the engine: the end or the hand's end differs
+    else:  # the answer fed to the table: the end or the hand's end differs
         assert error.lineno == index + 2 and error.key in ("end", "format")
 
 
@@ -791,7 +799,11 @@ def test_an_empty_hand_ends_the_hand() -> None:
     # play: BSD's only way on is D6 on the empty slot, which ends the hand.
     from builders import build, player
 
-    state = build(player(["", "", "", "", "", "Stop", "25"], battle="Go"),
-                  player(battle="Go"), deck_size=0, to_move=1)
-    state.apply(Use(5))
-    assert end_reason(state) == "empty-hand"
+    # (its four safeties played, so that none is left for the discard pile)
+    table = build(player(["", "", "", "", "", "Stop", "25"], battle="Go",
+                         safeties=["Extra Tank", "Puncture Proof", "Driving Ace",
+                                   "Right of Way"]),
+                  player(battle="Go"), deck_size=0, to_move=COMPUTER)
+    assert table.hands[HUMAN] == [NO_CARD] * 7
+    table.apply(Use(5))
+    assert table.hand_over and end_reason(table) == "empty-hand"
