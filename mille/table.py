@@ -34,7 +34,11 @@ import random
 
 from .battle import MODELS, BattleModel, TopModel
 from .cards import (
+    CARD_NAMES,
     D200,
+    END_OF_LIMIT,
+    GO,
+    RIGHT_OF_WAY,
     STOP,
     HAND_SLOTS,
     NO_CARD,
@@ -42,6 +46,7 @@ from .cards import (
     SPEED_LIMIT,
     VALUES,
     is_hazard,
+    is_repair,
     is_safety,
     safety_for,
 )
@@ -754,22 +759,42 @@ class Table:
             cards += tab.cards()
         return cards
 
-    def validate(self) -> None:
-        """Raise ValueError with a precise message if the state is impossible."""
+    def validate(self, *, strict: bool = False) -> None:
+        """Raise ValueError with a precise message if the state is impossible.
+
+        The invariants of the spec's section 5 and what every game keeps
+        besides (tops that match the piles, ``can_go`` the battle top, the
+        phase that fits the mileages, a question only where one can be
+        pending): the one place the rules' consistency is checked, for the
+        engine's tests and for save files alike.  ``strict`` adds what only
+        a hand-built state breaks (a save file is loaded strictly): no
+        safety in the discard pile, no unsettled finished game in the
+        totals, an extender for an extended target, no battle top a bsd
+        side is protected from, a hand over only when it had to end.
+        """
         rules = self.rules
-        if any(c != FALSE_VIRTUE for c in self.set_aside):
-            raise ValueError("only false virtues are set aside")
-        if sorted(self.all_cards()) != deck_cards(rules):
-            raise ValueError(f"cards are not the {rules.deck_size}-card deck")
-        ends = {rules.target} | ({rules.extension} if rules.extension else set())
-        if self.target not in ends:
-            raise ValueError(f"target must be one of {sorted(ends)}, not {self.target}")
         if len(self.hands) != rules.players:
             raise ValueError(f"{len(self.hands)} hands for {rules.players} seats")
         if len(self.tableaux) != rules.sides:
             raise ValueError(f"{len(self.tableaux)} tableaux for {rules.sides} sides")
+        if len(self.totals) != rules.sides or len(self.games) != rules.sides or \
+                len(self.marks) != rules.sides:
+            raise ValueError(f"totals, games and marks must have {rules.sides} entries")
+        if any(c != FALSE_VIRTUE for c in self.set_aside):
+            raise ValueError("only false virtues are set aside")
+        if sorted(self.all_cards()) != deck_cards(rules):
+            raise ValueError(f"cards are not the {rules.deck_size}-card deck")
+        if strict:
+            for card in self.discard:
+                if 15 <= card <= 18:
+                    raise ValueError(f"a safety in the discard pile ({CARD_NAMES[card]})")
+        ends = {rules.target} | ({rules.extension} if rules.extension else set())
+        if self.target not in ends:
+            raise ValueError(f"target must be one of {sorted(ends)}, not {self.target}")
         if not 0 <= self.to_move < rules.players:
             raise ValueError(f"no seat {self.to_move} to move")
+        if not 0 <= self.starter < rules.players:
+            raise ValueError(f"no seat {self.starter} to start")
         for seat, hand in enumerate(self.hands):
             if len(hand) != HAND_SLOTS:
                 raise ValueError(f"seat {seat}: a hand has {HAND_SLOTS} slots")
@@ -780,17 +805,17 @@ class Table:
             if not mover and hand[0] != NO_CARD and not (self.ordering and seat == 0):
                 raise ValueError(f"seat {seat}: slot P filled outside its turn")
         for side, tab in enumerate(self.tableaux, 1):
-            self._validate_tableau(side, tab)
+            self._validate_tableau(side, tab, strict)
             score = self.hand_score(side)
             if (score.trip or score.safe_trip or score.delayed_action or score.extension
                     or score.shut_out or score.perfect_crossing) and \
                     self.completing_side() != side:
                 raise ValueError(f"side {side}: trip rows without completing the trip")
-        if len(self.totals) != rules.sides or len(self.games) != rules.sides:
-            raise ValueError(f"totals and games must have {rules.sides} entries")
-        self._validate_phase()
+        self._validate_totals(strict)
+        self._validate_reshuffle()
+        self._validate_phase(strict)
 
-    def _validate_tableau(self, side: int, tab: Tableau) -> None:
+    def _validate_tableau(self, side: int, tab: Tableau, strict: bool) -> None:
         where = f"side {side}"
         problems_model = self.rules.battle == "problems"
         played = tab.record if problems_model else tab.miles
@@ -808,6 +833,8 @@ class Table:
             raise ValueError(f"{where}: only safeties go in the safety area")
         if len(set(tab.safeties)) != len(tab.safeties):
             raise ValueError(f"{where}: a safety played twice")
+        if len(tab.coups) != NUM_SAFETIES:
+            raise ValueError(f"{where}: a coup fourre mark for each of {NUM_SAFETIES} safeties")
         for i, coup in enumerate(tab.coups):
             if coup and 15 + i not in tab.safeties:
                 raise ValueError(f"{where}: a coup fourre for an unplayed safety")
@@ -822,12 +849,8 @@ class Table:
             raise ValueError(f"{where}: a card that cannot be on a battle pile")
         if any(c not in (SPEED_LIMIT, 14) for c in tab.speed):
             raise ValueError(f"{where}: a card that cannot be on a speed pile")
-        if self._bsd:
-            if tab.top != NO_CARD and tab.top not in tab.battle and tab.top != 13:
-                raise ValueError(f"{where}: battle top was never played")
-            if tab.speed_top not in (NO_CARD, SPEED_LIMIT, 14) or (
-                    tab.speed_top != NO_CARD and tab.speed_top not in tab.speed):
-                raise ValueError(f"{where}: impossible speed top")
+        if self.rules.battle == "top":
+            self._validate_tops(where, tab, strict)
             return
         self._validate_bsd_fields_unset(where, tab)
         if any(c != (SPEED_LIMIT if i % 2 == 0 else 14) for i, c in enumerate(tab.speed)):
@@ -837,6 +860,30 @@ class Table:
             raise ValueError(f"{where}: a battle top it is protected from")
         if tab.speed and tab.speed[-1] == SPEED_LIMIT and 18 in tab.safeties:
             raise ValueError(f"{where}: a speed limit with right of way")
+
+    def _validate_tops(self, where: str, tab: Tableau, strict: bool) -> None:
+        """BSD's board: the tops it shows match the piles, ``can_go`` the top."""
+        top, speed_top, right_of_way = tab.top, tab.speed_top, RIGHT_OF_WAY in tab.safeties
+        if top == NO_CARD:
+            if tab.battle:
+                raise ValueError(f"{where}: no battle top, but a battle pile")
+        elif top == GO:
+            if GO not in tab.battle and not tab.safeties:
+                raise ValueError(f"{where}: a Go top without a Go card or a safety")
+        elif not tab.battle or top != tab.battle[-1]:
+            raise ValueError(f"{where}: the battle top is not the top of the battle pile")
+        if speed_top == NO_CARD:
+            if tab.speed and not (right_of_way and tab.speed[-1] == SPEED_LIMIT):
+                raise ValueError(f"{where}: no speed top, but a speed pile")
+        elif speed_top not in (SPEED_LIMIT, END_OF_LIMIT) or not tab.speed or \
+                speed_top != tab.speed[-1]:
+            raise ValueError(f"{where}: the speed top is not the top of the speed pile")
+        if strict and is_hazard(top) and safety_for(top) in tab.safeties:
+            raise ValueError(f"{where}: a battle top it is protected from")
+        if speed_top == SPEED_LIMIT and right_of_way:
+            raise ValueError(f"{where}: a speed limit with right of way")
+        if tab.can_go != (top == GO or (right_of_way and is_repair(top))):
+            raise ValueError(f"{where}: can_go does not match the battle top")
 
     def _validate_bsd_fields_unset(self, where: str, tab: Tableau) -> None:
         if (tab.top, tab.speed_top, tab.can_go, tab.battle_window, tab.speed_window) != (
@@ -859,35 +906,98 @@ class Table:
                 STOP not in problems:
             raise ValueError(f"{where}: a hazard without its stop")
 
-    def _validate_phase(self) -> None:
+    def _validate_totals(self, strict: bool) -> None:
+        rules = self.rules
+        for side, total in enumerate(self.totals, 1):
+            if total < 0 or total % 25:
+                raise ValueError(f"side {side}: a total of {total} is not a score")
+        best = max(self.totals)
+        if strict and best >= rules.winning_score and (
+                rules.game_tie == TIE_NO_GAME or self.totals.count(best) == 1):
+            raise ValueError(f"a total of {best} ended the game, but was not settled")
+        if any(games < 0 for games in self.games):
+            raise ValueError("a negative count of games won")
+
+    def _validate_reshuffle(self) -> None:
+        if not self.rules.reshuffle:
+            if self.refills or self.seed or any(self.marks):
+                raise ValueError("reshuffle counters without the reshuffle rule")
+            return
+        if not 0 <= self.seed < 2 ** 32 or self.refills < 0:
+            raise ValueError("impossible reshuffle counters")
+        for side, (tab, mark) in enumerate(zip(self.tableaux, self.marks), 1):
+            if not 0 <= mark <= tab.mileage or mark % 25 or (mark and not self.refills):
+                raise ValueError(f"side {side}: a mark of {mark} at {tab.mileage} miles")
+
+    def _validate_phase(self, strict: bool) -> None:
+        rules = self.rules
         phase = self.phase
         if phase not in (PLAYING, EXTENSION, COUP, OVER):
             raise ValueError(f"unknown phase {phase!r}")
+        asked = self.asked
         if phase in (EXTENSION, COUP):
-            if self.asked is None or not 0 <= self.asked < self.rules.players:
+            if asked is None or not 0 <= asked < rules.players:
                 raise ValueError(f"a {phase} question asked of nobody")
-        elif self.asked is not None:
+        elif asked is not None:
             raise ValueError("a question asked outside its phase")
-        if phase == EXTENSION:
-            if self.tableaux[self.side_index(self.asked or 0)].mileage != self.rules.target:
-                raise ValueError("an extension decision for a side not at the target")
-        if phase == COUP:
-            if self.offer is None:
-                raise ValueError("a coup fourre question without an offer")
-            side, safety, hazard = self.offer
-            if self.side_of(self.asked or 0) != side or safety not in self.hands[self.asked or 0]:
-                raise ValueError("a coup fourre offer to a seat without the safety")
-            if safety_for(hazard) != safety:
-                raise ValueError("a coup fourre offer with the wrong safety")
-        elif self.offer is not None:
+        if self.offer is not None and phase != COUP:
             raise ValueError("a coup fourre offer outside its phase")
-        if self.extender is not None and (
-                self.rules.extension is None or self.target != self.rules.extension):
-            raise ValueError("an extender without an extension")
-        if phase == PLAYING:
+        extender = self.extender
+        if extender is not None:
+            if rules.extension is None or self.target != rules.extension:
+                raise ValueError("an extender without an extension")
+            if not 1 <= extender <= rules.sides:
+                raise ValueError(f"no side {extender} to extend")
+            if self.tableaux[extender - 1].mileage < rules.target:
+                raise ValueError(f"side {extender} extended before reaching {rules.target}")
+        elif rules.extension is not None and self.target == rules.extension:
+            if strict:
+                raise ValueError("an extension nobody called")
+            if all(tab.mileage < rules.target for tab in self.tableaux):
+                raise ValueError(f"an extension, but no side reached {rules.target}")
+        reached = [side for side, tab in enumerate(self.tableaux, 1)
+                   if tab.mileage >= self.target]
+        if asked is None:
+            pass
+        elif phase == EXTENSION:
+            side = self.side_of(asked)
+            if self.tableaux[side - 1].mileage != rules.target:
+                raise ValueError("an extension decision for a side not at the target")
+            if rules.extension is None or self.target == rules.extension:
+                raise ValueError("an extension decision with no extension to call")
+            if self.to_move != (asked + 1) % rules.players:
+                raise ValueError("an extension decision out of turn")
+            reached.remove(side)
+        else:
+            self._validate_offer(asked)
+        if reached and phase != OVER:
+            raise ValueError(f"the hand goes on, but side {reached[0]} has reached {self.target}")
+        if strict and phase == OVER and not reached:
+            if self.deck:
+                raise ValueError("the hand is over, but nobody finished and the deck is not empty")
+            if rules.deck_out == DECK_OUT_RUN_OUT and (
+                    self.can_supply() or any(c != NO_CARD for h in self.hands for c in h)):
+                raise ValueError("the hand is over, but cards are left to play")
+        if phase == PLAYING and not self._bsd:
             hand = self.hands[self.to_move]
-            if not self.can_supply() and all(c == NO_CARD for c in hand) and not self._bsd:
+            if not self.can_supply() and all(c == NO_CARD for c in hand):
                 raise ValueError("the player to move has no card and cannot pick")
+
+    def _validate_offer(self, asked: int) -> None:
+        if self.rules.coup != OFFER:
+            raise ValueError(f"a coup fourre question under {self.rules.name}")
+        if self.offer is None:
+            raise ValueError("a coup fourre question without an offer")
+        side, safety, hazard = self.offer
+        if self.side_of(asked) != side or safety not in self.hands[asked]:
+            raise ValueError("a coup fourre offer to a seat without the safety")
+        if not is_hazard(hazard) or safety_for(hazard) != safety:
+            raise ValueError("a coup fourre offer with the wrong safety")
+        tab = self.tableaux[side - 1]
+        pile = tab.speed if hazard == SPEED_LIMIT else tab.battle
+        if not pile or pile[-1] != hazard or (
+                self.rules.battle == "problems" and hazard not in tab.problems):
+            raise ValueError("a coup fourre offer for a hazard that did not land")
 
     # ----- serialisation --------------------------------------------------------------
 
