@@ -1,4 +1,9 @@
-"""The computer opponent: BSD's heuristic, its memory, its save data."""
+"""The computer opponent: BSD's heuristic, its memory, its save data.
+
+The computer plays one seat of the ``bsd`` preset's :class:`Table`; here
+it is seat 1 (BSD's computer) unless a test says otherwise, and seat 0 is
+"the human" (BSD's player).
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,11 @@ import copy
 import json
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
+from mille.battle import TOP
 from mille.cards import (
     ACCIDENT,
     CARD_NAMES,
@@ -29,40 +35,56 @@ from mille.cards import (
     RIGHT_OF_WAY,
     SPARE_TIRE,
     STOP,
-    full_deck,
+    VALUES,
 )
-from mille.autoplayers import RandomPlayer
-from mille.computer import IN_HAND, INITIAL_NEED, PLAYED, UNKNOWN, BsdComputer
-from mille.engine import (
-    COMPUTER,
-    HUMAN,
+from mille.computer import (
+    IN_HAND,
+    INITIAL_NEED,
+    PLAYED,
+    UNKNOWN,
+    BsdComputer,
+    ComputerError,
+)
+from mille.players import Player
+from mille.rules import BSD
+from mille.table import (
+    EXTENSION,
+    NO,
+    OVER,
     PICK,
+    PLAYING,
+    YES,
+    Answer,
     Discard,
-    GameState,
-    MoveResult,
-    Phase,
-    PlayerState,
+    Move,
+    Outcome,
+    Table,
+    Tableau,
     Use,
-    can_play,
+    deck_cards,
 )
 
+HUMAN, COMPUTER = 0, 1  # BSD's seats: the player, the computer
 
-def make_state(
+
+def make_table(
     comp_hand: list[int],
     *,
     comp: dict[str, Any] | None = None,
     human: dict[str, Any] | None = None,
     human_hand: list[int] | None = None,
     deck_len: int = 40,
-    end: int = 700,
-) -> GameState:
-    """A consistent 101-card state, the computer to move.
+    target: int = 700,
+) -> Table:
+    """A consistent 101-card bsd table, the computer (seat 1) to move.
 
-    ``comp``/``human`` may give ``battle``, ``speed``, ``miles`` (a list of
-    distance cards), ``safeties``, ``can_go`` (default: battle is Go),
-    ``battle_window``.
+    ``comp``/``human`` may give ``battle``, ``speed`` (the tops), ``miles``
+    (a list of distance cards), ``safeties``, ``can_go`` (default: battle is
+    Go), ``battle_window``.  Unplaced cards are shuffled into the deck (its
+    first ``deck_len``) and the discard pile; unplaced safeties go to the
+    bottom of the deck, never to the discard pile.
     """
-    pool = Counter(full_deck())
+    pool = Counter(deck_cards(BSD))
 
     def take(card: int) -> int:
         if card != NO_CARD:
@@ -70,147 +92,184 @@ def make_state(
             pool[card] -= 1
         return card
 
-    players = []
+    hands = []
+    tableaux = []
     for spec, hand in ((human or {}, human_hand), (comp or {}, comp_hand)):
-        p = PlayerState()
         if hand is None:
             hand = [NO_CARD, D75, D75, D75, D75, D75, D75]
-        p.hand = [take(c) for c in hand]
+        hands.append([take(c) for c in hand])
         battle = spec.get("battle", NO_CARD)
-        if battle != NO_CARD:
-            p.battle_pile = [take(battle)]
-        p.battle = battle
         speed = spec.get("speed", NO_CARD)
-        if speed != NO_CARD:
-            p.speed_pile = [take(speed)]
-        p.speed = speed
-        p.miles = [take(c) for c in spec.get("miles", [])]
-        for c in p.miles:
-            p.nummiles[c] += 1
-        p.mileage = sum((25, 50, 75, 100, 200)[c] for c in p.miles)
-        p.safeties = [take(c) for c in spec.get("safeties", [])]
-        p.can_go = spec.get("can_go", battle == GO)
-        p.battle_window = spec.get("battle_window", False)
-        players.append(p)
+        miles = [take(c) for c in spec.get("miles", [])]
+        tableaux.append(Tableau(
+            battle=[take(battle)] if battle != NO_CARD else [],
+            speed=[take(speed)] if speed != NO_CARD else [],
+            miles=miles,
+            safeties=[take(c) for c in spec.get("safeties", [])],
+            mileage=sum(VALUES[c] for c in miles),
+            nummiles=[miles.count(c) for c in range(5)],
+            top=battle,
+            speed_top=speed,
+            can_go=spec.get("can_go", battle == GO),
+            battle_window=spec.get("battle_window", False),
+        ))
     rest = sorted(pool.elements())
     random.Random(5).shuffle(rest)
-    state = GameState(players=(players[0], players[1]), deck=rest[:deck_len],
-                      discard=rest[deck_len:], end=end, to_move=COMPUTER, starter=COMPUTER)
-    state.validate()
-    return state
+    safeties = [c for c in rest if c >= EXTRA_TANK]
+    assert len(safeties) <= deck_len, "unplaced safeties cannot be discarded"
+    rest = safeties + [c for c in rest if c < EXTRA_TANK]
+    table = Table(rules=BSD, hands=hands, tableaux=tableaux, deck=rest[:deck_len],
+                  discard=rest[deck_len:], target=target, to_move=COMPUTER,
+                  starter=COMPUTER, totals=[0, 0], games=[0, 0])
+    table.validate()
+    return table
 
 
-def bot_for(state: GameState, seed: int = 0) -> BsdComputer:
-    bot = BsdComputer(random.Random(seed))
-    bot.start_hand(state)
+def bot_for(table: Table, seed: int = 0, seat: int = COMPUTER) -> BsdComputer:
+    bot = BsdComputer(random.Random(seed), seat)
+    bot.start_hand(table)
     return bot
 
 
-def slot_of(state: GameState, card: int) -> int:
-    return state.players[COMPUTER].hand.index(card)
+def slot_of(table: Table, card: int) -> int:
+    return table.hands[COMPUTER].index(card)
 
 
 ROLLING = {"battle": GO}
 STOPPED = {"battle": STOP}
+ALL_SAFETIES = [NO_CARD, EXTRA_TANK, PUNCTURE_PROOF, DRIVING_ACE, RIGHT_OF_WAY, D75, D75]
+
+
+def test_it_is_a_player() -> None:
+    bot: Player = BsdComputer(random.Random(0))
+    assert bot.seat == COMPUTER
+    assert BsdComputer(random.Random(0), seat=0).seat == 0
+
+
+@pytest.mark.parametrize("seat", [2, -1, True])
+def test_a_seat_of_the_two(seat: int) -> None:
+    with pytest.raises(ComputerError, match=f"^seat must be 0 or 1, not {seat!r}$"):
+        BsdComputer(random.Random(0), seat)
 
 
 # ----- golden cases ----------------------------------------------------------
 
 def test_coup_fourre_taken_at_once_before_picking() -> None:
-    state = make_state(
+    table = make_table(
         [NO_CARD, D25, D50, PUNCTURE_PROOF, GO, STOP, D100],
         comp={"battle": FLAT_TIRE, "can_go": False, "battle_window": True},
         human=ROLLING,
     )
-    bot = bot_for(state)
-    move = bot.choose(state)
+    bot = bot_for(table)
+    move = bot.choose(table)
     assert move == Use(3)
-    result = state.apply(move)
-    assert result.coup_fourre and result.extra_turn
-    bot.observe(state, result)
+    outcome = table.apply(move)
+    assert outcome.coup_fourre and outcome.extra_turn
+    bot.observe(table, outcome)
     assert bot.safeties[PUNCTURE_PROOF - EXTRA_TANK] == PLAYED
-    assert bot.choose(state) == PICK  # then it picks (two cards)
+    assert bot.choose(table) == PICK  # then it picks (two cards)
 
 
 def test_matching_safety_with_closed_window_picks_first() -> None:
     # BSD would try the safety at once and be refused for ever; we pick.
-    state = make_state(
+    table = make_table(
         [NO_CARD, D25, D50, PUNCTURE_PROOF, GO, STOP, D100],
         comp={"battle": FLAT_TIRE, "can_go": False, "battle_window": False},
         human=ROLLING,
     )
-    bot = bot_for(state)
-    assert bot.choose(state) == PICK
-    bot.observe(state, state.apply(PICK))
-    assert bot.choose(state) == Use(slot_of(state, PUNCTURE_PROOF))
+    bot = bot_for(table)
+    assert bot.choose(table) == PICK
+    bot.observe(table, table.apply(PICK))
+    assert bot.choose(table) == Use(slot_of(table, PUNCTURE_PROOF))
 
 
 def test_draws_when_slot_p_is_empty() -> None:
-    state = make_state([NO_CARD, D25, D50, D75, GO, STOP, D100], comp=ROLLING, human=ROLLING)
-    assert bot_for(state).choose(state) == PICK
+    table = make_table([NO_CARD, D25, D50, D75, GO, STOP, D100], comp=ROLLING, human=ROLLING)
+    assert bot_for(table).choose(table) == PICK
 
 
 def test_exact_finishing_distance_preferred() -> None:
-    state = make_state(
+    table = make_table(
         [D75, D100, D50, D25, GO, GASOLINE, D200],
         comp={"battle": GO, "miles": [D100] * 6},
         human=STOPPED,
     )
-    assert bot_for(state).choose(state) == Use(1)
+    assert bot_for(table).choose(table) == Use(1)
 
 
 def test_25_kept_back_near_the_end() -> None:
     hand = [GO, D25, D100, D75, GASOLINE, STOP, SPARE_TIRE]
     comp = {"battle": GO, "miles": [D100] * 6 + [D50]}  # 650: the 25 is its only play
-    state = make_state(hand, comp=comp, human=STOPPED)
-    move = bot_for(state).choose(state)
-    assert isinstance(move, Discard) and state.players[COMPUTER].hand[move.slot] != D25
+    table = make_table(hand, comp=comp, human=STOPPED)
+    move = bot_for(table).choose(table)
+    assert isinstance(move, Discard) and table.hands[COMPUTER][move.slot] != D25
     # with the deck out there is no reason to wait: it plays the 25
-    state = make_state(hand, comp=comp, human=STOPPED, deck_len=0)
-    assert bot_for(state).choose(state) == Use(1)
+    table = make_table(hand, comp=comp, human=STOPPED, human_hand=ALL_SAFETIES, deck_len=0)
+    assert bot_for(table).choose(table) == Use(1)
 
 
 def test_a_safety_is_never_discarded() -> None:
     hand = [GO, EXTRA_TANK, GO, PUNCTURE_PROOF, GO, DRIVING_ACE, GO]
-    state = make_state(hand, comp=ROLLING, human=STOPPED)
-    bot = bot_for(state)
-    move = bot.choose(state)
+    table = make_table(hand, comp=ROLLING, human=STOPPED)
+    bot = bot_for(table)
+    move = bot.choose(table)
     assert move == Discard(0)  # normally a spare Go goes (33 // 4**2 = 2)
-    bot = bot_for(state)
+    bot = bot_for(table)
     bot.need[GO] = 1000  # every Go now worth more than a held safety (101)
-    move = bot.choose(state)
+    move = bot.choose(table)
     assert move == Use(5)
-    assert state.check(move) is None
+    assert table.check(move) is None
 
 
 def test_hazard_played_on_a_rolling_opponent() -> None:
-    state = make_state(
+    table = make_table(
         [D25, OUT_OF_GAS, GASOLINE, SPARE_TIRE, STOP, D75, ACCIDENT],
         comp={"battle": STOP, "can_go": False},
         human={"battle": GO, "miles": [D100, D100]},
     )
-    move = bot_for(state).choose(state)
-    assert isinstance(move, Use)
-    assert state.players[COMPUTER].hand[move.slot] in (OUT_OF_GAS, STOP, ACCIDENT)
+    move = bot_for(table).choose(table)
+    assert isinstance(move, Use) and move.target is None
+    assert table.hands[COMPUTER][move.slot] in (OUT_OF_GAS, STOP, ACCIDENT)
+    assert table.apply(move).card in (OUT_OF_GAS, STOP, ACCIDENT)
+    assert table.tableaux[HUMAN].top in (OUT_OF_GAS, STOP, ACCIDENT)
+
+
+def test_seat_0_reads_its_own_side() -> None:
+    """The same position with the seats swapped gives the same move."""
+    hand = [D75, D100, D50, D25, GO, GASOLINE, D200]
+    table = make_table(hand, comp={"battle": GO, "miles": [D100] * 6}, human=STOPPED)
+    mirror = Table(rules=BSD, hands=table.hands[::-1], tableaux=table.tableaux[::-1],
+                   deck=table.deck, discard=table.discard, to_move=HUMAN, starter=HUMAN,
+                   totals=[0, 0], games=[0, 0])
+    mirror.validate()
+    assert bot_for(mirror, seat=HUMAN).choose(mirror) == bot_for(table).choose(table) == Use(1)
+
+
+def test_choose_refuses_when_it_has_nothing_to_decide() -> None:
+    table = make_table([D25, D50, D75, GO, GO, D100, GASOLINE], comp=ROLLING, human=ROLLING)
+    with pytest.raises(ComputerError, match="^seat 0 has nothing to decide$"):
+        bot_for(table, seat=HUMAN).choose(table)
+    table.phase = OVER
+    with pytest.raises(ComputerError, match="^seat 1 has nothing to decide$"):
+        bot_for(table).choose(table)
 
 
 # ----- extension -------------------------------------------------------------
 
-def _at_700(
-    hand: list[int], *, human: dict[str, Any], deck_len: int = 40
-) -> tuple[GameState, MoveResult]:
-    """The computer has just played a 100 to reach exactly 700."""
-    state = make_state(hand, comp={"battle": GO, "miles": [D100] * 6},
+def _at_700(hand: list[int], *, human: dict[str, Any], deck_len: int = 40) -> Table:
+    """The computer has just played a 100 to reach exactly 700: the table
+    asks it Extension?"""
+    table = make_table(hand, comp={"battle": GO, "miles": [D100] * 6},
                        human=human, deck_len=deck_len)
-    bot_hand = state.players[COMPUTER].hand
-    slot = bot_hand.index(D100)
-    state.players[COMPUTER].hand[0] = D100 if bot_hand[0] == NO_CARD else bot_hand[0]
-    result = state.apply(Use(slot))
-    assert state.phase is Phase.EXTENSION and state.extender == COMPUTER
-    return state, result
+    assert table.hands[COMPUTER][0] != NO_CARD  # it has picked
+    outcome = table.apply(Use(table.hands[COMPUTER].index(D100)))
+    assert outcome.card == D100
+    assert table.phase == EXTENSION and table.asked == COMPUTER
+    assert table.current_player == COMPUTER
+    return table
 
 
-def _bot_at(state: GameState, safeties: list[int]) -> BsdComputer:
+def _bot_at(table: Table, safeties: list[int]) -> BsdComputer:
     bot = BsdComputer(random.Random(0))
     for s in safeties:
         bot.safeties[s - EXTRA_TANK] = IN_HAND
@@ -219,18 +278,22 @@ def _bot_at(state: GameState, safeties: list[int]) -> BsdComputer:
 
 
 def test_extends_with_two_safeties_when_opponent_has_none_out() -> None:
-    state, last = _at_700([D25, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GO, GO],
-                          human={"battle": STOP, "miles": [D100, D100, D100]})
-    assert _bot_at(state, [EXTRA_TANK, PUNCTURE_PROOF]).wants_extension(state, last)
-    assert not _bot_at(state, [EXTRA_TANK]).wants_extension(state, last)
+    table = _at_700([D25, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GO, GO],
+                    human={"battle": STOP, "miles": [D100, D100, D100]})
+    bot = _bot_at(table, [EXTRA_TANK, PUNCTURE_PROOF])
+    assert bot.wants_extension(table)
+    assert bot.choose(table) == YES
+    assert table.check(YES) is None
+    assert not _bot_at(table, [EXTRA_TANK]).wants_extension(table)
+    assert _bot_at(table, [EXTRA_TANK]).choose(table) == NO
 
 
 def test_no_extension_when_opponent_is_close_or_shut_out() -> None:
     hand = [D25, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GO, GO]
-    state, last = _at_700(hand, human={"battle": GO, "miles": [D100] * 5})
-    assert not _bot_at(state, [EXTRA_TANK, PUNCTURE_PROOF]).wants_extension(state, last)
-    state, last = _at_700(hand, human={"battle": STOP})
-    assert not _bot_at(state, [EXTRA_TANK, PUNCTURE_PROOF]).wants_extension(state, last)
+    table = _at_700(hand, human={"battle": GO, "miles": [D100] * 5})
+    assert not _bot_at(table, [EXTRA_TANK, PUNCTURE_PROOF]).wants_extension(table)
+    table = _at_700(hand, human={"battle": STOP})
+    assert not _bot_at(table, [EXTRA_TANK, PUNCTURE_PROOF]).wants_extension(table)
 
 
 def test_extension_counts_the_card_just_played() -> None:
@@ -238,127 +301,241 @@ def test_extension_counts_the_card_just_played() -> None:
     # left.  700 in hand after the play, 100 played, 67 cards: 1001 > 1000.
     hand = [D100, D100, D200, D200, D200, EXTRA_TANK, PUNCTURE_PROOF]
     human = {"battle": STOP, "miles": [D100, D100], "safeties": [DRIVING_ACE]}
-    state, last = _at_700(hand, human=human, deck_len=67)
-    assert last.card == D100
-    bot = _bot_at(state, [EXTRA_TANK, PUNCTURE_PROOF])
-    assert bot.wants_extension(state, last)
-    state, last = _at_700(hand, human=human, deck_len=66)  # 998
-    assert not bot.wants_extension(state, last)
+    table = _at_700(hand, human=human, deck_len=67)
+    bot = _bot_at(table, [EXTRA_TANK, PUNCTURE_PROOF])
+    assert bot.wants_extension(table) and bot.choose(table) == YES
+    table = _at_700(hand, human=human, deck_len=66)  # 998
+    assert not bot.wants_extension(table) and bot.choose(table) == NO
+
+
+def test_the_answer_extends_the_trip() -> None:
+    table = _at_700([D25, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GO, GO],
+                    human={"battle": STOP, "miles": [D100, D100, D100]})
+    bot = _bot_at(table, [EXTRA_TANK, PUNCTURE_PROOF])
+    outcome = table.apply(bot.choose(table))
+    bot.observe(table, outcome)
+    assert outcome == Outcome(COMPUTER, YES)
+    assert (table.phase, table.target, table.current_player) == (PLAYING, 1000, HUMAN)
+
+
+def test_an_extension_question_for_the_other_seat_is_not_its_own() -> None:
+    table = _at_700([D25, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GO, GO],
+                    human={"battle": STOP, "miles": [D100, D100, D100]})
+    with pytest.raises(ComputerError, match="^seat 0 has nothing to decide$"):
+        BsdComputer(random.Random(0), seat=HUMAN).choose(table)
+
+
+def test_at_1000_its_own_question_is_no_and_it_lays_its_safeties_down() -> None:
+    """Its own question (``check_ext(TRUE)``) is always "no" once the end is
+    1000, so a card that makes the end will finish the hand: first it plays
+    its safeties (BSD: ``foundend``, a playable card, none to stop the
+    opponent)."""
+    table = make_table([D75, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GASOLINE, D200],
+                       comp={"battle": GO, "miles": [D200, D200] + [D100] * 5},
+                       human={"battle": STOP, "miles": [D100]}, target=1000)
+    asked: list[bool] = []
+
+    class Asking(BsdComputer):
+        def ask_extension(self, table: Table, hand_miles: int) -> bool:
+            asked.append(super().ask_extension(table, hand_miles))
+            return asked[-1]
+
+    bot = Asking(random.Random(0))
+    bot.safeties = [IN_HAND, IN_HAND, UNKNOWN, UNKNOWN]
+    assert bot.choose(table) == Use(3)  # the Extra Tank, before the 100
+    assert asked == [False]
+    played = []
+    while table.current_player == COMPUTER:  # (a safety gives another turn)
+        outcome = table.apply(bot.choose(table))
+        bot.observe(table, outcome)
+        if not outcome.drawn:
+            played.append(outcome.card)
+    assert played == [EXTRA_TANK, PUNCTURE_PROOF, D100]
+    assert table.phase == OVER and table.tableaux[COMPUTER].mileage == 1000
+    assert len(asked) > 1 and not any(asked)
 
 
 # ----- memory ----------------------------------------------------------------
 
 def test_deal_counts_gos_only_when_it_starts() -> None:
     hand = [NO_CARD, OUT_OF_GAS, STOP, D25, D50, D75, GO]
-    state = make_state(hand, comp=ROLLING)
-    state.starter = COMPUTER
-    bot = bot_for(state)
+    table = make_table(hand, comp=ROLLING)
+    table.starter = COMPUTER
+    bot = bot_for(table)
     assert bot.gos == 2 and bot.seen[STOP] == 1 and sum(bot.seen) == 6
-    state.starter = HUMAN
-    bot.start_hand(state)
+    table.starter = HUMAN
+    bot.start_hand(table)
     assert bot.gos == 0 and sum(bot.seen) == 6
 
 
 def test_need_is_never_reset() -> None:
-    state = make_state([D25, D50, D75, GO, GO, D100, GASOLINE],
+    table = make_table([D25, D50, D75, GO, GO, D100, GASOLINE],
                        comp={"battle": OUT_OF_GAS, "can_go": False}, human=ROLLING)
-    bot = bot_for(state)
-    bot.choose(state)
+    bot = bot_for(table)
+    bot.choose(table)
     assert bot.need[GASOLINE] == INITIAL_NEED[GASOLINE] + 2  # twice per decision
-    bot.start_hand(state)
+    bot.start_hand(table)
     assert bot.need[GASOLINE] == INITIAL_NEED[GASOLINE] + 2
 
 
 def test_sees_opponent_uses_and_discards_not_its_picks() -> None:
-    state = make_state([D25, D50, D75, GO, GO, D100, GASOLINE], comp=ROLLING, human=ROLLING)
-    bot = bot_for(state)
+    table = make_table([D25, D50, D75, GO, GO, D100, GASOLINE], comp=ROLLING, human=ROLLING)
+    bot = bot_for(table)
     before = list(bot.seen)
-    bot.observe(state, MoveResult(HUMAN, PICK, drawn=(D200,)))
+    bot.observe(table, Outcome(HUMAN, PICK, drawn=(D200,)))
     assert bot.seen == before
-    bot.observe(state, MoveResult(HUMAN, Discard(2), card=D200))
-    bot.observe(state, MoveResult(HUMAN, Use(1), card=STOP))
+    bot.observe(table, Outcome(HUMAN, Discard(2), card=D200))
+    bot.observe(table, Outcome(HUMAN, Use(1), card=STOP))
+    bot.observe(table, Outcome(HUMAN, Answer(True)))  # an answer shows no card
     assert bot.seen[D200] == before[D200] + 1 and bot.seen[STOP] == before[STOP] + 1
+    assert sum(bot.seen) == sum(before) + 2
     assert bot.gos == 0  # the opponent's cards never count towards Numgos
 
 
-def test_can_play_go_on_an_empty_battle_pile_as_bsd() -> None:
-    # BSD's is_repair() is true of an empty pile, so canplay accepts a Go there
+def test_takes_in_its_own_draws_and_marks_its_played_safeties() -> None:
+    table = make_table([NO_CARD, D25, D50, D75, GO, STOP, DRIVING_ACE], comp=ROLLING)
+    bot = bot_for(table)
+    assert bot.safeties[DRIVING_ACE - EXTRA_TANK] == IN_HAND
+    before, gos = sum(bot.seen), bot.gos
+    bot.observe(table, Outcome(COMPUTER, PICK, drawn=(ACCIDENT,)))
+    assert sum(bot.seen) == before + 1 and bot.gos == gos + 1  # its own draws count
+    bot.observe(table, Outcome(COMPUTER, Use(6), card=DRIVING_ACE, extra_turn=True))
+    bot.observe(table, Outcome(COMPUTER, Discard(1), card=D25))
+    assert bot.safeties[DRIVING_ACE - EXTRA_TANK] == PLAYED
+    assert sum(bot.seen) == before + 1  # its own plays are not counted again
 
-    me, op = PlayerState(), PlayerState()
-    assert can_play(me, op, GO, 700)
+
+def test_can_play_go_on_an_empty_battle_pile_as_bsd() -> None:
+    # BSD's is_repair() is true of an empty pile, so canplay accepts a Go
+    # there; the computer asks the top model's could_play (comp.c's canplay)
+    table = Table.new(BSD, random.Random(0))
+    assert TOP.could_play(table, COMPUTER, GO) and TOP.could_play(table, HUMAN, GO)
 
 
 # ----- over many hands -----------------------------------------------------
 
-def _games(n_hands: int, seed: int, seat: int = COMPUTER):
-    """Yield (state, bot) at every one of the bot's turns, bot vs random."""
+class RandomMover:
+    """A seat that makes a random legal move (answers included)."""
+
+    def __init__(self, rng: random.Random, seat: int) -> None:
+        self.rng = rng
+        self.seat = seat
+
+    def start_hand(self, table: Table) -> None:
+        pass
+
+    def observe(self, table: Table, outcome: Outcome) -> None:
+        pass
+
+    def choose(self, table: Table) -> Move:
+        return self.rng.choice(table.legal_moves())
+
+
+def _games(n_hands: int, seed: int, seat: int = COMPUTER) -> Iterator[tuple[Table, BsdComputer]]:
+    """Yield (table, bot) at every one of the bot's decisions, bot vs random."""
     rng = random.Random(seed)
     bot = BsdComputer(random.Random(rng.getrandbits(32)), seat)
-    other = RandomPlayer(random.Random(rng.getrandbits(32)))
-    seats: list[Any] = [other, bot] if seat == COMPUTER else [bot, other]
-    state = GameState.new_game(rng)
+    other = RandomMover(random.Random(rng.getrandbits(32)), 1 - seat)
+    seats: list[Player] = [other, bot] if seat == COMPUTER else [bot, other]
+    table = Table.new(BSD, rng)
     for hand in range(n_hands):
         if hand:
-            state.new_hand(rng)
+            table.new_hand(rng)
         for p in seats:
-            p.start_hand(state)
-        last = None
-        while state.phase is not Phase.HAND_OVER:
-            if state.phase is Phase.EXTENSION:
-                state.decide_extension(seats[state.extender].wants_extension(state, last))
-                continue
-            if state.to_move == seat:
-                yield state, bot
-            last = state.apply(seats[state.to_move].choose(state))
+            p.start_hand(table)
+        while table.phase != OVER:
+            mover = table.current_player
+            assert mover is not None
+            if mover == seat:
+                yield table, bot
+            outcome = table.apply(seats[mover].choose(table))
             for p in seats:
-                p.observe(state, last)
+                p.observe(table, outcome)
 
 
 @pytest.mark.parametrize("seat", [COMPUTER, HUMAN])
 def test_choose_is_always_legal(seat: int) -> None:
-    turns = 0
-    for state, bot in _games(150, 11 + seat, seat):
-        move = copy.deepcopy(bot).choose(state)
-        assert state.check(move) is None, (move, state.check(move))
+    turns = answers = 0
+    for table, bot in _games(150, 11 + seat, seat):
+        move = copy.deepcopy(bot).choose(table)
+        assert table.check(move) is None, (move, table.check(move))
         turns += 1
-    assert turns > 5000
+        answers += isinstance(move, Answer)
+    assert turns > 5000 and answers > 0
 
 
 def test_choice_ignores_hidden_cards() -> None:
     """Shuffling the opponent's hand with the deck changes nothing."""
     mix = random.Random(3)
     checked = 0
-    for state, bot in _games(40, 21):
+    for table, bot in _games(40, 21):
         twin = copy.deepcopy(bot)
-        other = state.copy()
-        hidden = [c for c in other.players[HUMAN].hand if c != NO_CARD] + other.deck
+        other = table.copy()
+        hand = other.hands[HUMAN]
+        hidden = [c for c in hand if c != NO_CARD] + other.deck
         mix.shuffle(hidden)
-        hand = other.players[HUMAN].hand
         for i, c in enumerate(hand):
             if c != NO_CARD:
                 hand[i] = hidden.pop()
         other.deck = hidden
-        assert copy.deepcopy(bot).choose(state) == twin.choose(other)
+        assert copy.deepcopy(bot).choose(table) == twin.choose(other)
         checked += 1
     assert checked > 1000
 
 
+def test_two_computers_play_whole_games() -> None:
+    """BSD's computer on both seats, through the Player protocol, as the
+    session and self-play drive it: every move legal, every hand ends."""
+    rng = random.Random(4)
+    bots = [BsdComputer(random.Random(rng.getrandbits(32)), seat) for seat in (0, 1)]
+    table = Table.new(BSD, rng)
+    extended = 0
+    for hand in range(60):
+        if hand:
+            table.new_hand(rng)
+        for bot in bots:
+            bot.start_hand(table)
+        for _ in range(1000):
+            if table.phase == OVER:
+                break
+            extended += table.phase == EXTENSION
+            seat = table.current_player
+            assert seat is not None
+            outcome = table.apply(bots[seat].choose(table))
+            for bot in bots:
+                bot.observe(table, outcome)
+        assert table.phase == OVER
+    assert extended > 0 and sum(table.games) + max(table.totals) > 0
+
+
 # ----- saving --------------------------------------------------------------
 
-def test_to_dict_round_trips_through_json() -> None:
-    for state, bot in _games(3, 31):
+@pytest.mark.parametrize("seat", [COMPUTER, HUMAN])
+def test_to_dict_round_trips_through_json(seat: int) -> None:
+    for table, bot in _games(3, 31, seat):
         pass
     data = json.loads(json.dumps(bot.to_dict()))
-    again = BsdComputer.from_dict(data, random.Random(0))
+    assert data["player"] == seat
+    again = BsdComputer.from_dict(data, random.Random(0), seat)
     assert again.to_dict() == bot.to_dict()
-    assert (again.seen, again.gos, again.need, again.safeties, again.player) == (
-        bot.seen, bot.gos, bot.need, bot.safeties, bot.player)
+    assert (again.seen, again.gos, again.need, again.safeties, again.seat) == (
+        bot.seen, bot.gos, bot.need, bot.safeties, bot.seat)
     assert set(data["seen"]) == set(CARD_NAMES)
 
 
 def _good() -> dict[str, Any]:
-    state = make_state([NO_CARD, D25, D50, RIGHT_OF_WAY, GO, STOP, D100], comp=ROLLING)
-    return bot_for(state).to_dict()
+    table = make_table([NO_CARD, D25, D50, RIGHT_OF_WAY, GO, STOP, D100], comp=ROLLING)
+    return bot_for(table).to_dict()
+
+
+def test_from_dict_is_for_its_own_seat() -> None:
+    data = _good()
+    assert BsdComputer.from_dict(data, random.Random(0)).seat == COMPUTER
+    with pytest.raises(ComputerError,
+                       match=r"^computer: player must be 0 \(its seat\), not 1$"):
+        BsdComputer.from_dict(data, random.Random(0), seat=HUMAN)
+    with pytest.raises(ComputerError, match="^seat must be 0 or 1, not 2$"):
+        BsdComputer.from_dict(data, random.Random(0), seat=2)
 
 
 @pytest.mark.parametrize(
@@ -367,6 +544,7 @@ def _good() -> dict[str, Any]:
         (lambda d: d.update(extra=1), "unknown key 'extra'"),
         (lambda d: d.pop("gos"), "missing key 'gos'"),
         (lambda d: d.update(player=2), "player must be 0 or 1"),
+        (lambda d: d.update(player=0), "player must be 1 (its seat), not 0"),
         (lambda d: d.update(player=True), "player must be an integer"),
         (lambda d: d.update(gos="1"), "gos must be an integer"),
         (lambda d: d.update(gos=-1), "gos must be 0 to 16"),
@@ -387,9 +565,10 @@ def test_from_dict_rejects_bad_data(mutate: Any, message: str) -> None:
     data = _good()
     assert data["safeties"]["Right of Way"] == "in hand"
     mutate(data)
-    with pytest.raises(ValueError, match=message.replace("(", r"\(")) as info:
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")) as info:
         BsdComputer.from_dict(data, random.Random(0))
     assert str(info.value).startswith("computer: ")
+    assert isinstance(info.value, ComputerError)
 
 
 def test_from_dict_rejects_non_objects() -> None:
