@@ -1,8 +1,7 @@
 """The ``mille`` command: ``mille [--seed N] [file]``.
 
-Argument handling is done by hand (no argparse) to keep start-up fast; the
-game itself (curses, the engine, the save-file code) is imported only once
-it is needed.
+The game itself (curses, the engine, the save-file code) is imported only
+once it is needed.
 
 Without a file, a game that was interrupted (hang-up, SIGTERM, lost
 terminal: see :mod:`mille.recovery`) is offered first, on the terminal,
@@ -14,7 +13,10 @@ overwrite on the next interruption.
 
 from __future__ import annotations
 
+import argparse
 import sys
+from dataclasses import dataclass
+from typing import NoReturn
 
 from . import __version__
 
@@ -60,65 +62,71 @@ class UsageError(Exception):
     """Bad command line; ``str()`` is the line to print before exiting 1."""
 
 
+@dataclass(frozen=True)
 class Options:
-    """What the command line asks for (a plain class: no dataclasses import)."""
+    """What the command line asks for."""
 
-    __slots__ = ("seed", "file", "action")
+    seed: int | None = None
+    file: str | None = None
+    action: str = "play"  # "play", "help" or "version"
 
-    def __init__(
-        self, seed: int | None = None, file: str | None = None, action: str = "play"
-    ) -> None:
-        self.seed = seed
-        self.file = file
-        self.action = action  # "play", "help" or "version"
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Options):
-            return NotImplemented
-        return (self.seed, self.file, self.action) == (other.seed, other.file, other.action)
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its complaints turned into one escaped line and the
+    usage line, for exit status 1 (BSD's), not argparse's 2."""
 
-    def __hash__(self) -> int:
-        return hash((self.seed, self.file, self.action))
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"mille: {_quote(message, LINE_LIMIT - 7)}\n{USAGE}")
 
-    def __repr__(self) -> str:
-        return f"Options(seed={self.seed!r}, file={self.file!r}, action={self.action!r})"
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {_quote(text)}") from None
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog="mille", usage=USAGE[len("usage: "):], add_help=False,
+                     allow_abbrev=False)
+    parser.add_argument("-h", "--help", action="store_true")
+    parser.add_argument("--version", action="store_true")
+    parser.add_argument("--seed", type=_seed)
+    parser.add_argument("files", nargs="*")
+    return parser
 
 
 def parse_args(argv: list[str]) -> Options:
-    """Read the command line; raises UsageError."""
-    seed: int | None = None
-    files: list[str] = []
-    args = iter(argv)
-    only_files = False
-    for arg in args:
-        if only_files or arg == "-" or not arg.startswith("-"):
-            files.append(arg)
-        elif arg == "--":
-            only_files = True
-        elif arg in ("-h", "--help"):
-            return Options(action="help")
-        elif arg == "--version":
-            return Options(action="version")
-        elif arg == "--seed" or arg.startswith("--seed="):
-            value = arg.partition("=")[2] if "=" in arg else next(args, None)
-            if value is None:
-                raise UsageError(f"mille: --seed needs a number\n{USAGE}")
-            try:
-                seed = int(value)
-            except ValueError:
-                raise UsageError(f"mille: --seed: not a number: {_quote(value)}\n{USAGE}") from None
-        else:
+    """Read the command line; raises UsageError.
+
+    >>> parse_args(["--seed", "7", "game.sav"])
+    Options(seed=7, file='game.sav', action='play')
+    >>> parse_args(["a", "b"])
+    Traceback (most recent call last):
+    ...
+    mille.cli.UsageError: usage: mille [file]
+    """
+    cut = argv.index("--") if "--" in argv else len(argv)
+    head, rest = argv[:cut], argv[cut + 1:]  # after --, only files
+    if "-h" in head or "--help" in head:
+        return Options(action="help")
+    args, unknown = _parser().parse_known_intermixed_args(head)
+    for arg in unknown:
+        if arg.startswith("-") and arg != "-":
             raise UsageError(f"mille: unknown option: {_quote(arg)}\n{USAGE}")
+    files = args.files + unknown + rest
+    if args.version:
+        return Options(action="version")
     if len(files) > 1:
         raise UsageError(BSD_USAGE)
-    return Options(seed=seed, file=files[0] if files else None)
+    return Options(seed=args.seed, file=files[0] if files else None)
 
 
-def _quote(text: str) -> str:
-    """An argument for a usage error: escaped, cut to ``WORD_LIMIT``."""
+def _quote(text: str, limit: int = WORD_LIMIT) -> str:
+    """An argument for a usage error: escaped, cut to ``limit``."""
     from .text import escape, shorten
 
-    return shorten(escape(text), WORD_LIMIT)
+    return shorten(escape(text), limit)
 
 
 def show_path(path: str) -> str:
@@ -219,7 +227,7 @@ def _play(options: Options) -> int:
         if found is None:
             from .session import Session
 
-            session = Session.new(options.seed)
+            session = Session.new(seed=options.seed)
             message = ""
         else:
             session, message, resumed = found

@@ -37,18 +37,8 @@ if TYPE_CHECKING:
     from typing import Callable
 
 from .cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
-from .engine import (
-    COMPUTER,
-    EXTENDED_END,
-    HUMAN,
-    PICK,
-    Discard,
-    IllegalMove,
-    Move,
-    Phase,
-    Use,
-)
 from .session import Session
+from .table import EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Pick, Use
 from .text import escape
 
 MIN_LINES = 24
@@ -56,6 +46,10 @@ MIN_COLS = 80
 TOO_SMALL = "Screen must be at least 24x80"
 
 # Board (BSD's Board window) coordinates.
+# BSD's board has two seats: you (seat 0, side 1) and the computer (seat 1)
+HUMAN = 0
+COMPUTER = 1
+
 COMP_X = 20  # where the computer's half of the board starts
 CARD_X = 2  # card names start two columns in
 MOVE_Y, MOVE_X = 10, 20  # the prompt
@@ -414,18 +408,18 @@ class Ui:
     def draw_board(self) -> None:
         state = self.session.state
         for who in (HUMAN, COMPUTER):
-            p = state.players[who]
+            tab = state.tableaux[who]
             x = who * COMP_X + CARD_X
-            for safety in p.safeties:
+            for safety in tab.safeties:
                 row = safety - EXTRA_TANK
                 self.put(row, x, CARD_NAMES[safety])
-                if p.coups[row]:
+                if tab.coups[row]:
                     self.put(row, x - CARD_X, "*")
-            if p.battle != NO_CARD:
-                self.put(14, x, CARD_NAMES[p.battle])
-            if p.speed != NO_CARD:
-                self.put(16, x, CARD_NAMES[p.speed])
-        if state.end == EXTENDED_END:
+            if tab.top != NO_CARD:
+                self.put(14, x, CARD_NAMES[tab.top])
+            if tab.speed_top != NO_CARD:
+                self.put(16, x, CARD_NAMES[tab.speed_top])
+        if state.target == state.rules.extension:
             self.put(EXT_Y, EXT_X, "Extension", curses.A_STANDOUT)
         self.put(5, 0, "--HAND--")
         self.put(5, 20, "--DECK--")
@@ -433,7 +427,7 @@ class Ui:
         for x in (0, COMP_X):
             self.put(13, x, "--BATTLE--")
             self.put(15, x, "--SPEED--")
-        hand = state.players[HUMAN].hand
+        hand = state.hands[HUMAN]
         for slot in range(HAND_SLOTS):
             self.put(6 + slot, 0, "P" if slot == 0 else str(slot))
             if hand[slot] != NO_CARD:
@@ -447,7 +441,7 @@ class Ui:
             self.put(MOVE_Y + 2, MOVE_X, f"{card:>16}")
 
     def full_window(self) -> bool:
-        return self.session.window_full or self.session.state.phase is Phase.HAND_OVER
+        return self.session.window_full or self.session.state.phase == OVER
 
     def draw_score(self) -> None:
         state = self.session.state
@@ -462,14 +456,15 @@ class Ui:
             order = "o: stop ordering" if state.ordering else "o: order hand"
             self.put(12, SCORE_X + 21, order)
         for who in (HUMAN, COMPUTER):
-            score = state.hand_score(who)
+            side = who + 1
+            score = state.hand_score(side)
             rows = [score.miles, score.safeties, score.all_four, score.coups]
             if full:
                 rows += [score.trip, score.safe_trip, score.delayed_action,
                          score.extension, score.shut_out]
-                tail = {11: score.total, 13: state.total(who), 14: state.players[who].games}
+                tail = {11: score.total, 13: state.total(side), 14: state.games[who]}
             else:
-                tail = {6: score.total, 8: state.total(who), 9: state.players[who].games}
+                tail = {6: score.total, 8: state.total(side), 9: state.games[who]}
             x = SCORE_X + 21 + 6 * who
             for y, value in enumerate(rows, start=1):
                 self.put(y, x, f"{value:4d}")
@@ -483,7 +478,7 @@ class Ui:
         self.put(MILES_Y, 41, "--MILEAGE--")
         for who in (HUMAN, COMPUTER):
             seen = [0] * 5
-            for card in self.session.state.players[who].miles:
+            for card in self.session.state.tableaux[who].miles:
                 self.put(MILES_Y + 1 + card, 40 * who + 4 * seen[card], CARD_NAMES[card])
                 seen[card] += 1
 
@@ -838,7 +833,7 @@ class Ui:
         result = self.session.computer_move()
         if not self.keep_note:  # a restore note stays until the player has moved
             self.message = ""
-        if not isinstance(result.move, type(PICK)):
+        if not isinstance(result.move, Pick):
             what = "DISCARD" if isinstance(result.move, Discard) else "PLAY"
             self.last_move = (what, CARD_NAMES[result.card])
 
@@ -864,22 +859,20 @@ class Ui:
     def step(self) -> None:
         """One move, prompt or decision, whichever the game needs next."""
         state = self.session.state
-        if state.phase is Phase.PLAYING:
+        if state.phase == PLAYING:
             if self.session.computer_to_move:
                 self.computer_turn()
             else:
                 self.human_turn()
-        elif state.phase is Phase.EXTENSION:
-            if state.extender == HUMAN:
-                state.decide_extension(self.ask("Extension?"))
-            else:  # the session decides for the computer; never left pending
-                state.decide_extension(False)
+        elif state.phase == EXTENSION:
+            # the session answers for the computer: only yours is ever pending
+            self.session.play(YES if self.ask("Extension?") else NO)
         else:
             self.end_of_hand()
 
     def run(self) -> None:
         """Play until the player quits (returns) or is gone (Hangup)."""
-        if self.session.state.phase is Phase.HAND_OVER:
+        if self.session.state.phase == OVER:
             note = self.message  # the restored file's name and date
             self.new_hand()  # saved at an end-of-hand prompt: deal the next one
             self.message = note

@@ -233,7 +233,7 @@ def test_an_os_error_text_is_escaped(
 
 def save_text_with(place: tuple[object, ...], text: str) -> str:
     """A real save whose value at ``place`` is the JSON ``text``."""
-    data = savefile.session_to_dict(Session.new(3))
+    data = savefile.session_to_dict(Session.new(seed=3))
     node: Any = data
     for key in place[:-1]:
         node = node[key]
@@ -346,7 +346,7 @@ def interrupted(seed: int = 9, moves: int = 3) -> tuple[Session, Path, float]:
     """A recovery file for a seeded game a few moves in, dated 2026."""
     from mille import recovery
 
-    session = Session.new(seed)
+    session = Session.new(seed=seed)
     for _ in range(moves):
         if session.computer_to_move:
             session.computer_move()
@@ -371,7 +371,7 @@ def test_nothing_interrupted_nothing_asked(
     assert cli.main(["--seed", "4"]) == 0
     assert capsys.readouterr() == ("", "")
     ((session, message, _),) = ui.calls
-    assert savefile.dumps(session) == savefile.dumps(Session.new(4)) and message == ""
+    assert savefile.dumps(session) == savefile.dumps(Session.new(seed=4)) and message == ""
 
 
 @pytest.mark.parametrize("answer", [b"y\n", b"yes\n", b" Y \n", b"YES\n", b"y"])
@@ -400,7 +400,7 @@ def test_no_starts_a_new_game_and_removes_the_file(
     assert cli.main(["--seed", "5"]) == 0
     assert capsys.readouterr() == (question(mtime) + ASK, "")
     ((session, message, still_there),) = ui.calls
-    assert savefile.dumps(session) == savefile.dumps(Session.new(5)) and message == ""
+    assert savefile.dumps(session) == savefile.dumps(Session.new(seed=5)) and message == ""
     assert not still_there and not path.exists()
 
 
@@ -456,11 +456,11 @@ def test_a_file_argument_never_asks(
 ) -> None:
     _, path, _ = interrupted(seed=9)
     game = tmp_path / "game"
-    savefile.save_session(Session.new(10), str(game))
+    savefile.save_session(Session.new(seed=10), str(game))
     ui = terminal(b"")  # asking would meet end of file
     assert cli.main([str(game)]) == 0
     assert capsys.readouterr().out == ""
-    assert savefile.dumps(ui.calls[0][0]) == savefile.dumps(Session.new(10))
+    assert savefile.dumps(ui.calls[0][0]) == savefile.dumps(Session.new(seed=10))
     assert path.exists()
 
 
@@ -482,7 +482,7 @@ def test_a_recovery_file_that_does_not_load_is_moved_aside(
     assert line.endswith(" (moved to interrupted-game.json.bad)")
     assert Path(str(path) + ".bad").read_bytes() == text
     assert not path.exists()
-    assert savefile.dumps(ui.calls[0][0]) == savefile.dumps(Session.new(6))
+    assert savefile.dumps(ui.calls[0][0]) == savefile.dumps(Session.new(seed=6))
 
 
 def test_a_long_reason_still_says_where_the_file_went(

@@ -23,7 +23,9 @@ from typing import Callable
 import pytest
 
 from mille.cards import VALUES, is_distance
-from mille.engine import HUMAN, Phase, Use
+from mille.table import EXTENSION, NO, OVER, PLAYING, Use
+
+HUMAN = 0
 from mille.savefile import load_session, save_session
 from mille.session import Session
 from screen import Term, mille_command
@@ -56,10 +58,10 @@ def recovery_file(term: Term) -> Path:
 def drive(session: Session, dice: random.Random) -> None:
     """One step of a seeded game: random legal moves, uses preferred."""
     state = session.state
-    if state.phase is Phase.HAND_OVER:
+    if state.phase == OVER:
         session.next_hand()
-    elif state.phase is Phase.EXTENSION:
-        state.decide_extension(False)
+    elif state.phase == EXTENSION:
+        state.apply(NO)
     elif session.computer_to_move:
         session.computer_move()
     else:
@@ -70,15 +72,15 @@ def drive(session: Session, dice: random.Random) -> None:
 
 def one_move_from_700(seed: int = 5) -> tuple[Session, Use]:
     """A game where the human has picked and a distance card makes 700."""
-    session, dice = Session.new(seed), random.Random(seed)
+    session, dice = Session.new(seed=seed), random.Random(seed)
     for _ in range(3000):
         state = session.state
-        if state.phase is Phase.PLAYING and state.to_move == HUMAN and state.deck \
+        if state.phase == PLAYING and state.to_move == HUMAN and state.deck \
                 and state.has_picked(HUMAN):
-            me = state.players[HUMAN]
+            hand, me = state.hands[HUMAN], state.tableaux[HUMAN]
             for move in state.legal_moves():
-                if isinstance(move, Use) and is_distance(me.hand[move.slot]) \
-                        and me.mileage + VALUES[me.hand[move.slot]] == 700:
+                if isinstance(move, Use) and is_distance(hand[move.slot]) \
+                        and me.mileage + VALUES[hand[move.slot]] == 700:
                     return session, move
         drive(session, dice)
     raise AssertionError(f"seed {seed} never came one move from 700")
@@ -89,13 +91,13 @@ def reach(spawn: Spawn, tmp_path: Path, where: str) -> tuple[Term, Session]:
     if where in ("move", "really", "file", "overwrite"):
         (tmp_path / "g").write_text("someone's file")
         term = spawn("--seed", "1", cwd=tmp_path)
-        expected = Session.new(1)
+        expected = Session.new(seed=1)
         term.wait_for(">>:Move:", row=10)
         keys, prompt = {"move": ("", ">>:Move:"), "really": ("q", "Really?"),
                         "file": ("sab", "file: ab"),
                         "overwrite": ("sg\r", "Overwrite file?")}[where]
     elif where == "same":
-        save_session(Session.new(3), str(tmp_path / "g"))
+        save_session(Session.new(seed=3), str(tmp_path / "g"))
         term = spawn("g", cwd=tmp_path)
         expected = load_session(str(tmp_path / "g"))
         keys, prompt = "s", "Same file?"
@@ -105,11 +107,11 @@ def reach(spawn: Spawn, tmp_path: Path, where: str) -> tuple[Term, Session]:
         term = spawn("g", cwd=tmp_path)
         expected = load_session(str(tmp_path / "g"))
         expected.play(move)
-        assert expected.state.phase is Phase.EXTENSION
+        assert expected.state.phase == EXTENSION
         slot = "P" if move.slot == 0 else str(move.slot)
         keys, prompt = f"u{slot}\r", "Extension?"
         if where != "extension":
-            expected.state.decide_extension(False)
+            expected.state.apply(NO)
             keys, prompt = keys + "n", "Another hand?"
             if where == "save game":
                 keys, prompt = keys + "n", "Save game?"
@@ -207,4 +209,4 @@ def test_a_lost_terminal_without_sighup_ends_the_game(spawn: Spawn, tmp_path: Pa
     assert status.read_text().strip() == "1"
     pytest.importorskip("mille.recovery", reason="mille.recovery (saves side) not there yet")
     game = load_session(str(recovery_file(term)))
-    assert game.state == Session.new(1).state
+    assert game.state == Session.new(seed=1).state

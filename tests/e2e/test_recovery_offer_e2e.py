@@ -17,10 +17,11 @@ import pytest
 
 from mille import recovery
 from mille.cards import card_name
-from mille.engine import HUMAN
 from mille.savefile import dumps
 from mille.session import Session
 from screen import Term
+
+HUMAN = 0
 
 WHEN = 1_795_000_000  # the interruption's date
 
@@ -46,7 +47,7 @@ def spawn(state_home: Path) -> Iterator[Callable[..., Term]]:
 
 def interrupted_game() -> tuple[Session, Path]:
     """A seeded game some moves in, you to move, left as a recovery file."""
-    session = Session.new(21)
+    session = Session.new(seed=21)
     moves = 0
     while moves < 9 or session.computer_to_move:
         if session.computer_to_move:
@@ -60,7 +61,7 @@ def interrupted_game() -> tuple[Session, Path]:
 
 
 def hand_names(session: Session) -> list[str]:
-    return [card_name(c) for c in session.state.players[HUMAN].hand]
+    return [card_name(c) for c in session.state.hands[HUMAN]]
 
 
 def hand_on_screen(term: Term) -> list[str]:
@@ -111,7 +112,7 @@ def test_no_starts_a_new_game(spawn: Callable[..., Term], state_home: Path) -> N
     ask(term)
     term.child.send("n\r")
     term.wait_for(">>:Move:", row=10)
-    term.wait(lambda: hand_on_screen(term) == hand_names(Session.new(4)), what="the new hand")
+    term.wait(lambda: hand_on_screen(term) == hand_names(Session.new(seed=4)), what="the new hand")
     assert not path.exists()
     assert quit_game(term) == 0
 
@@ -126,7 +127,7 @@ def test_end_of_file_keeps_the_game(spawn: Callable[..., Term], state_home: Path
     assert b"mille: no answer: the interrupted game is kept for next time" in term.raw
     assert b"Traceback" not in term.raw
     assert path.read_bytes() == before and path.stat().st_mtime == WHEN
-    assert dumps(Session.new(21)) != before.decode() == dumps(session)
+    assert dumps(Session.new(seed=21)) != before.decode() == dumps(session)
 
 
 def test_a_closed_terminal_keeps_the_game(spawn: Callable[..., Term], state_home: Path) -> None:

@@ -20,7 +20,9 @@ from typing import Callable
 import pytest
 
 from mille.cards import card_name
-from mille.engine import HUMAN, Phase
+from mille.table import EXTENSION, OVER, PLAYING
+
+HUMAN = 0
 from mille.savefile import load_session, save_session
 from mille.session import Session
 from screen import Term, mille_command
@@ -78,7 +80,7 @@ def stamp(path: Path) -> str:
 
 
 def dumps_hand(session: Session) -> list[str]:
-    return [card_name(c) for c in session.state.players[HUMAN].hand]
+    return [card_name(c) for c in session.state.hands[HUMAN]]
 
 
 def test_save_to_a_new_file_then_restore(spawn: Spawn, tmp_path: Path) -> None:
@@ -118,15 +120,15 @@ def board_without_note(term: Term) -> list[str]:
 def test_a_game_in_full_swing_comes_back_the_same(spawn: Spawn, tmp_path: Path) -> None:
     """Restore a game with miles, safeties and scores; save it under a new
     name; restore that: the same screen, card for card and point for point."""
-    session = Session.new(31)
+    session = Session.new(seed=31)
     driver = random.Random(31)
     for _ in range(5000):
         state = session.state
         if (
-            state.phase is Phase.PLAYING and state.to_move == HUMAN
-            and all(p.mileage for p in state.players)
-            and any(p.safeties for p in state.players)
-            and state.players[HUMAN].hand[0] == -1
+            state.phase == PLAYING and state.to_move == HUMAN
+            and all(t.mileage for t in state.tableaux)
+            and any(t.safeties for t in state.tableaux)
+            and state.hands[HUMAN][0] == -1
         ):
             break
         step(session, driver)
@@ -135,7 +137,7 @@ def test_a_game_in_full_swing_comes_back_the_same(spawn: Spawn, tmp_path: Path) 
     save_session(session, str(tmp_path / "start"))
     term = start(spawn, "start", cwd=tmp_path)
     first = board_without_note(term)
-    me = session.state.players[HUMAN]
+    me = session.state.tableaux[HUMAN]
     assert [line.ljust(20)[2:20].rstrip() for line in first[6:13]] == dumps_hand(session)
     assert f"{me.mileage:4d}" in first[1][41:80]  # Milestones Played
     assert re.fullmatch(rf"start \[{CTIME}\]", error_line(term))
@@ -157,7 +159,7 @@ def test_a_game_in_full_swing_comes_back_the_same(spawn: Spawn, tmp_path: Path) 
 
 def test_same_file_saves_over_the_file_it_came_from(spawn: Spawn, tmp_path: Path) -> None:
     path = tmp_path / "g"
-    save_session(Session.new(8), str(path))
+    save_session(Session.new(seed=8), str(path))
     os.utime(path, (1_000_000_000, 1_000_000_000))
     term = start(spawn, "g", cwd=tmp_path)
     assert error_line(term) == f"g [{time.ctime(1_000_000_000)}]"
@@ -170,7 +172,7 @@ def test_same_file_saves_over_the_file_it_came_from(spawn: Spawn, tmp_path: Path
               what="the save note")
     assert re.fullmatch(rf"g \[{CTIME}\]", error_line(term))
     assert path.stat().st_mtime > 1_000_000_000
-    assert load_session(str(path)).state.players[HUMAN].hand[0] != -1  # the pick was saved
+    assert load_session(str(path)).state.hands[HUMAN][0] != -1  # the pick was saved
     assert os.listdir(tmp_path) == ["g"]
 
     # n at Same file? asks for a name instead
@@ -241,17 +243,17 @@ def test_a_failed_save_says_why_and_play_goes_on(spawn: Spawn, tmp_path: Path) -
     assert quit_game(term) == 0
 
 
-def _game_at(phase: Phase, starter: int | None = None) -> Session:
+def _game_at(phase: str, starter: int | None = None) -> Session:
     """A seeded game driven to ``phase`` (an extension is the human's to decide;
     ``starter``, if given, is who started the hand)."""
     for seed in range(500):
-        session = Session.new(seed)
+        session = Session.new(seed=seed)
         driver = random.Random(seed)
         for _ in range(3000):
             state = session.state
             if (
-                state.phase is phase
-                and (phase is not Phase.EXTENSION or state.extender == HUMAN)
+                state.phase == phase
+                and (phase != EXTENSION or state.asked == HUMAN)
                 and (starter is None or state.starter == starter)
             ):
                 return session
@@ -263,7 +265,7 @@ def test_saved_at_extension_then_save_game_at_the_end(spawn: Spawn, tmp_path: Pa
     """Extension? n, Another hand? n, Save game? y, Same file? y: saved at the
     end of the hand; restoring it deals the next hand."""
     path = tmp_path / "ext"
-    session = _game_at(Phase.EXTENSION)
+    session = _game_at(EXTENSION)
     save_session(session, str(path))
     term = spawn("ext", cwd=tmp_path)
     term.wait_for("Extension?", row=10)
@@ -276,7 +278,7 @@ def test_saved_at_extension_then_save_game_at_the_end(spawn: Spawn, tmp_path: Pa
     term.send("y")
     assert term.wait_exit() == 0
     saved = load_session(str(path))
-    assert saved.state.phase is Phase.HAND_OVER
+    assert saved.state.phase == OVER
     assert os.listdir(tmp_path) == ["ext"]
 
     expected = load_session(str(path))
@@ -296,7 +298,7 @@ def test_saved_at_extension_then_save_game_at_the_end(spawn: Spawn, tmp_path: Pa
 def test_saving_at_another_hand_skips_save_game(spawn: Spawn, tmp_path: Path) -> None:
     """S at ``Another hand?`` saves and asks again; n then quits at once."""
     path = tmp_path / "ext"
-    save_session(_game_at(Phase.EXTENSION), str(path))
+    save_session(_game_at(EXTENSION), str(path))
     before = path.read_bytes()
     term = spawn("ext", cwd=tmp_path)
     term.wait_for("Extension?", row=10)
@@ -312,12 +314,12 @@ def test_saving_at_another_hand_skips_save_game(spawn: Spawn, tmp_path: Path) ->
     term.send("n")
     assert term.wait_exit() == 0  # no Save game? prompt
     assert path.read_bytes() == before
-    assert load_session(str(tmp_path / "later")).state.phase is Phase.HAND_OVER
+    assert load_session(str(tmp_path / "later")).state.phase == OVER
 
 
 def test_restoring_a_finished_hand_deals_the_next(spawn: Spawn, tmp_path: Path) -> None:
     path = tmp_path / "over"
-    session = _game_at(Phase.HAND_OVER, starter=1 - HUMAN)  # you start the next hand
+    session = _game_at(OVER, starter=1 - HUMAN)  # you start the next hand
     save_session(session, str(path))
     before = path.read_bytes()
     expected = load_session(str(path))
@@ -332,7 +334,7 @@ def test_restoring_a_finished_hand_deals_the_next(spawn: Spawn, tmp_path: Path) 
 def test_restoring_a_finished_hand_shows_the_file_and_date(spawn: Spawn, tmp_path: Path) -> None:
     """BSD shows ``FILE [mtime]`` after dealing the new hand too (spec 10)."""
     path = tmp_path / "over"
-    save_session(_game_at(Phase.HAND_OVER, starter=1 - HUMAN), str(path))
+    save_session(_game_at(OVER, starter=1 - HUMAN), str(path))
     term = start(spawn, "over", cwd=tmp_path)
     assert error_line(term) == f"over [{stamp(path)}]"
     assert quit_game(term) == 0
@@ -374,7 +376,7 @@ def test_a_corrupt_file(tmp_path: Path, content: bytes, reason: str) -> None:
 
 def test_a_tampered_save(tmp_path: Path) -> None:
     path = tmp_path / "cheat"
-    save_session(Session.new(1), str(path))
+    save_session(Session.new(seed=1), str(path))
     path.write_text(path.read_text().replace('"games": 0', '"games": 99', 1).replace('"mileage": 0', '"mileage": 700', 1))
     before = path.read_bytes()
     result = run("cheat", cwd=tmp_path)

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from mille import ui
-from mille.engine import HUMAN, PICK, Phase, Use
+from mille.table import EXTENSION, NO, OVER, PICK, PLAYING, Use
+
+HUMAN = 0
 from mille.session import Session
 
 
@@ -81,9 +83,9 @@ def run(session: Session, keys: str | bytes, message: str = "") -> FakeWindow:
 def finish_hand(session: Session) -> Session:
     """Play the hand out headlessly (simple greedy moves for both sides)."""
     state = session.state
-    while state.phase is not Phase.HAND_OVER:
-        if state.phase is Phase.EXTENSION:
-            state.decide_extension(False)
+    while state.phase != OVER:
+        if state.phase == EXTENSION:
+            state.apply(NO)
             continue
         moves = state.legal_moves()
         uses = [m for m in moves if isinstance(m, Use)]
@@ -94,12 +96,12 @@ def finish_hand(session: Session) -> Session:
 
 def hand_over(session: Session, total: int = 0) -> Session:
     finish_hand(session)
-    session.state.players[HUMAN].total_before_hand = total
+    session.state.totals[HUMAN] = total
     return session
 
 
 def test_another_game_no_then_save_game_no_exits() -> None:
-    session = hand_over(Session.new(1), total=5000)
+    session = hand_over(Session.new(seed=1), total=5000)
     window = FakeWindow("nn")
     game = ui.Ui(window, session)  # type: ignore[arg-type]
     with pytest.raises(ui.Quit):
@@ -109,28 +111,28 @@ def test_another_game_no_then_save_game_no_exits() -> None:
 
 
 def test_another_hand_yes_deals_the_next_hand() -> None:
-    session = hand_over(Session.new(1))
+    session = hand_over(Session.new(seed=1))
     window = FakeWindow("y")
     game = ui.Ui(window, session)  # type: ignore[arg-type]
     game.end_of_hand()
     assert window.prompts == ["Another hand?"]
-    assert session.state.phase is Phase.PLAYING
+    assert session.state.phase == PLAYING
     assert session.state.starter != HUMAN, "the computer starts the second hand"
 
 
 def test_a_game_loaded_at_an_end_of_hand_prompt_starts_a_new_hand() -> None:
-    session = hand_over(Session.new(2))
-    total = session.state.total(HUMAN)
+    session = hand_over(Session.new(seed=2))
+    total = session.state.total(HUMAN + 1)
     with pytest.raises(OutOfKeys):
         run(session, "")
-    assert session.state.phase is Phase.PLAYING
-    assert session.state.players[HUMAN].total_before_hand == total
+    assert session.state.phase == PLAYING
+    assert session.state.totals[HUMAN] == total
 
 
 def test_saving_at_another_hand_skips_save_game(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    session = hand_over(Session.new(3))
+    session = hand_over(Session.new(seed=3))
     window = FakeWindow("sg1\rn")
     game = ui.Ui(window, session)  # type: ignore[arg-type]
     with pytest.raises(ui.Quit):
@@ -144,19 +146,19 @@ def test_saving_at_another_hand_skips_save_game(tmp_path: Path,
 def test_save_game_yes_that_fails_plays_on(tmp_path: Path,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    session = hand_over(Session.new(4))
+    session = hand_over(Session.new(seed=4))
     window = FakeWindow("nyx/y\r")
     game = ui.Ui(window, session)  # type: ignore[arg-type]
     game.end_of_hand()  # no Quit: the save failed, so another hand
     assert window.prompts[:3] == ["Another hand?", "Save game?", "file:"]
-    assert session.state.phase is Phase.PLAYING
+    assert session.state.phase == PLAYING
     assert game.message == "No such file or directory"
 
 
 def test_save_game_yes_that_works_exits(tmp_path: Path,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    session = hand_over(Session.new(4))
+    session = hand_over(Session.new(seed=4))
     window = FakeWindow("nyg\r")
     game = ui.Ui(window, session)  # type: ignore[arg-type]
     with pytest.raises(ui.Quit):
@@ -165,19 +167,19 @@ def test_save_game_yes_that_works_exits(tmp_path: Path,
 
 
 def test_human_extension_prompt_and_standout() -> None:
-    session = Session.new(5)
+    session = Session.new(seed=5)
     state = session.state
-    state.phase = Phase.EXTENSION
-    state.extender = HUMAN
+    state.phase = EXTENSION
+    state.asked = HUMAN
     with pytest.raises(OutOfKeys):
         run(session, "xy")
-    assert state.end == 1000
-    assert state.phase is Phase.PLAYING
+    assert state.target == 1000
+    assert state.phase == PLAYING
 
 
 def test_extension_shown_at_row_4_col_9() -> None:
-    session = Session.new(5)
-    session.state.end = 1000
+    session = Session.new(seed=5)
+    session.state.target = 1000
     window = FakeWindow("")
     game = ui.Ui(window, session)  # type: ignore[arg-type]
     game.render()
@@ -186,7 +188,7 @@ def test_extension_shown_at_row_4_col_9() -> None:
 
 
 def test_yes_no_answers_echo_and_other_keys_are_refused() -> None:
-    session = Session.new(6)
+    session = Session.new(seed=6)
     window = FakeWindow("q?n")
     game = ui.Ui(window, session)  # type: ignore[arg-type]
     with pytest.raises(OutOfKeys):
@@ -195,7 +197,7 @@ def test_yes_no_answers_echo_and_other_keys_are_refused() -> None:
 
 
 def test_loaded_message_on_the_error_line() -> None:
-    session = Session.new(7)
+    session = Session.new(seed=7)
     window = FakeWindow("")
     game = ui.Ui(window, session, "game [Sat Nov 21 22:34:38 2026]")  # type: ignore[arg-type]
     game.render()
@@ -203,7 +205,7 @@ def test_loaded_message_on_the_error_line() -> None:
 
 
 def test_long_messages_are_cut_at_the_window_edge() -> None:
-    session = Session.new(7)
+    session = Session.new(seed=7)
     window = FakeWindow("")
     game = ui.Ui(window, session, "x" * 60)  # type: ignore[arg-type]
     game.render()
@@ -214,11 +216,11 @@ def test_safeties_coups_tops_and_mileage_columns() -> None:
     from mille.cards import (D25, D100, DRIVING_ACE, END_OF_LIMIT, FLAT_TIRE, GO,
                              RIGHT_OF_WAY, SPEED_LIMIT)
 
-    session = Session.new(8)
-    you, comp = session.state.players
+    session = Session.new(seed=8)
+    you, comp = session.state.tableaux
     you.safeties, you.coups = [RIGHT_OF_WAY], [False, False, False, True]
     comp.safeties, comp.coups = [DRIVING_ACE], [False, False, False, False]
-    you.battle, you.speed, comp.battle, comp.speed = GO, END_OF_LIMIT, FLAT_TIRE, SPEED_LIMIT
+    you.top, you.speed_top, comp.top, comp.speed_top = GO, END_OF_LIMIT, FLAT_TIRE, SPEED_LIMIT
     you.miles = [D25, D100, D25]
     comp.miles = [D100, D100]
     window = FakeWindow("")
@@ -244,12 +246,12 @@ def restored(session: Session, path: Path) -> Session:
 def test_holding_s_at_a_prompt_never_recurses(tmp_path: Path, where: str) -> None:
     """5,000 S at a yes/no prompt of a restored game: S saves then asks
     again (Same file?, where S only beeps), and the game plays on."""
-    session = Session.new(9)
+    session = Session.new(seed=9)
     keys = "s" * 5000 + "n\r"  # the 4,999 others beep at Same file?; n, then cancel
     if where == "Really?":
         keys = "q" + keys + "n"
     elif where == "Extension?":
-        session.state.phase, session.state.extender = Phase.EXTENSION, HUMAN
+        session.state.phase, session.state.asked = EXTENSION, HUMAN
         keys += "n"
     else:
         hand_over(session)
@@ -274,7 +276,7 @@ def test_holding_s_at_a_prompt_never_recurses(tmp_path: Path, where: str) -> Non
 def test_s_at_overwrite_file_beeps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "g").write_text("keep me")
-    session = Session.new(9)
+    session = Session.new(seed=9)
     window = FakeWindow("sg\r" + "s" * 3000 + "n")
     game = ui.Ui(window, session)  # type: ignore[arg-type]
     with pytest.raises(OutOfKeys):
@@ -295,7 +297,7 @@ def test_set_up_without_posix_signals(monkeypatch: pytest.MonkeyPatch) -> None:
             setattr(lacking, name, getattr(signal, name))
     monkeypatch.setattr(ui, "signal", lacking)
     before = signal.getsignal(signal.SIGTERM)
-    game = ui.Ui(FakeWindow(""), Session.new(1))  # type: ignore[arg-type]
+    game = ui.Ui(FakeWindow(""), Session.new(seed=1))  # type: ignore[arg-type]
     undo = ui.install(game)
     try:
         assert signal.getsignal(signal.SIGTERM) == game.on_stop
@@ -310,11 +312,11 @@ def test_set_up_without_posix_signals(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_signals_only_set_flags() -> None:
     import signal
 
-    game = ui.Ui(FakeWindow("p"), Session.new(1))  # type: ignore[arg-type]
+    game = ui.Ui(FakeWindow("p"), Session.new(seed=1))  # type: ignore[arg-type]
     game.on_stop(signal.SIGTERM, None)
     with pytest.raises(ui.Hangup, match="terminated"):
         game.read_key()
-    game = ui.Ui(FakeWindow("p"), Session.new(1))  # type: ignore[arg-type]
+    game = ui.Ui(FakeWindow("p"), Session.new(seed=1))  # type: ignore[arg-type]
     game.on_stop(signal.SIGHUP, None)
     with pytest.raises(ui.Hangup, match="hang-up"):
         game.read_key()
@@ -327,7 +329,7 @@ def test_a_long_name_is_capped_and_extra_keys_beep(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     window = FakeWindow("s" + "a" * 250 + "bcdefg" + "x" * 1000 + "\r")
-    game = ui.Ui(window, Session.new(3))  # type: ignore[arg-type]
+    game = ui.Ui(window, Session.new(seed=3))  # type: ignore[arg-type]
     with pytest.raises(OutOfKeys):
         game.run()
     name = "a" * 250 + "bcdef"
@@ -344,7 +346,7 @@ def test_shown_name_escapes_what_the_terminal_cannot_show() -> None:
 
 def test_the_error_line_escapes_control_characters() -> None:
     window = FakeWindow("")
-    game = ui.Ui(window, Session.new(7), "bad\nna\x1bme [Sat Nov 21 22:34:38 2026]")  # type: ignore[arg-type]
+    game = ui.Ui(window, Session.new(seed=7), "bad\nna\x1bme [Sat Nov 21 22:34:38 2026]")  # type: ignore[arg-type]
     game.render()
     assert window.line(15)[45:] == "bad\\nna\\x1bme [Sat Nov 21 22:34:38 2026]"[:35]
 
@@ -353,7 +355,7 @@ def test_the_error_line_escapes_control_characters() -> None:
 
 
 def test_a_restore_note_stays_when_the_computer_moves_first() -> None:
-    session = hand_over(Session.new(10))
+    session = hand_over(Session.new(seed=10))
     session.next_hand()
     assert session.computer_to_move
     window = run_until_out(session, "p", "game [Sat Nov 21 22:34:38 2026]")
@@ -375,26 +377,26 @@ def run_until_out(session: Session, keys: str | bytes, message: str = "") -> Fak
     (b"\x1b[1;5C", "^[[1;5C"),  # ^Right
 ])
 def test_an_escape_sequence_is_one_unknown_key(keys: bytes, name: str) -> None:
-    session = Session.new(11)
+    session = Session.new(seed=11)
     window = run_until_out(session, keys + b"x")
     assert window.prompts == [">>:Move:"] * 3, "no D or O or P started"
     assert window.errors[1:] == [f"unknown command: {name}", "unknown command: X"]
-    assert session.state.players[HUMAN].hand[0] == -1 and not session.state.ordering
+    assert session.state.hands[HUMAN][0] == -1 and not session.state.ordering
 
 
 def test_a_lone_escape_is_unknown() -> None:
-    window = run_until_out(Session.new(11), b"\x1b")
+    window = run_until_out(Session.new(seed=11), b"\x1b")
     assert window.errors[-1] == "unknown command: ^["
-    session = Session.new(11)
+    session = Session.new(seed=11)
     window = run_until_out(session, b"\x1bp")  # Alt-p: ESC, then p
     assert window.errors[1] == "unknown command: ^["
-    assert session.state.players[HUMAN].hand[0] != -1, "then p picked"
+    assert session.state.hands[HUMAN][0] != -1, "then p picked"
 
 
 def test_escape_sequences_at_slot_entry_and_prompts(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    session = Session.new(12)
+    session = Session.new(seed=12)
     window = run_until_out(session, b"pu\x1b[A\x15" + b"q\x1b[Cn" + b"s\x1b[Dab\r")
     assert window.prompts[:4] == [">>:Move:", ">>:Move:", ">>:Move: U", ">>:Move: U^[[A"]
     assert window.prompts[4:7] == [">>:Move:", "Really?", "Really?"]
@@ -404,7 +406,7 @@ def test_escape_sequences_at_slot_entry_and_prompts(tmp_path: Path,
 
 
 def test_question_mark_shows_help_until_a_key() -> None:
-    session = Session.new(13)
+    session = Session.new(seed=13)
     window = FakeWindow("?xp")
     game = ui.Ui(window, session)  # type: ignore[arg-type]
     seen: list[str] = []
@@ -423,4 +425,4 @@ def test_question_mark_shows_help_until_a_key() -> None:
     assert "Press any key" in seen[1] and "--HAND--" not in seen[1]
     assert "--HAND--" in seen[2] and window.errors[2] == "", "x only left the help"
     assert len(ui.HELP) <= 24 and all(len(line) < 80 for line in ui.HELP)
-    assert session.state.players[HUMAN].hand[0] != -1  # p picked
+    assert session.state.hands[HUMAN][0] != -1  # p picked
