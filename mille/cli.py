@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
-from typing import NoReturn
 
 from . import __version__
 
@@ -55,6 +54,8 @@ See mille(6) (man mille) for the rules and the screen.
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
+    from typing import NoReturn
+
     from .session import Session
 
 

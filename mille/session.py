@@ -11,9 +11,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .players import Player
 from .rules import BSD, Rules
 from .table import COUP, EXTENSION, PLAYING, Move, Outcome, Table
+
+TYPE_CHECKING = False  # no typing import at run time (start-up)
+if TYPE_CHECKING:
+    from .players import Player
 
 
 def make_computer(rules: Rules, seat: int, rng: random.Random) -> Player:
