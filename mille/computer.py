@@ -59,7 +59,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
 
-from .battle import TOP
 from .cards import (
     ACCIDENT,
     CARD_NAMES,
@@ -146,6 +145,38 @@ def _trunc_div(a: int, b: int) -> int:
     """C's integer division (rounds toward zero)."""
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b > 0) else -q
+
+
+def canplay(me: Tableau, op: Tableau, card: int, end: int) -> bool:
+    """comp.c's ``canplay``: could ``me`` usefully play ``card`` now, ``op``
+    its opponent and ``end`` the trip?  (A safety: no.)
+
+    Stricter than the rules in places (a Speed Limit that cannot stop the
+    opponent finishing).  The table's deck-out rule asks the same question
+    (``TopModel.could_play``); this copy reads the two tableaux directly,
+    the computer's hot path.
+    """
+    if card <= D200:
+        if card == D200 and me.nummiles[D200] == 2:
+            return False
+        if card >= D75 and me.speed_top == SPEED_LIMIT:
+            return False
+        if card >= D50 and me.mileage + VALUES[card] > end:
+            return False
+        return me.can_go
+    if card <= SPEED_LIMIT:  # hazards
+        if card == SPEED_LIMIT:
+            return (op.speed_top != SPEED_LIMIT and RIGHT_OF_WAY not in op.safeties
+                    and op.mileage + 50 < end)
+        return op.can_go and safety_for(card) not in op.safeties
+    if card <= REPAIRS:
+        return me.top == opposite(card)
+    if card == GO:
+        # BSD's is_repair() is also true of an empty battle pile
+        return not me.can_go and (_is_repair(me.top) or me.top == STOP)
+    if card == END_OF_LIMIT:
+        return me.speed_top == SPEED_LIMIT
+    return False
 
 
 def _hand_miles(hand: list[int]) -> int:
@@ -306,7 +337,7 @@ class BsdComputer:
         phase = table.phase
         if phase == PLAYING and table.to_move == self.seat:
             hand = table.hands[self.seat]
-            if all(c == NO_CARD for c in hand):
+            if hand.count(NO_CARD) == HAND_SLOTS:
                 # Unreachable in play: the table ends a hand whose player to
                 # move has no cards (BSD's domove ends it too).
                 return PICK if table.deck else DISCARDS[0]
@@ -345,7 +376,6 @@ class BsdComputer:
         deck_left = len(table.deck)
         seen = self.seen
         own = self.safeties
-        could_play = TOP.could_play  # comp.c's canplay
 
         if hand[0] == NO_CARD and deck_left:
             # Before drawing only a coup fourre matters (the rest of BSD's
@@ -373,7 +403,7 @@ class BsdComputer:
                     return USES[i], _NO_VALUES
                 safe += 1
                 playit[i] = True
-            elif card != NO_CARD and could_play(table, seat, card):
+            elif card != NO_CARD and canplay(me, op, card, end):
                 playit[i] = True
                 cango += 1
                 if card <= D200:

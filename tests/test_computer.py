@@ -30,6 +30,7 @@ from mille.cards import (
     GASOLINE,
     GO,
     NO_CARD,
+    NUM_KINDS,
     OUT_OF_GAS,
     PUNCTURE_PROOF,
     RIGHT_OF_WAY,
@@ -44,6 +45,7 @@ from mille.computer import (
     UNKNOWN,
     BsdComputer,
     ComputerError,
+    canplay,
 )
 from mille.players import Player
 from mille.rules import BSD
@@ -406,10 +408,10 @@ def test_takes_in_its_own_draws_and_marks_its_played_safeties() -> None:
 
 
 def test_can_play_go_on_an_empty_battle_pile_as_bsd() -> None:
-    # BSD's is_repair() is true of an empty pile, so canplay accepts a Go
-    # there; the computer asks the top model's could_play (comp.c's canplay)
+    # BSD's is_repair() is true of an empty pile, so canplay accepts a Go there
     table = Table.new(BSD, random.Random(0))
-    assert TOP.could_play(table, COMPUTER, GO) and TOP.could_play(table, HUMAN, GO)
+    me, op = table.tableaux
+    assert canplay(me, op, GO, table.target) and canplay(op, me, GO, table.target)
 
 
 # ----- over many hands -----------------------------------------------------
@@ -462,6 +464,19 @@ def test_choose_is_always_legal(seat: int) -> None:
         turns += 1
         answers += isinstance(move, Answer)
     assert turns > 5000 and answers > 0
+
+
+def test_canplay_is_the_tables_could_play() -> None:
+    """The computer's canplay and the table's deck-out rule are comp.c's one
+    function: the same answer for every card, seat and position."""
+    positions = 0
+    for table, _ in _games(30, 41):
+        for seat in (HUMAN, COMPUTER):
+            me, op = table.tableaux[seat], table.tableaux[1 - seat]
+            for card in range(NUM_KINDS):
+                assert canplay(me, op, card, table.target) == TOP.could_play(table, seat, card)
+        positions += 1
+    assert positions > 1000
 
 
 def test_choice_ignores_hidden_cards() -> None:
