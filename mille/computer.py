@@ -652,7 +652,7 @@ class BsdComputer:
         if player not in (0, 1):
             raise ComputerError(f"computer: player must be 0 or 1, not {_quote(player)}")
         if player != seat:
-            raise ComputerError(f"computer: player must be {seat} (its seat), not {player}")
+            raise ComputerError(f"computer: saved for seat {player}, not seat {seat}")
         seen = _card_table(data["seen"], "computer: seen")
         for card, n in enumerate(seen):
             if not 0 <= n <= COUNTS[card]:

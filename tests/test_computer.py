@@ -547,7 +547,7 @@ def test_from_dict_is_for_its_own_seat() -> None:
     data = _good()
     assert BsdComputer.from_dict(data, random.Random(0)).seat == COMPUTER
     with pytest.raises(ComputerError,
-                       match=r"^computer: player must be 0 \(its seat\), not 1$"):
+                       match="^computer: saved for seat 1, not seat 0$"):
         BsdComputer.from_dict(data, random.Random(0), seat=HUMAN)
     with pytest.raises(ComputerError, match="^seat must be 0 or 1, not 2$"):
         BsdComputer.from_dict(data, random.Random(0), seat=2)
@@ -559,7 +559,7 @@ def test_from_dict_is_for_its_own_seat() -> None:
         (lambda d: d.update(extra=1), "unknown key 'extra'"),
         (lambda d: d.pop("gos"), "missing key 'gos'"),
         (lambda d: d.update(player=2), "player must be 0 or 1"),
-        (lambda d: d.update(player=0), "player must be 1 (its seat), not 0"),
+        (lambda d: d.update(player=0), "saved for seat 0, not seat 1"),
         (lambda d: d.update(player=True), "player must be an integer"),
         (lambda d: d.update(gos="1"), "gos must be an integer"),
         (lambda d: d.update(gos=-1), "gos must be 0 to 16"),
