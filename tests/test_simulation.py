@@ -39,7 +39,7 @@ def check_invariants(t: Table) -> None:
     cards = t.all_cards()
     assert len(cards) == rules.deck_size
     assert Counter(cards) == Counter(deck_cards(rules))
-    t.validate()
+    t.validate(strict=True)
     sc = rules.scoring
     problems = rules.battle == "problems"
     assert len(t.hands) == rules.players and all(len(h) == 7 for h in t.hands)
