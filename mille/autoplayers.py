@@ -1,8 +1,19 @@
-"""Simple automatic players, to measure the computer against.
+"""Simple automatic players, to measure the computers against.
 
-``RandomPlayer`` plays uniformly at random among its legal uses and
-discards; ``GreedyPlayer`` plays the longest distance it can, else a remedy
-it needs, else a hazard, else throws away its least useful card.
+Both follow the :class:`mille.players.Player` protocol over the N-seat
+:class:`mille.table.Table`, for every preset and seat count; each is bound
+to one seat and made as ``Kind(rng, seat)``.
+
+``RandomPlayer`` chooses uniformly among the legal moves, picking only when
+it must (in ``bsd`` a coup-fourre window may offer a safety before the
+pick).  A question is a legal move too: it answers ``Extension?`` and
+``Coup Fourre?`` yes or no at random, one chance in two.
+
+``GreedyPlayer`` grabs what is there now: the longest distance it can
+play, else a remedy its side needs, else a hazard on the leading opposing
+side, else it throws away its least useful card (never a safety).  It
+accepts every coup fourre and extends while the deck is long and every
+opposing side is far from the target.
 """
 
 from __future__ import annotations
@@ -10,56 +21,65 @@ from __future__ import annotations
 import random
 
 from .cards import (
+    ACCIDENT,
     D25,
     D50,
     D75,
     D100,
     D200,
-    ACCIDENT,
     END_OF_LIMIT,
+    EXTRA_TANK,
     FLAT_TIRE,
     GASOLINE,
+    GO,
+    NO_CARD,
     OUT_OF_GAS,
     REPAIRS,
+    RIGHT_OF_WAY,
     SPARE_TIRE,
-    STOP,
-    EXTRA_TANK,
-    GO,
-    HAND_SLOTS,
     SPEED_LIMIT,
+    STOP,
     VALUES,
     is_distance,
     is_hazard,
     is_remedy,
     safety_for,
 )
-from .engine import PICK, Discard, GameState, Move, MoveResult, Use
+from .table import PICK, YES, Answer, Discard, Move, Outcome, Pick, Table, Use
+
+FALSE_VIRTUE = 19  # milebymile's karma card (mille.table.FALSE_VIRTUE)
 
 
 class _Forgetful:
     """A player with no memory: it only looks at the table when it moves."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise ValueError(f"seat must be a whole number from 0, not {seat!r}")
         self.rng = rng
+        self.seat = seat
 
-    def start_hand(self, state: GameState) -> None:
+    def start_hand(self, table: Table) -> None:
         """Nothing to remember."""
 
-    def observe(self, state: GameState, result: MoveResult) -> None:
+    def observe(self, table: Table, outcome: Outcome) -> None:
         """Nothing to remember."""
+
+    def _check_turn(self, table: Table) -> None:
+        if table.current_player != self.seat:
+            raise ValueError(f"seat {self.seat} is not to decide")
 
 
 class RandomPlayer(_Forgetful):
-    """Uniform among legal uses and discards; picks only when it must."""
+    """Uniform among the legal moves; picks only when it must; answers
+    questions yes or no at random."""
 
-    def choose(self, state: GameState) -> Move:
-        moves = [m for m in state.legal_moves() if m != PICK]
+    def choose(self, table: Table) -> Move:
+        self._check_turn(table)
+        moves = [m for m in table.legal_moves() if not isinstance(m, Pick)]
         if not moves:
             return PICK
         return self.rng.choice(moves)
-
-    def wants_extension(self, state: GameState, last: MoveResult) -> bool:
-        return self.rng.random() < 0.5
 
 
 # How much a card is worth keeping, when nothing better says otherwise.
@@ -71,58 +91,81 @@ _KEEP = {
 }
 
 
+def leading_side(table: Table, sides: list[int]) -> int:
+    """The side among ``sides`` with the most miles (then the highest
+    total, then the lowest number)."""
+    return max(sides, key=lambda s: (table.tableaux[s - 1].mileage, table.total(s), -s))
+
+
 class GreedyPlayer(_Forgetful):
     """Grab what is there now: miles, then remedies, then hazards.
 
-    A coup fourre is taken when offered; otherwise it picks first.  With
+    It picks first (in ``bsd`` it takes a coup-fourre window before).  With
     nothing to play it discards its least useful card (a card that can
-    never help it is least useful; see ``usefulness``) and plays a safety
-    only when it has nothing it may discard.
+    never help its side is least useful; see ``usefulness``) and plays a
+    safety only when it has nothing it may discard.
     """
 
-    @staticmethod
-    def usefulness(state: GameState, card: int) -> int:
+    def usefulness(self, table: Table, card: int) -> int:
         """0 for a card that can no longer help; else by ``_KEEP``."""
-        me = state.players[state.to_move]
-        opp = state.players[1 - state.to_move]
+        rules = table.rules
+        me = table.tableaux[table.side_index(self.seat)]
+        own = table.side_of(self.seat)
         if is_distance(card):
-            if me.mileage + VALUES[card] > state.end:
+            if me.mileage + VALUES[card] > table.target and rules.perfect_crossing:
                 return 0
-            if card == D200 and me.nummiles[D200] >= 2:
+            if card == D200 and rules.max_200s is not None and \
+                    me.nummiles[D200] >= rules.max_200s:
                 return 0
         elif is_remedy(card):
-            if me.has_safety(safety_for(card)):
+            if safety_for(card) in me.safeties or (card == GO and RIGHT_OF_WAY in me.safeties):
                 return 0
         elif is_hazard(card):
-            if opp.has_safety(safety_for(card)):
+            if all(safety_for(card) in table.tableaux[s - 1].safeties
+                   for s in range(1, rules.sides + 1) if s != own):
                 return 0
         return _KEEP.get(card, 11)
 
-    def choose(self, state: GameState) -> Move:
-        hand = state.players[state.to_move].hand
-        uses = [s for s in range(HAND_SLOTS) if state.check(Use(s)) is None]
-        safeties = [s for s in uses if hand[s] >= EXTRA_TANK]
-        if state.check(PICK) is None:
-            return Use(safeties[0]) if safeties else PICK
-        others = [s for s in uses if hand[s] < EXTRA_TANK]
-        distances = [s for s in others if is_distance(hand[s])]
+    def choose(self, table: Table) -> Move:
+        self._check_turn(table)
+        if table.offer is not None:  # Coup Fourre?
+            return YES
+        if table.asked is not None:  # Extension?
+            return Answer(self.wants_extension(table))
+        legal = table.legal_moves()
+        if PICK in legal:
+            windows = [m for m in legal if isinstance(m, Use)]
+            return windows[0] if windows else PICK
+        hand = table.hands[self.seat]
+        uses = [m for m in legal if isinstance(m, Use)]
+        safeties = [m for m in uses if hand[m.slot] >= EXTRA_TANK
+                    and hand[m.slot] != FALSE_VIRTUE]
+        distances = [m for m in uses if is_distance(hand[m.slot])]
         if distances:
-            return Use(max(distances, key=lambda s: VALUES[hand[s]]))
-        for kinds in (is_remedy, is_hazard):
-            found = [s for s in others if kinds(hand[s])]
-            if found:
-                return Use(found[0])
-        discards = [s for s in range(HAND_SLOTS) if state.check(Discard(s)) is None]
+            return max(distances, key=lambda m: VALUES[hand[m.slot]])
+        remedies = [m for m in uses if is_remedy(hand[m.slot])]
+        if remedies:
+            return remedies[0]
+        hazards = [m for m in uses if is_hazard(hand[m.slot])]
+        if hazards:
+            targets = [m.target or 3 - table.side_of(self.seat) for m in hazards]
+            lead = leading_side(table, sorted(set(targets)))
+            return next(m for m, t in zip(hazards, targets) if t == lead)
+        discards = [m for m in legal if isinstance(m, Discard)]
         if discards:
-            return Discard(min(discards, key=lambda s: self.usefulness(state, hand[s])))
+            return min(discards, key=lambda m: self.usefulness(table, hand[m.slot]))
         if safeties:
-            return Use(safeties[0])
-        # nothing else is legal (cannot happen while the hand goes on)
-        return state.legal_moves()[0]
+            return safeties[0]
+        others = [m for m in uses if hand[m.slot] != NO_CARD]
+        # nothing else is legal (a False Virtue, or a use the options force)
+        return others[0] if others else legal[0]
 
-    def wants_extension(self, state: GameState, last: MoveResult) -> bool:
-        """Extend while plenty of cards remain and the opponent is far."""
-        opp = state.players[1 - last.player]
-        return len(state.deck) >= 30 and opp.mileage <= 400
+    def wants_extension(self, table: Table) -> bool:
+        """Extend while plenty of cards remain and every opposing side is far."""
+        own = table.side_of(self.seat)
+        far = all(table.tableaux[s - 1].mileage <= 400
+                  for s in range(1, table.rules.sides + 1) if s != own)
+        return len(table.deck) >= 30 and far
 
 
+__all__ = ["GreedyPlayer", "RandomPlayer", "leading_side"]

@@ -1,86 +1,146 @@
-"""The simple players, and how BSD's computer fares against them."""
+"""The simple players (random, greedy) over the N-seat Table, every preset."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
+from test_table_classic import build
 
 from mille.autoplayers import GreedyPlayer, RandomPlayer
-from mille.cards import D25, D50, D100, EXTRA_TANK, GO, NO_CARD, STOP
-from mille.engine import COMPUTER, PICK, Discard, GameState, Phase, Use
+from mille.cards import (
+    D25,
+    D50,
+    D100,
+    EXTRA_TANK,
+    FLAT_TIRE,
+    GO,
+    NO_CARD,
+    PUNCTURE_PROOF,
+    RIGHT_OF_WAY,
+    SPEED_LIMIT,
+    STOP,
+)
+from mille.rules import find_rules
 from mille.selfplay import play_hands
+from mille.table import COUP, EXTENSION, NO, OVER, PICK, YES, Discard, Table, Use
 
-
-def test_bsd_beats_random() -> None:
-    summary = play_hands(300, 7, ["bsd", "random"])
-    wins = summary["hand_wins"]
-    assert wins[0] / sum(wins) >= 0.85
-    other = play_hands(300, 8, ["random", "bsd"])
-    assert other["hand_wins"][1] / sum(other["hand_wins"]) >= 0.85
-
-
-def test_bsd_outscores_greedy() -> None:
-    summary = play_hands(300, 7, ["bsd", "greedy"])
-    assert summary["points"][0] > summary["points"][1]
-    other = play_hands(300, 8, ["greedy", "bsd"])
-    assert other["points"][1] > other["points"][0]
-
-
-def test_greedy_beats_random() -> None:
-    summary = play_hands(200, 5, ["greedy", "random"])
-    assert summary["points"][0] > 2 * summary["points"][1]
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("bsd", {}),
+    ("classic", dict(players=2)), ("classic", dict(players=3)),
+    ("classic", dict(players=4)), ("classic", dict(players=6)),
+    ("milebymile", dict(players=2)),
+    ("milebymile", dict(players=3, karma=True, stacking=True)),
+    ("milebymile", dict(players=4, team_mode="2v2", always_discard=False)),
+    ("milebymile", dict(players=5, reshuffle=False, perfect_crossing=False)),
+    ("milebymile", dict(players=6, team_mode="3v3", rigging="2x attacks")),
+    ("milebymile", dict(players=9, team_mode="3v3v3", karma=True, rigging="no duplicates")),
+]
 
 
 @pytest.mark.parametrize("cls", [RandomPlayer, GreedyPlayer])
-def test_always_legal_and_never_discards_a_safety(cls: type) -> None:
+@pytest.mark.parametrize("preset, options", CONFIGS,
+                         ids=[f"{p}-{'-'.join(map(str, o.values()))}" for p, o in CONFIGS])
+def test_always_legal_and_never_discards_a_safety(
+        cls: type[RandomPlayer | GreedyPlayer], preset: str, options: dict[str, Any]) -> None:
+    rules = find_rules(preset, **options)
     rng = random.Random(4)
-    players = [cls(random.Random(1)), cls(random.Random(2))]
-    state = GameState.new_game(rng)
-    moves = 0
-    for hand in range(60):
+    players = [cls(random.Random(seat), seat) for seat in range(rules.players)]
+    table = Table.new(rules, rng)
+    moves = questions = 0
+    for hand in range(6):
         if hand:
-            state.new_hand(rng)
-        last = None
-        while state.phase is not Phase.HAND_OVER:
-            if state.phase is Phase.EXTENSION:
-                assert last is not None and state.extender is not None
-                state.decide_extension(players[state.extender].wants_extension(state, last))
-                continue
-            move = players[state.to_move].choose(state)
-            assert state.check(move) is None
+            table.new_hand(rng)
+        while table.phase != OVER:
+            seat = table.current_player
+            assert seat is not None
+            move = players[seat].choose(table)
+            assert table.check(move) is None, (move, table.check(move))
             if isinstance(move, Discard):
-                assert state.players[state.to_move].hand[move.slot] < EXTRA_TANK
-            last = state.apply(move)
+                assert not EXTRA_TANK <= table.hands[seat][move.slot] <= RIGHT_OF_WAY
+            questions += table.phase in (COUP, EXTENSION)
+            outcome = table.apply(move)
+            for player in players:
+                player.observe(table, outcome)
             moves += 1
-    assert moves > 3000
+    assert moves > 6 * 50
 
 
-def _rolling_state(hand: list[int]) -> GameState:
-    state = GameState.new_game(random.Random(0))
-    me = state.players[state.to_move]
-    me.hand = hand
-    me.battle, me.can_go = GO, True
-    return state
+def test_seat_is_checked() -> None:
+    with pytest.raises(ValueError, match="seat must be a whole number from 0"):
+        RandomPlayer(random.Random(0), -1)
+    table = Table.new(find_rules("classic"), random.Random(0))
+    with pytest.raises(ValueError, match="seat 1 is not to decide"):
+        GreedyPlayer(random.Random(0), 1).choose(table)
 
 
 def test_greedy_plays_longest_distance() -> None:
-    state = _rolling_state([D25, D50, D100, STOP, GO, D25, D50])
-    assert GreedyPlayer(random.Random(0)).choose(state) == Use(2)
+    t = build(hands={0: [D25, D50, D100, STOP, GO, D25]}, picked={0: D50},
+              sides={1: {"battle": [GO]}})
+    assert GreedyPlayer(random.Random(0), 0).choose(t) == Use(3)
 
 
-def test_greedy_picks_first_and_discards_useless() -> None:
-    state = _rolling_state([NO_CARD, D25, D50, D100, STOP, GO, D25])
-    greedy = GreedyPlayer(random.Random(0))
-    assert greedy.choose(state) == PICK
-    state = _rolling_state([GO, EXTRA_TANK, GO, GO, GO, GO, GO])
-    state.players[state.to_move].can_go = True
-    # nothing to play (already rolling): a Go goes, never the safety
-    move = greedy.choose(state)
-    assert isinstance(move, Discard) and move.slot != 1
+def test_greedy_picks_first_then_discards_useless_never_a_safety() -> None:
+    t = build(hands={0: [D25, D50, D100, STOP, GO, D25]}, sides={1: {"battle": [GO]}})
+    greedy = GreedyPlayer(random.Random(0), 0)
+    assert greedy.choose(t) == PICK
+    t = build(hands={0: [EXTRA_TANK, GO, GO, GO, GO, GO]}, picked={0: GO},
+              sides={1: {"battle": [GO]}})
+    move = greedy.choose(t)  # nothing to play (rolling): a Go goes, never the safety
+    assert isinstance(move, Discard) and t.hands[0][move.slot] == GO
 
 
-def test_random_picks_only_when_it_must() -> None:
-    state = _rolling_state([NO_CARD, D25, D50, D100, STOP, GO, D25])
-    assert RandomPlayer(random.Random(0)).choose(state) == PICK
-    assert state.to_move != COMPUTER  # the human seat moves first
+def test_greedy_remedy_then_hazard_on_the_leading_side() -> None:
+    # stopped: the Go first
+    t = build(3, hands={0: [GO, FLAT_TIRE, D25, D25, D25, D25]}, picked={0: D50},
+              sides={1: {"battle": [GO, STOP]}, 2: {"battle": [GO], "miles": [D100]},
+                     3: {"battle": [GO], "miles": [D100, D100]}})
+    greedy = GreedyPlayer(random.Random(0), 0)
+    assert t.hands[0][greedy.choose(t).slot] == GO  # type: ignore[union-attr]
+    # nothing else: the hazard goes on side 3, which leads
+    t = build(3, hands={0: [FLAT_TIRE, GO, GO, GO, GO, GO]}, picked={0: GO},
+              sides={1: {"battle": [GO, STOP, GO]}, 2: {"battle": [GO], "miles": [D100]},
+                     3: {"battle": [GO], "miles": [D100, D100]}})
+    move = greedy.choose(t)
+    assert isinstance(move, Use) and t.hands[0][move.slot] == FLAT_TIRE and move.target == 3
+
+
+def test_greedy_usefulness() -> None:
+    t = build(3, sides={1: {"miles": [D100] * 6 + [D50], "safeties": [PUNCTURE_PROOF]},
+                        2: {"safeties": [RIGHT_OF_WAY]}})
+    greedy = GreedyPlayer(random.Random(0), 0)
+    assert greedy.usefulness(t, D100) == 0  # over 700
+    assert greedy.usefulness(t, D50) > 0
+    assert greedy.usefulness(t, 11) == 0  # Spare Tire under Puncture Proof
+    assert greedy.usefulness(t, SPEED_LIMIT) > 0  # side 3 can still be limited
+
+
+def test_greedy_answers() -> None:
+    t = build(hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
+    t.apply(Use(0))
+    assert t.phase == COUP and GreedyPlayer(random.Random(0), 1).choose(t) == YES
+    t = build(picked={0: D50}, sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}})
+    t.apply(Use(0))
+    assert t.phase == EXTENSION
+    assert GreedyPlayer(random.Random(0), 0).choose(t) == (YES if len(t.deck) >= 30 else NO)
+
+
+def test_random_picks_only_when_it_must_and_answers_at_random() -> None:
+    t = build(hands={0: [D25, D50, D100, STOP, GO, D25]}, sides={1: {"battle": [GO]}})
+    assert RandomPlayer(random.Random(0), 0).choose(t) == PICK
+    t = build(hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
+    t.apply(Use(0))
+    answers = {RandomPlayer(random.Random(seed), 1).choose(t) for seed in range(20)}
+    assert answers == {YES, NO}
+    assert NO_CARD not in t.hands[1][1:]
+
+
+@pytest.mark.parametrize("preset, players", [("bsd", 2), ("classic", 3), ("milebymile", 4)])
+def test_greedy_beats_random(preset: str, players: int) -> None:
+    rules = find_rules(preset, players=players)
+    names = ["greedy" if seat % 2 == 0 else "random" for seat in range(players)]
+    summary = play_hands(60, 5, names, rules)
+    greedy = sum(p for side, p in enumerate(summary["points"], 1)
+                 if names[rules.members(side)[0]] == "greedy")
+    assert greedy > 2 * (sum(summary["points"]) - greedy)

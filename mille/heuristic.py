@@ -1,0 +1,547 @@
+"""The rules-aware computer for ``classic`` and ``milebymile`` (and any preset).
+
+A heuristic in the spirit of BSD's comp.c, for any number of seats and any
+team mode.  It sees only what its seat may see: its own hand, every
+tableau, the discard pile and the set-aside pile, the deck's size, the
+rules.  Never the order of the deck, never another hand (a partner's
+neither).
+
+Its memory, ``seen``, counts the cards of each kind it has seen this hand,
+against the preset's deck (``rules.deck`` plus the False Virtues of the
+karma rule): its own deal and draws, and every card any other seat uses,
+discards or plays as a coup fourre.  A reshuffle of the discard pile puts
+cards back out of sight: it then counts again what is in view.  So
+``deck[k] - seen[k]`` is how many cards of kind k may still be in the deck
+or in other hands.
+
+Each turn, in this order:
+
+1. a safety that cures what stops or limits its side goes at once (BSD);
+2. other safeties are held for a coup fourre (a hazard on its side brings
+   the ``Coup Fourre?`` offer, so a held safety protects as well as a
+   played one), and played when no coup is possible any more (every copy of
+   its hazard is in view), when the hand may soon end (the deck is nearly
+   out, some side could finish within a turn or two) or before its own
+   finishing card: a safety gives another turn, so this costs nothing;
+3. a distance card that completes the trip;
+4. a remedy its side needs now (the side's tableau is its partners' too);
+5. a hazard on the opposing side it hurts most, weighed by how likely that
+   side is to finish first, less the risk of a coup fourre against it;
+6. the longest distance, preferring one that leaves a remainder its hand
+   can make exactly;
+7. otherwise it discards its least useful card: cards that can never help
+   first, then duplicates and remedies whose hazard is unlikely to come.
+
+It always answers ``Coup Fourre?`` yes, and ``Extension?`` yes only with a
+long deck, the other sides far behind and miles in hand.  Ties between
+equal choices are broken with its ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from .cards import (
+    CARD_NAMES,
+    D25,
+    D50,
+    D200,
+    END_OF_LIMIT,
+    EXTRA_TANK,
+    GASOLINE,
+    GO,
+    NO_CARD,
+    RIGHT_OF_WAY,
+    SPEED_LIMIT,
+    STOP,
+    VALUES,
+    opposite,
+    safety_for,
+)
+from .rules import RIGGINGS, Rules, find_rules
+from .table import (
+    COUP,
+    EXTENSION,
+    FALSE_VIRTUE,
+    FALSE_VIRTUE_NAME,
+    NO,
+    PICK,
+    YES,
+    Answer,
+    Discard,
+    Move,
+    Outcome,
+    Pick,
+    Table,
+    Tableau,
+    Use,
+)
+
+KINDS = FALSE_VIRTUE + 1  # the 19 card kinds and False Virtue
+NAMES: tuple[str, ...] = tuple(CARD_NAMES) + (FALSE_VIRTUE_NAME,)
+CRITICAL = (5, 6, 7, STOP)  # hazards that stop a side
+
+# The decks a preset may deal (by kind, False Virtue last): what a saved
+# memory may count against.
+_DECKS: frozenset[tuple[int, ...]] = frozenset(
+    deck + (fv,)
+    for deck in [find_rules("bsd").deck] + [find_rules("milebymile", rigging=r).deck
+                                            for r in RIGGINGS]
+    for fv in (0, 2)
+)
+
+# Values of the moves, on one scale (about half a point of score each).
+CURE = 300  # a safety against what ails the side
+FLUSH = 250  # a safety played before it is too late
+FINISH = 200  # the distance card that completes the trip
+REPAIR = 150  # a remedy the side needs now
+ATTACK = 100  # a hazard on a rolling side, before weighing the target
+WEAK = 10  # below this a use is no better than discarding a dead card
+BEHIND = 0.3  # what an attack is worth on a side at 0 when its own side is ahead
+
+
+class HeuristicError(ValueError):
+    """A saved heuristic memory that cannot be restored; the message says why."""
+
+
+def _needs(table: Table, tab: Tableau) -> list[int]:
+    """The remedies ``tab``'s side must play before it rolls (Go last)."""
+    model = table.rules.battle
+    right_of_way = RIGHT_OF_WAY in tab.safeties
+    if model == "problems":
+        needs = [opposite(p) for p in tab.problems if p in (5, 6, 7)]
+        return needs + ([GO] if STOP in tab.problems else [])
+    if table.model.rolling(tab):
+        return []
+    if model == "stack":
+        top = tab.battle[-1] if tab.battle else NO_CARD
+    else:
+        top = tab.top
+    if 5 <= top <= 7:
+        return [opposite(top)] + ([] if right_of_way else [GO])
+    return [] if right_of_way else [GO]
+
+
+class Heuristic:
+    """The rules-aware computer player of one seat (see the module docstring)."""
+
+    def __init__(self, rng: random.Random, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise HeuristicError(f"seat must be a whole number from 0, not {seat!r}")
+        self.rng = rng
+        self.seat = seat
+        self.deck = [0] * KINDS  # the composition counted against
+        self.seen = [0] * KINDS
+        self.refills = 0  # the table's reshuffles accounted for
+
+    # ----- memory ----------------------------------------------------------
+
+    def start_hand(self, table: Table) -> None:
+        """A new deal: the deck's composition, and its own six cards."""
+        rules = table.rules
+        self.deck = list(rules.deck) + [rules.false_virtues]
+        self.recount(table)
+
+    def recount(self, table: Table) -> None:
+        """Count again every card in view (after a reshuffle, or a restore)."""
+        seen = [0] * KINDS
+        for card in table.hands[self.seat]:
+            if card != NO_CARD:
+                seen[card] += 1
+        for card in table.discard + table.set_aside:
+            seen[card] += 1
+        for tab in table.tableaux:
+            for card in tab.cards():
+                seen[card] += 1
+        self.seen = seen
+        self.refills = table.refills
+
+    def observe(self, table: Table, outcome: Outcome) -> None:
+        """Count the cards a move showed."""
+        if table.refills != self.refills:
+            self.recount(table)
+            return
+        if outcome.seat == self.seat:
+            if isinstance(outcome.move, Pick):
+                for card in outcome.drawn:
+                    self.seen[card] += 1
+        elif outcome.card != NO_CARD and (
+                not isinstance(outcome.move, (Pick, Answer)) or outcome.coup_fourre):
+            self.seen[outcome.card] += 1
+
+    def unseen(self, card: int) -> int:
+        """Cards of this kind that may be in the deck or in other hands."""
+        return self.deck[card] - self.seen[card]
+
+    # ----- the decision ------------------------------------------------------
+
+    def choose(self, table: Table) -> Move:
+        """The move for its seat: a pick, a use, a discard or an answer."""
+        if table.current_player != self.seat:
+            raise ValueError(f"seat {self.seat} is not to decide")
+        if table.phase == COUP:
+            return YES
+        if table.phase == EXTENSION:
+            return YES if self.wants_extension(table) else NO
+        legal = table.legal_moves()
+        if PICK in legal:
+            # bsd's coup-fourre window comes before the pick
+            windows = [m for m in legal if isinstance(m, Use)]
+            return windows[0] if windows else PICK
+        return _Turn(self, table, legal).best()
+
+    def wants_extension(self, table: Table) -> bool:
+        """At exactly 700: go on to 1000 only with a long deck, the other
+        sides far behind (none rolling near the end) and miles in hand."""
+        rules = table.rules
+        end = rules.extension or table.target
+        own = table.side_of(self.seat)
+        model = table.model
+        others = [table.tableaux[s - 1] for s in range(1, rules.sides + 1) if s != own]
+        if any(o.mileage >= 600 or (o.mileage >= 450 and model.rolling(o)) for o in others):
+            return False
+        rounds = len(table.deck) // rules.players
+        me = table.tableaux[own - 1]
+        left = end - me.mileage
+        hand = [c for c in table.hands[self.seat] if 0 <= c <= D200]
+        miles = sum(min(VALUES[c], left) for c in hand)
+        shut_outs = sum(o.mileage == 0 for o in others)
+        need_rounds = 6 + 2 * shut_outs
+        return rounds >= need_rounds and miles >= 100 * (1 + shut_outs) and \
+            not model.limited(me)
+
+    # ----- saving --------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Its memory as JSON-able data (not its rng)."""
+        return {
+            "seat": self.seat,
+            "deck": {NAMES[c]: n for c, n in enumerate(self.deck)},
+            "seen": {NAMES[c]: n for c, n in enumerate(self.seen)},
+            "refills": self.refills,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, rng: random.Random, seat: int) -> Heuristic:
+        """Rebuild a memory saved by ``to_dict`` for ``seat``;
+        :class:`HeuristicError` says what is wrong with it."""
+        if not isinstance(data, dict):
+            raise HeuristicError("heuristic: expected an object")
+        keys = ("seat", "deck", "seen", "refills")
+        for key in data:
+            if key not in keys:
+                raise HeuristicError(f"heuristic: unknown key {_quote(key)}")
+        for key in keys:
+            if key not in data:
+                raise HeuristicError(f"heuristic: missing key {key!r}")
+        saved = _int(data["seat"], "heuristic: seat")
+        if saved != seat:
+            raise HeuristicError(f"heuristic: saved for seat {saved}, not seat {seat}")
+        deck = _table(data["deck"], "heuristic: deck")
+        if tuple(deck) not in _DECKS:
+            raise HeuristicError("heuristic: deck is not the deck of any preset")
+        seen = _table(data["seen"], "heuristic: seen")
+        for card, n in enumerate(seen):
+            if not 0 <= n <= deck[card]:
+                raise HeuristicError(
+                    f"heuristic: seen {NAMES[card]!r} must be 0 to {deck[card]}, not {n}")
+        refills = _int(data["refills"], "heuristic: refills")
+        if refills < 0:
+            raise HeuristicError(f"heuristic: refills must be 0 or more, not {refills}")
+        bot = cls(rng, seat)
+        bot.deck, bot.seen, bot.refills = deck, seen, refills
+        return bot
+
+
+class _Turn:
+    """One decision after the pick: the position seen from the seat."""
+
+    def __init__(self, bot: Heuristic, table: Table, legal: list[Move]) -> None:
+        self.bot = bot
+        self.table = table
+        self.legal = legal
+        self.rules: Rules = table.rules
+        self.model = table.model
+        self.hand = table.hands[bot.seat]
+        self.own = table.side_of(bot.seat)
+        self.me = table.tableaux[self.own - 1]
+        self.needs = _needs(table, self.me)
+        self.target = table.target
+        self.left = self.target - self.me.mileage
+        self.opponents = [s for s in range(1, self.rules.sides + 1) if s != self.own]
+        # an extension may still make cards beyond 700 playable
+        self.may_extend = (self.rules.extension is not None and table.extender is None
+                           and self.target != self.rules.extension)
+
+    # ----- the choice ---------------------------------------------------------
+
+    def best(self) -> Move:
+        scored: list[tuple[float, float, Move]] = []
+        rng = self.bot.rng
+        for move in self.legal:
+            if isinstance(move, Use):
+                scored.append((self.use_value(move), rng.random(), move))
+        discards = [m for m in self.legal if isinstance(m, Discard)]
+        best_use = max(scored, key=lambda x: (x[0], x[1])) if scored else None
+        if best_use is not None and best_use[0] >= WEAK:
+            return best_use[2]
+        if discards:
+            keep = [(self.keep_value(self.hand[m.slot]), rng.random(), m) for m in discards]
+            worst = min(keep, key=lambda x: (x[0], x[1]))
+            if best_use is None or worst[0] <= 0 or best_use[0] <= 0:
+                return worst[2]
+        assert best_use is not None, "a decision with no legal move"
+        return best_use[2]
+
+    # ----- uses -----------------------------------------------------------------
+
+    def use_value(self, move: Use) -> float:
+        card = self.hand[move.slot]
+        if card == FALSE_VIRTUE:
+            return 40.0
+        if card >= EXTRA_TANK:
+            return self.safety_value(card)
+        if card <= D200:
+            return self.distance_value(card)
+        if card >= GASOLINE:
+            return self.remedy_value(card)
+        target = move.target if move.target is not None else 3 - self.own
+        return self.attack_value(card, target)
+
+    def safety_value(self, card: int) -> float:
+        me = self.me
+        if card == RIGHT_OF_WAY:
+            cures = bool(self.needs) and self.needs[-1] == GO or self.model.limited(me) or \
+                (self.rules.battle == "problems" and STOP in me.problems)
+        else:
+            cures = opposite(card) in self._hazards_on_me()
+        if cures:
+            return CURE
+        if self.end_near() or self.finishing():
+            return FLUSH
+        hazards = (STOP, SPEED_LIMIT) if card == RIGHT_OF_WAY else (opposite(card),)
+        if all(self.bot.unseen(h) == 0 for h in hazards):
+            return FLUSH  # no coup fourre can come any more
+        return -1.0  # held back for a coup fourre
+
+    def _hazards_on_me(self) -> set[int]:
+        me = self.me
+        if self.rules.battle == "problems":
+            return set(me.problems)
+        top, speed = self.model.tops(me)
+        return {top, speed}
+
+    def finishing(self) -> bool:
+        """It holds a distance card that completes the trip now."""
+        return any(isinstance(m, Use) and 0 <= self.hand[m.slot] <= D200
+                   and VALUES[self.hand[m.slot]] >= self.left for m in self.legal)
+
+    def end_near(self) -> bool:
+        """The hand may end before it can play a held safety."""
+        table = self.table
+        if not table.can_supply():
+            return True
+        players = self.rules.players
+        if not self.rules.reshuffle and len(table.deck) <= 2 * players:
+            return True
+        for tab in table.tableaux:
+            if tab is self.me:
+                continue
+            left = self.target - tab.mileage
+            if not self.model.rolling(tab):
+                continue
+            if left <= (50 if self.model.limited(tab) else 200):
+                return True
+        return False
+
+    def distance_value(self, card: int) -> float:
+        value = VALUES[card]
+        if value >= self.left:
+            return FINISH
+        rest = self.left - value
+        others = [c for c in self.hand if 0 <= c <= D200]
+        others.remove(card)
+        if _makes(rest, others, self._200s_left(card)):
+            return value / 2 + 30
+        return value / 2
+
+    def _200s_left(self, played: int) -> int:
+        limit = self.rules.max_200s
+        if limit is None:
+            return 99
+        return limit - self.me.nummiles[D200] - (played == D200)
+
+    def remedy_value(self, card: int) -> float:
+        if card == END_OF_LIMIT:
+            if self.left <= 50:
+                return 1.0
+            small = any(isinstance(m, Use) and self.hand[m.slot] in (D25, D50)
+                        for m in self.legal)
+            big = any(2 <= c <= D200 and VALUES[c] <= self.left for c in self.hand)
+            if not big:
+                return 5.0
+            return 20.0 if small else REPAIR * 0.6
+        return float(REPAIR)
+
+    def attack_value(self, card: int, target: int) -> float:
+        table = self.table
+        opp = table.tableaux[target - 1]
+        left = self.target - opp.mileage
+        rolling = self.model.rolling(opp)
+        if card == SPEED_LIMIT:
+            if left <= 50:
+                return 2.0
+            damage = 45.0 if rolling else 30.0
+            if left <= 100:
+                damage /= 2
+        elif rolling:
+            damage = float(ATTACK)
+        else:
+            before = _needs(table, opp)
+            after = self._needs_after(opp, card)
+            damage = 60.0 * (len(after) - len(before))
+            if damage <= 0:
+                return damage - 5
+        value = damage * self.threat(target)
+        # a coup fourre against it: its hazard wasted, 400 and a turn to them
+        safety = safety_for(card)
+        if self.bot.unseen(safety) > 0:
+            value -= 150.0 * self._chance_held(target)
+        if self.rules.karma:
+            if self.me.karma and opp.karma:
+                return min(value, 12.0)  # a clash: nothing lands, both lose karma
+            if self.me.karma:
+                value -= 10.0
+        return value
+
+    def threat(self, side: int) -> float:
+        """How much stopping ``side`` matters: most for a side that may
+        finish soon or leads, least for one far behind its own side."""
+        opp = self.table.tableaux[side - 1]
+        target = max(self.target, 1)
+        threat = 1.0 + 1.5 * opp.mileage / target
+        if opp.mileage + 200 >= self.target:
+            threat += 0.5
+        mine = self.me.mileage
+        if opp.mileage < mine:
+            threat *= BEHIND + (1 - BEHIND) * opp.mileage / mine
+        if self.rules.sides > 2:
+            lead = max(t.mileage for t in self.table.tableaux)
+            if opp.mileage == lead:
+                threat += 0.3
+        return threat
+
+    def _needs_after(self, opp: Tableau, card: int) -> list[int]:
+        if self.rules.battle == "problems":
+            problems = set(opp.problems) | {card}
+            if card != STOP and RIGHT_OF_WAY not in opp.safeties:
+                problems.add(STOP)
+            needs = [opposite(p) for p in problems if p in (5, 6, 7)]
+            return needs + ([GO] if STOP in problems else [])
+        if 5 <= card <= 7:
+            return [opposite(card)] + ([] if RIGHT_OF_WAY in opp.safeties else [GO])
+        return [GO]
+
+    def _chance_held(self, side: int) -> float:
+        """The chance that the one unseen copy of a safety sits in one of
+        ``side``'s hands rather than in the deck or elsewhere."""
+        table = self.table
+        held = sum(sum(c != NO_CARD for c in table.hands[seat])
+                   for seat in self.rules.members(side))
+        unknown = len(table.deck) + sum(
+            sum(c != NO_CARD for c in hand)
+            for seat, hand in enumerate(table.hands) if seat != self.bot.seat)
+        return held / unknown if unknown else 1.0
+
+    # ----- discards ---------------------------------------------------------------
+
+    def keep_value(self, card: int) -> float:
+        """How much a card is worth keeping (0 or less: it can never help)."""
+        me = self.me
+        bot = self.bot
+        count = self.hand.count(card)
+        if card == FALSE_VIRTUE:
+            return 10.0 if me.karma else 45.0
+        if card <= D200:
+            value = VALUES[card]
+            if value > self.left and self.rules.perfect_crossing:
+                return 3.0 if self.may_extend else 0.0
+            if card == D200 and self._200s_left(NO_CARD) <= 0:
+                return 0.0
+            if self.left <= 200 and value <= self.left:
+                return 60.0 if value == self.left else 20 + value / 10
+            return {D25: 8.0, D50: 14.0, 2: 24.0, 3: 38.0, D200: 48.0}[card] / math.sqrt(count)
+        if card >= GASOLINE:  # remedies
+            if card in self.needs:
+                return 100.0
+            if card == GO or card == END_OF_LIMIT:
+                safety = RIGHT_OF_WAY
+            else:
+                safety = safety_for(card)
+            if safety in me.safeties:
+                return 0.0
+            if safety in self.hand:
+                return 4.0  # the coup fourre will answer the hazard
+            if card == GO:
+                return {1: 50.0, 2: 22.0}.get(count, 9.0)
+            if card == END_OF_LIMIT:
+                if self.left <= 50:
+                    return 1.0
+                return 6.0 + 2.0 * bot.unseen(SPEED_LIMIT) / count
+            hazard = opposite(card)
+            coming = bot.unseen(hazard)
+            if coming == 0:
+                return 0.5
+            return (12.0 + 8.0 * coming) / count
+        # hazards
+        targets = [s for s in self.opponents
+                   if safety_for(card) not in self.table.tableaux[s - 1].safeties]
+        if not targets:
+            return 0.0
+        if card == SPEED_LIMIT:
+            return 10.0
+        return 40.0 / math.sqrt(count)
+
+
+def _makes(rest: int, cards: list[int], two_hundreds: int) -> bool:
+    """Can some of ``cards`` (distances) add up to exactly ``rest``?"""
+    sums = {0: 0}  # total -> 200s used
+    for card in cards:
+        value = VALUES[card]
+        for total, used in list(sums.items()):
+            new = total + value
+            extra = used + (card == D200)
+            if new <= rest and extra <= two_hundreds and sums.get(new, 99) > extra:
+                sums[new] = extra
+    return rest in sums
+
+
+def _quote(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise HeuristicError(f"{what} must be a whole number, not {type(value).__name__}")
+    return value
+
+
+def _table(raw: object, what: str) -> list[int]:
+    """A {card name: count} object naming every kind exactly once."""
+    if not isinstance(raw, dict):
+        raise HeuristicError(f"{what} must be an object")
+    for key in raw:
+        if key not in NAMES:
+            raise HeuristicError(f"{what}: unknown card {_quote(key)}")
+    counts = []
+    for name in NAMES:
+        if name not in raw:
+            raise HeuristicError(f"{what}: missing card {name!r}")
+        counts.append(_int(raw[name], f"{what} {name!r}"))
+    return counts
+
+
+__all__ = ["Heuristic", "HeuristicError"]
