@@ -373,7 +373,7 @@ def test_random_hands_follow_the_spec(seed: int) -> None:
 
 
 def test_random_hands_with_ordering() -> None:
-    assert random_hands(99, 40, ordering=True) > 0
+    assert random_hands(99, 30, ordering=True) > 0
 
 
 def test_the_oracle_sees_a_wrong_message() -> None:
