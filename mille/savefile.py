@@ -6,15 +6,22 @@ that is written atomically and checked from end to end when loaded: a file
 that is not a complete, consistent save is refused with a one-line reason,
 and never modified.  Nothing is ever pickled, marshalled or evaluated.
 
+Version 2 holds any preset and seat count: the rules (rebuilt through
+:func:`mille.rules.find_rules`), who controls each seat (a person, or a
+computer with its memory and generator), the whole table and the dealer's
+generator.  The table's rules are checked by :meth:`Table.validate`, the
+one owner of the rules' invariants; this module checks only the shape.
+Version 1 (bsd only, mille 1.0) still loads, converted.
+
 >>> from mille.session import Session
 >>> game = Session.new(seed=7)
 >>> text = dumps(game)
 >>> dumps(loads(text)) == text
 True
->>> loads(text.replace('"end": 700', '"end": 800'))
+>>> loads(text.replace('"target": 700', '"target": 800'))
 Traceback (most recent call last):
   ...
-mille.savefile.SaveError: end: must be 700 or 1000, not 800
+mille.savefile.SaveError: impossible game: target must be one of [700, 1000], not 800
 """
 
 from __future__ import annotations
@@ -30,60 +37,73 @@ TYPE_CHECKING = False  # typing and tempfile are not loaded at run time (start-u
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
-from .cards import (
-    CARD_NAMES,
-    END_OF_LIMIT,
-    GO,
-    HAND_SLOTS,
-    NO_CARD,
-    NUM_SAFETIES,
-    RIGHT_OF_WAY,
-    VALUES,
-    is_distance,
-    is_repair,
-    is_safety,
-)
-from .computer import BsdComputer
-from .engine import (
-    COMPUTER,
-    EXTENDED_END,
-    FIRST_END,
-    GAME_POINTS,
-    GameState,
-    Phase,
-    PlayerState,
-)
+    from .players import Player
+
+from .cards import CARD_NAMES, HAND_SLOTS, NO_CARD, NUM_SAFETIES
+from .rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
 from .session import Session
+from .table import (
+    COUP,
+    EXTENSION,
+    FALSE_VIRTUE_NAME,
+    OVER,
+    PLAYING,
+    Table,
+    Tableau,
+)
 from .text import escape, shorten
 
 FORMAT = "bsd-mille-save"
-VERSION = 1
-MAX_SIZE = 1 << 20  # 1 MiB: a real save is about 20 KiB
+VERSION = 2
+VERSIONS = (1, 2)  # the versions this mille reads (1 is converted)
+MAX_SIZE = 1 << 20  # 1 MiB: a real save is about 20 KiB (9 seats: 60 KiB)
 # A temporary file's name is ".NAME." + 8 random characters + ".tmp" and
 # must fit NAME_MAX (255 bytes): NAME is cut to 200 bytes, 14 for the rest.
 TEMP_NAME_BYTES = 200
 SHOW_LIMIT = 60  # characters of a bad value quoted in a message
 MESSAGE_LIMIT = 160  # characters of a SaveError's message
+BIG = 10**9  # the bound of a counter that has no other (games, totals)
 
-_CARD_BY_NAME = {name: card for card, name in enumerate(CARD_NAMES)}
+NAMES: tuple[str, ...] = tuple(CARD_NAMES) + (FALSE_VIRTUE_NAME,)  # card i's name
+_CARD_BY_NAME = {name: card for card, name in enumerate(NAMES)}
 _MT_N = 624  # words in the Mersenne Twister's state
-_PHASES = {phase.value: phase for phase in Phase}
+_PHASES = (PLAYING, EXTENSION, COUP, OVER)
 # Read without blocking on a FIFO or taking a terminal (where these exist).
 _READ_FLAGS: int = os.O_RDONLY
 for _flag in ("O_BINARY", "O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC"):
     _READ_FLAGS |= getattr(os, _flag, 0)
 
-_PLAYER_KEYS = (
-    "hand", "battle", "speed", "battle_pile", "speed_pile", "miles",
-    "safeties", "coups", "can_go", "battle_window", "speed_window",
-    "mileage", "total_before_hand", "games",
+_TOP_KEYS = ("format", "version", "rules", "seats", "table", "window_full", "deal_rng")
+_RULES_KEYS = (
+    "name", "players", "team_mode", "distance", "winning_score", "perfect_crossing",
+    "stacking", "reshuffle", "always_discard", "rigging", "karma",
 )
-_TOP_KEYS = (
+_BOOL_OPTIONS = ("perfect_crossing", "stacking", "reshuffle", "always_discard", "karma")
+_HUMAN_KEYS = ("control",)
+_COMPUTER_KEYS = ("control", "kind", "memory", "rng")
+_TABLE_KEYS = (
+    "hands", "tableaux", "deck", "discard", "set_aside", "target", "to_move", "starter",
+    "phase", "asked", "offer", "extender", "totals", "games", "ordering", "marks", "seed",
+    "refills",
+)
+_TABLEAU_KEYS = (
+    "battle", "speed", "miles", "safeties", "coups", "mileage", "top", "speed_top",
+    "can_go", "battle_window", "speed_window", "record", "problems", "saved", "karma",
+)
+_OFFER_KEYS = ("side", "safety", "hazard")
+_RNG_KEYS = ("version", "state", "gauss_next")
+# version 1
+_V1_TOP_KEYS = (
     "format", "version", "players", "deck", "discard", "end", "to_move",
     "starter", "phase", "extender", "ordering", "window_full", "computer",
     "rng",
 )
-_RNG_KEYS = ("version", "state", "gauss_next")
+_V1_PLAYER_KEYS = (
+    "hand", "battle", "speed", "battle_pile", "speed_pile", "miles",
+    "safeties", "coups", "can_go", "battle_window", "speed_window",
+    "mileage", "total_before_hand", "games",
+)
+_V1_PHASES = (PLAYING, EXTENSION, OVER)
 
 
 class SaveError(ValueError):
@@ -99,15 +119,33 @@ class SaveError(ValueError):
         self.errno = errno
 
 
+# ----- computers ----------------------------------------------------------
+
+
+def computer_kind(rules: Rules) -> str:
+    """The kind of computer a preset plays with (``session.make_computer``'s)."""
+    return "bsd" if rules.name == "bsd" else "heuristic"
+
+
+def _computer_class(kind: str) -> Any:
+    if kind == "bsd":
+        from .computer import BsdComputer
+
+        return BsdComputer
+    from .heuristic import Heuristic
+
+    return Heuristic
+
+
 # ----- writing ----------------------------------------------------------
 
 
 def _card(card: int) -> str | None:
-    return None if card == NO_CARD else CARD_NAMES[card]
+    return None if card == NO_CARD else NAMES[card]
 
 
 def _cards(cards: list[int]) -> list[str]:
-    return [CARD_NAMES[c] for c in cards]
+    return [NAMES[c] for c in cards]
 
 
 def _rng_to_dict(rng: random.Random) -> dict[str, Any]:
@@ -124,45 +162,100 @@ def _canonical(value: Any) -> Any:
     return value
 
 
+def rules_to_dict(rules: Rules) -> dict[str, Any]:
+    """The preset's name and every option: what ``find_rules`` rebuilds them from."""
+    return {
+        "name": rules.name,
+        "players": rules.players,
+        "team_mode": rules.team_mode,
+        "distance": rules.target,
+        "winning_score": rules.winning_score,
+        "perfect_crossing": rules.perfect_crossing,
+        "stacking": rules.stacking,
+        "reshuffle": rules.reshuffle,
+        "always_discard": rules.always_discard,
+        "rigging": rules.rigging,
+        "karma": rules.karma,
+    }
+
+
+def _seat_to_dict(session: Session, seat: int) -> dict[str, Any]:
+    player = session.computers.get(seat)
+    if player is None:
+        return {"control": "human"}
+    kind = computer_kind(session.rules)
+    if not isinstance(player, _computer_class(kind)):
+        raise SaveError(f"cannot save a computer of type {type(player).__name__}"
+                        f" under {session.rules.name}")
+    computer: Any = player
+    if computer.seat != seat:
+        raise SaveError(f"cannot save seat {seat}'s computer: it plays seat {computer.seat}")
+    return {
+        "control": "computer",
+        "kind": kind,
+        "memory": _canonical(computer.to_dict()),
+        "rng": _rng_to_dict(computer.rng),
+    }
+
+
+def _tableau_to_dict(tab: Tableau) -> dict[str, Any]:
+    return {
+        "battle": _cards(tab.battle),
+        "speed": _cards(tab.speed),
+        "miles": _cards(tab.miles),
+        "safeties": _cards(tab.safeties),
+        "coups": list(tab.coups),
+        "mileage": tab.mileage,
+        "top": _card(tab.top),
+        "speed_top": _card(tab.speed_top),
+        "can_go": tab.can_go,
+        "battle_window": tab.battle_window,
+        "speed_window": tab.speed_window,
+        "record": _cards(tab.record),
+        "problems": _cards(tab.problems),
+        "saved": _cards(tab.saved),
+        "karma": tab.karma,
+    }
+
+
+def table_to_dict(table: Table) -> dict[str, Any]:
+    """The table's state (not its rules) as the file's ``table`` object."""
+    offer = table.offer
+    return {
+        "hands": [[_card(c) for c in hand] for hand in table.hands],
+        "tableaux": [_tableau_to_dict(tab) for tab in table.tableaux],
+        "deck": _cards(table.deck),
+        "discard": _cards(table.discard),
+        "set_aside": _cards(table.set_aside),
+        "target": table.target,
+        "to_move": table.to_move,
+        "starter": table.starter,
+        "phase": table.phase,
+        "asked": table.asked,
+        "offer": None if offer is None else {
+            "side": offer[0], "safety": NAMES[offer[1]], "hazard": NAMES[offer[2]],
+        },
+        "extender": table.extender,
+        "totals": list(table.totals),
+        "games": list(table.games),
+        "ordering": table.ordering,
+        "marks": list(table.marks),
+        "seed": table.seed,
+        "refills": table.refills,
+    }
+
+
 def session_to_dict(session: Session) -> dict[str, Any]:
     """The whole session as a JSON-able dict, keys in the file's order."""
-    state = session.state
-    players = []
-    for p in state.players:
-        players.append({
-            "hand": [_card(c) for c in p.hand],
-            "battle": _card(p.battle),
-            "speed": _card(p.speed),
-            "battle_pile": _cards(p.battle_pile),
-            "speed_pile": _cards(p.speed_pile),
-            "miles": _cards(p.miles),
-            "safeties": _cards(p.safeties),
-            "coups": list(p.coups),
-            "can_go": p.can_go,
-            "battle_window": p.battle_window,
-            "speed_window": p.speed_window,
-            "mileage": p.mileage,
-            "total_before_hand": p.total_before_hand,
-            "games": p.games,
-        })
+    table = session.table
     return {
         "format": FORMAT,
         "version": VERSION,
-        "players": players,
-        "deck": _cards(state.deck),
-        "discard": _cards(state.discard),
-        "end": state.end,
-        "to_move": state.to_move,
-        "starter": state.starter,
-        "phase": state.phase.value,
-        "extender": state.extender,
-        "ordering": state.ordering,
+        "rules": rules_to_dict(table.rules),
+        "seats": [_seat_to_dict(session, seat) for seat in range(table.rules.players)],
+        "table": table_to_dict(table),
         "window_full": session.window_full,
-        "computer": _canonical(session.computer.to_dict()),
-        "rng": {
-            "deal": _rng_to_dict(session.deal_rng),
-            "computer": _rng_to_dict(session.computer.rng),
-        },
+        "deal_rng": _rng_to_dict(session.deal_rng),
     }
 
 
@@ -443,9 +536,23 @@ def _int(data: Any, where: str, low: int, high: int) -> int:
     return data
 
 
+def _optional_int(data: Any, where: str, low: int, high: int) -> int | None:
+    if data is None:
+        return None
+    if type(data) is not int:
+        _fail(where, f"expected an integer or null, got {_show(data)}")
+    return _int(data, where, low, high)
+
+
 def _bool(data: Any, where: str) -> bool:
     if type(data) is not bool:
         _fail(where, f"expected true or false, got {_show(data)}")
+    return data
+
+
+def _str(data: Any, where: str) -> str:
+    if not isinstance(data, str):
+        _fail(where, f"expected a string, got {_show(data)}")
     return data
 
 
@@ -455,6 +562,11 @@ def _list(data: Any, where: str, length: int | None = None) -> list[Any]:
     if length is not None and len(data) != length:
         _fail(where, f"expected {length} entries, got {len(data)}")
     return data
+
+
+def _ints(data: Any, where: str, length: int, low: int, high: int) -> list[int]:
+    return [_int(n, f"{where}[{i}]", low, high)
+            for i, n in enumerate(_list(data, where, length))]
 
 
 def _card_in(data: Any, where: str, *, empty_ok: bool) -> int:
@@ -476,39 +588,16 @@ def _card_list(data: Any, where: str) -> list[int]:
     ]
 
 
-def _player(data: Any, where: str) -> PlayerState:
-    d = _object(data, where, _PLAYER_KEYS)
-    hand = [
-        _card_in(c, f"{where}.hand[{i}]", empty_ok=True)
-        for i, c in enumerate(_list(d["hand"], f"{where}.hand", HAND_SLOTS))
+def _hand(data: Any, where: str) -> list[int]:
+    return [
+        _card_in(c, f"{where}[{i}]", empty_ok=True)
+        for i, c in enumerate(_list(data, where, HAND_SLOTS))
     ]
-    miles = _card_list(d["miles"], f"{where}.miles")
-    for i, c in enumerate(miles):
-        if not is_distance(c):
-            _fail(f"{where}.miles[{i}]", f"{CARD_NAMES[c]!r} is not a distance card")
-    coups = [
-        _bool(c, f"{where}.coups[{i}]")
-        for i, c in enumerate(_list(d["coups"], f"{where}.coups", NUM_SAFETIES))
-    ]
-    return PlayerState(
-        hand=hand,
-        battle=_card_in(d["battle"], f"{where}.battle", empty_ok=True),
-        speed=_card_in(d["speed"], f"{where}.speed", empty_ok=True),
-        battle_pile=_card_list(d["battle_pile"], f"{where}.battle_pile"),
-        speed_pile=_card_list(d["speed_pile"], f"{where}.speed_pile"),
-        miles=miles,
-        safeties=_card_list(d["safeties"], f"{where}.safeties"),
-        coups=coups,
-        can_go=_bool(d["can_go"], f"{where}.can_go"),
-        battle_window=_bool(d["battle_window"], f"{where}.battle_window"),
-        speed_window=_bool(d["speed_window"], f"{where}.speed_window"),
-        mileage=_int(d["mileage"], f"{where}.mileage", 0, EXTENDED_END),
-        nummiles=[miles.count(c) for c in range(5)],
-        total_before_hand=_int(
-            d["total_before_hand"], f"{where}.total_before_hand", 0, GAME_POINTS - 1
-        ),
-        games=_int(d["games"], f"{where}.games", 0, 10**9),
-    )
+
+
+def _coups(data: Any, where: str) -> list[bool]:
+    return [_bool(c, f"{where}[{i}]")
+            for i, c in enumerate(_list(data, where, NUM_SAFETIES))]
 
 
 def _rng(data: Any, where: str) -> random.Random:
@@ -532,51 +621,254 @@ def _rng(data: Any, where: str) -> random.Random:
     return rng
 
 
-def _consistency(state: GameState) -> None:
-    """What the engine's own ``validate`` leaves out, for a state a game can reach."""
+def _validated(table: Table) -> Table:
+    """``table`` if the rules allow it (the engine's own checks, strictly)."""
     try:
-        state.validate()
+        table.validate(strict=True)
     except ValueError as e:
         _fail("", f"impossible game: {e}")
-    for c in state.discard:
-        if is_safety(c):
-            _fail("discard", f"a safety cannot be discarded ({CARD_NAMES[c]!r})")
-    for n, p in enumerate(state.players):
-        where = f"players[{n}]"
-        if p.battle == NO_CARD and p.battle_pile:
-            _fail(f"{where}.battle", "empty, but the battle pile is not")
-        if p.battle not in (NO_CARD, GO) and p.battle != p.battle_pile[-1]:
-            _fail(f"{where}.battle", "is not the top of the battle pile")
-        if p.battle == GO and GO not in p.battle_pile and not p.safeties:
-            _fail(f"{where}.battle", "Go without a Go card or a safety")
-        if p.speed != NO_CARD and p.speed != p.speed_pile[-1]:
-            _fail(f"{where}.speed", "is not the top of the speed pile")
-        if p.speed == NO_CARD and p.speed_pile and p.speed_pile[-1] != END_OF_LIMIT \
-                and RIGHT_OF_WAY not in p.safeties:
-            _fail(f"{where}.speed", "empty, but the speed pile shows a limit")
-        rolling = p.battle == GO or (RIGHT_OF_WAY in p.safeties and is_repair(p.battle))
-        if p.can_go != rolling:
-            _fail(f"{where}.can_go", f"{'true' if p.can_go else 'false'} does not match the battle pile")
-        if p.mileage % 25:
-            _fail(f"{where}.mileage", "not a multiple of 25")
-        if p.total_before_hand % 25:
-            _fail(f"{where}.total_before_hand", "not a multiple of 25")
-    miles = [p.mileage for p in state.players]
-    if state.phase is Phase.PLAYING and state.end in miles:
-        _fail("phase", f"still playing, but a player is at {state.end}")
-    if state.phase is Phase.EXTENSION and state.end != FIRST_END:
-        _fail("phase", f"an extension decision with end {state.end}")
-    if state.end == EXTENDED_END and max(miles) < FIRST_END:
-        _fail("end", "1000, but nobody reached 700")
-    if state.phase is Phase.HAND_OVER and state.deck and state.end not in miles:
-        _fail("phase", "the hand is over, but nobody finished and the deck is not empty")
+    return table
+
+
+def _computer(kind: str, memory: Any, rng: random.Random, seat: int, where: str) -> Player:
+    """The computer of ``seat`` rebuilt from its memory by its own check."""
+    if not isinstance(memory, dict):
+        _fail(where, f"expected an object, got {_show(memory)}")
+    try:
+        computer: Player = _computer_class(kind).from_dict(memory, rng, seat)
+    except RecursionError:
+        _fail(where, "nested too deeply")
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
+        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        for prefix in ("computer: ", "computer.", "heuristic: "):
+            reason = reason.removeprefix(prefix)
+        _fail(where, reason)
+    if getattr(computer, "seat", seat) != seat:
+        _fail(where, f"the memory of seat {_show(getattr(computer, 'seat'))}, not {seat}")
+    return computer
+
+
+# ----- version 2 ------------------------------------------------------------
+
+
+def _rules(data: Any, where: str) -> Rules:
+    d = _object(data, where, _RULES_KEYS)
+    name = _str(d["name"], f"{where}.name")
+    if name not in PRESETS:
+        _fail(f"{where}.name", f"unknown rules {_show(name)} (choose {', '.join(PRESETS)})")
+    players = _int(d["players"], f"{where}.players", 2, 9)
+    options: dict[str, Any] = {
+        "team_mode": _str(d["team_mode"], f"{where}.team_mode"),
+        "distance": _int(d["distance"], f"{where}.distance", 0, BIG),
+        "winning_score": _int(d["winning_score"], f"{where}.winning_score", 0, BIG),
+    }
+    for key in _BOOL_OPTIONS:
+        options[key] = _bool(d[key], f"{where}.{key}")
+    rigging = options["rigging"] = _str(d["rigging"], f"{where}.rigging")
+    if rigging not in RIGGINGS:
+        _fail(f"{where}.rigging",
+              f"unknown deck rigging {_show(rigging)} (choose {', '.join(RIGGINGS)})")
+    try:
+        if name == "milebymile":
+            rules = find_rules(name, players=players, **options)
+        else:
+            rules = find_rules(name, players=players)
+    except RulesError as e:
+        _fail(where, str(e))
+    # bsd and classic have no options: the file states the preset's own
+    own = rules_to_dict(rules)
+    for key, value in options.items():
+        if own[key] != value:
+            _fail(f"{where}.{key}", f"{name} with {players} players has {_show(own[key])},"
+                                    f" not {_show(value)}")
+    return rules
+
+
+def _tableau(data: Any, where: str, rules: Rules) -> Tableau:
+    d = _object(data, where, _TABLEAU_KEYS)
+    piles = {key: _card_list(d[key], f"{where}.{key}")
+             for key in ("battle", "speed", "miles", "safeties", "record", "problems", "saved")}
+    played = piles["record"] if rules.battle == "problems" else piles["miles"]
+    return Tableau(
+        battle=piles["battle"],
+        speed=piles["speed"],
+        miles=piles["miles"],
+        safeties=piles["safeties"],
+        coups=_coups(d["coups"], f"{where}.coups"),
+        mileage=_int(d["mileage"], f"{where}.mileage", 0, BIG),
+        nummiles=[played.count(c) for c in range(5)],
+        top=_card_in(d["top"], f"{where}.top", empty_ok=True),
+        speed_top=_card_in(d["speed_top"], f"{where}.speed_top", empty_ok=True),
+        can_go=_bool(d["can_go"], f"{where}.can_go"),
+        battle_window=_bool(d["battle_window"], f"{where}.battle_window"),
+        speed_window=_bool(d["speed_window"], f"{where}.speed_window"),
+        record=piles["record"],
+        problems=piles["problems"],
+        saved=piles["saved"],
+        karma=_bool(d["karma"], f"{where}.karma"),
+    )
+
+
+def _offer(data: Any, where: str, sides: int) -> tuple[int, int, int] | None:
+    if data is None:
+        return None
+    d = _object(data, where, _OFFER_KEYS)
+    return (
+        _int(d["side"], f"{where}.side", 1, sides),
+        _card_in(d["safety"], f"{where}.safety", empty_ok=False),
+        _card_in(d["hazard"], f"{where}.hazard", empty_ok=False),
+    )
+
+
+def _table(data: Any, where: str, rules: Rules) -> Table:
+    d = _object(data, where, _TABLE_KEYS)
+    seats, sides = rules.players, rules.sides
+    phase = d["phase"]
+    if not isinstance(phase, str) or phase not in _PHASES:
+        _fail(f"{where}.phase", f"unknown phase {_show(phase)}")
+    table = Table(
+        rules=rules,
+        hands=[_hand(h, f"{where}.hands[{i}]")
+               for i, h in enumerate(_list(d["hands"], f"{where}.hands", seats))],
+        tableaux=[_tableau(t, f"{where}.tableaux[{i}]", rules)
+                  for i, t in enumerate(_list(d["tableaux"], f"{where}.tableaux", sides))],
+        deck=_card_list(d["deck"], f"{where}.deck"),
+        discard=_card_list(d["discard"], f"{where}.discard"),
+        set_aside=_card_list(d["set_aside"], f"{where}.set_aside"),
+        target=_int(d["target"], f"{where}.target", 0, BIG),
+        to_move=_int(d["to_move"], f"{where}.to_move", 0, seats - 1),
+        starter=_int(d["starter"], f"{where}.starter", 0, seats - 1),
+        phase=phase,
+        asked=_optional_int(d["asked"], f"{where}.asked", 0, seats - 1),
+        offer=_offer(d["offer"], f"{where}.offer", sides),
+        extender=_optional_int(d["extender"], f"{where}.extender", 1, sides),
+        totals=_ints(d["totals"], f"{where}.totals", sides, 0, BIG),
+        games=_ints(d["games"], f"{where}.games", sides, 0, BIG),
+        ordering=_bool(d["ordering"], f"{where}.ordering"),
+        marks=_ints(d["marks"], f"{where}.marks", sides, 0, BIG),
+        seed=_int(d["seed"], f"{where}.seed", 0, 2**32 - 1),
+        refills=_int(d["refills"], f"{where}.refills", 0, BIG),
+    )
+    return _validated(table)
+
+
+def _seats(data: Any, where: str, rules: Rules) -> dict[int, Player]:
+    computers: dict[int, Player] = {}
+    kind = computer_kind(rules)
+    for seat, item in enumerate(_list(data, where, rules.players)):
+        here = f"{where}[{seat}]"
+        if not isinstance(item, dict):
+            _fail(here, f"expected an object, got {_show(item)}")
+        if "control" not in item:
+            _fail(here, "missing key 'control'")
+        control = item["control"]
+        if control == "human":
+            _object(item, here, _HUMAN_KEYS)
+            continue
+        if control != "computer":
+            _fail(f"{here}.control", f"must be 'human' or 'computer', not {_show(control)}")
+        d = _object(item, here, _COMPUTER_KEYS)
+        if d["kind"] != kind:
+            _fail(f"{here}.kind", f"must be {kind!r} under {rules.name}, not {_show(d['kind'])}")
+        rng = _rng(d["rng"], f"{here}.rng")
+        computers[seat] = _computer(kind, d["memory"], rng, seat, f"{here}.memory")
+    return computers
+
+
+def _from_v2(data: dict[str, Any]) -> Session:
+    d = _object(data, "", _TOP_KEYS)
+    rules = _rules(d["rules"], "rules")
+    table = _table(d["table"], "table", rules)
+    computers = _seats(d["seats"], "seats", rules)
+    if table.phase in (EXTENSION, COUP) and table.asked in computers:
+        _fail("table.asked", "a computer never leaves a question pending")
+    window_full = _bool(d["window_full"], "window_full")
+    deal_rng = _rng(d["deal_rng"], "deal_rng")
+    return Session(table=table, computers=computers, deal_rng=deal_rng, window_full=window_full)
+
+
+# ----- version 1 (mille 1.0: bsd, you against the computer) --------------------
+
+
+def _v1_player(data: Any, where: str) -> tuple[list[int], Tableau, int, int]:
+    """A version-1 player: hand, tableau, total before the hand, games."""
+    d = _object(data, where, _V1_PLAYER_KEYS)
+    hand = _hand(d["hand"], f"{where}.hand")
+    miles = _card_list(d["miles"], f"{where}.miles")
+    tableau = Tableau(
+        battle=_card_list(d["battle_pile"], f"{where}.battle_pile"),
+        speed=_card_list(d["speed_pile"], f"{where}.speed_pile"),
+        miles=miles,
+        safeties=_card_list(d["safeties"], f"{where}.safeties"),
+        coups=_coups(d["coups"], f"{where}.coups"),
+        mileage=_int(d["mileage"], f"{where}.mileage", 0, 1000),
+        nummiles=[miles.count(c) for c in range(5)],
+        top=_card_in(d["battle"], f"{where}.battle", empty_ok=True),
+        speed_top=_card_in(d["speed"], f"{where}.speed", empty_ok=True),
+        can_go=_bool(d["can_go"], f"{where}.can_go"),
+        battle_window=_bool(d["battle_window"], f"{where}.battle_window"),
+        speed_window=_bool(d["speed_window"], f"{where}.speed_window"),
+    )
+    total = _int(d["total_before_hand"], f"{where}.total_before_hand", 0, 4999)
+    return hand, tableau, total, _int(d["games"], f"{where}.games", 0, BIG)
+
+
+def _from_v1(data: dict[str, Any]) -> Session:
+    """A version-1 save as a version-2 session: the bsd rules, seat 0 you,
+    seat 1 the computer; each player's hand and board become a seat's hand
+    and a side's tableau; ``end`` becomes the target."""
+    d = _object(data, "", _V1_TOP_KEYS)
+    players = [_v1_player(p, f"players[{i}]")
+               for i, p in enumerate(_list(d["players"], "players", 2))]
+    phase = d["phase"]
+    if not isinstance(phase, str) or phase not in _V1_PHASES:
+        _fail("phase", f"unknown phase {_show(phase)}")
+    end = d["end"]
+    if type(end) is not int or end not in (700, 1000):
+        _fail("end", f"must be 700 or 1000, not {_show(end)}")
+    asked = extender = None
+    if phase == EXTENSION:
+        asked = _int(d["extender"], "extender", 0, 1)
+        if asked == 1:  # Session.play decides for it at once
+            _fail("extender", "the computer never leaves Extension? pending")
+    elif d["extender"] is not None:
+        _fail("extender", f"must be null outside the extension phase, not {_show(d['extender'])}")
+    if end == 1000:  # version 1 did not keep who called it: the first side past 700
+        extender = next((side for side, p in enumerate(players, 1) if p[1].mileage >= 700), 1)
+    table = _validated(Table(
+        rules=BSD,
+        hands=[p[0] for p in players],
+        tableaux=[p[1] for p in players],
+        deck=_card_list(d["deck"], "deck"),
+        discard=_card_list(d["discard"], "discard"),
+        target=end,
+        to_move=_int(d["to_move"], "to_move", 0, 1),
+        starter=_int(d["starter"], "starter", 0, 1),
+        phase=phase,
+        asked=asked,
+        extender=extender,
+        totals=[p[2] for p in players],
+        games=[p[3] for p in players],
+        ordering=_bool(d["ordering"], "ordering"),
+    ))
+    window_full = _bool(d["window_full"], "window_full")
+    rngs = _object(d["rng"], "rng", ("deal", "computer"))
+    deal_rng = _rng(rngs["deal"], "rng.deal")
+    computer = _computer("bsd", d["computer"], _rng(rngs["computer"], "rng.computer"), 1,
+                         "computer")
+    return Session(table=table, computers={1: computer}, deal_rng=deal_rng,
+                   window_full=window_full)
+
+
+# ----- the document -------------------------------------------------------------
 
 
 def session_from_dict(data: Any) -> Session:
-    """Rebuild a session from a save's parsed JSON; SaveError if it is not one."""
+    """Rebuild a session from a save's parsed JSON (version 2, or 1
+    converted); SaveError if it is not one."""
     try:
         return _session_from_dict(data)
-    except RecursionError:  # a check deeper in (the computer's) met a deep value
+    except RecursionError:  # a check deeper in (a computer's) met a deep value
         _fail("", "not a mille save file (nested too deeply)")
 
 
@@ -587,54 +879,11 @@ def _session_from_dict(data: Any) -> Session:
         if "format" not in data:
             _fail("", "not a mille save file (no format name)")
         _fail("format", f"not a mille save file ({_show(data['format'])})")
-    if type(data.get("version")) is not int or data["version"] != VERSION:
-        _fail("version", f"unsupported save version {_show(data.get('version'))}"
-              f" (this mille reads version {VERSION})")
-    d = _object(data, "", _TOP_KEYS)
-    players = _list(d["players"], "players", 2)
-    phase_name = d["phase"]
-    if not isinstance(phase_name, str) or phase_name not in _PHASES:
-        _fail("phase", f"unknown phase {_show(phase_name)}")
-    phase = _PHASES[phase_name]
-    end = d["end"]
-    if type(end) is not int or end not in (FIRST_END, EXTENDED_END):
-        _fail("end", f"must be 700 or 1000, not {_show(end)}")
-    extender = d["extender"]
-    if phase is Phase.EXTENSION:
-        extender = _int(extender, "extender", 0, 1)
-        if extender == COMPUTER:  # Session.play decides for it at once
-            _fail("extender", "the computer never leaves Extension? pending")
-    elif extender is not None:
-        _fail("extender", f"must be null outside the extension phase, not {_show(extender)}")
-    state = GameState(
-        players=(_player(players[0], "players[0]"), _player(players[1], "players[1]")),
-        deck=_card_list(d["deck"], "deck"),
-        discard=_card_list(d["discard"], "discard"),
-        end=end,
-        to_move=_int(d["to_move"], "to_move", 0, 1),
-        starter=_int(d["starter"], "starter", 0, 1),
-        phase=phase,
-        extender=extender,
-        ordering=_bool(d["ordering"], "ordering"),
-    )
-    _consistency(state)
-    window_full = _bool(d["window_full"], "window_full")
-    rngs = _object(d["rng"], "rng", ("deal", "computer"))
-    deal_rng = _rng(rngs["deal"], "rng.deal")
-    computer_rng = _rng(rngs["computer"], "rng.computer")
-    memory = d["computer"]
-    if not isinstance(memory, dict):
-        _fail("computer", f"expected an object, got {_show(memory)}")
-    try:
-        computer = BsdComputer.from_dict(memory, computer_rng)
-    except RecursionError:
-        _fail("computer", "nested too deeply")
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
-        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
-        _fail("computer", reason.removeprefix("computer: ").removeprefix("computer."))
-    if getattr(computer, "player", COMPUTER) != COMPUTER:
-        _fail("computer.player", f"must be {COMPUTER} (the computer's side)")
-    return Session(state=state, computer=computer, deal_rng=deal_rng, window_full=window_full)
+    version = data.get("version")
+    if type(version) is not int or version not in VERSIONS:
+        _fail("version", f"unsupported save version {_show(version)}"
+              f" (this mille reads versions 1 and 2)")
+    return _from_v1(data) if version == 1 else _from_v2(data)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Save files: round trips, exact continuation, a corpus of bad files, atomic writes."""
+"""Save files (version 2): round trips, exact continuation for every preset, a
+corpus of bad files, atomic writes."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import pytest
 
 import mille.computer
 import mille.savefile
-from mille.engine import HUMAN, Phase, Use
+from mille.rules import BSD, Rules, find_rules
 from mille.savefile import (
     FORMAT,
     VERSION,
@@ -32,8 +33,14 @@ from mille.savefile import (
     session_to_dict,
 )
 from mille.session import Session
+from mille.table import COUP, EXTENSION, OVER, Table, Use
 
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+CLASSIC4 = find_rules("classic", players=4)
+MILEBYMILE = find_rules("milebymile", players=3, reshuffle=True)
+GAMES = {"bsd": BSD, "classic-4": CLASSIC4, "milebymile-reshuffle": MILEBYMILE}
+HANDS = {"bsd": 4, "classic-4": 3, "milebymile-reshuffle": 2}  # about 450 steps each
 
 
 # ----- driving a game -----------------------------------------------------
@@ -42,23 +49,23 @@ IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 def step(session: Session, driver: random.Random) -> str:
     """Advance the game by one action; returns what kind of action it was.
 
-    The human side plays random legal moves (uses preferred, so hands get
-    somewhere), the computer side plays itself, extensions are answered at
-    random and a finished hand is followed by the next one.
+    People play random legal moves (uses preferred, so hands get
+    somewhere) and answer their questions at random, computers play
+    themselves, and a finished hand is followed by the next one.
     """
-    state = session.state
-    if state.phase is Phase.HAND_OVER:
+    table = session.table
+    if table.phase == OVER:
         session.next_hand()
         return "new hand"
-    if state.phase is Phase.EXTENSION:
-        assert state.extender == HUMAN
-        state.decide_extension(driver.random() < 0.5)
-        return "extension"
     if session.computer_to_move:
         session.computer_move()
         return "computer"
-    moves = state.legal_moves()
-    assert moves, "the human has no legal move"
+    moves = table.legal_moves()
+    assert moves, "a person has no legal move"
+    if table.phase in (EXTENSION, COUP):
+        phase = table.phase
+        session.play(driver.choice(moves))
+        return phase
     uses = [m for m in moves if isinstance(m, Use)]
     session.play(driver.choice(uses if uses and driver.random() < 0.7 else moves))
     return "human"
@@ -70,40 +77,59 @@ def clone_rng(rng: random.Random) -> random.Random:
     return twin
 
 
-def play_steps(seed: int, steps: int) -> Session:
-    session = Session.new(seed)
+def new_session(rules: Rules, seed: int, humans: tuple[int, ...] = (0,)) -> Session:
+    return Session.new(rules, seed=seed, humans=humans)
+
+
+def play_steps(seed: int, steps: int, rules: Rules = BSD,
+               humans: tuple[int, ...] = (0,)) -> Session:
+    session = new_session(rules, seed, humans)
     driver = random.Random(seed)
     for _ in range(steps):
         step(session, driver)
     return session
 
 
-def record_game(seed: int, hands: int) -> tuple[list[str], list[random.Random], list[str]]:
-    """Play ``hands`` hands: the save text, driver and action kind at every step."""
-    session = Session.new(seed)
+def fingerprint(session: Session) -> tuple[Any, ...]:
+    """Everything a save holds, cheaply comparable."""
+    return (
+        session.table.copy(),
+        [(seat, c.to_dict(), c.rng.getstate())  # type: ignore[attr-defined]
+         for seat, c in sorted(session.computers.items())],
+        session.deal_rng.getstate(), session.window_full,
+    )
+
+
+@functools.cache
+def recorded(game: str, seed: int) -> tuple[
+        list[str], list[tuple[Any, ...]], list[random.Random], list[str]]:
+    """Play the game's ``HANDS``: the save text, fingerprint, driver and
+    action kind at every step."""
+    session = new_session(GAMES[game], seed)
+    hands = HANDS[game]
     driver = random.Random(seed ^ 0x5EED)
-    texts, drivers, kinds = [], [], []
+    texts, prints, drivers, kinds = [], [], [], []
     done = 0
     while done < hands:
         texts.append(dumps(session))
+        prints.append(fingerprint(session))
         drivers.append(clone_rng(driver))
         kind = step(session, driver)
         kinds.append(kind)
         if kind == "new hand":
             done += 1
     texts.append(dumps(session))
+    prints.append(fingerprint(session))
     drivers.append(clone_rng(driver))
-    return texts, drivers, kinds
+    return texts, prints, drivers, kinds
 
 
 SEEDS = (1, 2, 3)
-# the heavy checks run one seed in the quick suite, all three with -m slow
-HEAVY_SEEDS = (1, *(pytest.param(seed, marks=pytest.mark.slow) for seed in SEEDS[1:]))
-
-
-@functools.cache
-def recorded(seed: int) -> tuple[list[str], list[random.Random], list[str]]:
-    return record_game(seed, hands=4)
+# the heavy checks run one seed of each game in the quick suite, all three with -m slow
+HEAVY = [
+    pytest.param(game, seed, id=f"{game}-{seed}", marks=[pytest.mark.slow] if seed > 1 else [])
+    for game in GAMES for seed in SEEDS
+]
 
 
 def test_doctests() -> None:
@@ -111,21 +137,21 @@ def test_doctests() -> None:
     assert result.failed == 0 and result.attempted > 0
 
 
-@pytest.mark.parametrize("seed", HEAVY_SEEDS)
-def test_round_trip_is_byte_identical_at_every_step(seed: int) -> None:
-    texts, _, _ = recorded(seed)
-    for text in texts:
+@pytest.mark.parametrize("game,seed", HEAVY)
+def test_round_trip_is_byte_identical_at_every_step(game: str, seed: int) -> None:
+    texts, prints, _, _ = recorded(game, seed)
+    for text, seen in zip(texts, prints):
         restored = loads(text)
         assert dumps(restored) == text
+        assert fingerprint(restored) == seen
         assert session_to_dict(restored) == json.loads(text)
-        assert session_from_dict(json.loads(text)).state == restored.state
 
 
-@pytest.mark.parametrize("seed", HEAVY_SEEDS)
-def test_restored_game_plays_on_exactly_as_the_original(seed: int) -> None:
-    """From every step, 25 steps on; from a few steps, to the end of the record."""
-    texts, drivers, _ = recorded(seed)
-    dicts = [json.loads(text) for text in texts]
+@pytest.mark.parametrize("game,seed", HEAVY)
+def test_restored_game_plays_on_exactly_as_the_original(game: str, seed: int) -> None:
+    """From every step, 25 steps on; from a few steps, to the end of the
+    record: the same deals, the same computer moves, the same files."""
+    texts, prints, drivers, _ = recorded(game, seed)
     last = len(texts) - 1
     far = {0, last // 3, last // 2, last - 40}
     for i in range(last):
@@ -134,39 +160,79 @@ def test_restored_game_plays_on_exactly_as_the_original(seed: int) -> None:
         driver = clone_rng(drivers[i])
         for j in range(i + 1, horizon + 1):
             step(restored, driver)
-            assert session_to_dict(restored) == dicts[j], f"step {j} differs after loading step {i}"
+            assert fingerprint(restored) == prints[j], f"step {j} differs after loading step {i}"
         assert dumps(restored) == texts[horizon]
 
 
 def test_the_games_cover_every_phase() -> None:
-    """The round-trip games reach extensions, hand ends and an empty deck."""
+    """The round-trip games, played to their fourth hand, reach hand ends,
+    an empty deck, questions to people and a reshuffle."""
     seen: set[str] = set()
-    for texts, _, kinds in map(recorded, SEEDS):
-        seen.update(kinds)
-        for text in texts:
-            data = json.loads(text)
-            seen.add("phase " + data["phase"])
-            if not data["deck"]:
-                seen.add("deck empty")
-            if data["end"] == 1000:
-                seen.add("extended")
-    assert {"human", "computer", "new hand", "phase hand over", "deck empty"} <= seen
+    for game in GAMES:
+        for seed in SEEDS:
+            session = new_session(GAMES[game], seed)
+            driver = random.Random(seed ^ 0x5EED)
+            hands = 0
+            while hands < 4:
+                table = session.table
+                seen.add(f"{game} phase {table.phase}")
+                if not table.deck:
+                    seen.add(f"{game} deck empty")
+                if table.refills:
+                    seen.add(f"{game} reshuffled")
+                kind = step(session, driver)
+                seen.add(f"{game} {kind}")
+                hands += kind == "new hand"
+    wanted = {f"{game} {what}" for game in GAMES
+              for what in ("human", "computer", "new hand", "phase hand over", "deck empty")}
+    wanted |= {"bsd extension", "classic-4 coup", "milebymile-reshuffle reshuffled"}
+    assert wanted <= seen, sorted(wanted - seen)
 
 
-def test_an_extension_decision_round_trips() -> None:
-    for seed in range(200):
-        session = Session.new(seed)
+def question_pending(rules: Rules, phase: str) -> Session:
+    for seed in range(300):
+        session = new_session(rules, seed)
         driver = random.Random(seed)
         for _ in range(2000):
-            if session.state.phase is Phase.EXTENSION:
-                text = dumps(session)
-                restored = loads(text)
-                assert restored.state.phase is Phase.EXTENSION
-                assert restored.state.extender == HUMAN
-                assert dumps(restored) == text
-                return
+            if session.table.phase == phase:
+                return session
             step(session, driver)
-    pytest.skip("no extension reached")  # pragma: no cover
+    raise AssertionError(f"no {phase} question reached")  # pragma: no cover
+
+
+@pytest.mark.parametrize("rules,phase", [(BSD, EXTENSION), (CLASSIC4, COUP),
+                                         (find_rules("classic", players=3), EXTENSION)],
+                         ids=["bsd extension", "classic coup", "classic extension"])
+def test_a_question_to_a_person_round_trips(rules: Rules, phase: str) -> None:
+    session = question_pending(rules, phase)
+    text = dumps(session)
+    restored = loads(text)
+    assert restored.table.phase == phase and restored.table.asked == session.table.asked
+    assert restored.table.asked not in restored.computers and restored.human_to_move
+    assert dumps(restored) == text
+
+
+@pytest.mark.parametrize("rules,humans", [
+    (BSD, ()), (BSD, (0, 1)), (BSD, (1,)),
+    (find_rules("classic", players=6), (0, 3)),
+    (find_rules("milebymile", players=9, team_mode="3v3v3", karma=True), ()),
+    (find_rules("milebymile", players=5, distance=300, winning_score=1000, stacking=True,
+                perfect_crossing=False, always_discard=False, rigging="no duplicates",
+                reshuffle=False), (0, 1, 2, 3, 4)),
+], ids=["bsd computers only", "bsd people only", "bsd you at seat 1", "classic 6",
+        "milebymile 9 karma", "milebymile 5 options"])
+def test_any_seats_and_options_round_trip(rules: Rules, humans: tuple[int, ...]) -> None:
+    session = play_steps(4, 300, rules, humans)
+    text = dumps(session)
+    restored = loads(text)
+    assert dumps(restored) == text and restored.rules == rules
+    assert sorted(restored.computers) == [s for s in range(rules.players) if s not in humans]
+    twin = random.Random(9)
+    driver = random.Random(9)
+    for _ in range(200):
+        step(session, driver)
+        step(restored, twin)
+    assert dumps(restored) == dumps(session)
 
 
 def test_loaded_session_knows_its_file(tmp_path: Path) -> None:
@@ -181,47 +247,98 @@ def test_loaded_session_knows_its_file(tmp_path: Path) -> None:
 def test_window_setting_and_ordering_are_kept() -> None:
     session = play_steps(5, 10)
     session.window_full = True
-    session.state.set_ordering(True)
+    session.table.set_ordering(True)
     restored = loads(dumps(session))
-    assert restored.window_full is True and restored.state.ordering is True
+    assert restored.window_full is True and restored.table.ordering is True
 
 
 def test_the_file_says_what_it_is() -> None:
-    data = json.loads(dumps(play_steps(6, 20)))
-    assert list(data)[:2] == ["format", "version"]
-    assert data["format"] == FORMAT == "bsd-mille-save" and data["version"] == VERSION == 1
-    assert data["rng"]["deal"]["version"] == 3 and len(data["rng"]["deal"]["state"]) == 625
+    data = json.loads(dumps(play_steps(6, 20, CLASSIC4)))
+    assert list(data) == ["format", "version", "rules", "seats", "table", "window_full",
+                          "deal_rng"]
+    assert data["format"] == FORMAT == "bsd-mille-save" and data["version"] == VERSION == 2
+    assert data["rules"]["name"] == "classic" and data["rules"]["team_mode"] == "2v2"
+    assert [s["control"] for s in data["seats"]] == ["human"] + ["computer"] * 3
+    assert data["deal_rng"]["version"] == 3 and len(data["deal_rng"]["state"]) == 625
+    assert len(data["table"]["hands"]) == 4 and len(data["table"]["tableaux"]) == 2
+
+
+def test_the_text_is_canonical_ascii() -> None:
+    text = dumps(play_steps(7, 90, MILEBYMILE))
+    assert text.isascii() and text.endswith("}\n")
+    assert dumps(loads(text)) == text
+    assert json.loads(text) == session_to_dict(loads(text))
+
+
+def test_a_computer_of_another_kind_is_not_saved() -> None:
+    session = play_steps(1, 3)
+    session.computers[1] = mille.computer.BsdComputer(random.Random(1), 0)
+    with pytest.raises(SaveError, match=r"^cannot save seat 1's computer: it plays seat 0$"):
+        dumps(session)
+    session.computers[1] = object()  # type: ignore[assignment]
+    with pytest.raises(SaveError, match=r"^cannot save a computer of type object under bsd$"):
+        dumps(session)
 
 
 # ----- the corpus of bad files ------------------------------------------------
 
 
-def base_save() -> dict[str, Any]:
-    """A save some way into a hand: cards discarded, your miles on the table,
-    a safety still unplayed, nobody near 700, you to move."""
-    safeties = {"Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way"}
+def find_save(rules: Rules, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     for seed in range(11, 100):
-        session = Session.new(seed)
+        session = new_session(rules, seed)
         driver = random.Random(seed)
-        for n in range(300):
+        for n in range(600):
             data = session_to_dict(session)
-            unplayed = set(data["deck"]) | set(data["players"][0]["hand"]) | set(data["players"][1]["hand"])
-            if (
-                n >= 40 and data["discard"] and data["players"][0]["miles"]
-                and data["phase"] == "playing" and data["to_move"] == HUMAN
-                and max(p["mileage"] for p in data["players"]) < 700
-                and any(data["players"][0]["hand"]) and unplayed & safeties
-            ):
+            if n >= 40 and wanted(data):
                 return data
             step(session, driver)
     raise AssertionError("no seed gives a base save")  # pragma: no cover
 
 
-BASE = base_save()
+SAFETIES = ("Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way")
 
 
-def mutated(change: Callable[[dict[str, Any]], Any]) -> bytes:
-    data = copy.deepcopy(BASE)
+def unplayed(table: dict[str, Any]) -> set[str]:
+    return set(table["deck"]).union(*table["hands"])
+
+
+def bsd_wanted(data: dict[str, Any]) -> bool:
+    """Some way into a hand: cards discarded, your miles on the table, a
+    safety still unplayed, nobody near 700, you to move."""
+    t = data["table"]
+    return bool(
+        t["discard"] and t["tableaux"][0]["miles"] and t["phase"] == "playing"
+        and t["to_move"] == 0 and max(tab["mileage"] for tab in t["tableaux"]) < 600
+        and any(t["hands"][0]) and unplayed(t) & set(SAFETIES)
+        and t["tableaux"][0]["top"] == "Go"
+    )
+
+
+def classic_wanted(data: dict[str, Any]) -> bool:
+    t = data["table"]
+    return bool(
+        t["discard"] and t["tableaux"][1]["miles"] and t["phase"] == "playing"
+        and t["to_move"] == 0 and max(tab["mileage"] for tab in t["tableaux"]) < 800
+        and unplayed(t) & set(SAFETIES) and all(h[3] for h in t["hands"])
+    )
+
+
+def milebymile_wanted(data: dict[str, Any]) -> bool:
+    t = data["table"]
+    return bool(t["refills"] and t["phase"] == "playing" and t["to_move"] == 0
+                and any(t["marks"]))
+
+
+BASES = {
+    "bsd": find_save(BSD, bsd_wanted),
+    "classic": find_save(CLASSIC4, classic_wanted),
+    "milebymile": find_save(MILEBYMILE, milebymile_wanted),
+}
+BASE = BASES["bsd"]
+
+
+def mutated(change: Callable[[dict[str, Any]], Any], base: str = "bsd") -> bytes:
+    data = copy.deepcopy(BASES[base])
     change(data)
     return json.dumps(data, indent=1).encode()
 
@@ -246,13 +363,20 @@ def delitem(*path: Any) -> Callable[[dict[str, Any]], None]:
     return change
 
 
+def both(*changes: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], None]:
+    def change(data: dict[str, Any]) -> None:
+        for c in changes:
+            c(data)
+    return change
+
+
 def safety_into_discard(data: dict[str, Any]) -> None:
     """Put a safety still in the deck or a hand on top of the discard pile."""
-    safeties = ("Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way")
-    for where in (data["deck"], data["players"][0]["hand"], data["players"][1]["hand"]):
+    t = data["table"]
+    for where in (t["deck"], *t["hands"]):
         for i, card in enumerate(where):
-            if card in safeties:
-                where[i], data["discard"][-1] = data["discard"][-1], card
+            if card in SAFETIES:
+                where[i], t["discard"][-1] = t["discard"][-1], card
                 return
     raise AssertionError("no safety to move")  # pragma: no cover
 
@@ -260,33 +384,64 @@ def safety_into_discard(data: dict[str, Any]) -> None:
 def discarded_safety() -> str:
     data = copy.deepcopy(BASE)
     safety_into_discard(data)
-    return f"discard: a safety cannot be discarded ({data['discard'][-1]!r})"
+    return f"impossible game: a safety in the discard pile ({data['table']['discard'][-1]})"
 
 
-def first_hand_card(data: dict[str, Any]) -> int:
-    return next(i for i, c in enumerate(data["players"][0]["hand"]) if c is not None)
-
-
-def rename_hand_card(name: Any) -> Callable[[dict[str, Any]], None]:
-    def change(data: dict[str, Any]) -> None:
-        data["players"][0]["hand"][first_hand_card(data)] = name
-    return change
+def rename_card(name: Any, seat: int = 2, slot: int = 3) -> Callable[[dict[str, Any]], None]:
+    return setitem("table", "hands", seat, slot, name)
 
 
 def extra_card(data: dict[str, Any]) -> None:
-    data["deck"].append("Go")
+    data["table"]["deck"].append("Go")
 
 
 def lost_card(data: dict[str, Any]) -> None:
-    data["deck"].pop()
+    data["table"]["deck"].pop()
 
 
 def traded_card(data: dict[str, Any]) -> None:
-    data["deck"][data["deck"].index("Stop")] = "Go"
+    deck = data["table"]["deck"]
+    deck[deck.index("Stop")] = "Go"
 
 
 def wrong_mileage(data: dict[str, Any]) -> None:
-    data["players"][0]["mileage"] += 25
+    data["table"]["tableaux"][0]["mileage"] += 25
+
+
+def lying_can_go(data: dict[str, Any]) -> None:
+    tab = data["table"]["tableaux"][0]
+    tab["can_go"] = not tab["can_go"]
+
+
+def top_off_the_pile(data: dict[str, Any]) -> None:
+    data["table"]["tableaux"][0]["top"] = "Repairs"
+
+
+def finished_while_playing(data: dict[str, Any]) -> None:
+    tab = data["table"]["tableaux"][1]
+    t = data["table"]
+    while tab["mileage"] < 700:
+        i = t["deck"].index("100") if "100" in t["deck"] else t["deck"].index("25")
+        card = t["deck"].pop(i)
+        tab["miles"].append(card)
+        tab["mileage"] += int(card)
+        if tab["mileage"] > 700:
+            raise AssertionError("overshot")  # pragma: no cover
+
+
+def slot_p_filled(data: dict[str, Any]) -> None:
+    hand = data["table"]["hands"][1]
+    hand[0], hand[1] = hand[1], None
+
+
+def coup_without_offer(data: dict[str, Any]) -> None:
+    data["table"].update(phase="coup", asked=1)
+
+
+def wrong_seat_offer(data: dict[str, Any]) -> None:
+    t = data["table"]
+    t.update(phase="coup", asked=0, offer={"side": 2, "safety": "Extra Tank",
+                                            "hazard": "Out of Gas"})
 
 
 def bad_json_text() -> bytes:
@@ -296,12 +451,12 @@ def bad_json_text() -> bytes:
 
 def dup_key_text() -> bytes:
     text = json.dumps(BASE)
-    return text.replace('"end": ', '"end": 700, "end": ', 1).encode()
+    return text.replace('"target": ', '"target": 700, "target": ', 1).encode()
 
 
 def nan_text() -> bytes:
     data = copy.deepcopy(BASE)
-    data["rng"]["deal"]["gauss_next"] = 0.5
+    data["deal_rng"]["gauss_next"] = 0.5
     return json.dumps(data).replace("0.5", "NaN").encode()
 
 
@@ -314,8 +469,12 @@ def huge() -> bytes:
     return (text[:-1] + ', "pad": "' + "x" * (1 << 20) + '"}').encode()
 
 
-PLAYER0 = ("players", 0)
+TAB0 = ("table", "tableaux", 0)
+SEAT1 = ("seats", 1)
+C = "classic"
+M = "milebymile"
 CORPUS: list[tuple[str, Callable[[], bytes], str]] = [
+    # the file as a whole
     ("empty", lambda: b"", "not a mille save file (empty)"),
     ("blank", lambda: b"  \n\n", "not a mille save file (empty)"),
     ("over 1 MiB", huge, "not a mille save file (over 1 MiB)"),
@@ -324,57 +483,100 @@ CORPUS: list[tuple[str, Callable[[], bytes], str]] = [
     ("plain text", lambda: b"hello, world\n", "not a mille save file (bad JSON at line 1 column 1: expecting value)"),
     ("a BSD memory dump", lambda: bytes(range(256)) * 4, "not a mille save file (not UTF-8 text at byte 128)"),
     ("JSON array", lambda: b"[1, 2, 3]", "not a mille save file (not a JSON object)"),
-    ("duplicate key", dup_key_text, "not a mille save file (duplicate key 'end')"),
+    ("duplicate key", dup_key_text, "not a mille save file (duplicate key 'target')"),
     ("NaN", nan_text, "not a mille save file (NaN is not JSON)"),
     ("no format name", lambda: mutated(delitem("format")), "not a mille save file (no format name)"),
     ("wrong format name", lambda: mutated(setitem("format", "bsd-rogue-save")), "format: not a mille save file ('bsd-rogue-save')"),
-    ("newer version", lambda: mutated(setitem("version", 2)), "version: unsupported save version 2 (this mille reads version 1)"),
-    ("version as text", lambda: mutated(setitem("version", "1")), "version: unsupported save version '1' (this mille reads version 1)"),
-    ("version as bool", lambda: mutated(setitem("version", True)), "version: unsupported save version true (this mille reads version 1)"),
-    ("missing key", lambda: mutated(delitem(*PLAYER0, "hand")), "players[0]: missing key 'hand'"),
-    ("missing top key", lambda: mutated(delitem("deck")), "missing key 'deck'"),
+    ("newer version", lambda: mutated(setitem("version", 3)), "version: unsupported save version 3 (this mille reads versions 1 and 2)"),
+    ("version as text", lambda: mutated(setitem("version", "2")), "version: unsupported save version '2' (this mille reads versions 1 and 2)"),
+    ("version as bool", lambda: mutated(setitem("version", True)), "version: unsupported save version true (this mille reads versions 1 and 2)"),
+    ("a version-2 file called 1", lambda: mutated(setitem("version", 1)), "missing key 'players'"),
+    ("missing top key", lambda: mutated(delitem("table")), "missing key 'table'"),
     ("extra key", lambda: mutated(setitem("cheat", True)), "unknown key 'cheat'"),
-    ("extra player key", lambda: mutated(setitem(*PLAYER0, "nummiles", [0, 0, 0, 0, 0])), "players[0]: unknown key 'nummiles'"),
-    ("three players", lambda: mutated(lambda d: d["players"].append(d["players"][0])), "players: expected 2 entries, got 3"),
-    ("unknown card", lambda: mutated(rename_hand_card("Foo")), "players[0].hand[{slot}]: unknown card 'Foo'"),
-    ("card name in the wrong case", lambda: mutated(rename_hand_card("go")), "players[0].hand[{slot}]: unknown card 'go'"),
-    ("card as a number", lambda: mutated(rename_hand_card(13)), "players[0].hand[{slot}]: expected a card name or null, got 13"),
-    ("empty deck slot", lambda: mutated(setitem("deck", 0, None)), "deck[0]: expected a card name, got null"),
-    ("hand of six", lambda: mutated(lambda d: d["players"][0]["hand"].pop()), "players[0].hand: expected 7 entries, got 6"),
+    # rules
+    ("unknown preset", lambda: mutated(setitem("rules", "name", "uno")), "rules.name: unknown rules 'uno' (choose bsd, classic, milebymile)"),
+    ("preset as a number", lambda: mutated(setitem("rules", "name", 1)), "rules.name: expected a string, got 1"),
+    ("ten players", lambda: mutated(setitem("rules", "players", 10), C), "rules.players: 10 is out of range 2..9"),
+    ("classic for five", lambda: mutated(setitem("rules", "players", 5), C), "rules: classic needs 2, 3, 4 or 6 players"),
+    ("bsd for three", lambda: mutated(setitem("rules", "players", 3)), "rules: bsd needs 2 players"),
+    ("bsd to 800", lambda: mutated(setitem("rules", "distance", 800)), "rules.distance: bsd with 2 players has 700, not 800"),
+    ("classic reshuffled", lambda: mutated(setitem("rules", "reshuffle", True), C), "rules.reshuffle: classic with 4 players has false, not true"),
+    ("classic teams split", lambda: mutated(setitem("rules", "team_mode", "individual"), C), "rules.team_mode: classic with 4 players has '2v2', not 'individual'"),
+    ("a race of 310", lambda: mutated(setitem("rules", "distance", 310), M), "rules: race distance must be 300 to 3000, in 25s"),
+    ("karma for two sides", lambda: mutated(both(setitem("rules", "players", 2), setitem("rules", "karma", True)), M), "rules: karma rule needs 3 or more sides"),
+    ("karma 1", lambda: mutated(setitem("rules", "karma", 1), M), "rules.karma: expected true or false, got 1"),
+    ("unknown rigging", lambda: mutated(setitem("rules", "rigging", "loaded"), M), "rules.rigging: unknown deck rigging 'loaded' (choose none, no duplicates, 2x attacks, 2x defenses)"),
+    ("rules for 4, a table for 3", lambda: mutated(setitem("rules", "players", 4), M), "table.hands: expected 4 entries, got 3"),
+    # the table's shape
+    ("missing tableau key", lambda: mutated(delitem(*TAB0, "top")), "table.tableaux[0]: missing key 'top'"),
+    ("extra tableau key", lambda: mutated(setitem(*TAB0, "nummiles", [0] * 5)), "table.tableaux[0]: unknown key 'nummiles'"),
+    ("three tableaux", lambda: mutated(lambda d: d["table"]["tableaux"].append(d["table"]["tableaux"][0]), C), "table.tableaux: expected 2 entries, got 3"),
+    ("unknown card", lambda: mutated(rename_card("Foo"), C), "table.hands[2][3]: unknown card 'Foo'"),
+    ("card name in the wrong case", lambda: mutated(rename_card("go"), C), "table.hands[2][3]: unknown card 'go'"),
+    ("card as a number", lambda: mutated(rename_card(13), C), "table.hands[2][3]: expected a card name or null, got 13"),
+    ("empty deck slot", lambda: mutated(setitem("table", "deck", 0, None)), "table.deck[0]: expected a card name, got null"),
+    ("hand of six", lambda: mutated(lambda d: d["table"]["hands"][3].pop(), C), "table.hands[3]: expected 7 entries, got 6"),
+    ("mileage as a float", lambda: mutated(setitem(*TAB0, "mileage", 25.0)), "table.tableaux[0].mileage: expected an integer, got 25.0"),
+    ("three coups", lambda: mutated(lambda d: d["table"]["tableaux"][0]["coups"].pop()), "table.tableaux[0].coups: expected 4 entries, got 3"),
+    ("to_move 4 of 4", lambda: mutated(setitem("table", "to_move", 4), C), "table.to_move: 4 is out of range 0..3"),
+    ("to_move false", lambda: mutated(setitem("table", "to_move", False)), "table.to_move: expected an integer, got false"),
+    ("unknown phase", lambda: mutated(setitem("table", "phase", "paused")), "table.phase: unknown phase 'paused'"),
+    ("extender side 0", lambda: mutated(setitem("table", "extender", 0)), "table.extender: 0 is out of range 1..2"),
+    ("an offer as a list", lambda: mutated(setitem("table", "offer", [2, "Extra Tank", "Out of Gas"]), C), "table.offer: expected an object, got [2, \"Extra Tank\", \"Out of Gas\"]"),
+    ("three totals", lambda: mutated(lambda d: d["table"]["totals"].append(0), C), "table.totals: expected 2 entries, got 3"),
+    ("negative games", lambda: mutated(setitem("table", "games", 1, -1)), "table.games[1]: -1 is out of range 0..1000000000"),
+    ("seed too big", lambda: mutated(setitem("table", "seed", 2**32), M), "table.seed: 4294967296 is out of range 0..4294967295"),
+    ("ordering 1", lambda: mutated(setitem("table", "ordering", 1)), "table.ordering: expected true or false, got 1"),
+    # a table no game can reach (Table.validate's word)
     ("an extra card", lambda: mutated(extra_card), "impossible game: cards are not the 101-card deck"),
-    ("a lost card", lambda: mutated(lost_card), "impossible game: cards are not the 101-card deck"),
-    ("a Stop made a Go", lambda: mutated(traded_card), "impossible game: cards are not the 101-card deck"),
-    ("mileage off the pile", lambda: mutated(wrong_mileage), "impossible game: player 0: mileage does not match the mileage pile"),
-    ("mileage as a float", lambda: mutated(setitem(*PLAYER0, "mileage", 25.0)), "players[0].mileage: expected an integer, got 25.0"),
-    ("distance among safeties", lambda: mutated(setitem(*PLAYER0, "miles", ["Go"])), "players[0].miles[0]: 'Go' is not a distance card"),
-    ("end 800", lambda: mutated(setitem("end", 800)), "end: must be 700 or 1000, not 800"),
-    ("end true", lambda: mutated(setitem("end", True)), "end: must be 700 or 1000, not true"),
-    ("to_move 2", lambda: mutated(setitem("to_move", 2)), "to_move: 2 is out of range 0..1"),
-    ("to_move false", lambda: mutated(setitem("to_move", False)), "to_move: expected an integer, got false"),
-    ("unknown phase", lambda: mutated(setitem("phase", "paused")), "phase: unknown phase 'paused'"),
-    ("extender while playing", lambda: mutated(setitem("extender", 0)), "extender: must be null outside the extension phase, not 0"),
-    ("an extension nobody earned", lambda: mutated(lambda d: d.update(phase="extension", extender=0)), "impossible game: an extension decision for a player not at 700"),
-    ("the computer's extension pending", lambda: mutated(lambda d: d.update(phase="extension", extender=1)), "extender: the computer never leaves Extension? pending"),
-    ("ordering 1", lambda: mutated(setitem("ordering", 1)), "ordering: expected true or false, got 1"),
-    ("can_go lies", lambda: mutated(lambda d: d["players"][0].update(can_go=not d["players"][0]["can_go"])), "players[0].can_go: "),
-    ("three coups", lambda: mutated(lambda d: d["players"][0]["coups"].pop()), "players[0].coups: expected 4 entries, got 3"),
-    ("banked total 5000", lambda: mutated(setitem(*PLAYER0, "total_before_hand", 5000)), "players[0].total_before_hand: 5000 is out of range 0..4999"),
-    ("negative games", lambda: mutated(setitem(*PLAYER0, "games", -1)), "players[0].games: -1 is out of range 0..1000000000"),
+    ("a lost card", lambda: mutated(lost_card, C), "impossible game: cards are not the 106-card deck"),
+    ("a Stop made a Go", lambda: mutated(traded_card, M), "impossible game: cards are not the 106-card deck"),
+    ("mileage off the pile", lambda: mutated(wrong_mileage), "impossible game: side 1: mileage does not match the distance pile"),
+    ("a Go among the miles", lambda: mutated(lambda d: d["table"]["tableaux"][0]["miles"].append(d["table"]["deck"].pop(d["table"]["deck"].index("Go")))), "impossible game: side 1: only distances go on the distance pile"),
+    ("target 800", lambda: mutated(setitem("table", "target", 800)), "impossible game: target must be one of [700, 1000], not 800"),
     ("a discarded safety", lambda: mutated(safety_into_discard), discarded_safety()),
-    ("1000 without 700", lambda: mutated(setitem("end", 1000)), "end: 1000, but nobody reached 700"),
-    ("computer not an object", lambda: mutated(setitem("computer", [])), "computer: expected an object, got []"),
-    ("computer memory off", lambda: mutated(setitem("computer", "gos", -1)), "computer: gos must be 0 to "),
-    ("computer memory extra key", lambda: mutated(setitem("computer", "hand", [])), "computer: unknown key 'hand'"),
-    ("computer on the wrong side", lambda: mutated(setitem("computer", "player", 0)), "computer.player: must be 1 (the computer's side)"),
-    ("rng missing", lambda: mutated(delitem("rng", "deal")), "rng: missing key 'deal'"),
-    ("rng version 2", lambda: mutated(setitem("rng", "deal", "version", 2)), "rng.deal.version: unsupported generator version 2"),
-    ("rng too short", lambda: mutated(lambda d: d["rng"]["deal"]["state"].pop()), "rng.deal.state: expected 625 entries, got 624"),
-    ("rng word too big", lambda: mutated(setitem("rng", "computer", "state", 7, 2**32)), "rng.computer.state[7]: 4294967296 is out of range 0..4294967295"),
-    ("rng word negative", lambda: mutated(setitem("rng", "deal", "state", 0, -1)), "rng.deal.state[0]: -1 is out of range 0..4294967295"),
-    ("rng position 0", lambda: mutated(setitem("rng", "deal", "state", 624, 0)), "rng.deal.state[624]: 0 is out of range 1..624"),
-    ("rng position 625", lambda: mutated(setitem("rng", "deal", "state", 624, 625)), "rng.deal.state[624]: 625 is out of range 1..624"),
-    ("rng all zero", lambda: mutated(lambda d: d["rng"]["deal"].update(state=[0] * 624 + [624])), "rng.deal.state: all zero: not a generator state"),
-    ("rng gauss as text", lambda: mutated(setitem("rng", "deal", "gauss_next", "0.5")), "rng.deal.gauss_next: expected a number or null, got '0.5'"),
+    ("can_go lies", lambda: mutated(lying_can_go), "impossible game: side 1: can_go does not match the battle top"),
+    ("a top off the pile", lambda: mutated(top_off_the_pile), "impossible game: side 1: the battle top is not the top of the battle pile"),
+    ("bsd tops under classic", lambda: mutated(setitem(*TAB0, "top", "Go"), C), "impossible game: side 1: bsd's top-card fields set under classic"),
+    ("problems under classic", lambda: mutated(setitem(*TAB0, "record", ["25"]), C), "impossible game: side 1: milebymile's problems under classic"),
+    ("karma without the rule", lambda: mutated(setitem(*TAB0, "karma", True), M), "impossible game: side 1: karma without the karma rule"),
+    ("an extension nobody earned", lambda: mutated(lambda d: d["table"].update(phase="extension", asked=0, to_move=1)), "impossible game: an extension decision for a side not at the target"),
+    ("an extender while playing to 700", lambda: mutated(setitem("table", "extender", 1)), "impossible game: an extender without an extension"),
+    ("1000 without 700", lambda: mutated(lambda d: d["table"].update(target=1000, extender=1)), "impossible game: side 1 extended before reaching 700"),
+    ("still playing at 700", lambda: mutated(finished_while_playing), "impossible game: the hand goes on, but side 2 has reached 700"),
+    ("over with cards to play", lambda: mutated(setitem("table", "phase", "hand over")), "impossible game: the hand is over, but nobody finished and the deck is not empty"),
+    ("slot P outside its turn", lambda: mutated(slot_p_filled, C), "impossible game: seat 1: slot P filled outside its turn"),
+    ("a coup question without an offer", lambda: mutated(coup_without_offer, C), "impossible game: a coup fourre question without an offer"),
+    ("an offer to the wrong side", lambda: mutated(wrong_seat_offer, C), "impossible game: a coup fourre offer to a seat without the safety"),
+    ("a coup question under bsd", lambda: mutated(coup_without_offer), "impossible game: a coup fourre question under bsd"),
+    ("refills without reshuffle", lambda: mutated(setitem("table", "refills", 1), C), "impossible game: reshuffle counters without the reshuffle rule"),
+    ("a mark past the mileage", lambda: mutated(setitem("table", "marks", 0, 3000), M), "impossible game: side 1: a mark of 3000 at "),
+    ("a won game left in the totals", lambda: mutated(setitem("table", "totals", 0, 5000)), "impossible game: a total of 5000 ended the game, but was not settled"),
+    ("a total of 30", lambda: mutated(setitem("table", "totals", 1, 30), C), "impossible game: side 2: a total of 30 is not a score"),
+    # seats
+    ("three seats for four", lambda: mutated(lambda d: d["seats"].pop(), C), "seats: expected 4 entries, got 3"),
+    ("seat not an object", lambda: mutated(setitem("seats", 0, "human")), "seats[0]: expected an object, got 'human'"),
+    ("seat without control", lambda: mutated(setitem("seats", 0, {})), "seats[0]: missing key 'control'"),
+    ("seat played by a dog", lambda: mutated(setitem("seats", 0, "control", "dog")), "seats[0].control: must be 'human' or 'computer', not 'dog'"),
+    ("a person with a memory", lambda: mutated(setitem("seats", 0, "memory", {})), "seats[0]: unknown key 'memory'"),
+    ("a computer without its rng", lambda: mutated(delitem(*SEAT1, "rng")), "seats[1]: missing key 'rng'"),
+    ("a heuristic under bsd", lambda: mutated(setitem(*SEAT1, "kind", "heuristic")), "seats[1].kind: must be 'bsd' under bsd, not 'heuristic'"),
+    ("a bsd computer under classic", lambda: mutated(setitem(*SEAT1, "kind", "bsd"), C), "seats[1].kind: must be 'heuristic' under classic, not 'bsd'"),
+    ("computer memory not an object", lambda: mutated(setitem(*SEAT1, "memory", [])), "seats[1].memory: expected an object, got []"),
+    ("computer memory off", lambda: mutated(setitem(*SEAT1, "memory", "gos", -1)), "seats[1].memory: gos must be 0 to "),
+    ("computer memory extra key", lambda: mutated(setitem(*SEAT1, "memory", "hand", [])), "seats[1].memory: unknown key 'hand'"),
+    ("another seat's memory", lambda: mutated(setitem(*SEAT1, "memory", "player", 0)), "seats[1].memory: saved for seat 0, not seat 1"),
+    ("another seat's heuristic", lambda: mutated(setitem(*SEAT1, "memory", "seat", 2), C), "seats[1].memory: saved for seat 2, not seat 1"),
+    # generators
+    ("rng missing", lambda: mutated(delitem("deal_rng")), "missing key 'deal_rng'"),
+    ("rng version 2", lambda: mutated(setitem("deal_rng", "version", 2)), "deal_rng.version: unsupported generator version 2"),
+    ("rng too short", lambda: mutated(lambda d: d["deal_rng"]["state"].pop()), "deal_rng.state: expected 625 entries, got 624"),
+    ("rng word too big", lambda: mutated(setitem(*SEAT1, "rng", "state", 7, 2**32)), "seats[1].rng.state[7]: 4294967296 is out of range 0..4294967295"),
+    ("rng word negative", lambda: mutated(setitem("deal_rng", "state", 0, -1)), "deal_rng.state[0]: -1 is out of range 0..4294967295"),
+    ("rng position 0", lambda: mutated(setitem("deal_rng", "state", 624, 0)), "deal_rng.state[624]: 0 is out of range 1..624"),
+    ("rng position 625", lambda: mutated(setitem("deal_rng", "state", 624, 625)), "deal_rng.state[624]: 625 is out of range 1..624"),
+    ("rng all zero", lambda: mutated(lambda d: d["deal_rng"].update(state=[0] * 624 + [624])), "deal_rng.state: all zero: not a generator state"),
+    ("rng gauss as text", lambda: mutated(setitem("deal_rng", "gauss_next", "0.5")), "deal_rng.gauss_next: expected a number or null, got '0.5'"),
 ]
 
 
@@ -388,7 +590,6 @@ def write_aged(path: Path, data: bytes) -> tuple[bytes, int]:
 def test_bad_file_is_refused_and_left_alone(
     tmp_path: Path, name: str, make: Callable[[], bytes], message: str
 ) -> None:
-    message = message.format(slot=first_hand_card(BASE))
     path = tmp_path / "bad.save"
     data, mtime = write_aged(path, make())
     with pytest.raises(SaveError) as caught:
@@ -405,14 +606,38 @@ def test_bad_file_is_refused_and_left_alone(
 
 
 def test_corpus_is_big_enough() -> None:
-    assert len(CORPUS) >= 20
+    assert len(CORPUS) >= 59
 
 
-def test_the_unmutated_base_loads() -> None:
-    """The corpus's refusals come from the mutations, not from the base."""
-    assert session_to_dict(session_from_dict(copy.deepcopy(BASE))) == BASE
+@pytest.mark.parametrize("base", BASES)
+def test_the_unmutated_bases_load(base: str) -> None:
+    """The corpus's refusals come from the mutations, not from the bases."""
+    assert session_to_dict(session_from_dict(copy.deepcopy(BASES[base]))) == BASES[base]
 
 
+def test_a_computers_question_is_never_pending() -> None:
+    """A computer answers the moment it is asked (Session.play): a file
+    with its question pending is refused."""
+    session = question_pending(CLASSIC4, COUP)
+    data = session_to_dict(session)
+    asked = data["table"]["asked"]
+    data["seats"][asked] = session_to_dict(play_steps(1, 0, CLASSIC4))["seats"][1]
+    data["seats"][asked]["memory"]["seat"] = asked
+    with pytest.raises(SaveError, match=r"^table.asked: a computer never leaves a question pending$"):
+        session_from_dict(data)
+
+
+def test_the_table_is_checked_strictly() -> None:
+    """What validate() lets a hand-built test table keep, a file may not."""
+    data = copy.deepcopy(BASE)
+    safety_into_discard(data)
+    with pytest.raises(SaveError, match="^impossible game: a safety in the discard pile"):
+        session_from_dict(data)
+    table = session_from_dict(copy.deepcopy(BASE)).table
+    table.validate(strict=True)
+    table.discard.append(table.hands[0].pop())
+    table.hands[0].append(-1)
+    table.validate()
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(SaveError, match=r"^No such file or directory$") as caught:
         load_session(str(tmp_path / "nothing"))
@@ -441,12 +666,14 @@ def test_unreadable_file(tmp_path: Path) -> None:
 
 
 def test_a_broken_computer_memory_is_a_save_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(data: dict[str, Any], rng: random.Random) -> Any:
+    def refuse(data: dict[str, Any], rng: random.Random, seat: int = 1) -> Any:
         raise ValueError("bad memory: seen[3] is -1")
 
     monkeypatch.setattr(mille.computer.BsdComputer, "from_dict", staticmethod(refuse))
-    with pytest.raises(SaveError, match=r"^computer: bad memory: seen\[3\] is -1$"):
+    with pytest.raises(SaveError, match=r"^seats\[1\].memory: bad memory: seen\[3\] is -1$"):
         loads(json.dumps(BASE))
+
+
 
 
 # ----- writing ----------------------------------------------------------------
@@ -724,12 +951,12 @@ def test_a_session_that_would_not_load_back_is_not_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = play_steps(1, 3)
-    session.state.players[0].mileage = 25  # corrupted in memory
+    session.table.tableaux[0].mileage = 25  # corrupted in memory
     with pytest.raises(OSError) as caught:
         save_session(session, str(tmp_path / "game"))
     assert caught.value.errno == errno.EINVAL
     assert caught.value.strerror is not None
-    assert caught.value.strerror.startswith("cannot save: impossible game: player 0: mileage")
+    assert caught.value.strerror.startswith("cannot save: impossible game: side 1: mileage")
     assert os.listdir(tmp_path) == []
 
 
@@ -764,11 +991,15 @@ def deep(levels: int) -> Any:
 
 # every place whose bad value the loader quotes in its message
 QUOTED: list[tuple[Any, ...]] = [
-    ("format",), ("version",), ("end",), ("phase",), ("extender",), ("to_move",),
-    ("ordering",), ("deck", 0), ("players", 0, "hand", 1), ("players", 0, "mileage"),
-    ("players", 0, "coups", 0), ("computer",), ("rng",), ("rng", "deal"),
-    ("rng", "deal", "version"), ("rng", "deal", "gauss_next"), ("rng", "computer", "state", 3),
-    ("computer", "safeties", "Extra Tank"), ("computer", "seen", "Go"), ("players",),
+    ("format",), ("version",), ("rules",), ("rules", "name"), ("rules", "players"),
+    ("rules", "distance"), ("rules", "rigging"), ("rules", "team_mode"), ("seats",),
+    ("seats", 0), ("seats", 0, "control"), ("seats", 1, "kind"), ("table",),
+    ("table", "target"), ("table", "phase"), ("table", "extender"), ("table", "to_move"),
+    ("table", "offer"), ("table", "ordering"), ("table", "deck", 0), ("table", "hands", 0, 1),
+    ("table", "tableaux", 0, "mileage"), ("table", "tableaux", 0, "coups", 0),
+    ("table", "totals", 1), ("seats", 1, "memory"), ("deal_rng",), ("deal_rng", "version"),
+    ("deal_rng", "gauss_next"), ("seats", 1, "rng", "state", 3),
+    ("seats", 1, "memory", "safeties", "Extra Tank"), ("seats", 1, "memory", "seen", "Go"),
 ]
 
 
@@ -814,12 +1045,12 @@ def test_a_huge_number_is_one_short_line(path: tuple[Any, ...], number: int) -> 
 
 
 def test_a_4000_digit_number_is_quoted_short() -> None:
-    text = json.dumps(replaced(("to_move",), "@@n@@")).replace('"@@n@@"', "7" * 4000)
+    text = json.dumps(replaced(("table", "to_move"), "@@n@@")).replace('"@@n@@"', "7" * 4000)
     with pytest.raises(SaveError) as caught:
         loads(text)
     message = str(caught.value)
     assert_one_safe_line(message, 100)
-    assert message.startswith("to_move: 7777") and "..." in message
+    assert message.startswith("table.to_move: 7777") and "..." in message
 
 
 @pytest.mark.parametrize(
@@ -827,16 +1058,20 @@ def test_a_4000_digit_number_is_quoted_short() -> None:
     ids=["900000 characters", "ESC", "newline", "RTL override", "NUL"],
 )
 def test_an_unknown_key_is_quoted_short_and_safe(key: str) -> None:
-    for where in ((), ("players", 0), ("rng", "deal"), ("computer",), ("computer", "seen")):
+    for where in ((), ("rules",), ("table",), ("table", "tableaux", 0), ("table", "offer"),
+                  ("seats", 0), ("deal_rng",), ("seats", 1, "memory"),
+                  ("seats", 1, "memory", "seen")):
         data = copy.deepcopy(BASE)
         node: Any = data
         for part in where:
             node = node[part]
+        if node is None:  # no offer: make one with a bad key
+            node = data["table"]["offer"] = {"side": 1, "safety": "Go", "hazard": "Go"}
         node[key] = 1
         with pytest.raises(SaveError) as caught:
             loads(json.dumps(data))
         # the computer's own check quotes in full: only the line is capped
-        assert_one_safe_line(str(caught.value), MESSAGE_LIMIT if "computer" in where else 100)
+        assert_one_safe_line(str(caught.value), MESSAGE_LIMIT if "memory" in where else 100)
         assert "unknown" in str(caught.value)
 
 
@@ -851,18 +1086,18 @@ def test_a_duplicate_long_key_is_quoted_short() -> None:
 @pytest.mark.parametrize(
     "path,value",
     [
-        (("phase",), "paused\x1b[2J" + "p" * 1000),
-        (("computer", "safeties", "Extra Tank"), "x" * 10_000),
-        (("computer", "safeties", "Extra Tank"), ["y" * 500] * 50),
+        (("table", "phase"), "paused\x1b[2J" + "p" * 1000),
+        (("seats", 1, "memory", "safeties", "Extra Tank"), "x" * 10_000),
+        (("seats", 1, "memory", "safeties", "Extra Tank"), ["y" * 500] * 50),
         (("format",), {"k" * 500: "v" * 500}),
-        (("deck", 0), "Go\x07\x1b]0;title\x07"),
+        (("table", "deck", 0), "Go\x07\x1b]0;title\x07"),
     ],
     ids=["phase", "computer text", "computer list", "format object", "card with bell"],
 )
 def test_a_long_or_hostile_value_is_quoted_short_and_safe(path: tuple[Any, ...], value: Any) -> None:
     with pytest.raises(SaveError) as caught:
         loads(json.dumps(replaced(path, value)))
-    assert_one_safe_line(str(caught.value), MESSAGE_LIMIT if "computer" in path else 120)
+    assert_one_safe_line(str(caught.value), MESSAGE_LIMIT if "memory" in path else 120)
 
 
 def test_a_save_error_is_always_one_safe_line() -> None:
