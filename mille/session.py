@@ -48,7 +48,7 @@ class Session:
     log: list[Outcome] = field(default_factory=list)
 
     @classmethod
-    def new(cls, rules: Rules = BSD, seed: int | None = None,
+    def new(cls, rules: Rules = BSD, *, seed: int | None = None,
             humans: tuple[int, ...] = (0,)) -> Session:
         """A new game; ``seed`` makes the deals and the computers reproducible.
 
@@ -56,6 +56,8 @@ class Session:
         >>> s.table.rules.name, sorted(s.computers), s.human_to_move
         ('bsd', [1], True)
         """
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules value, not {type(rules).__name__}")
         master = random.Random(seed)
         deal_rng = random.Random(master.getrandbits(64))
         computers = {seat: make_computer(rules, seat, random.Random(master.getrandbits(64)))

@@ -241,7 +241,8 @@ def save_text_with(place: tuple[object, ...], text: str) -> str:
     return json.dumps(data).replace('"@@here@@"', text)
 
 
-PLACES = [("format",), ("version",), ("end",), ("phase",), ("deck", 0), ("computer",), ("rng",)]
+PLACES = [("format",), ("version",), ("rules", "name"), ("table", "target"), ("table", "phase"),
+          ("table", "deck", 0), ("seats", 1, "memory"), ("seats", 1, "rng"), ("deal_rng",)]
 
 
 @pytest.mark.parametrize("place", PLACES, ids=[".".join(map(str, p)) for p in PLACES])
@@ -263,7 +264,7 @@ def test_a_deeply_nested_value_is_one_line(
      save_text_with(("bad\x1b[2Jkey",), "1"),
      save_text_with(("to_move",), "9" * 4000),
      save_text_with(("phase",), json.dumps("x\x1b[2J" * 10_000)),
-     save_text_with(("computer", "safeties", "Extra Tank"), json.dumps("y" * 10_000))],
+     save_text_with(("seats", 1, "memory", "safeties", "Extra Tank"), json.dumps("y" * 10_000))],
     ids=["900000-character key", "key with ESC", "4000-digit number", "long phase", "computer text"],
 )
 def test_a_hostile_value_is_one_short_line(
@@ -489,7 +490,7 @@ def test_a_long_reason_still_says_where_the_file_went(
     terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str]
 ) -> None:
     _, path, _ = interrupted()
-    path.write_text(save_text_with(("phase",), json.dumps("p" * 5000)))
+    path.write_text(save_text_with(("table", "phase"), json.dumps("p" * 5000)))
     terminal(b"")
     assert cli.main([]) == 0
     line = one_safe_line(capsys.readouterr().err)

@@ -76,7 +76,7 @@ def test_nothing_pending_at_first(state_home: Path) -> None:
 
 
 def test_write_then_pending_then_remove(state_home: Path) -> None:
-    session = Session.new(11)
+    session = Session.new(seed=11)
     session.play(session.state.legal_moves()[0])
     written = recovery.write(session)
     assert written == recovery.path()
@@ -94,7 +94,7 @@ def test_write_then_pending_then_remove(state_home: Path) -> None:
 def test_the_directory_is_made_private(state_home: Path) -> None:
     old = os.umask(0o022)
     try:
-        recovery.write(Session.new(1))
+        recovery.write(Session.new(seed=1))
     finally:
         os.umask(old)
     assert stat.S_IMODE((state_home / "mille").stat().st_mode) == 0o700
@@ -103,13 +103,13 @@ def test_the_directory_is_made_private(state_home: Path) -> None:
 def test_an_existing_directory_is_left_as_it_is(state_home: Path) -> None:
     (state_home / "mille").mkdir(parents=True)
     (state_home / "mille").chmod(0o750)
-    recovery.write(Session.new(1))
+    recovery.write(Session.new(seed=1))
     assert stat.S_IMODE((state_home / "mille").stat().st_mode) == 0o750
 
 
 def test_a_second_write_replaces_the_first(state_home: Path) -> None:
-    recovery.write(Session.new(1))
-    second = Session.new(2)
+    recovery.write(Session.new(seed=1))
+    second = Session.new(seed=2)
     path = recovery.write(second)
     assert Path(path).read_text() == dumps(second)
     assert os.listdir(state_home / "mille") == ["interrupted-game.json"]
@@ -122,7 +122,7 @@ def test_a_write_that_cannot_be_done_raises_os_error(
     blocker.write_text("not a directory")
     monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
     with pytest.raises(OSError):
-        recovery.write(Session.new(1))
+        recovery.write(Session.new(seed=1))
     assert recovery.pending() is None
     assert blocker.read_text() == "not a directory"
 
@@ -130,7 +130,7 @@ def test_a_write_that_cannot_be_done_raises_os_error(
 def test_a_failed_write_keeps_the_older_file(
     state_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = recovery.write(Session.new(1))
+    path = recovery.write(Session.new(seed=1))
     before = Path(path).read_bytes()
 
     def full(fd: int) -> None:
@@ -138,14 +138,14 @@ def test_a_failed_write_keeps_the_older_file(
 
     monkeypatch.setattr(os, "fsync", full)
     with pytest.raises(OSError, match="No space left on device"):
-        recovery.write(Session.new(2))
+        recovery.write(Session.new(seed=2))
     monkeypatch.undo()
     assert Path(path).read_bytes() == before
     assert os.listdir(state_home / "mille") == ["interrupted-game.json"]
 
 
 def test_set_aside(state_home: Path) -> None:
-    path = recovery.write(Session.new(1))
+    path = recovery.write(Session.new(seed=1))
     Path(path + ".bad").write_text("an older bad one")
     Path(path).write_text("garbage")
     aside = recovery.set_aside()

@@ -40,7 +40,7 @@ def start(spawn: Spawn, *args: str, **kwargs: object) -> Term:
 
 
 def test_holding_s_at_really_keeps_the_game(spawn: Spawn, tmp_path: Path) -> None:
-    save_session(Session.new(21), str(tmp_path / "g"))
+    save_session(Session.new(seed=21), str(tmp_path / "g"))
     term = start(spawn, "g", cwd=tmp_path)
     term.send("q")
     term.wait_for("Really?", row=10)
@@ -104,7 +104,7 @@ def test_a_name_the_locale_cannot_show_is_escaped(spawn: Spawn, tmp_path: Path) 
 def test_a_restored_name_with_a_newline_stays_on_the_error_line(
     spawn: Spawn, tmp_path: Path
 ) -> None:
-    save_session(Session.new(22), str(tmp_path / "a\nb"))
+    save_session(Session.new(seed=22), str(tmp_path / "a\nb"))
     term = start(spawn, "a\nb", cwd=tmp_path)
     stamp = time.ctime(os.stat(tmp_path / "a\nb").st_mtime)
     assert error_line(term) == f"a\\nb [{stamp}]"[:35]
@@ -139,7 +139,7 @@ def test_resize_storms_end_in_a_whole_board(spawn: Spawn) -> None:
 def test_a_restore_note_stays_when_the_computer_moves_first(
     spawn: Spawn, tmp_path: Path
 ) -> None:
-    session = hand_over(Session.new(10))
+    session = hand_over(Session.new(seed=10))
     session.next_hand()
     assert session.computer_to_move
     save_session(session, str(tmp_path / "g"))

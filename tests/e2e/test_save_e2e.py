@@ -364,7 +364,7 @@ def test_a_missing_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize("content,reason", [
     (b"", "not a mille save file (empty)"),
     (b"\x00\x01\x02\x80garbage", "not a mille save file (not UTF-8 text at byte 3)"),
-    (b'{"format": "bsd-mille-save", "version": 9}', "version: unsupported save version 9 (this mille reads version 1)"),
+    (b'{"format": "bsd-mille-save", "version": 9}', "version: unsupported save version 9 (this mille reads versions 1 and 2)"),
 ])
 def test_a_corrupt_file(tmp_path: Path, content: bytes, reason: str) -> None:
     (tmp_path / "bad").write_bytes(content)
@@ -381,7 +381,7 @@ def test_a_tampered_save(tmp_path: Path) -> None:
     before = path.read_bytes()
     result = run("cheat", cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stderr == "mille: cheat: impossible game: player 0: mileage does not match the mileage pile\n"
+    assert result.stderr == "mille: cheat: impossible game: side 1: mileage does not match the distance pile\n"
     assert "Traceback" not in result.stderr
     assert path.read_bytes() == before
 
