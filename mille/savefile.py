@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 from .cards import CARD_NAMES, HAND_SLOTS, NO_CARD, NUM_SAFETIES
 from .rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
-from .session import Session
+from .session import Session, computer_class, computer_kind
 from .table import (
     COUP,
     EXTENSION,
@@ -119,24 +119,6 @@ class SaveError(ValueError):
         self.errno = errno
 
 
-# ----- computers ----------------------------------------------------------
-
-
-def computer_kind(rules: Rules) -> str:
-    """The kind of computer a preset plays with (``session.make_computer``'s)."""
-    return "bsd" if rules.name == "bsd" else "heuristic"
-
-
-def _computer_class(kind: str) -> Any:
-    if kind == "bsd":
-        from .computer import BsdComputer
-
-        return BsdComputer
-    from .heuristic import Heuristic
-
-    return Heuristic
-
-
 # ----- writing ----------------------------------------------------------
 
 
@@ -184,7 +166,7 @@ def _seat_to_dict(session: Session, seat: int) -> dict[str, Any]:
     if player is None:
         return {"control": "human"}
     kind = computer_kind(session.rules)
-    if not isinstance(player, _computer_class(kind)):
+    if not isinstance(player, computer_class(kind)):
         raise SaveError(f"cannot save a computer of type {type(player).__name__}"
                         f" under {session.rules.name}")
     computer: Any = player
@@ -635,7 +617,7 @@ def _computer(kind: str, memory: Any, rng: random.Random, seat: int, where: str)
     if not isinstance(memory, dict):
         _fail(where, f"expected an object, got {_show(memory)}")
     try:
-        computer: Player = _computer_class(kind).from_dict(memory, rng, seat)
+        computer: Player = computer_class(kind).from_dict(memory, rng, seat)
     except RecursionError:
         _fail(where, "nested too deeply")
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as e:

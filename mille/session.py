@@ -16,19 +16,34 @@ from .table import COUP, EXTENSION, PLAYING, Move, Outcome, Table
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .players import Player
 
 
-def make_computer(rules: Rules, seat: int, rng: random.Random) -> Player:
-    """The preset's standard computer for ``seat``: BSD's heuristic for the
-    ``bsd`` preset, the rules-aware heuristic for the others."""
-    if rules.name == "bsd":
+def computer_kind(rules: Rules) -> str:
+    """The kind of the preset's standard computer: ``bsd`` (BSD's heuristic)
+    for the bsd preset, ``heuristic`` (the rules-aware one) for the others."""
+    return "bsd" if rules.name == "bsd" else "heuristic"
+
+
+def computer_class(kind: str) -> type[Any]:
+    """The class of a computer kind (what a save file names)."""
+    if kind == "bsd":
         from .computer import BsdComputer
 
-        return BsdComputer(rng, seat)
-    from .heuristic import Heuristic
+        return BsdComputer
+    if kind == "heuristic":
+        from .heuristic import Heuristic
 
-    return Heuristic(rng, seat)
+        return Heuristic
+    raise ValueError(f"unknown computer kind {kind!r}")
+
+
+def make_computer(rules: Rules, seat: int, rng: random.Random) -> Player:
+    """The preset's standard computer for ``seat``."""
+    player: Player = computer_class(computer_kind(rules))(rng, seat)
+    return player
 
 
 @dataclass(eq=False)
