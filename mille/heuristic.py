@@ -93,9 +93,9 @@ _DECKS: frozenset[tuple[int, ...]] = frozenset(
 )
 
 # Values of the moves, on one scale (about half a point of score each).
-CURE = 300  # a safety against what ails the side
-FLUSH = 250  # a safety played before it is too late
-FINISH = 200  # the distance card that completes the trip
+CURE = 1000  # a safety against what ails the side
+FLUSH = 900  # a safety played before it is too late
+FINISH = 800  # the distance card that completes the trip
 REPAIR = 150  # a remedy the side needs now
 ATTACK = 100  # a hazard on a rolling side, before weighing the target
 WEAK = 10  # below this a use is no better than discarding a dead card
@@ -404,7 +404,7 @@ class _Turn:
             damage = 60.0 * (len(after) - len(before))
             if damage <= 0:
                 return damage - 5
-        value = damage * self.threat(target)
+        value = damage * self.threat(target) * self.time_left()
         # a coup fourre against it: its hazard wasted, 400 and a turn to them
         safety = safety_for(card)
         if self.bot.unseen(safety) > 0:
@@ -415,6 +415,17 @@ class _Turn:
             if self.me.karma:
                 value -= 10.0
         return value
+
+    def time_left(self) -> float:
+        """1 while the hand has many turns to go, less as its end nears
+        (the deck out for good): stopping a side then denies it less."""
+        table = self.table
+        if self.rules.reshuffle and table.can_supply():
+            return 1.0
+        rounds = len(table.deck) / self.rules.players
+        if not table.deck:
+            rounds = max(sum(c != NO_CARD for c in hand) for hand in table.hands) / 2
+        return min(1.0, 0.25 + rounds / 4)
 
     def threat(self, side: int) -> float:
         """How much stopping ``side`` matters: most for a side that may
@@ -471,7 +482,13 @@ class _Turn:
             if card == D200 and self._200s_left(NO_CARD) <= 0:
                 return 0.0
             if self.left <= 200 and value <= self.left:
-                return 60.0 if value == self.left else 20 + value / 10
+                if value == self.left:
+                    return 60.0
+                others = [c for c in self.hand if 0 <= c <= D200]
+                others.remove(card)
+                if _makes(self.left - value, others, self._200s_left(card)):
+                    return 50.0  # part of an exact finish in hand
+                return 20 + value / 10
             return {D25: 8.0, D50: 14.0, 2: 24.0, 3: 38.0, D200: 48.0}[card] / math.sqrt(count)
         if card >= GASOLINE:  # remedies
             if card in self.needs:

@@ -81,7 +81,7 @@ STRENGTH = [("classic", 2), ("classic", 3), ("classic", 4), ("classic", 6),
 @pytest.mark.parametrize("preset, players", STRENGTH)
 def test_standard_beats_random_and_outscores_greedy(preset: str, players: int) -> None:
     rules = find_rules(preset, players=players)
-    hands = 50 if rules.sides > 2 else 40
+    hands = 60 if rules.sides == 2 else 160 if preset == "classic" else 80
     won, lost, _, _ = versus(rules, "random", hands, 11)
     assert won / (won + lost) >= 0.9, (won, lost)
     _, _, mine, theirs = versus(rules, "greedy", hands, 21)
