@@ -24,13 +24,23 @@ Each turn, in this order:
    out, some side could finish within a turn or two) or before its own
    finishing card: a safety gives another turn, so this costs nothing;
 3. a distance card that completes the trip;
-4. a remedy its side needs now (the side's tableau is its partners' too);
-5. a hazard on the opposing side it hurts most, weighed by how likely that
-   side is to finish first, less the risk of a coup fourre against it;
-6. the longest distance, preferring one that leaves a remainder its hand
-   can make exactly;
-7. otherwise it discards its least useful card: cards that can never help
-   first, then duplicates and remedies whose hazard is unlikely to come.
+4. a remedy its side needs now (the side's tableau is its partners' too),
+   or a hazard on the opposing side it hurts most, whichever is worth
+   more: a hazard is weighed by how likely the side is to finish first (a
+   side about to finish is stopped even before its own repair; one far
+   behind its own side is mostly left alone), by the turns the hand has
+   left, less the chance of a coup fourre against it (the safety unseen
+   and in that side's hands rather than in the deck).  It never aims at
+   its own team: targets are chosen among the opposing sides;
+5. the longest distance (a hazard on a rolling side usually comes first),
+   preferring one that leaves a remainder its hand can make exactly;
+6. otherwise it discards its least useful card: cards that can never help
+   first, then duplicates and remedies whose hazard is unlikely to come
+   (a small distance that makes an exact finish with its hand is kept).
+
+Under the karma rule a hazard that would clash is a weak move (nothing
+lands, both sides lose karma), and a False Virtue gets the karma back once
+its side has lost it, when nothing better is on.
 
 It always answers ``Coup Fourre?`` yes, and ``Extension?`` yes only with a
 long deck, the other sides far behind and miles in hand.  Ties between
