@@ -108,8 +108,8 @@ def baseline(ref: str, playouts: int, seed: int) -> float:
         subprocess.run(["git", "-C", root, "worktree", "add", "--detach", "-q", tree, ref],
                        check=True)
         try:
-            done = subprocess.run([sys.executable, "-c", BASELINE, str(playouts), str(seed)],
-                                  env={**os.environ, "PYTHONPATH": tree}, check=True,
+            done = subprocess.run([sys.executable, "-S", "-c", BASELINE, str(playouts), str(seed)],
+                                  env={**os.environ, "PYTHONPATH": tree}, cwd=tmp, check=True,
                                   capture_output=True, text=True)
         finally:
             subprocess.run(["git", "-C", root, "worktree", "remove", "--force", tree],

@@ -80,8 +80,8 @@ def side_by_side(ref: str, hands: int, seed: int) -> None:
             for _ in range(3):
                 for name, path in ((ref, tree), ("this code", root)):
                     done = subprocess.run(
-                        [sys.executable, "-c", BASELINE, str(hands), str(seed)],
-                        env={**os.environ, "PYTHONPATH": path}, check=True,
+                        [sys.executable, "-S", "-c", BASELINE, str(hands), str(seed)],
+                        env={**os.environ, "PYTHONPATH": path}, cwd=tmp, check=True,
                         capture_output=True, text=True)
                     rates[name].append(float(done.stdout))
         finally:
