@@ -86,6 +86,7 @@ from .cards import (
     opposite,
     safety_for,
 )
+from .memory import card_counts, integer, quote
 from .table import (
     DISCARDS,
     EXTENSION,
@@ -644,35 +645,35 @@ class BsdComputer:
         keys = {"player", "seen", "gos", "need", "safeties"}
         unknown = sorted(set(data) - keys, key=str)
         if unknown:
-            raise ComputerError(f"computer: unknown key {_quote(unknown[0])}")
+            raise ComputerError(f"computer: unknown key {quote(unknown[0])}")
         missing = sorted(keys - set(data))
         if missing:
             raise ComputerError(f"computer: missing key {missing[0]!r}")
-        player = _int(data["player"], "computer: player")
+        player = integer(data["player"], "computer: player", ComputerError)
         if player not in (0, 1):
-            raise ComputerError(f"computer: player must be 0 or 1, not {_quote(player)}")
+            raise ComputerError(f"computer: player must be 0 or 1, not {quote(player)}")
         if player != seat:
             raise ComputerError(f"computer: saved for seat {player}, not seat {seat}")
-        seen = _card_table(data["seen"], "computer: seen")
+        seen = card_counts(data["seen"], CARD_NAMES, "computer: seen", ComputerError)
         for card, n in enumerate(seen):
             if not 0 <= n <= COUNTS[card]:
                 raise ComputerError(
-                    f"computer: seen {CARD_NAMES[card]!r} must be 0 to {COUNTS[card]}, not {_quote(n)}"
+                    f"computer: seen {CARD_NAMES[card]!r} must be 0 to {COUNTS[card]}, not {quote(n)}"
                 )
-        gos = _int(data["gos"], "computer: gos")
+        gos = integer(data["gos"], "computer: gos", ComputerError)
         if not 0 <= gos <= _MAX_GOS:
-            raise ComputerError(f"computer: gos must be 0 to {_MAX_GOS}, not {_quote(gos)}")
-        need = _card_table(data["need"], "computer: need")
+            raise ComputerError(f"computer: gos must be 0 to {_MAX_GOS}, not {quote(gos)}")
+        need = card_counts(data["need"], CARD_NAMES, "computer: need", ComputerError)
         for card, n in enumerate(need):
             if GASOLINE <= card <= GO:
                 if n < INITIAL_NEED[card]:
                     raise ComputerError(
                         f"computer: need {CARD_NAMES[card]!r} must be at least "
-                        f"{INITIAL_NEED[card]}, not {_quote(n)}"
+                        f"{INITIAL_NEED[card]}, not {quote(n)}"
                     )
             elif n != INITIAL_NEED[card]:
                 raise ComputerError(
-                    f"computer: need {CARD_NAMES[card]!r} must be {INITIAL_NEED[card]}, not {_quote(n)}"
+                    f"computer: need {CARD_NAMES[card]!r} must be {INITIAL_NEED[card]}, not {quote(n)}"
                 )
         raw = data["safeties"]
         if not isinstance(raw, dict):
@@ -680,7 +681,7 @@ class BsdComputer:
         names = [CARD_NAMES[EXTRA_TANK + i] for i in range(NUM_SAFETIES)]
         for key in raw:
             if key not in names:
-                raise ComputerError(f"computer: safeties: unknown safety {_quote(key)}")
+                raise ComputerError(f"computer: safeties: unknown safety {quote(key)}")
         safeties = []
         for name in names:
             if name not in raw:
@@ -689,7 +690,7 @@ class BsdComputer:
             if not isinstance(status, str) or status not in _STATUS_NAMES:
                 raise ComputerError(
                     f"computer: safeties: {name!r} must be one of "
-                    f"{', '.join(repr(s) for s in _STATUS_NAMES)}, not {_quote(status)}"
+                    f"{', '.join(repr(s) for s in _STATUS_NAMES)}, not {quote(status)}"
                 )
             code = _STATUS_NAMES.index(status)
             if code != UNKNOWN and seen[card_index(name)] != 1:
@@ -706,38 +707,7 @@ _MAX_GOS = sum(COUNTS[h] for h in _HAZARDS_STOPPING) + sum(
 )
 
 
-def _quote(value: object) -> str:
-    """A value from a save file, for a message: at most 60 characters, never raising."""
-    from .text import escape, shorten
-
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
-        return "a number of about %d digits" % (value.bit_length() * 3 // 10)
-    try:
-        return escape(shorten(repr(value), 60))
-    except (ValueError, RecursionError):
-        return f"a {type(value).__name__}"
-
-
 def card_index(name: str) -> int:
     return CARD_NAMES.index(name)
 
 
-def _int(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ComputerError(f"{what} must be an integer, not {type(value).__name__}")
-    return value
-
-
-def _card_table(raw: object, what: str) -> list[int]:
-    """A {card name: int} object naming every card exactly once."""
-    if not isinstance(raw, dict):
-        raise ComputerError(f"{what} must be an object")
-    for key in raw:
-        if key not in CARD_NAMES:
-            raise ComputerError(f"{what}: unknown card {_quote(key)}")
-    table = []
-    for name in CARD_NAMES:
-        if name not in raw:
-            raise ComputerError(f"{what}: missing card {name!r}")
-        table.append(_int(raw[name], f"{what} {name!r}"))
-    return table

@@ -71,6 +71,7 @@ from .cards import (
     safety_for,
 )
 from .rules import RIGGINGS, Rules, find_rules
+from .memory import card_counts, integer, quote
 from .table import (
     COUP,
     EXTENSION,
@@ -242,22 +243,22 @@ class Heuristic:
         keys = ("seat", "deck", "seen", "refills")
         for key in data:
             if key not in keys:
-                raise HeuristicError(f"heuristic: unknown key {_quote(key)}")
+                raise HeuristicError(f"heuristic: unknown key {quote(key)}")
         for key in keys:
             if key not in data:
                 raise HeuristicError(f"heuristic: missing key {key!r}")
-        saved = _int(data["seat"], "heuristic: seat")
+        saved = integer(data["seat"], "heuristic: seat", HeuristicError)
         if saved != seat:
             raise HeuristicError(f"heuristic: saved for seat {saved}, not seat {seat}")
-        deck = _table(data["deck"], "heuristic: deck")
+        deck = card_counts(data["deck"], NAMES, "heuristic: deck", HeuristicError)
         if tuple(deck) not in _DECKS:
             raise HeuristicError("heuristic: deck is not the deck of any preset")
-        seen = _table(data["seen"], "heuristic: seen")
+        seen = card_counts(data["seen"], NAMES, "heuristic: seen", HeuristicError)
         for card, n in enumerate(seen):
             if not 0 <= n <= deck[card]:
                 raise HeuristicError(
                     f"heuristic: seen {NAMES[card]!r} must be 0 to {deck[card]}, not {n}")
-        refills = _int(data["refills"], "heuristic: refills")
+        refills = integer(data["refills"], "heuristic: refills", HeuristicError)
         if refills < 0:
             raise HeuristicError(f"heuristic: refills must be 0 or more, not {refills}")
         bot = cls(rng, seat)
@@ -543,32 +544,6 @@ def _makes(rest: int, cards: list[int], two_hundreds: int) -> bool:
             if new <= rest and extra <= two_hundreds and sums.get(new, 99) > extra:
                 sums[new] = extra
     return rest in sums
-
-
-def _quote(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _int(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise HeuristicError(f"{what} must be a whole number, not {type(value).__name__}")
-    return value
-
-
-def _table(raw: object, what: str) -> list[int]:
-    """A {card name: count} object naming every kind exactly once."""
-    if not isinstance(raw, dict):
-        raise HeuristicError(f"{what} must be an object")
-    for key in raw:
-        if key not in NAMES:
-            raise HeuristicError(f"{what}: unknown card {_quote(key)}")
-    counts = []
-    for name in NAMES:
-        if name not in raw:
-            raise HeuristicError(f"{what}: missing card {name!r}")
-        counts.append(_int(raw[name], f"{what} {name!r}"))
-    return counts
 
 
 __all__ = ["Heuristic", "HeuristicError"]

@@ -209,12 +209,12 @@ def _saved() -> dict[str, Any]:
         (lambda d: d.update(extra=1), "heuristic: unknown key 'extra'"),
         (lambda d: d.pop("seen"), "heuristic: missing key 'seen'"),
         (lambda d: d.update(seat=2), "heuristic: saved for seat 2, not seat 1"),
-        (lambda d: d.update(seat="1"), "heuristic: seat must be a whole number, not str"),
+        (lambda d: d.update(seat="1"), "heuristic: seat must be an integer, not str"),
         (lambda d: d.update(deck=[]), "heuristic: deck must be an object"),
         (lambda d: d["deck"].update(Go=15), "heuristic: deck is not the deck of any preset"),
         (lambda d: d["deck"].pop("Stop"), "heuristic: deck: missing card 'Stop'"),
         (lambda d: d["seen"].update(Joker=1), "heuristic: seen: unknown card 'Joker'"),
-        (lambda d: d["seen"].update(Go=True), "heuristic: seen 'Go' must be a whole number, "
+        (lambda d: d["seen"].update(Go=True), "heuristic: seen 'Go' must be an integer, "
                                              "not bool"),
         (lambda d: d["seen"].update(Go=15), "heuristic: seen 'Go' must be 0 to 14, not 15"),
         (lambda d: d["seen"].update({"False Virtue": 1}),
