@@ -702,6 +702,12 @@ def _offer(data: Any, where: str, sides: int) -> tuple[int, int, int] | None:
     )
 
 
+def table_from_dict(data: Any, rules: Rules) -> Table:
+    """A table written by ``table_to_dict`` under ``rules``, checked (the
+    shape here, the game by ``Table.validate``); ``SaveError`` if refused."""
+    return _table(data, "table", rules)
+
+
 def _table(data: Any, where: str, rules: Rules) -> Table:
     d = _object(data, where, _TABLE_KEYS)
     seats, sides = rules.players, rules.sides
