@@ -38,6 +38,12 @@ Each turn, in this order:
    first, then duplicates and remedies whose hazard is unlikely to come
    (a small distance that makes an exact finish with its hand is kept).
 
+Under the problems model (milebymile) with three or more opposing sides a
+rolling side is hit again and again and every hazard brings a Stop: while
+it can move it plays miles rather than hazards (unless the target is on
+its last leg and ahead), and it keeps remedies over hazards.  A second
+copy of a needed remedy is only a spare.
+
 Under the karma rule a hazard that would clash is a weak move (nothing
 lands, both sides lose karma), and a False Virtue gets the karma back once
 its side has lost it, when nothing better is on.
@@ -110,6 +116,10 @@ FINISH = 800  # the distance card that completes the trip
 REPAIR = 150  # a remedy the side needs now
 ATTACK = 100  # a hazard on a rolling side, before weighing the target
 WEAK = 10  # below this a use is no better than discarding a dead card
+ROLLING = 0.0  # an attack's worth while its own side could move instead
+LAST_LEG = 300  # a side this near the end is stopped even before its own miles
+CROWD = 1.5  # a remedy's keep among many attackers (milebymile)
+HOARD = 0.5  # a hazard's keep among many attackers (milebymile)
 BEHIND = 0.3  # what an attack is worth on a side at 0 when its own side is ahead
 
 
@@ -337,6 +347,10 @@ class _Turn:
             return FLUSH  # no coup fourre can come any more
         return -1.0  # held back for a coup fourre
 
+    def _can_move(self) -> bool:
+        """It may play a distance card now."""
+        return any(isinstance(m, Use) and 0 <= self.hand[m.slot] <= D200 for m in self.legal)
+
     def _hazards_on_me(self) -> set[int]:
         me = self.me
         if self.rules.battle == "problems":
@@ -416,6 +430,11 @@ class _Turn:
             if damage <= 0:
                 return damage - 5
         value = damage * self.threat(target) * self.time_left()
+        if self.rules.battle == "problems" and not self.needs and self._can_move() \
+                and (left > LAST_LEG or opp.mileage < self.me.mileage):
+            # while rolling, miles first: every hazard brings a Stop, so the
+            # chance to roll may not come back, and a hazard keeps
+            value *= ROLLING
         # a coup fourre against it: its hazard wasted, 400 and a turn to them
         safety = safety_for(card)
         if self.bot.unseen(safety) > 0:
@@ -502,8 +521,8 @@ class _Turn:
                 return 20 + value / 10
             return {D25: 8.0, D50: 14.0, 2: 24.0, 3: 38.0, D200: 48.0}[card] / math.sqrt(count)
         if card >= GASOLINE:  # remedies
-            if card in self.needs:
-                return 100.0
+            if card in self.needs and count == 1:
+                return 100.0  # a second copy is a spare, as below
             if card == GO or card == END_OF_LIMIT:
                 safety = RIGHT_OF_WAY
             else:
@@ -522,15 +541,26 @@ class _Turn:
             coming = bot.unseen(hazard)
             if coming == 0:
                 return 0.5
-            return (12.0 + 8.0 * coming) / count
+            keep = (12.0 + 8.0 * coming) / count
+            if self._crowd():
+                # many attackers and every hazard also stops: it will be hit
+                # again soon, and a remedy in hand saves turns of waiting
+                keep *= CROWD
+            return keep
         # hazards
         targets = [s for s in self.opponents
                    if safety_for(card) not in self.table.tableaux[s - 1].safeties]
         if not targets:
             return 0.0
-        if card == SPEED_LIMIT:
-            return 10.0
-        return 40.0 / math.sqrt(count)
+        keep = 10.0 if card == SPEED_LIMIT else 40.0 / math.sqrt(count)
+        if self._crowd():
+            keep *= HOARD  # another hazard comes soon enough: room for remedies
+        return keep
+
+    def _crowd(self) -> bool:
+        """Three or more opposing sides under the problems model: a rolling
+        side is hit again and again (every hazard also brings a Stop)."""
+        return self.rules.battle == "problems" and len(self.opponents) >= 3
 
 
 def _makes(rest: int, cards: list[int], two_hundreds: int) -> bool:
