@@ -20,6 +20,8 @@ windows), ``StackModel`` classic's (real stacks with the clearing rule).
 
 from __future__ import annotations
 
+import abc
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .table import Table, Tableau
@@ -45,31 +47,38 @@ _REPAIR_REFUSALS = tuple(f'can\'t play "{name}"' for name in CARD_NAMES)
 _GO_ON = tuple(f'cannot play "Go" on a "{name}"' for name in CARD_NAMES)
 
 
-class BattleModel:
+class BattleModel(abc.ABC):
     """The interface; see the module's docstring."""
 
     name = ""
 
+    @abc.abstractmethod
     def check(self, t: Table, seat: int, card: int, target: int) -> str | None:
-        raise NotImplementedError
+        """None if ``seat`` may play ``card`` (a hazard on side ``target``), else the refusal."""
 
+    @abc.abstractmethod
     def play(self, t: Table, seat: int, card: int, target: int) -> bool:
-        raise NotImplementedError
+        """Play a checked remedy or hazard; True if a hazard landed on ``target``."""
 
+    @abc.abstractmethod
     def play_safety(self, t: Table, side: int, card: int) -> bool:
-        raise NotImplementedError
+        """``side`` lays a safety down in turn; True if it was a coup fourre."""
 
+    @abc.abstractmethod
     def coup(self, t: Table, side: int, safety: int, hazard: int) -> None:
-        raise NotImplementedError
+        """``side`` takes an offered coup fourre against ``hazard``."""
 
+    @abc.abstractmethod
     def rolling(self, tab: Tableau) -> bool:
-        raise NotImplementedError
+        """May ``tab``'s side play distance now?"""
 
+    @abc.abstractmethod
     def limited(self, tab: Tableau) -> bool:
-        raise NotImplementedError
+        """Is ``tab``'s side under a speed limit?"""
 
+    @abc.abstractmethod
     def tops(self, tab: Tableau) -> tuple[int, int]:
-        raise NotImplementedError
+        """The battle and speed cards the board shows (NO_CARD if none)."""
 
     def play_distance(self, t: Table, tab: Tableau, card: int) -> None:
         """Where a played distance card goes (the counters are the table's)."""
