@@ -289,7 +289,8 @@ def test_pairwise_sample_covers_every_pair() -> None:
 
 @pytest.mark.parametrize("combo", pairwise_sample(), ids=_id)
 def test_milebymile_sample(combo: dict[str, Any]) -> None:
-    play(mbm_rules(combo), seed=sum(map(ord, _id(combo))), hands=2)
+    seen = play(mbm_rules(combo), seed=sum(map(ord, _id(combo))), hands=2)
+    assert seen["completed"] + seen["run out"] == 2, "every hand ended"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
@@ -317,14 +318,17 @@ def test_questions_and_completions_are_reached() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("combo", full_product(), ids=_id)
 def test_milebymile_full_product(combo: dict[str, Any]) -> None:
-    play(mbm_rules(combo), seed=len(_id(combo)), hands=1)
+    seen = play(mbm_rules(combo), seed=len(_id(combo)), hands=1)
+    assert seen["completed"] + seen["run out"] == 1, "the hand ended"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("preset, players", [("bsd", 2), ("classic", 2), ("classic", 3),
                                              ("classic", 4), ("classic", 6)])
 def test_many_hands(preset: str, players: int) -> None:
-    play(find_rules(preset, players=players), seed=100 + players, hands=60)
+    seen = play(find_rules(preset, players=players), seed=100 + players, hands=60)
+    assert seen["completed"] + seen["run out"] == 60, "every hand ended"
+    assert seen["completed"] > 0
 
 
 def test_the_checks_catch_planted_faults() -> None:

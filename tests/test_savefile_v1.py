@@ -202,4 +202,5 @@ def test_a_bad_version_1_file_is_refused(name: str, make: Callable[[], str], mes
 
 
 def test_the_unmutated_base_loads() -> None:
-    session_from_dict(copy.deepcopy(BASE))
+    session = session_from_dict(copy.deepcopy(BASE))
+    assert session.rules is BSD and sorted(session.computers) == [1]
