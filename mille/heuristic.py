@@ -76,8 +76,8 @@ from .cards import (
     opposite,
     safety_for,
 )
-from .rules import RIGGINGS, Rules, find_rules
 from .memory import card_counts, integer, quote
+from .rules import RIGGINGS, Rules, find_rules
 from .table import (
     COUP,
     EXTENSION,

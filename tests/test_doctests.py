@@ -41,18 +41,18 @@ def test_the_modules_found() -> None:
     assert "mille.ui" in CURSES
 
 
-def run(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.failed == 0
-    assert result.attempted > 0
+def run(name: str) -> doctest.TestResults:
+    return doctest.testmod(importlib.import_module(name))
 
 
 @pytest.mark.parametrize("name", PLAIN)
 def test_doctests(name: str) -> None:
-    run(name)
+    result = run(name)
+    assert result.failed == 0 and result.attempted > 0
 
 
 @pytest.mark.parametrize("name", CURSES)
 def test_doctests_of_the_board(name: str) -> None:
     pytest.importorskip("curses")
-    run(name)
+    result = run(name)
+    assert result.failed == 0 and result.attempted > 0
