@@ -28,7 +28,6 @@ from mille.cards import (
     D100,
     D200,
     DRIVING_ACE,
-    EXTRA_TANK,
     FLAT_TIRE,
     GO,
     NO_CARD,

@@ -33,7 +33,7 @@ from mille.savefile import (
     session_to_dict,
 )
 from mille.session import Session
-from mille.table import COUP, EXTENSION, OVER, Table, Use
+from mille.table import COUP, EXTENSION, OVER, Use
 
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
