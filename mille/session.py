@@ -14,6 +14,19 @@ from dataclasses import dataclass, field
 from .rules import BSD, Rules
 from .table import COUP, EXTENSION, PLAYING, Move, Outcome, Table
 
+
+@dataclass(frozen=True)
+class Event:
+    """A move that was made, for the front ends' logs: its outcome, the
+    table's notices after it (``discard pile reshuffled``, karma), the phase
+    it was made in (an Answer's question) and the mover's side's mileage
+    after it."""
+
+    outcome: Outcome
+    notices: tuple[str, ...] = ()
+    phase: str = PLAYING
+    mileage: int = 0
+
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from typing import Any
@@ -59,8 +72,8 @@ class Session:
     deal_rng: random.Random  # shuffles every new hand
     window_full: bool = False  # the W setting: full score window
     source: str | None = None  # the file this game was restored from
-    # every move since the front end last cleared it, computers' answers too
-    log: list[Outcome] = field(default_factory=list)
+    # every move of this hand, computers' answers too
+    log: list[Event] = field(default_factory=list)
 
     @classmethod
     def new(cls, rules: Rules = BSD, *, seed: int | None = None,
@@ -118,8 +131,11 @@ class Session:
         return outcome
 
     def _apply(self, move: Move) -> Outcome:
-        outcome = self.table.apply(move)
-        self.log.append(outcome)
+        table = self.table
+        phase = table.phase
+        outcome = table.apply(move)
+        mileage = table.tableaux[table.side_index(outcome.seat)].mileage
+        self.log.append(Event(outcome, tuple(table.notices), phase, mileage))
         for computer in self.computers.values():
             computer.observe(self.table, outcome)
         return outcome

@@ -89,7 +89,7 @@ def test_play_logs_the_outcome_and_every_computer_sees_it() -> None:
                 deal_rng=random.Random(4))
     outcome = s.play(PICK)
     assert outcome.seat == HUMAN and outcome.move == PICK and len(outcome.drawn) == 1
-    assert s.log == [outcome] and bot.seen == [outcome]
+    assert [e.outcome for e in s.log] == [outcome] and bot.seen == [outcome]
 
 
 def play_through(s: Session, rng: random.Random) -> None:
@@ -117,7 +117,7 @@ def test_hands_alternate_and_the_computer_decides_its_own_extension() -> None:
     for _ in range(6):
         starters.append(s.state.starter)
         play_through(s, rng)
-        assert s.log and s.log[-1].seat in (HUMAN, COMPUTER)
+        assert s.log and s.log[-1].outcome.seat in (HUMAN, COMPUTER)
         s.next_hand()
         assert s.log == [] and s.state.phase == PLAYING
     assert starters == [HUMAN, COMPUTER] * 3
@@ -133,9 +133,9 @@ def test_computer_reaching_700_gets_an_answer_at_once() -> None:
     assert s.state.hand_over or s.state.target == 1000
     assert s.state.check(PICK) in (None, "the hand is over")
     # the log holds the computer's 25 and its answer
-    assert [o.seat for o in s.log] == [COMPUTER, COMPUTER]
-    assert s.log[0].move == Use(1) and isinstance(s.log[1].move, Answer)
-    assert s.log[1].move.yes == (s.state.target == 1000)
+    assert [e.outcome.seat for e in s.log] == [COMPUTER, COMPUTER]
+    assert s.log[0].outcome.move == Use(1) and isinstance(s.log[1].outcome.move, Answer)
+    assert s.log[1].outcome.move.yes == (s.state.target == 1000)
 
 
 def test_a_human_reaching_700_is_asked() -> None:

@@ -1,0 +1,222 @@
+"""Words for the table: names of seats and sides, what a move did, score rows.
+
+The N-seat board and the line mode say the same things in the same words;
+this module is where those words live.  Seat 0 is the person at the
+keyboard (``You``); the other seats of the person's side are partners, the
+rest computers.  Sides are numbered 1..S as in the spec (a hazard names its
+target by that number); in a team game each side is also a team letter.
+
+No curses, no I/O.
+
+>>> from mille.rules import find_rules
+>>> classic4 = find_rules("classic", players=4)
+>>> [seat_name(classic4, seat) for seat in range(4)]
+['You', 'Comp 1', 'Partner', 'Comp 3']
+>>> side_name(classic4, 1), side_members(classic4, 2)
+('Team A', 'Comp 1, Comp 3')
+>>> side_name(find_rules("milebymile", players=3), 3)
+'Comp 2'
+"""
+
+from __future__ import annotations
+
+from .cards import CARD_NAMES, D200, NO_CARD, NUM_SAFETIES, SAFETIES
+
+TYPE_CHECKING = False  # no typing import at run time (start-up)
+if TYPE_CHECKING:
+    from .rules import Rules
+    from .session import Event
+    from .table import HandScore, Table
+
+FALSE_VIRTUE = 19
+YOU = 0  # the seat of the person at the keyboard
+SAFETY_SHORT = ("Tank", "Proof", "Ace", "RoW")  # Extra Tank .. Right of Way
+
+
+def card_name(card: int) -> str:
+    """A card's name (False Virtue too), ``""`` for no card."""
+    if card == NO_CARD:
+        return ""
+    if card == FALSE_VIRTUE:
+        return "False Virtue"
+    return CARD_NAMES[card]
+
+
+def is_team_game(rules: Rules) -> bool:
+    return rules.sides < rules.players
+
+
+def seat_name(rules: Rules, seat: int) -> str:
+    """``You``, ``Partner`` (``Partner 2``... with several), ``Comp N``."""
+    if seat == YOU:
+        return "You"
+    if rules.side_of(seat) == rules.side_of(YOU):
+        partners = [s for s in rules.members(rules.side_of(YOU)) if s != YOU]
+        return "Partner" if len(partners) == 1 else f"Partner {seat}"
+    return f"Comp {seat}"
+
+
+def team_letter(side: int) -> str:
+    return chr(ord("A") + side - 1)
+
+
+def side_name(rules: Rules, side: int) -> str:
+    """A side as the player knows it: its one player's name, or ``Team X``."""
+    if is_team_game(rules):
+        return f"Team {team_letter(side)}"
+    return seat_name(rules, rules.members(side)[0])
+
+
+def side_members(rules: Rules, side: int) -> str:
+    """The names of a side's players, ``You, Partner``."""
+    return ", ".join(seat_name(rules, seat) for seat in rules.members(side))
+
+
+def side_label(rules: Rules, side: int) -> str:
+    """``2 Comp 1``, ``1 Team A``: the number a hazard names, then the name."""
+    return f"{side} {side_name(rules, side)}"
+
+
+def opponents(rules: Rules, seat: int = YOU) -> list[int]:
+    """The sides a hazard of ``seat`` may name."""
+    own = rules.side_of(seat)
+    return [side for side in range(1, rules.sides + 1) if side != own]
+
+
+def needs_target(rules: Rules, card: int) -> bool:
+    """A hazard with two or more opposing sides must name its target."""
+    return 5 <= card <= 9 and rules.sides > 2
+
+
+# ----- what a side shows ------------------------------------------------------
+
+
+def tops(table: Table, side: int) -> tuple[str, str]:
+    """The battle and speed cards the side shows (``""`` for none)."""
+    battle, speed = table.model.tops(table.tableaux[side - 1])
+    return card_name(battle), card_name(speed)
+
+
+def safety_marks(table: Table, side: int) -> list[str]:
+    """The side's safeties, short, with ``*`` after a coup fourre's."""
+    tab = table.tableaux[side - 1]
+    shown = []
+    for index in range(NUM_SAFETIES):
+        card = 15 + index
+        if card in tab.safeties:
+            shown.append(SAFETY_SHORT[index] + ("*" if tab.coups[index] else ""))
+    return shown
+
+
+# ----- the log ----------------------------------------------------------------
+
+
+def describe(table: Table, event: Event, viewer: int = YOU) -> list[str]:
+    """What ``event`` did, in the words of the log, as ``viewer`` may see it
+    (empty when there is nothing to tell: another seat's pick, a coup
+    fourre declined by someone else).  ``table`` is the table after it."""
+    from .table import EXTENSION, Answer, Discard, Pick
+
+    rules = table.rules
+    outcome = event.outcome
+    who = seat_name(rules, outcome.seat)
+    move = outcome.move
+    lines: list[str] = []
+    if isinstance(move, Pick):
+        if outcome.seat == viewer:
+            lines.append(f"{who} drew " + " and ".join(card_name(c) for c in outcome.drawn))
+    elif isinstance(move, Answer):
+        if outcome.coup_fourre:
+            lines.append(f"{who}: Coup Fourre! {card_name(outcome.card)}, another turn")
+        elif event.phase == EXTENSION:
+            lines.append(f"{who} {'went' if move.yes else 'did not go'} for the extension")
+        elif outcome.seat == viewer:
+            lines.append(f"{who} let the coup fourre go")
+    elif isinstance(move, Discard):
+        lines.append(f"{who} discarded {card_name(outcome.card)}")
+    else:
+        card = outcome.card
+        name = card_name(card)
+        side = rules.side_of(outcome.seat)
+        if card <= D200:
+            miles = event.mileage
+            whose = "" if not is_team_game(rules) else f"{side_name(rules, side)} "
+            lines.append(f"{who} played {name}: {whose}{miles} miles")
+        elif 5 <= card <= 9:
+            target = move.target if move.target is not None else 3 - side  # type: ignore[union-attr]
+            lines.append(f"{who} played {name} on side {target} ({side_name(rules, target)})")
+        elif card in SAFETIES:
+            extra = "Coup Fourre! " if outcome.coup_fourre else ""
+            lines.append(f"{who} played {name}: {extra}another turn")
+        else:
+            lines.append(f"{who} played {name}")
+    lines.extend(event.notices)
+    return lines
+
+
+# ----- scores -------------------------------------------------------------
+
+
+def score_rows(rules: Rules) -> list[tuple[str, str]]:
+    """The preset's hand rows: (label, HandScore attribute), in BSD's order."""
+    scoring = rules.scoring
+    rows = [("Milestones Played", "miles"), ("Each Safety", "safeties"),
+            ("All 4 Safeties", "all_four"), ("Coup Fourre", "coups"),
+            ("Trip Completed", "trip"), ("Safe Trip", "safe_trip")]
+    if scoring.delayed_action is not None:
+        rows.append(("Delayed Action", "delayed_action"))
+    if scoring.extension is not None and rules.extension is not None:
+        rows.append(("Extension", "extension"))
+    rows.append(("Shut-Out", "shut_out"))
+    if scoring.perfect_crossing is not None:
+        rows.append(("Perfect Crossing", "perfect_crossing"))
+    return rows
+
+
+def score_table(table: Table) -> list[tuple[str, list[int]]]:
+    """Every row of the hand's scoring for every side, then ``Hand Total``,
+    ``Overall Total`` and ``Games`` (a side's hand total is the sum of its
+    rows; its overall total is the banked total plus the hand's)."""
+    sides = range(1, table.rules.sides + 1)
+    scores: list[HandScore] = [table.hand_score(side) for side in sides]
+    rows = [(label, [getattr(score, name) for score in scores])
+            for label, name in score_rows(table.rules)]
+    rows.append(("Hand Total", [score.total for score in scores]))
+    rows.append(("Overall Total", [table.total(side) for side in sides]))
+    rows.append(("Games", [table.games[side - 1] for side in sides]))
+    return rows
+
+
+def hand_result(table: Table) -> str:
+    """One line on how the hand ended (after it is over)."""
+    rules = table.rules
+    side = table.completing_side()
+    if side is None:
+        return "The hand is over: nobody completed the trip."
+    who = side_name(rules, side)
+    verb = "complete" if who == "You" else "completes"
+    return f"{who} {verb} the trip ({table.tableaux[side - 1].mileage} miles)."
+
+
+def game_result(table: Table) -> str | None:
+    """Who won the game, once a hand ends it; None otherwise."""
+    if not table.game_over:
+        return None
+    totals = [table.total(side) for side in range(1, table.rules.sides + 1)]
+    best = max(totals)
+    if totals.count(best) > 1:
+        return "The game is over: a tie on top, nobody wins it."
+    who = side_name(table.rules, totals.index(best) + 1)
+    return f"{who} {'win' if who == 'You' else 'wins'} the game with {best}."
+
+
+def mileage_left(table: Table, side: int) -> int:
+    return max(table.target - table.tableaux[side - 1].mileage, 0)
+
+
+__all__ = [
+    "card_name", "describe", "game_result", "hand_result", "is_team_game",
+    "mileage_left", "needs_target", "opponents", "safety_marks", "score_rows",
+    "score_table", "seat_name", "side_label", "side_members", "side_name", "team_letter",
+    "tops",
+]
