@@ -143,7 +143,7 @@ def describe(table: Table, event: Event, viewer: int = YOU) -> list[str]:
             whose = "" if not is_team_game(rules) else f"{side_name(rules, side)} "
             lines.append(f"{who} played {name}: {whose}{miles} miles")
         elif 5 <= card <= 9:
-            target = move.target if move.target is not None else 3 - side  # type: ignore[union-attr]
+            target = move.target if move.target is not None else 3 - side
             lines.append(f"{who} played {name} on side {target} ({side_name(rules, target)})")
         elif card in SAFETIES:
             extra = "Coup Fourre! " if outcome.coup_fourre else ""

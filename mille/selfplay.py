@@ -10,7 +10,9 @@ number of seats): ``standard`` is the preset's computer
 (:func:`mille.session.make_computer`: BSD's for ``bsd``, the rules-aware
 heuristic for the others; ``bsd`` is an alias), ``heuristic`` the
 rules-aware heuristic under any preset, ``random`` and ``greedy`` the
-simple players of :mod:`mille.autoplayers`.  Seat s plays for side
+simple players of :mod:`mille.autoplayers`, and the levels around
+``standard``: ``easy`` (:mod:`mille.easy`) and ``expert``
+(:mod:`mille.expert`, a search player: a few hands a second at most).  Seat s plays for side
 ``s % sides + 1``.  Who starts rotates by seat, as in the game.
 
 The last line printed is one JSON object: ``rules``, ``team_mode``,
@@ -52,12 +54,26 @@ def _heuristic(rules: Rules, rng: random.Random, seat: int) -> Player:
     return Heuristic(rng, seat)
 
 
+def _easy(rules: Rules, rng: random.Random, seat: int) -> Player:
+    from .easy import Easy
+
+    return Easy(rng, seat)
+
+
+def _expert(rules: Rules, rng: random.Random, seat: int) -> Player:
+    from .expert import Expert
+
+    return Expert(rng, seat)
+
+
 PLAYERS: dict[str, PlayerMaker] = {
+    "easy": _easy,
     "standard": _standard,
     "bsd": _standard,  # the old name of the standard computer
     "heuristic": _heuristic,
     "random": lambda rules, rng, seat: RandomPlayer(rng, seat),
     "greedy": lambda rules, rng, seat: GreedyPlayer(rng, seat),
+    "expert": _expert,
 }
 
 MAX_MOVES_PER_HAND = 20_000  # a hand takes a few hundred at most
