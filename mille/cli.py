@@ -19,28 +19,58 @@ from dataclasses import dataclass
 
 from . import __version__
 
-USAGE = "usage: mille [--seed N] [file]"
+USAGE = "usage: mille [--rules NAME] [--players N] [options] [--seed N] [--plain] [file]"
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 LINE_LIMIT = 200  # the longest line mille prints on stderr
 PATH_LIMIT = 100  # the most of a file name shown in it (its end)
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
+LEVELS = ("easy", "standard", "expert")
 
 HELP = f"""{USAGE}
 
-Mille Bornes against the computer, as in BSD mille.
+Mille Bornes in the terminal.  With no options: BSD mille, you against
+the computer.
 
 arguments:
-  file          resume the game saved in file; without it, a game that
-                was interrupted (hang-up, terminal lost) is offered first
+  file                  resume the game saved in file (it keeps its own rules
+                        and level); without it, a game that was interrupted
+                        (hang-up, terminal lost) is offered first
 
-options:
-  --seed N      deal reproducibly from the integer seed N
-  -h, --help    show this help and exit
-  --version     show the version and exit
+the game:
+  --rules NAME          bsd (the default), classic (106 cards, 2, 3, 4 or 6
+                        players, teams of 2 with 4 or 6) or milebymile
+  --players N           seats at the table: you and N-1 computers
+                        (classic: 2, 3, 4, 6; milebymile: 2 to 9)
+  --level LEVEL         the computers' play: easy, standard (the default)
+                        or expert
+  --seed N              deal reproducibly from the integer seed N
+
+milebymile options:
+  --teams MODE          individual (the default) or equal teams: 2v2 (4
+                        players), 2v2v2 or 3v3 (6), 2v2v2v2 or 4v4 (8),
+                        3v3v3 (9)
+  --distance N          race distance, 300 to 3000 in 25s (default 1000)
+  --winning-score N     1000 to 10000 (default 5000)
+  --no-perfect-crossing the race ends at or past the distance (Perfect
+                        Crossing bonus for landing on it)
+  --stacking            hazards may hit a side that is not rolling
+  --no-reshuffle        the discard pile is not reshuffled into the deck
+  --no-always-discard   a card you could play may not be discarded
+  --rigging NAME        none, no-duplicates, 2x-attacks or 2x-defenses
+  --karma               the karma rule (3 or more sides)
+  (each on/off option also has its other form: --perfect-crossing,
+  --no-stacking, --reshuffle, --always-discard, --no-karma)
+
+the screen:
+  --plain               no curses: plain lines and a prompt, for screen
+                        readers, dumb terminals and scripts
+  -h, --help            show this help and exit
+  --version             show the version and exit
 
 keys (case does not matter):
   P             pick a card
-  U n / D n     use / discard the card in slot n (P or 0, 1-6), then RETURN
+  U n / D n     use / discard the card in slot n (P or 0, 1-6), then RETURN;
+                a hazard with several opponents then asks which side
   O             toggle keeping your hand in order
   W             toggle the small/full score window
   R, ^L         redraw the screen
@@ -51,11 +81,20 @@ keys (case does not matter):
 See mille(6) (man mille) for the rules and the screen.
 """
 
+# the milebymile options: (flag, find_rules keyword, the spec's name)
+_GAME_OPTIONS = (
+    ("--players", "players"), ("--teams", "team_mode"), ("--distance", "distance"),
+    ("--winning-score", "winning_score"), ("--perfect-crossing", "perfect_crossing"),
+    ("--stacking", "stacking"), ("--reshuffle", "reshuffle"),
+    ("--always-discard", "always_discard"), ("--rigging", "rigging"), ("--karma", "karma"),
+)
+
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from typing import NoReturn
 
+    from .rules import Rules
     from .session import Session
 
 
@@ -65,11 +104,18 @@ class UsageError(Exception):
 
 @dataclass(frozen=True)
 class Options:
-    """What the command line asks for."""
+    """What the command line asks for.
+
+    ``rules`` is None for BSD's game (the default: nothing else is
+    imported to start it).
+    """
 
     seed: int | None = None
     file: str | None = None
     action: str = "play"  # "play", "help" or "version"
+    rules: Rules | None = None
+    level: str = "standard"
+    plain: bool = False
 
 
 class _Parser(argparse.ArgumentParser):
@@ -87,12 +133,26 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a number: {_quote(text)}") from None
 
 
+def _rigging(text: str) -> str:
+    return text.replace("-", " ") if text == "no-duplicates" else text
+
+
 def _parser() -> _Parser:
     parser = _Parser(prog="mille", usage=USAGE[len("usage: "):], add_help=False,
                      allow_abbrev=False)
     parser.add_argument("-h", "--help", action="store_true")
     parser.add_argument("--version", action="store_true")
     parser.add_argument("--seed", type=_seed)
+    parser.add_argument("--rules")
+    parser.add_argument("--players", type=_seed)
+    parser.add_argument("--level", choices=LEVELS)
+    parser.add_argument("--plain", action="store_true")
+    parser.add_argument("--teams", dest="team_mode")
+    parser.add_argument("--distance", type=_seed)
+    parser.add_argument("--winning-score", type=_seed)
+    for flag in ("perfect-crossing", "stacking", "reshuffle", "always-discard", "karma"):
+        parser.add_argument(f"--{flag}", action=argparse.BooleanOptionalAction)
+    parser.add_argument("--rigging", type=_rigging)
     parser.add_argument("files", nargs="*")
     return parser
 
@@ -100,12 +160,16 @@ def _parser() -> _Parser:
 def parse_args(argv: list[str]) -> Options:
     """Read the command line; raises UsageError.
 
-    >>> parse_args(["--seed", "7", "game.sav"])
-    Options(seed=7, file='game.sav', action='play')
+    >>> parse_args(["--seed", "7"])
+    Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False)
     >>> parse_args(["a", "b"])
     Traceback (most recent call last):
     ...
     mille.cli.UsageError: usage: mille [file]
+    >>> parse_args(["--rules", "classic", "--players", "5"])
+    Traceback (most recent call last):
+    ...
+    mille.cli.UsageError: mille: classic needs 2, 3, 4 or 6 players
     """
     cut = argv.index("--") if "--" in argv else len(argv)
     head, rest = argv[:cut], argv[cut + 1:]  # after --, only files
@@ -120,7 +184,33 @@ def parse_args(argv: list[str]) -> Options:
         return Options(action="version")
     if len(files) > 1:
         raise UsageError(BSD_USAGE)
-    return Options(seed=args.seed, file=files[0] if files else None)
+    given = {key: getattr(args, key) for _, key in _GAME_OPTIONS}
+    given = {key: value for key, value in given.items() if value is not None}
+    if files:
+        flags = [flag for flag, key in _GAME_OPTIONS if key in given]
+        flags += [f"--{name}" for name in ("rules", "level", "seed")
+                  if getattr(args, name) is not None]
+        if flags:
+            raise UsageError(f"mille: {', '.join(flags)} cannot be used with a file: "
+                             "a saved game keeps its own rules, level and deal")
+        return Options(file=files[0], plain=args.plain)
+    rules = None
+    if args.rules is not None or given:
+        from .rules import RulesError, find_rules
+
+        if args.rules != "milebymile":
+            for flag, key in _GAME_OPTIONS[1:]:
+                if key in given:
+                    raise UsageError(f"mille: {flag} is an option of --rules milebymile")
+
+        try:
+            rules = find_rules(args.rules or "bsd", **given)
+        except RulesError as exc:
+            raise UsageError(f"mille: {_quote(str(exc), LINE_LIMIT - 7)}") from None
+        if rules.name == "bsd":
+            rules = None
+    return Options(seed=args.seed, rules=rules, level=args.level or "standard",
+                   plain=args.plain)
 
 
 def _quote(text: str, limit: int = WORD_LIMIT) -> str:
@@ -217,8 +307,9 @@ def _play(options: Options) -> int:
             return 1
         session.source = options.file
         message = file_stamp(options.file)
-    if not _is_terminal():
-        complain(None, "standard input and output must be a terminal")
+    if not options.plain and not _is_terminal():
+        complain(None, "standard input and output must be a terminal "
+                 "(for plain lines on pipes: mille --plain)")
         return 1
     if options.file is None:
         try:
@@ -228,15 +319,23 @@ def _play(options: Options) -> int:
         if found is None:
             from .session import Session
 
-            session = Session.new(seed=options.seed)
+            if options.rules is None:
+                session = Session.new(seed=options.seed, level=options.level)
+            else:
+                session = Session.new(options.rules, seed=options.seed, level=options.level)
             message = ""
         else:
             session, message, resumed = found
-    from . import ui
-
     status = 1
     try:
-        status = ui.play(session, message)
+        if options.plain:
+            from . import plain
+
+            status = plain.play(session, message)
+        else:
+            from . import ui
+
+            status = ui.play(session, message)
     finally:
         if resumed is not None and status != 0:
             _keep(session, *resumed)

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 from .cards import CARD_NAMES, HAND_SLOTS, NO_CARD, NUM_SAFETIES
 from .rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
-from .session import Session, computer_class, computer_kind
+from .session import Session, computer_class, computer_kinds, kind_of
 from .table import (
     COUP,
     EXTENSION,
@@ -165,8 +165,11 @@ def _seat_to_dict(session: Session, seat: int) -> dict[str, Any]:
     player = session.computers.get(seat)
     if player is None:
         return {"control": "human"}
-    kind = computer_kind(session.rules)
-    if not isinstance(player, computer_class(kind)):
+    try:
+        kind = kind_of(player)
+    except ValueError:
+        kind = ""
+    if kind not in computer_kinds(session.rules):
         raise SaveError(f"cannot save a computer of type {type(player).__name__}"
                         f" under {session.rules.name}")
     computer: Any = player
@@ -742,7 +745,7 @@ def _table(data: Any, where: str, rules: Rules) -> Table:
 
 def _seats(data: Any, where: str, rules: Rules) -> dict[int, Player]:
     computers: dict[int, Player] = {}
-    kind = computer_kind(rules)
+    kinds = computer_kinds(rules)
     for seat, item in enumerate(_list(data, where, rules.players)):
         here = f"{where}[{seat}]"
         if not isinstance(item, dict):
@@ -756,8 +759,10 @@ def _seats(data: Any, where: str, rules: Rules) -> dict[int, Player]:
         if control != "computer":
             _fail(f"{here}.control", f"must be 'human' or 'computer', not {_show(control)}")
         d = _object(item, here, _COMPUTER_KEYS)
-        if d["kind"] != kind:
-            _fail(f"{here}.kind", f"must be {kind!r} under {rules.name}, not {_show(d['kind'])}")
+        kind = d["kind"]
+        if kind not in kinds:
+            _fail(f"{here}.kind", f"must be one of {', '.join(map(repr, kinds))} under {rules.name},"
+                  f" not {_show(kind)}")
         rng = _rng(d["rng"], f"{here}.rng")
         computers[seat] = _computer(kind, d["memory"], rng, seat, f"{here}.memory")
     return computers

@@ -34,10 +34,24 @@ if TYPE_CHECKING:
     from .players import Player
 
 
-def computer_kind(rules: Rules) -> str:
-    """The kind of the preset's standard computer: ``bsd`` (BSD's heuristic)
-    for the bsd preset, ``heuristic`` (the rules-aware one) for the others."""
+LEVELS = ("easy", "standard", "expert")
+
+
+def computer_kind(rules: Rules, level: str = "standard") -> str:
+    """The kind of computer (what a save file names) that plays ``level``:
+    for ``standard``, ``bsd`` (BSD's heuristic) in the bsd preset and
+    ``heuristic`` (the rules-aware one) in the others; ``easy`` and
+    ``expert`` in every preset."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r} (choose {', '.join(LEVELS)})")
+    if level != "standard":
+        return level
     return "bsd" if rules.name == "bsd" else "heuristic"
+
+
+def computer_kinds(rules: Rules) -> tuple[str, ...]:
+    """The kinds a save file may name under ``rules``."""
+    return tuple(computer_kind(rules, level) for level in ("standard", "easy", "expert"))
 
 
 def computer_class(kind: str) -> type[Any]:
@@ -50,12 +64,33 @@ def computer_class(kind: str) -> type[Any]:
         from .heuristic import Heuristic
 
         return Heuristic
+    if kind == "easy":
+        from .easy import Easy
+
+        return Easy
+    if kind == "expert":
+        from .expert import Expert
+
+        return Expert
     raise ValueError(f"unknown computer kind {kind!r}")
 
 
-def make_computer(rules: Rules, seat: int, rng: random.Random) -> Player:
-    """The preset's standard computer for ``seat``."""
-    player: Player = computer_class(computer_kind(rules))(rng, seat)
+_KINDS = {"BsdComputer": "bsd", "Heuristic": "heuristic", "Easy": "easy", "Expert": "expert"}
+
+
+def kind_of(player: Player) -> str:
+    """The kind of a computer made by :func:`computer_class`; ValueError
+    for any other player."""
+    kind = _KINDS.get(type(player).__name__)
+    if kind is None or type(player) is not computer_class(kind):
+        raise ValueError(f"not a computer a save file can name: {type(player).__name__}")
+    return kind
+
+
+def make_computer(rules: Rules, seat: int, rng: random.Random,
+                  level: str = "standard") -> Player:
+    """The computer that plays ``level`` at ``seat``."""
+    player: Player = computer_class(computer_kind(rules, level))(rng, seat)
     return player
 
 
@@ -77,8 +112,9 @@ class Session:
 
     @classmethod
     def new(cls, rules: Rules = BSD, *, seed: int | None = None,
-            humans: tuple[int, ...] = (0,)) -> Session:
-        """A new game; ``seed`` makes the deals and the computers reproducible.
+            humans: tuple[int, ...] = (0,), level: str = "standard") -> Session:
+        """A new game; ``seed`` makes the deals and the computers reproducible;
+        ``level`` says how the computers play.
 
         >>> s = Session.new(seed=1)
         >>> s.table.rules.name, sorted(s.computers), s.human_to_move
@@ -88,7 +124,7 @@ class Session:
             raise TypeError(f"rules must be a Rules value, not {type(rules).__name__}")
         master = random.Random(seed)
         deal_rng = random.Random(master.getrandbits(64))
-        computers = {seat: make_computer(rules, seat, random.Random(master.getrandbits(64)))
+        computers = {seat: make_computer(rules, seat, random.Random(master.getrandbits(64)), level)
                      for seat in range(rules.players) if seat not in humans}
         table = Table.new(rules, deal_rng)
         session = cls(table=table, computers=computers, deal_rng=deal_rng)
