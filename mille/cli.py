@@ -331,7 +331,7 @@ def _play(options: Options) -> int:
         if options.plain:
             from . import plain
 
-            status = plain.play(session, message)
+            status = plain.play(session, message, fresh=resumed is None and options.file is None)
         else:
             from . import ui
 

@@ -154,6 +154,20 @@ def describe(table: Table, event: Event, viewer: int = YOU) -> list[str]:
     return lines
 
 
+def recent(log: list[Event], viewer: int = YOU) -> int:
+    """Where "since your last turn" starts in a hand's ``log``: after
+    ``viewer``'s last move that ended a turn (a use or discard that passed
+    the turn), 0 if it has not moved yet."""
+    from .table import Answer, Pick
+
+    for index in range(len(log) - 1, -1, -1):
+        outcome = log[index].outcome
+        if outcome.seat == viewer and not isinstance(outcome.move, (Pick, Answer)) \
+                and not outcome.extra_turn:
+            return index + 1
+    return 0
+
+
 # ----- scores -------------------------------------------------------------
 
 
@@ -216,7 +230,7 @@ def mileage_left(table: Table, side: int) -> int:
 
 __all__ = [
     "card_name", "describe", "game_result", "hand_result", "is_team_game",
-    "mileage_left", "needs_target", "opponents", "safety_marks", "score_rows",
+    "mileage_left", "needs_target", "recent", "opponents", "safety_marks", "score_rows",
     "score_table", "seat_name", "side_label", "side_members", "side_name", "team_letter",
     "tops",
 ]

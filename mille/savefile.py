@@ -31,6 +31,7 @@ import json
 import math
 import os
 import random
+import re
 import stat
 
 TYPE_CHECKING = False  # typing and tempfile are not loaded at run time (start-up)
@@ -41,21 +42,28 @@ if TYPE_CHECKING:
 
 from .cards import CARD_NAMES, HAND_SLOTS, NO_CARD, NUM_SAFETIES
 from .rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
-from .session import Session, computer_class, computer_kinds, kind_of
+from .describe import recent
+from .session import Event, Session, computer_class, computer_kinds, kind_of
 from .table import (
     COUP,
     EXTENSION,
     FALSE_VIRTUE_NAME,
     OVER,
     PLAYING,
+    Answer,
+    Discard,
+    Move,
+    Outcome,
+    Pick,
     Table,
     Tableau,
+    Use,
 )
 from .text import escape, shorten
 
 FORMAT = "bsd-mille-save"
-VERSION = 2
-VERSIONS = (1, 2)  # the versions this mille reads (1 is converted)
+VERSION = 3
+VERSIONS = (1, 2, 3)  # the versions this mille reads (1 and 2 are converted)
 MAX_SIZE = 1 << 20  # 1 MiB: a real save is about 20 KiB (9 seats: 60 KiB)
 # A temporary file's name is ".NAME." + 8 random characters + ".tmp" and
 # must fit NAME_MAX (255 bytes): NAME is cut to 200 bytes, 14 for the rest.
@@ -73,7 +81,13 @@ _READ_FLAGS: int = os.O_RDONLY
 for _flag in ("O_BINARY", "O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC"):
     _READ_FLAGS |= getattr(os, _flag, 0)
 
-_TOP_KEYS = ("format", "version", "rules", "seats", "table", "window_full", "deal_rng")
+_TOP_KEYS = ("format", "version", "rules", "seats", "table", "window_full", "deal_rng", "log")
+_V2_TOP_KEYS = _TOP_KEYS[:-1]  # version 2 had no log
+_EVENT_KEYS = ("seat", "move", "card", "drawn", "coup_fourre", "extra_turn", "notices",
+               "phase", "mileage")
+_MOVE = re.compile(r"P|U[P1-6](>[1-9])?|D[P1-6]|y|n")
+_NOTICE = re.compile(r"discard pile reshuffled|karma clash: both lose karma"
+                     r"|side [1-9] (loses|regains) karma")
 _RULES_KEYS = (
     "name", "players", "team_mode", "distance", "winning_score", "perfect_crossing",
     "stacking", "reshuffle", "always_discard", "rigging", "karma",
@@ -241,6 +255,22 @@ def session_to_dict(session: Session) -> dict[str, Any]:
         "table": table_to_dict(table),
         "window_full": session.window_full,
         "deal_rng": _rng_to_dict(session.deal_rng),
+        "log": [_event_to_dict(event) for event in session.log[recent(session.log):]],
+    }
+
+
+def _event_to_dict(event: Event) -> dict[str, Any]:
+    outcome = event.outcome
+    return {
+        "seat": outcome.seat,
+        "move": str(outcome.move),
+        "card": _card(outcome.card),
+        "drawn": _cards(list(outcome.drawn)),
+        "coup_fourre": outcome.coup_fourre,
+        "extra_turn": outcome.extra_turn,
+        "notices": list(event.notices),
+        "phase": event.phase,
+        "mileage": event.mileage,
     }
 
 
@@ -768,8 +798,47 @@ def _seats(data: Any, where: str, rules: Rules) -> dict[int, Player]:
     return computers
 
 
+def _move(text: Any, where: str) -> Move:
+    if not isinstance(text, str) or not _MOVE.fullmatch(text):
+        _fail(where, f"expected a move (P, U3, U4>2, DP, y, n), got {_show(text)}")
+    if text in ("y", "n"):
+        return Answer(text == "y")
+    if text == "P":
+        return Pick()
+    slot = 0 if text[1] == "P" else int(text[1])
+    if text[0] == "D":
+        return Discard(slot)
+    return Use(slot, int(text[3]) if len(text) > 2 else None)
+
+
+def _event(data: Any, where: str, rules: Rules) -> Event:
+    d = _object(data, where, _EVENT_KEYS)
+    seat = _int(d["seat"], f"{where}.seat", 0, rules.players - 1)
+    move = _move(d["move"], f"{where}.move")
+    if isinstance(move, Use) and move.target is not None and move.target > rules.sides:
+        _fail(f"{where}.move", f"no side {move.target} under these rules")
+    drawn = _card_list(d["drawn"], f"{where}.drawn")
+    if len(drawn) > 2:
+        _fail(f"{where}.drawn", "a pick draws at most 2 cards")
+    notices = _list(d["notices"], f"{where}.notices")
+    for i, notice in enumerate(notices):
+        if not isinstance(notice, str) or not _NOTICE.fullmatch(notice):
+            _fail(f"{where}.notices[{i}]", f"not a notice mille gives: {_show(notice)}")
+    phase = d["phase"]
+    if phase not in (PLAYING, EXTENSION, COUP):
+        _fail(f"{where}.phase", f"expected one of {PLAYING!r}, {EXTENSION!r}, {COUP!r},"
+              f" got {_show(phase)}")
+    outcome = Outcome(
+        seat, move, card=_card_in(d["card"], f"{where}.card", empty_ok=True),
+        drawn=tuple(drawn), coup_fourre=_bool(d["coup_fourre"], f"{where}.coup_fourre"),
+        extra_turn=_bool(d["extra_turn"], f"{where}.extra_turn"))
+    mileage = _int(d["mileage"], f"{where}.mileage", 0, BIG)
+    return Event(outcome, tuple(notices), phase, mileage)
+
+
 def _from_v2(data: dict[str, Any]) -> Session:
-    d = _object(data, "", _TOP_KEYS)
+    """Version 3, or version 2 (the same without the log)."""
+    d = _object(data, "", _TOP_KEYS if data["version"] == 3 else _V2_TOP_KEYS)
     rules = _rules(d["rules"], "rules")
     table = _table(d["table"], "table", rules)
     computers = _seats(d["seats"], "seats", rules)
@@ -777,7 +846,10 @@ def _from_v2(data: dict[str, Any]) -> Session:
         _fail("table.asked", "a computer never leaves a question pending")
     window_full = _bool(d["window_full"], "window_full")
     deal_rng = _rng(d["deal_rng"], "deal_rng")
-    return Session(table=table, computers=computers, deal_rng=deal_rng, window_full=window_full)
+    log = [_event(item, f"log[{i}]", rules)
+           for i, item in enumerate(_list(d.get("log", []), "log"))]
+    return Session(table=table, computers=computers, deal_rng=deal_rng, window_full=window_full,
+                   log=log)
 
 
 # ----- version 1 (mille 1.0: bsd, you against the computer) --------------------
@@ -875,7 +947,7 @@ def _session_from_dict(data: Any) -> Session:
     version = data.get("version")
     if type(version) is not int or version not in VERSIONS:
         _fail("version", f"unsupported save version {_show(version)}"
-              f" (this mille reads versions 1 and 2)")
+              f" (this mille reads versions 1, 2 and 3)")
     return _from_v1(data) if version == 1 else _from_v2(data)
 
 

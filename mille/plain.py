@@ -1,0 +1,459 @@
+"""The line mode (``mille --plain``): any preset, no curses.
+
+For screen readers, dumb terminals and scripts.  Everything is a plain
+line on standard output: what each seat did, the table and your hand when
+it is your turn, the scores at the end of a hand.  Commands are read a line
+at a time from standard input, in the board's language:
+
+    p          pick a card
+    u 3        use the card in slot 3 (slots P or 0, 1-6)
+    u 4 2      use the hazard in slot 4 on side 2
+    d p        discard the card in slot P
+    y / n      answer a question (Extension?, Coup Fourre?, Another hand?)
+    o          keep your hand in order, or stop
+    w          the full score table
+    r          the table and your hand again
+    s          save the game (``file:`` asks the name)
+    q          quit (asks Really?)
+    ?          this summary
+
+Refusals are the board's messages (``must pick first``, ``which
+opponent?``).  At the end of the input (a script that stops, ^D) the game
+in progress is written to the recovery file, which the next ``mille``
+offers to resume: nothing is asked and nothing is lost.  A hang-up or
+SIGTERM does the same.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+from . import describe
+from .cards import HAND_SLOTS, NUM_SAFETIES
+from .describe import card_name, seat_name, side_members, side_name
+from .session import Session
+from .table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Use
+from .text import escape
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import FrameType
+    from typing import BinaryIO, TextIO
+
+YOU = describe.YOU
+PROMPT = "Your move: "
+LINE_MAX = 4096  # bytes of one command line that are read; the rest is dropped
+
+HELP = """\
+Commands (then RETURN; case does not matter):
+  p          pick a card
+  u N        use the card in slot N (P or 0, 1-6)
+  u N S      use a hazard on side S
+  d N        discard the card in slot N
+  y, n       answer a question
+  o          keep your hand in order (or stop)
+  w          show the full score table
+  r          show the table and your hand again
+  s          save the game
+  q          quit (asks Really?)
+  ?          this summary
+At the end of the input the game is kept for the next mille."""
+
+
+class EndOfInput(Exception):
+    """Standard input is exhausted (or gone)."""
+
+
+class Hangup(Exception):
+    """SIGHUP or SIGTERM: keep the game and leave."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Quit(Exception):
+    """The player is done (Really? yes, or no more hands)."""
+
+
+class LineUi:
+    """One run of the line mode over ``stdin`` (bytes) and ``stdout`` (text)."""
+
+    def __init__(self, session: Session, stdin: BinaryIO, stdout: TextIO,
+                 message: str = "") -> None:
+        self.session = session
+        self.stdin = stdin
+        self.stdout = stdout
+        try:  # a script's commands are echoed, so the transcript reads as a dialogue
+            self.echo = not stdin.isatty()
+        except (AttributeError, ValueError, OSError):
+            self.echo = True
+        self.message = message
+        self.shown = 0  # events of session.log already told
+        self.saved = False  # the last question's S saved the game
+        self.changed = False  # a move was made since the game was loaded or saved
+        self.turn_told = False  # the table was shown at the start of this turn
+
+    # ----- output ------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+
+    def read_line(self, prompt: str) -> str:
+        """A line of input after ``prompt``; EndOfInput at the end."""
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        try:
+            raw = self.stdin.readline(LINE_MAX)
+        except OSError:  # the terminal or pipe is gone
+            raise EndOfInput from None
+        if not raw:
+            self.stdout.write("\n")
+            raise EndOfInput
+        if not raw.endswith(b"\n"):
+            rest = raw
+            while rest and not rest.endswith(b"\n"):  # drop an over-long line's rest
+                rest = self.stdin.readline(LINE_MAX)
+        line = raw.decode("utf-8", "replace").strip()
+        if self.echo:
+            self.stdout.write(escape(line)[:80] + "\n")
+        return line
+
+    def ask(self, question: str, can_save: bool = True) -> bool:
+        """A yes/no question; ``s`` saves and asks again."""
+        saved = False
+        while True:
+            answer = self.read_line(question + " ").lower()
+            if answer in ("y", "yes"):
+                self.saved = saved
+                return True
+            if answer in ("n", "no"):
+                self.saved = saved
+                return False
+            if can_save and answer == "s":
+                saved = self.save()
+            elif answer == "?":
+                self.say("Answer y or n" + (" (s saves the game first)." if can_save else "."))
+            else:
+                self.say("Answer y or n.")
+
+    # ----- what the player is told ---------------------------------------------
+
+    def tell_events(self) -> None:
+        """Every move since the last told, as the log's lines."""
+        table = self.session.table
+        log = self.session.log
+        for event in log[self.shown:]:
+            for line in describe.describe(table, event):
+                self.say(line)
+        self.shown = len(log)
+
+    def side_line(self, side: int) -> str:
+        table = self.session.table
+        rules = table.rules
+        tab = table.tableaux[side - 1]
+        name = side_name(rules, side)
+        if describe.is_team_game(rules):
+            name += f" ({side_members(rules, side)})"
+        battle, speed = describe.tops(table, side)
+        parts = [f"{tab.mileage} of {table.target} miles"]
+        parts.append(battle or "not started")
+        if speed and speed != "End of Limit":
+            parts.append(speed)
+        safeties = []
+        for index in range(NUM_SAFETIES):
+            if 15 + index in tab.safeties:
+                coup = " (coup fourre)" if tab.coups[index] else ""
+                safeties.append(card_name(15 + index) + coup)
+        if safeties:
+            parts.append("safeties " + ", ".join(safeties))
+        if rules.karma:
+            parts.append("karma" if tab.karma else "no karma")
+        score = table.hand_score(side).total
+        parts.append(f"{score} this hand, {table.total(side)} in all")
+        return f"Side {side}, {name}: " + "; ".join(parts) + "."
+
+    def hand_line(self) -> str:
+        hand = self.session.table.hands[YOU]
+        slots = [f"{'P' if slot == 0 else slot}: {card_name(hand[slot]) or '-'}"
+                 for slot in range(HAND_SLOTS)]
+        return "Your hand: " + ", ".join(slots) + "."
+
+    def tell_table(self) -> None:
+        table = self.session.table
+        for side in range(1, table.rules.sides + 1):
+            self.say(self.side_line(side))
+        top = card_name(table.discard[-1]) if table.discard else "empty"
+        self.say(f"Deck: {len(table.deck)} cards. Discard pile: {top}.")
+        self.say(self.hand_line())
+
+    def tell_scores(self) -> None:
+        table = self.session.table
+        rules = table.rules
+        names = [side_name(rules, side) for side in range(1, rules.sides + 1)]
+        width = max(len(name) for name in names + ["Milestones Played"])
+        self.say("Scores: " + ", ".join(f"side {i} {name}" for i, name in enumerate(names, 1)))
+        for label, values in describe.score_table(table):
+            self.say(f"  {label + ':':<{width + 1}} " + ", ".join(str(v) for v in values))
+
+    # ----- commands --------------------------------------------------------------
+
+    def command(self, text: str) -> Move | None:
+        """A move to make, or None when the command was done here."""
+        words = text.replace(",", " ").split()
+        if not words:
+            return None
+        head = words[0].lower()
+        rest = words[1:]
+        if len(head) > 1 and head[0] in "ud":  # u3, d4
+            rest = [head[1:]] + rest
+            head = head[0]
+        if head == "p" and not rest:
+            return PICK
+        if head in ("u", "d"):
+            if not rest:
+                self.say("which card? (u N or d N, N is P or 1-6)")
+                return None
+            slot = _slot(rest[0])
+            if slot is None:
+                self.say(f"no such slot: {escape(rest[0])[:20]} (P or 0, 1-6)")
+                return None
+            if head == "d":
+                if len(rest) > 1:
+                    self.say("d takes a slot only")
+                    return None
+                return Discard(slot)
+            if len(rest) > 2:
+                self.say("u takes a slot and a side")
+                return None
+            if len(rest) == 2:
+                target = _number(rest[1])
+                if target is None:
+                    self.say("no such opponent")
+                    return None
+                return Use(slot, target)
+            return Use(slot)
+        if rest:
+            self.say(f"unknown command: {escape(text)[:40]}")
+        elif head == "o":
+            table = self.session.table
+            table.set_ordering(not table.ordering)
+            self.say("Your hand is kept in order." if table.ordering
+                     else "Your hand is no longer kept in order.")
+            self.say(self.hand_line())
+        elif head == "w":
+            self.tell_scores()
+        elif head == "r":
+            self.tell_table()
+        elif head == "s":
+            self.save()
+        elif head == "q":
+            if self.ask("Really?"):
+                raise Quit
+        elif head == "?":
+            self.say(HELP)
+        elif head == "e":
+            self.say("E: command not implemented")
+        else:
+            self.say(f"unknown command: {escape(words[0])[:20].upper()}")
+        return None
+
+    def save(self) -> bool:
+        """The save dialogue: ``Same file?`` for a restored game, else ``file:``."""
+        session = self.session
+        source = session.source
+        if source and self.ask("Same file?", can_save=False):
+            name = source
+        else:
+            name = self.read_line("file: ")
+            if not name:
+                return False
+            if name != source and os.path.exists(name) and \
+                    not self.ask("Overwrite file?", can_save=False):
+                return False
+        from . import savefile
+
+        try:
+            savefile.save_session(session, name)
+        except OSError as exc:
+            self.say(escape(exc.strerror or str(exc)))
+            return False
+        except Exception as exc:  # a save never ends the game
+            self.say(escape(str(exc) or type(exc).__name__))
+            return False
+        import time
+
+        self.say(f"{escape(name)} [{time.ctime()}]")
+        self.changed = False
+        return True
+
+    # ----- the game --------------------------------------------------------------
+
+    def play(self, move: Move) -> bool:
+        try:
+            self.session.play(move)
+        except IllegalMove as exc:
+            self.say(str(exc))
+            return False
+        self.changed = True
+        return True
+
+    def human_turn(self) -> None:
+        table = self.session.table
+        self.tell_events()
+        if table.phase == COUP:
+            side, safety, hazard = table.offer or (0, 0, 0)
+            attacker = self.session.log[-1].outcome.seat if self.session.log else YOU
+            self.say(f"{seat_name(table.rules, attacker)} played {card_name(hazard)} on side "
+                     f"{side}; you hold {card_name(safety)}.")
+            self.play(YES if self.ask("Coup Fourre?") else NO)
+            return
+        if table.phase == EXTENSION:
+            self.play(YES if self.ask("Extension?") else NO)
+            return
+        if not self.turn_told:
+            self.tell_table()
+            self.turn_told = True
+        move = self.command(self.read_line(PROMPT))
+        if move is None or not self.play(move):
+            return
+        table = self.session.table
+        if table.current_player == YOU and table.phase == PLAYING:
+            self.tell_events()  # your pick, or a safety's extra turn
+            self.say(self.hand_line())
+        else:
+            self.turn_told = False
+
+    def end_of_hand(self) -> None:
+        table = self.session.table
+        self.tell_events()
+        self.say(describe.hand_result(table))
+        self.tell_scores()
+        won = describe.game_result(table)
+        if won:
+            self.say(won)
+        if self.ask("Another game?" if table.game_over else "Another hand?"):
+            self.new_hand()
+            return
+        if not self.saved and self.ask("Save game?"):
+            if not self.save():
+                self.new_hand()
+                return
+        raise Quit
+
+    def new_hand(self) -> None:
+        self.session.next_hand()
+        self.shown = 0
+        self.turn_told = False
+        self.changed = True
+        self.say(f"A new hand: side {self.session.table.rules.side_of(self.session.table.starter)}"
+                 f" starts ({seat_name(self.session.rules, self.session.table.starter)}).")
+
+    def introduce(self) -> None:
+        rules = self.session.rules
+        sides = "; ".join(f"side {side} {side_name(rules, side)}"
+                          + (f" ({side_members(rules, side)})"
+                             if describe.is_team_game(rules) else "")
+                          for side in range(1, rules.sides + 1))
+        self.say(f"mille: {rules.name}, {rules.players} players: {sides}. "
+                 f"Target {self.session.table.target} miles, game {rules.winning_score} "
+                 f"points. Type ? for help.")
+        if self.message:
+            self.say(escape(self.message))
+
+    def run(self) -> None:
+        self.introduce()
+        if self.session.table.phase == OVER:  # saved at an end-of-hand question
+            self.new_hand()
+        self.shown = describe.recent(self.session.log)
+        while True:
+            session = self.session
+            if session.table.phase == OVER:
+                self.end_of_hand()
+            elif session.computer_to_move:
+                session.computer_move()
+                self.changed = True
+            else:
+                self.human_turn()
+
+
+def _slot(text: str) -> int | None:
+    text = text.lower()
+    if text in ("p", "0"):
+        return 0
+    if len(text) == 1 and "1" <= text <= "6":
+        return int(text)
+    return None
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text.isdigit() and len(text) < 4 else None
+
+
+def keep(session: Session, reason: str) -> str:
+    """Write the game to the recovery file; the line to tell."""
+    from . import recovery
+
+    try:
+        path = recovery.write(session)
+    except Exception as exc:  # the line says why; the exit status says it failed
+        return f"mille: {reason}; the game could not be kept: {escape(str(exc))}"
+    return f"mille: {reason}; the game is kept in {escape(path)} (mille offers it next time)"
+
+
+def play(session: Session, message: str = "", *, fresh: bool = False,
+         stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run the line mode; the exit status (0 when the player quits or the
+    input ends, 1 after a hang-up or a game that could not be kept).
+
+    At the end of the input the game is written to the recovery file,
+    unless nothing was played and it is safe elsewhere: a ``fresh`` new
+    game, or a game read from a file (``session.source``).
+    """
+    source = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
+    if source is None:
+        print("mille: no standard input", file=sys.stderr)
+        return 1
+    ui = LineUi(session, source, stdout if stdout is not None else sys.stdout, message)
+
+    def on_stop(signum: int, frame: FrameType | None) -> None:
+        hup = getattr(signal, "SIGHUP", None)
+        raise Hangup("hang-up" if hup is not None and signum == hup else "terminated")
+
+    undo = []
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is not None:
+            try:
+                undo.append((signum, signal.signal(signum, on_stop)))
+            except ValueError:  # not the main thread
+                pass
+    try:
+        try:
+            ui.run()
+        except Quit:
+            return 0
+        except KeyboardInterrupt:  # ^C: as the end of input
+            ui.say()
+            line = keep(session, "interrupted")
+            print(line, file=sys.stderr)
+            return 0 if "is kept" in line else 1
+        except EndOfInput:
+            if not ui.changed and (fresh or session.source is not None):
+                return 0  # nothing played: nothing to keep
+            line = keep(session, "end of input")
+            print(line, file=sys.stderr)
+            return 0 if "is kept" in line else 1
+        except Hangup as exc:
+            print(keep(session, exc.reason), file=sys.stderr)
+            return 1
+    finally:
+        for signum, previous in undo:
+            signal.signal(signum, previous if previous is not None else signal.SIG_DFL)
+        try:
+            ui.stdout.flush()
+        except (OSError, ValueError):
+            pass
+    return 0
