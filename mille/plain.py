@@ -235,8 +235,8 @@ class LineUi:
                     return None
                 return Use(slot, target)
             return Use(slot)
-        if rest:
-            self.say(f"unknown command: {escape(text)[:40]}")
+        if rest or head not in ("o", "w", "r", "s", "q", "?", "e"):
+            self.say(f"unknown command: {escape(head[0]).upper()}")  # the board's words
         elif head == "o":
             table = self.session.table
             table.set_ordering(not table.ordering)
@@ -254,10 +254,8 @@ class LineUi:
                 raise Quit
         elif head == "?":
             self.say(HELP)
-        elif head == "e":
-            self.say("E: command not implemented")
         else:
-            self.say(f"unknown command: {escape(words[0])[:20].upper()}")
+            self.say("E: command not implemented")
         return None
 
     def save(self) -> bool:

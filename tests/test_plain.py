@@ -1,0 +1,235 @@
+"""The line mode (``mille --plain``): commands, messages, pipes, the end of input."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mille import plain
+from mille.rules import find_rules
+from mille.session import Session
+from mille.table import OVER, Answer, Discard, Move, Pick, Use
+
+MILLE = [sys.executable, "-m", "mille"]
+
+
+@pytest.fixture(autouse=True)
+def private_state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "state"
+    monkeypatch.setenv("XDG_STATE_HOME", str(home))
+    return home
+
+
+def run(session: Session, script: str, **kwargs: object) -> tuple[int, str]:
+    out = io.StringIO()
+    status = plain.play(session, stdin=io.BytesIO(script.encode()), stdout=out,
+                        **kwargs)  # type: ignore[arg-type]
+    return status, out.getvalue()
+
+
+def command(move: Move) -> str:
+    """What a person types for ``move``."""
+    if isinstance(move, Pick):
+        return "p"
+    if isinstance(move, Answer):
+        return "y" if move.yes else "n"
+    slot = "p" if move.slot == 0 else str(move.slot)
+    if isinstance(move, Discard):
+        return f"d {slot}"
+    return f"u {slot}" + ("" if move.target is None else f" {move.target}")
+
+
+def whole_game(rules_name: str, players: int, seed: int, **options: object) -> list[str]:
+    """The commands of a whole game to its winning score, made by playing
+    the same seeded game in this process (random legal moves for you)."""
+    session = Session.new(find_rules(rules_name, players=players, **options), seed=seed)
+    rng = random.Random(seed)
+    commands: list[str] = []
+    while True:
+        table = session.table
+        if table.phase == OVER:
+            if table.game_over:
+                return commands + ["n", "n"]  # Another game? Save game?
+            commands.append("y")
+            session.next_hand()
+        elif session.computer_to_move:
+            session.computer_move()
+        else:
+            move = rng.choice(table.legal_moves())
+            commands.append(command(move))
+            session.play(move)
+
+
+# ----- commands and messages --------------------------------------------------
+
+
+def classic3() -> Session:
+    return Session.new(find_rules("classic", players=3), seed=3)
+
+
+@pytest.mark.parametrize("typed,said", [
+    ("x", "unknown command: X"),
+    ("hello", "unknown command: H"),
+    ("u 1", "must pick first"),
+    ("d 9", "no such slot: 9 (P or 0, 1-6)"),
+    ("u", "which card? (u N or d N, N is P or 1-6)"),
+    ("e", "E: command not implemented"),
+    ("p\np", "already picked"),
+])
+def test_bad_commands_get_the_boards_messages(typed: str, said: str) -> None:
+    status, out = run(classic3(), typed + "\n")
+    assert said in out.splitlines() and status == 0
+
+
+def test_a_hazard_asks_its_target_by_side_number() -> None:
+    session = classic3()
+    hand = session.table.hands[0]
+    slot = next(i for i, card in enumerate(hand) if 5 <= card <= 9)  # seed 3: Out of Gas
+    _, out = run(session, f"p\nu {slot}\nu {slot} 1\nu {slot} 7\nu {slot} x\nu {slot} 2\n")
+    lines = out.splitlines()
+    for message in ("which opponent?", "can't attack your own side", "no such opponent",
+                    "opponent has not started"):
+        assert message in lines
+
+
+def test_your_turn_shows_every_side_your_hand_and_the_piles() -> None:
+    _, out = run(Session.new(find_rules("classic", players=4), seed=5), "")
+    lines = out.splitlines()
+    assert lines[0].startswith("mille: classic, 4 players: side 1 Team A (You, Partner);")
+    assert lines[1].startswith("Side 1, Team A (You, Partner): 0 of 1000 miles; not started;")
+    assert lines[2].startswith("Side 2, Team B (Comp 1, Comp 3): 0 of 1000 miles")
+    assert lines[3] == "Deck: 82 cards. Discard pile: empty."
+    assert lines[4].startswith("Your hand: P: -, 1: ")
+
+
+def test_the_pick_is_told_and_the_hand_shown_again() -> None:
+    session = classic3()
+    _, out = run(session, "p\n")
+    drawn = session.table.hands[0][0]
+    from mille.describe import card_name
+
+    assert f"You drew {card_name(drawn)}" in out
+    assert out.count("Your hand: P: -") == 1 and f"Your hand: P: {card_name(drawn)}," in out
+
+
+def test_o_w_r_and_help() -> None:
+    _, out = run(classic3(), "o\nw\nr\n?\n")
+    assert "Your hand is kept in order." in out
+    assert "  Milestones Played: 0, 0, 0" in out and "  Extension:" in out
+    assert out.count("Deck: ") == 2 and "u N S      use a hazard on side S" in out
+
+
+def test_quit_asks_really() -> None:
+    status, out = run(classic3(), "q\nn\nq\ny\n")
+    assert out.count("Really? ") == 2 and status == 0
+
+
+def test_a_question_wants_y_or_n() -> None:
+    status, out = run(classic3(), "q\nmaybe\ny\n")
+    assert "Answer y or n." in out and status == 0
+
+
+# ----- the end of input ------------------------------------------------------------
+
+
+def test_end_of_input_keeps_the_game(private_state_home: Path) -> None:
+    session = classic3()
+    status, _ = run(session, "p\nd 1\n", fresh=True)
+    kept = private_state_home / "mille" / "interrupted-game.json"
+    assert status == 0 and kept.exists()
+    data = json.loads(kept.read_text())
+    assert data["rules"]["name"] == "classic" and data["rules"]["players"] == 3
+
+
+def test_a_new_game_nobody_played_is_not_kept(private_state_home: Path) -> None:
+    status, _ = run(classic3(), "r\n", fresh=True)
+    assert status == 0 and not (private_state_home / "mille").exists()
+
+
+def test_save_and_restore(tmp_path: Path) -> None:
+    name = tmp_path / "g.sav"
+    session = Session.new(find_rules("milebymile", players=3), seed=2)
+    status, out = run(session, f"p\nd 1\ns\n{name}\nq\ny\n")
+    assert status == 0 and name.exists() and f"{name} [" in out
+    from mille.savefile import load_session
+
+    restored = load_session(str(name))
+    assert restored.table == session.table
+    assert [e.outcome for e in restored.log] == [e.outcome for e in session.log[2:]]
+
+
+# ----- through pipes, the real program ---------------------------------------------------
+
+
+def mille(*args: str, script: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(MILLE + list(args), input=script, capture_output=True, text=True,
+                          env=env, timeout=120)
+
+
+@pytest.fixture
+def env(private_state_home: Path) -> dict[str, str]:
+    return dict(os.environ, XDG_STATE_HOME=str(private_state_home), TERM="dumb")
+
+
+@pytest.mark.parametrize("args,players,options", [
+    (("--rules", "classic", "--players", "4"), 4, {}),
+    (("--rules", "milebymile", "--players", "5", "--distance", "700"), 5, {"distance": 700}),
+])
+def test_a_whole_seeded_game_from_a_script(args: tuple[str, ...], players: int,
+                                           options: dict[str, object],
+                                           env: dict[str, str]) -> None:
+    name = args[1]
+    script = whole_game(name, players, 11, **options)
+    done = mille("--plain", "--seed", "11", *args, script="\n".join(script) + "\n", env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert "the game with" in done.stdout and "Another game? n" in done.stdout
+    assert "Save game? n" in done.stdout
+    assert not (Path(env["XDG_STATE_HOME"]) / "mille").exists()
+
+
+def test_end_of_input_then_the_next_mille_offers_the_game(env: dict[str, str]) -> None:
+    first = mille("--plain", "--rules", "classic", "--players", "3", "--seed", "4",
+                  script="p\nd 1\n", env=env)
+    assert first.returncode == 0
+    assert first.stderr.startswith("mille: end of input; the game is kept in ")
+    second = mille("--plain", script="y\nr\nq\ny\n", env=env)
+    assert second.returncode == 0
+    assert "a game was interrupted" in second.stdout
+    assert "mille: classic, 3 players" in second.stdout
+
+
+def test_a_dumb_terminal_is_told_about_plain(env: dict[str, str]) -> None:
+    done = mille(script="", env=env)
+    assert done.returncode == 1 and "mille --plain" in done.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (("--rules", "classic", "--players", "5"), "mille: classic needs 2, 3, 4 or 6 players"),
+    (("--rules", "milebymile", "--players", "10"), "mille: milebymile needs 2 to 9 players"),
+    (("--rules", "milebymile", "--distance", "310"),
+     "mille: race distance must be 300 to 3000, in 25s"),
+    (("--rules", "milebymile", "--winning-score", "500"),
+     "mille: winning score must be 1000 to 10000"),
+    (("--rules", "milebymile", "--players", "5", "--teams", "2v2"),
+     "mille: team mode not available for 5 players"),
+    (("--rules", "milebymile", "--karma"), "mille: karma rule needs 3 or more sides"),
+    (("--rules", "classic", "--distance", "700"),
+     "mille: --distance is an option of --rules milebymile"),
+    (("--players", "3"), "mille: bsd needs 2 players"),
+    (("--seed", "1", "game.sav"), "mille: --seed cannot be used with a file: "
+     "a saved game keeps its own rules, level and deal"),
+    (("--rules", "classic", "game.sav"), "mille: --rules cannot be used with a file: "
+     "a saved game keeps its own rules, level and deal"),
+])
+def test_options_are_checked_with_the_specs_messages(args: tuple[str, ...], message: str,
+                                                     env: dict[str, str]) -> None:
+    done = mille("--plain", *args, script="", env=env)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", message + "\n")
