@@ -15,7 +15,7 @@ import pytest
 from mille import plain
 from mille.rules import find_rules
 from mille.session import Session
-from mille.table import OVER, Answer, Discard, Move, Pick, Use
+from mille.table import OVER, Answer, Discard, Move, Pick
 
 MILLE = [sys.executable, "-m", "mille"]
 
