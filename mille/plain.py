@@ -420,6 +420,13 @@ def play(session: Session, message: str = "", *, fresh: bool = False,
         hup = getattr(signal, "SIGHUP", None)
         raise Hangup("hang-up" if hup is not None and signum == hup else "terminated")
 
+    def tell(line: str) -> None:
+        try:
+            ui.stdout.flush()  # the line comes after what was said
+        except (OSError, ValueError):
+            pass
+        print(line, file=sys.stderr)
+
     undo = []
     for name in ("SIGTERM", "SIGHUP"):
         signum = getattr(signal, name, None)
@@ -436,16 +443,16 @@ def play(session: Session, message: str = "", *, fresh: bool = False,
         except KeyboardInterrupt:  # ^C: as the end of input
             ui.say()
             line = keep(session, "interrupted")
-            print(line, file=sys.stderr)
+            tell(line)
             return 0 if "is kept" in line else 1
         except EndOfInput:
             if not ui.changed and (fresh or session.source is not None):
                 return 0  # nothing played: nothing to keep
             line = keep(session, "end of input")
-            print(line, file=sys.stderr)
+            tell(line)
             return 0 if "is kept" in line else 1
         except Hangup as exc:
-            print(keep(session, exc.reason), file=sys.stderr)
+            tell(keep(session, exc.reason))
             return 1
     finally:
         for signum, previous in undo:
