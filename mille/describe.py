@@ -168,6 +168,37 @@ def recent(log: list[Event], viewer: int = YOU) -> int:
     return 0
 
 
+# ----- the card tracker ---------------------------------------------------------
+
+
+def unseen(table: Table, seat: int = YOU) -> list[int]:
+    """How many of each card ``seat`` cannot see now (the deck and the
+    other hands together), by card number (False Virtue last with karma).
+
+    What the seat sees: its own hand, every tableau, the discard pile and
+    the set-aside pile.  A card that was seen and went back into the deck
+    by a reshuffle counts as unseen again: where it is, nobody knows.
+    """
+    from .table import deck_cards
+
+    counts = [0] * (FALSE_VIRTUE + 1)
+    for card in deck_cards(table.rules):
+        counts[card] += 1
+    seen = [c for c in table.hands[seat] if c != NO_CARD] + table.discard + table.set_aside
+    for tab in table.tableaux:
+        seen += tab.cards()
+    for card in seen:
+        counts[card] -= 1
+    if not table.rules.false_virtues:
+        counts.pop()
+    return counts
+
+
+def tracker(table: Table, seat: int = YOU) -> list[tuple[str, int]]:
+    """The tracker's rows: each card's name and how many are unseen."""
+    return [(card_name(card), n) for card, n in enumerate(unseen(table, seat))]
+
+
 # ----- scores -------------------------------------------------------------
 
 
@@ -230,7 +261,7 @@ def mileage_left(table: Table, side: int) -> int:
 
 __all__ = [
     "card_name", "describe", "game_result", "hand_result", "is_team_game",
-    "mileage_left", "needs_target", "recent", "opponents", "safety_marks", "score_rows",
+    "mileage_left", "needs_target", "recent", "tracker", "unseen", "opponents", "safety_marks", "score_rows",
     "score_table", "seat_name", "side_label", "side_members", "side_name", "team_letter",
     "tops",
 ]

@@ -13,6 +13,8 @@ at a time from standard input, in the board's language:
     o          keep your hand in order, or stop
     w          the full score table
     r          the table and your hand again
+    h          a hint: the expert's move and why (it is not played)
+    t          the card tracker on or off: the cards you have not seen
     s          save the game (``file:`` asks the name)
     q          quit (asks Really?)
     ?          this summary
@@ -56,6 +58,8 @@ Commands (then RETURN; case does not matter):
   o          keep your hand in order (or stop)
   w          show the full score table
   r          show the table and your hand again
+  h          a hint: the expert's move and why (not played)
+  t          the card tracker on/off (cards you have not seen yet)
   s          save the game
   q          quit (asks Really?)
   ?          this summary
@@ -95,6 +99,7 @@ class LineUi:
         self.saved = False  # the last question's S saved the game
         self.changed = False  # a move was made since the game was loaded or saved
         self.turn_told = False  # the table was shown at the start of this turn
+        self.tracking = False  # the card tracker is shown with the table
 
     # ----- output ------------------------------------------------------------
 
@@ -187,7 +192,13 @@ class LineUi:
             self.say(self.side_line(side))
         top = card_name(table.discard[-1]) if table.discard else "empty"
         self.say(f"Deck: {len(table.deck)} cards. Discard pile: {top}.")
+        if self.tracking:
+            self.say(self.tracker_line())
         self.say(self.hand_line())
+
+    def tracker_line(self) -> str:
+        counts = ", ".join(f"{name} {n}" for name, n in describe.tracker(self.session.table))
+        return f"Not seen yet: {counts}."
 
     def tell_scores(self) -> None:
         table = self.session.table
@@ -235,7 +246,7 @@ class LineUi:
                     return None
                 return Use(slot, target)
             return Use(slot)
-        if rest or head not in ("o", "w", "r", "s", "q", "?", "e"):
+        if rest or head not in ("o", "w", "r", "s", "q", "?", "e", "h", "t"):
             self.say(f"unknown command: {escape(head[0]).upper()}")  # the board's words
         elif head == "o":
             table = self.session.table
@@ -249,6 +260,13 @@ class LineUi:
             self.tell_table()
         elif head == "s":
             self.save()
+        elif head == "h":
+            from .advice import hint
+
+            self.say(hint(self.session.table))
+        elif head == "t":
+            self.tracking = not self.tracking
+            self.say(self.tracker_line() if self.tracking else "The card tracker is off.")
         elif head == "q":
             if self.ask("Really?"):
                 raise Quit

@@ -233,3 +233,34 @@ def test_options_are_checked_with_the_specs_messages(args: tuple[str, ...], mess
                                                      env: dict[str, str]) -> None:
     done = mille("--plain", *args, script="", env=env)
     assert (done.returncode, done.stdout, done.stderr) == (1, "", message + "\n")
+
+
+# ----- advice: the hint and the card tracker -----------------------------------------
+
+
+def test_the_hint_names_a_legal_move_and_plays_nothing() -> None:
+    session = Session.new(seed=4)
+    session.play(Pick())
+    before = session.table.copy()
+    _, out = run(session, "h\n")
+    line = next(x for x in out.splitlines() if x.startswith("hint: "))
+    assert line == "hint: U2 Go - you are stopped and hold 75"
+    assert session.table == before
+
+
+def test_the_tracker_counts_what_you_have_not_seen() -> None:
+    session = Session.new(find_rules("classic", players=3), seed=3)
+    _, out = run(session, "t\nt\n")
+    lines = out.splitlines()
+    tracked = next(x for x in lines if x.startswith("Not seen yet: "))
+    counts = dict(item.rsplit(" ", 1) for item in tracked[14:-1].split(", "))
+    table = session.table
+    assert sum(map(int, counts.values())) == len(table.deck) + 12  # the deck, two hands
+    mine = [c for c in table.hands[0] if c >= 0]
+    from mille.describe import card_name
+    from mille.rules import find_rules as rules_of
+
+    deck = rules_of("classic").deck
+    for card, total in enumerate(deck):
+        assert int(counts[card_name(card)]) == total - mine.count(card)
+    assert "The card tracker is off." in lines

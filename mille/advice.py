@@ -1,0 +1,111 @@
+"""Advice for the person at the keyboard: the hint (the expert's move and
+one line of why).  The card tracker's counts are :func:`mille.describe.unseen`.
+
+The hint asks a fresh expert computer for seat 0's move, so it knows only
+what that seat may know, and it never plays the move: the front end shows
+the line (on the error line, or as a line of the line mode).
+
+No curses, no I/O.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .cards import (
+    D200,
+    END_OF_LIMIT,
+    GO,
+    NO_CARD,
+    SPEED_LIMIT,
+    VALUES,
+    is_hazard,
+    is_repair,
+    is_safety,
+)
+from .describe import YOU, card_name, side_name
+from .table import COUP, EXTENSION, Answer, Discard, Move, Pick, Table, Use
+
+HINT_SEED = 0x4D494C4C45  # the hint's own random stream: same position, same hint
+
+
+def hint(table: Table, seat: int = YOU) -> str:
+    """``hint: U3 Go - you are stopped and hold 75 and 100``: what the
+    expert would do for ``seat`` now, and why."""
+    if table.current_player != seat:
+        return "hint: it is not your turn"
+    legal = table.legal_moves()
+    if len(legal) == 1:
+        move = legal[0]
+    else:
+        from .expert import Expert
+
+        move = Expert(random.Random(HINT_SEED), seat).choose(table)
+    return f"hint: {label(table, move)} - {reason(table, seat, move)}"
+
+
+def label(table: Table, move: Move) -> str:
+    """``U3 Go``, ``U4 Stop on 2``, ``D1 25``, ``P``, ``y``."""
+    if isinstance(move, Pick):
+        return "P"
+    if isinstance(move, Answer):
+        return "y" if move.yes else "n"
+    slot = "P" if move.slot == 0 else str(move.slot)
+    card = card_name(table.hands[table.current_player or 0][move.slot])
+    if isinstance(move, Discard):
+        return f"D{slot} {card}"
+    on = f" on {move.target}" if move.target is not None and table.rules.sides > 2 else ""
+    return f"U{slot} {card}{on}"
+
+
+def _distances(hand: list[int]) -> str:
+    cards = sorted({c for c in hand if c != NO_CARD and c <= D200}, key=lambda c: VALUES[c])
+    names = [card_name(c) for c in cards]
+    if len(names) > 1:
+        return ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if names else ""
+
+
+def reason(table: Table, seat: int, move: Move) -> str:
+    """One line of why ``move`` is good for ``seat``."""
+    rules = table.rules
+    side = rules.side_of(seat)
+    tab = table.tableaux[side - 1]
+    if isinstance(move, Pick):
+        return "pick a card first"
+    if isinstance(move, Answer):
+        if table.phase == COUP:
+            return ("a coup fourre scores 300 more and gives you the next turn" if move.yes
+                    else "keep the safety for later")
+        if table.phase == EXTENSION:
+            return (f"you can make it to {rules.extension}" if move.yes
+                    else "end the hand now and bank the trip")
+        return "answer the question"
+    hand = table.hands[seat]
+    card = hand[move.slot]
+    if isinstance(move, Discard):
+        if is_hazard(card) and not any(
+                table.check(Use(move.slot, t)) is None for t in range(1, rules.sides + 1)):
+            return "it cannot be played now and you need it least"
+        return "the card you need least"
+    if card <= D200:
+        left = table.target - tab.mileage - VALUES[card]
+        if left <= 0:
+            return "it completes the trip"
+        return f"{VALUES[card]} miles, {left} to go"
+    if is_safety(card):
+        return "protects your side for good and gives you another turn"
+    if card == GO:
+        held = _distances(hand)
+        return "you are stopped" + (f" and hold {held}" if held else "")
+    if card == END_OF_LIMIT:
+        held = [c for c in hand if c != NO_CARD and c <= D200 and VALUES[c] > 50]
+        return "lifts your speed limit" + (" for your long distances" if held else "")
+    if is_repair(card):
+        return "repairs what stops you, then a Go gets you rolling"
+    if is_hazard(card):
+        target = move.target if isinstance(move, Use) and move.target is not None else 3 - side
+        other = table.tableaux[target - 1]
+        verb = "slows" if card == SPEED_LIMIT else "stops"
+        return f"{verb} {side_name(rules, target)} ({other.mileage} miles)"
+    return "the best use of your hand"
