@@ -99,8 +99,8 @@ def reason(table: Table, seat: int, move: Move) -> str:
         held = _distances(hand)
         return "you are stopped" + (f" and hold {held}" if held else "")
     if card == END_OF_LIMIT:
-        held = [c for c in hand if c != NO_CARD and c <= D200 and VALUES[c] > 50]
-        return "lifts your speed limit" + (" for your long distances" if held else "")
+        long = [c for c in hand if c != NO_CARD and c <= D200 and VALUES[c] > 50]
+        return "lifts your speed limit" + (" for your long distances" if long else "")
     if is_repair(card):
         return "repairs what stops you, then a Go gets you rolling"
     if is_hazard(card):
