@@ -133,8 +133,7 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a number: {_quote(text)}") from None
 
 
-def _rigging(text: str) -> str:
-    return text.replace("-", " ") if text == "no-duplicates" else text
+RIGGINGS = ("none", "no-duplicates", "2x-attacks", "2x-defenses")  # the rules' names, hyphenated
 
 
 def _parser() -> _Parser:
@@ -152,7 +151,7 @@ def _parser() -> _Parser:
     parser.add_argument("--winning-score", type=_seed)
     for flag in ("perfect-crossing", "stacking", "reshuffle", "always-discard", "karma"):
         parser.add_argument(f"--{flag}", action=argparse.BooleanOptionalAction)
-    parser.add_argument("--rigging", type=_rigging)
+    parser.add_argument("--rigging", choices=RIGGINGS)
     parser.add_argument("files", nargs="*")
     return parser
 
@@ -186,6 +185,8 @@ def parse_args(argv: list[str]) -> Options:
         raise UsageError(BSD_USAGE)
     given = {key: getattr(args, key) for _, key in _GAME_OPTIONS}
     given = {key: value for key, value in given.items() if value is not None}
+    if "rigging" in given:
+        given["rigging"] = given["rigging"].replace("-", " ")
     if files:
         flags = [flag for flag, key in _GAME_OPTIONS if key in given]
         flags += [f"--{name}" for name in ("rules", "level", "seed")

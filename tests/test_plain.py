@@ -264,3 +264,14 @@ def test_the_tracker_counts_what_you_have_not_seen() -> None:
     for card, total in enumerate(deck):
         assert int(counts[card_name(card)]) == total - mine.count(card)
     assert "The card tracker is off." in lines
+
+
+def test_rigging_takes_the_hyphenated_names() -> None:
+    from mille.cli import parse_args
+
+    assert parse_args(["--rules", "milebymile", "--rigging", "no-duplicates"]).rules.rigging \
+        == "no duplicates"  # type: ignore[union-attr]
+    from mille.cli import UsageError
+
+    with pytest.raises(UsageError, match="invalid choice: 'bad'"):
+        parse_args(["--rules", "milebymile", "--rigging", "bad"])
