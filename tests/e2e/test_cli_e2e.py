@@ -10,6 +10,8 @@ from typing import Callable
 
 from screen import Term
 
+from mille.cli import USAGE
+
 
 def test_two_files_usage(spawn: Callable[..., Term]) -> None:
     term = spawn("a", "b")
@@ -23,7 +25,7 @@ def test_help_and_version(spawn: Callable[..., Term]) -> None:
     assert term.raw.decode().strip() == "mille 1.0.0"
     term = spawn("--help")
     assert term.wait_exit() == 0
-    assert term.raw.decode().startswith("usage: mille [--seed N] [file]")
+    assert term.raw.decode().startswith(USAGE + "\r\n")
 
 
 def test_unreadable_file(spawn: Callable[..., Term], tmp_path: Path) -> None:
