@@ -100,6 +100,7 @@ class LineUi:
         self.changed = False  # a move was made since the game was loaded or saved
         self.turn_told = False  # the table was shown at the start of this turn
         self.tracking = False  # the card tracker is shown with the table
+        self.in_really = False  # ^C at Really? quits
 
     # ----- output ------------------------------------------------------------
 
@@ -107,13 +108,20 @@ class LineUi:
         self.stdout.write(text + "\n")
 
     def read_line(self, prompt: str) -> str:
-        """A line of input after ``prompt``; EndOfInput at the end."""
-        self.stdout.write(prompt)
-        self.stdout.flush()
-        try:
-            raw = self.stdin.readline(LINE_MAX)
-        except OSError:  # the terminal or pipe is gone
-            raise EndOfInput from None
+        """A line of input after ``prompt``; EndOfInput at the end.  ^C asks
+        ``Really?``, as on the board, then asks again."""
+        while True:
+            self.stdout.write(prompt)
+            self.stdout.flush()
+            try:
+                raw = self.stdin.readline(LINE_MAX)
+                break
+            except KeyboardInterrupt:
+                self.stdout.write("\n")
+                if self.in_really or self.ask("Really?"):
+                    raise Quit from None
+            except OSError:  # the terminal or pipe is gone
+                raise EndOfInput from None
         if not raw:
             self.stdout.write("\n")
             raise EndOfInput
@@ -130,7 +138,11 @@ class LineUi:
         """A yes/no question; ``s`` saves and asks again."""
         saved = False
         while True:
-            answer = self.read_line(question + " ").lower()
+            self.in_really = question == "Really?"
+            try:
+                answer = self.read_line(question + " ").lower()
+            finally:
+                self.in_really = False
             if answer in ("y", "yes"):
                 self.saved = saved
                 return True
@@ -458,11 +470,6 @@ def play(session: Session, message: str = "", *, fresh: bool = False,
             ui.run()
         except Quit:
             return 0
-        except KeyboardInterrupt:  # ^C: as the end of input
-            ui.say()
-            line = keep(session, "interrupted")
-            tell(line)
-            return 0 if "is kept" in line else 1
         except EndOfInput:
             if not ui.changed and (fresh or session.source is not None):
                 return 0  # nothing played: nothing to keep

@@ -275,3 +275,26 @@ def test_rigging_takes_the_hyphenated_names() -> None:
 
     with pytest.raises(UsageError, match="invalid choice: 'bad'"):
         parse_args(["--rules", "milebymile", "--rigging", "bad"])
+
+
+class InterruptOnce(io.BytesIO):
+    """Input whose first read is a ^C."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self.interrupted = False
+
+    def readline(self, size: int | None = -1) -> bytes:
+        if not self.interrupted:
+            self.interrupted = True
+            raise KeyboardInterrupt
+        return super().readline(size)
+
+
+@pytest.mark.parametrize("answer,status,asked_again", [("y", 0, False), ("n", 0, True)])
+def test_control_c_asks_really(answer: str, status: int, asked_again: bool) -> None:
+    out = io.StringIO()
+    done = plain.play(classic3(), stdin=InterruptOnce(f"{answer}\nq\ny\n".encode()),
+                      stdout=out)
+    assert done == status and "Really? " in out.getvalue()
+    assert (out.getvalue().count("Your move: ") == 2) == asked_again
