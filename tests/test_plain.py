@@ -15,7 +15,7 @@ import pytest
 from mille import plain
 from mille.rules import find_rules
 from mille.session import Session
-from mille.table import OVER, Answer, Discard, Move, Pick
+from mille.table import OVER, Answer, Discard, Move, Pick, Use
 
 MILLE = [sys.executable, "-m", "mille"]
 
@@ -298,3 +298,47 @@ def test_control_c_asks_really(answer: str, status: int, asked_again: bool) -> N
                       stdout=out)
     assert done == status and "Really? " in out.getvalue()
     assert (out.getvalue().count("Your move: ") == 2) == asked_again
+
+
+def commands_until(rules_name: str, players: int, phase: str) -> tuple[int, list[str]]:
+    """A seed and your commands that bring a seeded game to ``phase``
+    (``coup`` or ``extension``) asked of you, within the first hand."""
+    for seed in range(200):
+        session = Session.new(find_rules(rules_name, players=players), seed=seed)
+        rng = random.Random(seed)
+        commands: list[str] = []
+        while session.table.phase != OVER:
+            table = session.table
+            if table.phase == phase and table.asked == 0:
+                return seed, commands
+            if session.computer_to_move:
+                session.computer_move()
+                continue
+            legal = table.legal_moves()
+            distances = [m for m in legal if isinstance(m, Use) and table.hands[0][m.slot] <= 4]
+            move = rng.choice(distances or legal)  # run, to reach 700
+            commands.append(command(move))
+            session.play(move)
+    raise AssertionError("no seed found")
+
+
+def test_coup_fourre_is_offered_with_the_hazard_and_the_safety() -> None:
+    seed, commands = commands_until("classic", 3, "coup")
+    session = Session.new(find_rules("classic", players=3), seed=seed)
+    _, out = run(session, "\n".join(commands + ["y"]) + "\n")
+    lines = out.splitlines()
+    ask = lines.index("Coup Fourre? y")
+    offer = lines[ask - 1]
+    assert offer.startswith("Comp ") and "on side 1; you hold " in offer
+    safety = offer.split("you hold ")[1].rstrip(".")
+    assert lines[ask + 1] == f"You: Coup Fourre! {safety}, another turn"
+    assert "(coup fourre)" in out.split("Coup Fourre? y")[1]
+
+
+def test_extension_is_asked() -> None:
+    seed, commands = commands_until("classic", 2, "extension")
+    session = Session.new(find_rules("classic", players=2), seed=seed)
+    _, out = run(session, "\n".join(commands + ["y"]) + "\n")
+    assert "Extension? y" in out.splitlines()
+    assert "You went for the extension" in out.splitlines()
+    assert session.table.target == 1000
