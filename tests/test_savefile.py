@@ -1,4 +1,4 @@
-"""Save files (version 2): round trips, exact continuation for every preset, a
+"""Save files (version 3): round trips, exact continuation for every preset, a
 corpus of bad files, atomic writes."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import pytest
 
 import mille.computer
 import mille.savefile
+from mille.describe import recent
 from mille.rules import BSD, Rules, find_rules
 from mille.savefile import (
     FORMAT,
@@ -254,14 +255,39 @@ def test_window_setting_and_ordering_are_kept() -> None:
 
 
 def test_the_file_says_what_it_is() -> None:
-    data = json.loads(dumps(play_steps(6, 20, CLASSIC4)))
+    data = json.loads(dumps(play_steps(6, 26, CLASSIC4)))
     assert list(data) == ["format", "version", "rules", "seats", "table", "window_full",
-                          "deal_rng"]
-    assert data["format"] == FORMAT == "bsd-mille-save" and data["version"] == VERSION == 2
+                          "deal_rng", "log"]
+    assert data["format"] == FORMAT == "bsd-mille-save" and data["version"] == VERSION == 3
     assert data["rules"]["name"] == "classic" and data["rules"]["team_mode"] == "2v2"
     assert [s["control"] for s in data["seats"]] == ["human"] + ["computer"] * 3
     assert data["deal_rng"]["version"] == 3 and len(data["deal_rng"]["state"]) == 625
     assert len(data["table"]["hands"]) == 4 and len(data["table"]["tableaux"]) == 2
+    assert [(e["seat"], e["move"]) for e in data["log"]] == [
+        (1, "P"), (1, "U4"), (2, "P"), (2, "DP"), (3, "P"), (3, "U1")]
+    assert all(list(e) == list(EVENT_KEYS) for e in data["log"])
+
+
+EVENT_KEYS = ("seat", "move", "card", "drawn", "coup_fourre", "extra_turn", "notices",
+              "phase", "mileage")
+
+
+def test_the_log_is_the_moves_since_your_last_turn() -> None:
+    """At every step, the file keeps ``session.log`` from after seat 0's
+    last move that ended a turn, and a loaded game has exactly that log."""
+    session = new_session(CLASSIC4, 6)
+    driver = random.Random(6)
+    lengths = set()
+    for _ in range(150):
+        text = dumps(session)
+        kept = session.log[recent(session.log):]
+        data = json.loads(text)["log"]
+        assert [(e["seat"], e["move"]) for e in data] == [
+            (event.outcome.seat, str(event.outcome.move)) for event in kept]
+        assert loads(text).log == kept
+        lengths.add(len(kept))
+        step(session, driver)
+    assert {0, 1, 6} <= lengths
 
 
 def test_the_text_is_canonical_ascii() -> None:
@@ -488,9 +514,9 @@ CORPUS: list[tuple[str, Callable[[], bytes], str]] = [
     ("NaN", nan_text, "not a mille save file (NaN is not JSON)"),
     ("no format name", lambda: mutated(delitem("format")), "not a mille save file (no format name)"),
     ("wrong format name", lambda: mutated(setitem("format", "bsd-rogue-save")), "format: not a mille save file ('bsd-rogue-save')"),
-    ("newer version", lambda: mutated(setitem("version", 3)), "version: unsupported save version 3 (this mille reads versions 1 and 2)"),
-    ("version as text", lambda: mutated(setitem("version", "2")), "version: unsupported save version '2' (this mille reads versions 1 and 2)"),
-    ("version as bool", lambda: mutated(setitem("version", True)), "version: unsupported save version true (this mille reads versions 1 and 2)"),
+    ("newer version", lambda: mutated(setitem("version", 4)), "version: unsupported save version 4 (this mille reads versions 1, 2 and 3)"),
+    ("version as text", lambda: mutated(setitem("version", "3")), "version: unsupported save version '3' (this mille reads versions 1, 2 and 3)"),
+    ("version as bool", lambda: mutated(setitem("version", True)), "version: unsupported save version true (this mille reads versions 1, 2 and 3)"),
     ("a version-2 file called 1", lambda: mutated(setitem("version", 1)), "missing key 'players'"),
     ("missing top key", lambda: mutated(delitem("table")), "missing key 'table'"),
     ("extra key", lambda: mutated(setitem("cheat", True)), "unknown key 'cheat'"),
@@ -568,6 +594,42 @@ CORPUS: list[tuple[str, Callable[[], bytes], str]] = [
     ("computer memory extra key", lambda: mutated(setitem(*SEAT1, "memory", "hand", [])), "seats[1].memory: unknown key 'hand'"),
     ("another seat's memory", lambda: mutated(setitem(*SEAT1, "memory", "player", 0)), "seats[1].memory: saved for seat 0, not seat 1"),
     ("another seat's heuristic", lambda: mutated(setitem(*SEAT1, "memory", "seat", 2), C), "seats[1].memory: saved for seat 2, not seat 1"),
+    # the log (the moves since seat 0's last turn)
+    ("no log", lambda: mutated(delitem("log")), "missing key 'log'"),
+    ("a log in a version-2 file", lambda: mutated(setitem("version", 2)), "unknown key 'log'"),
+    ("log not an array", lambda: mutated(setitem("log", {})), "log: expected an array, got {}"),
+    ("an event as text", lambda: mutated(setitem("log", 1, "D3")), "log[1]: expected an object, got 'D3'"),
+    ("missing event key", lambda: mutated(delitem("log", 1, "phase")), "log[1]: missing key 'phase'"),
+    ("unknown event key", lambda: mutated(setitem("log", 1, "target", 2)), "log[1]: unknown key 'target'"),
+    ("a move in lower case", lambda: mutated(setitem("log", 1, "move", "d3")), "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 'd3'"),
+    ("slot 7", lambda: mutated(setitem("log", 1, "move", "U7")), "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 'U7'"),
+    ("a discard with a target", lambda: mutated(setitem("log", 1, "move", "D3>2")), "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 'D3>2'"),
+    ("target side 0", lambda: mutated(setitem("log", 1, "move", "U3>0")), "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 'U3>0'"),
+    ("a move as a number", lambda: mutated(setitem("log", 1, "move", 3)), "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 3"),
+    ("a yes as true", lambda: mutated(setitem("log", 1, "move", True)), "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got true"),
+    ("a target beyond the sides", lambda: mutated(setitem("log", 1, "move", "U3>3")), "log[1].move: no side 3 under these rules"),
+    ("a target beyond two teams", lambda: mutated(setitem("log", 3, "move", "UP>3"), C), "log[3].move: no side 3 under these rules"),
+    ("a seat out of range", lambda: mutated(setitem("log", 0, "seat", 2)), "log[0].seat: 2 is out of range 0..1"),
+    ("seat 4 of 4", lambda: mutated(setitem("log", 5, "seat", 4), C), "log[5].seat: 4 is out of range 0..3"),
+    ("seat negative", lambda: mutated(setitem("log", 0, "seat", -1)), "log[0].seat: -1 is out of range 0..1"),
+    ("seat as text", lambda: mutated(setitem("log", 0, "seat", "1")), "log[0].seat: expected an integer, got '1'"),
+    ("three cards drawn", lambda: mutated(setitem("log", 0, "drawn", ["25", "50", "75"])), "log[0].drawn: a pick draws at most 2 cards"),
+    ("an unknown card drawn", lambda: mutated(setitem("log", 0, "drawn", ["Foo"])), "log[0].drawn[0]: unknown card 'Foo'"),
+    ("an empty card drawn", lambda: mutated(setitem("log", 0, "drawn", [None])), "log[0].drawn[0]: expected a card name, got null"),
+    ("drawn as a card", lambda: mutated(setitem("log", 0, "drawn", "25")), "log[0].drawn: expected an array, got '25'"),
+    ("an unknown card played", lambda: mutated(setitem("log", 1, "card", "Foo")), "log[1].card: unknown card 'Foo'"),
+    ("a card as a number", lambda: mutated(setitem("log", 1, "card", 50)), "log[1].card: expected a card name or null, got 50"),
+    ("an unknown notice", lambda: mutated(setitem("log", 0, "notices", ["you win"])), "log[0].notices[0]: not a notice mille gives: 'you win'"),
+    ("a notice for side 0", lambda: mutated(setitem("log", 0, "notices", ["side 0 loses karma"]), M), "log[0].notices[0]: not a notice mille gives: 'side 0 loses karma'"),
+    ("a notice with a newline", lambda: mutated(setitem("log", 0, "notices", 0, "discard pile reshuffled\n"), M), "log[0].notices[0]: not a notice mille gives: 'discard pile reshuffled\\n'"),
+    ("a notice as a number", lambda: mutated(setitem("log", 2, "notices", [1]), M), "log[2].notices[0]: not a notice mille gives: 1"),
+    ("notices as text", lambda: mutated(setitem("log", 0, "notices", "discard pile reshuffled"), M), "log[0].notices: expected an array, got 'discard pile reshuffled'"),
+    ("a bad phase", lambda: mutated(setitem("log", 0, "phase", "hand over")), "log[0].phase: expected one of 'playing', 'extension', 'coup', got 'hand over'"),
+    ("a phase as a number", lambda: mutated(setitem("log", 0, "phase", 0)), "log[0].phase: expected one of 'playing', 'extension', 'coup', got 0"),
+    ("coup_fourre as 1", lambda: mutated(setitem("log", 1, "coup_fourre", 1)), "log[1].coup_fourre: expected true or false, got 1"),
+    ("extra_turn null", lambda: mutated(setitem("log", 1, "extra_turn", None)), "log[1].extra_turn: expected true or false, got null"),
+    ("mileage negative", lambda: mutated(setitem("log", 1, "mileage", -25)), "log[1].mileage: -25 is out of range 0..1000000000"),
+    ("mileage as a float", lambda: mutated(setitem("log", 1, "mileage", 25.0)), "log[1].mileage: expected an integer, got 25.0"),
     # generators
     ("rng missing", lambda: mutated(delitem("deal_rng")), "missing key 'deal_rng'"),
     ("rng version 2", lambda: mutated(setitem("deal_rng", "version", 2)), "deal_rng.version: unsupported generator version 2"),
@@ -1001,6 +1063,8 @@ QUOTED: list[tuple[Any, ...]] = [
     ("table", "totals", 1), ("seats", 1, "memory"), ("deal_rng",), ("deal_rng", "version"),
     ("deal_rng", "gauss_next"), ("seats", 1, "rng", "state", 3),
     ("seats", 1, "memory", "safeties", "Extra Tank"), ("seats", 1, "memory", "seen", "Go"),
+    ("log",), ("log", 1), ("log", 0, "seat"), ("log", 1, "move"), ("log", 1, "card"),
+    ("log", 0, "drawn", 0), ("log", 0, "notices"), ("log", 0, "phase"), ("log", 1, "mileage"),
 ]
 
 
@@ -1061,7 +1125,7 @@ def test_a_4000_digit_number_is_quoted_short() -> None:
 def test_an_unknown_key_is_quoted_short_and_safe(key: str) -> None:
     for where in ((), ("rules",), ("table",), ("table", "tableaux", 0), ("table", "offer"),
                   ("seats", 0), ("deal_rng",), ("seats", 1, "memory"),
-                  ("seats", 1, "memory", "seen")):
+                  ("seats", 1, "memory", "seen"), ("log", 0)):
         data = copy.deepcopy(BASE)
         node: Any = data
         for part in where:
@@ -1092,8 +1156,10 @@ def test_a_duplicate_long_key_is_quoted_short() -> None:
         (("seats", 1, "memory", "safeties", "Extra Tank"), ["y" * 500] * 50),
         (("format",), {"k" * 500: "v" * 500}),
         (("table", "deck", 0), "Go\x07\x1b]0;title\x07"),
+        (("log", 0, "notices"), ["side 1 loses karma\x1b]0;title\x07" + "k" * 1000]),
     ],
-    ids=["phase", "computer text", "computer list", "format object", "card with bell"],
+    ids=["phase", "computer text", "computer list", "format object", "card with bell",
+         "notice with escapes"],
 )
 def test_a_long_or_hostile_value_is_quoted_short_and_safe(path: tuple[Any, ...], value: Any) -> None:
     with pytest.raises(SaveError) as caught:
