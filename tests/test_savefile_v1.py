@@ -1,6 +1,7 @@
 """Version-1 save files kept from mille 1.0 (tests/data/saves-v1) still load,
-converted to the version-2 model, and play on; a version-1 file that is not
-a save is refused with a version-1 path."""
+converted to the version-2 model (saved again as version 3, with an empty
+log), and play on; a version-1 file that is not a save is refused with a
+version-1 path."""
 
 from __future__ import annotations
 
@@ -62,7 +63,8 @@ def test_a_version_1_file_is_converted(path: pathlib.Path) -> None:
     assert computer.rng.getstate()[1] == tuple(old["rng"]["computer"]["state"])
     assert session.deal_rng.getstate()[1] == tuple(old["rng"]["deal"]["state"])
     new = json.loads(dumps(session))
-    assert (new["format"], new["version"]) == ("bsd-mille-save", 2)
+    assert (new["format"], new["version"]) == ("bsd-mille-save", 3)
+    assert new["log"] == []  # version 1 kept no log
     assert [s["control"] for s in new["seats"]] == ["human", "computer"]
     for i, player in enumerate(old["players"]):
         assert new["table"]["hands"][i] == player["hand"]
@@ -81,8 +83,8 @@ def test_a_version_1_file_is_converted(path: pathlib.Path) -> None:
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_a_version_1_file_plays_on_and_saves_as_version_2(path: pathlib.Path) -> None:
-    """300 steps on; at every step the game saved again (as version 2) and
+def test_a_version_1_file_plays_on_and_saves_as_version_3(path: pathlib.Path) -> None:
+    """300 steps on; at every step the game saved again (as version 3) and
     loaded goes on exactly as the converted one."""
     session = load_session(str(path))
     driver = random.Random(path.stem)
