@@ -319,7 +319,17 @@ class TtyKeyboard(Keyboard):
 
 
 class Ui:
-    """The screen and keyboard for one run of the program."""
+    """The screen and keyboard for one run of the program: BSD's board.
+
+    The keyboard, the prompts, the save dialogue, the signals and the game
+    loop are shared with the board of the other presets
+    (:class:`mille.board.TableUi`), which overrides ``draw``, the prompt's
+    place, the help text and the loop's steps.
+    """
+
+    HELP_LINES: tuple[str, ...] = HELP
+    PROMPT_Y, PROMPT_X = MOVE_Y, MOVE_X  # where the prompt line starts
+    PROMPT_RIGHT = BOARD_RIGHT  # the last column it may use
 
     def __init__(
         self,
@@ -390,13 +400,10 @@ class Ui:
         if self.too_small:
             self.put(0, 0, TOO_SMALL)
         elif self.helping:
-            for y, line in enumerate(HELP):
+            for y, line in enumerate(self.HELP_LINES):
                 self.put(y, 0, line)
         else:
-            self.draw_board()
-            self.draw_score()
-            self.draw_miles()
-            self.draw_prompt()
+            self.draw()
         try:
             scr.refresh()
             if self.bell:
@@ -404,6 +411,13 @@ class Ui:
         except curses.error:  # the terminal may be gone
             pass
         self.bell = False
+
+    def draw(self) -> None:
+        """The game's screen (not the help, not the too-small notice)."""
+        self.draw_board()
+        self.draw_score()
+        self.draw_miles()
+        self.draw_prompt()
 
     def draw_board(self) -> None:
         state = self.session.state
@@ -483,16 +497,17 @@ class Ui:
                 seen[card] += 1
 
     def draw_prompt(self) -> None:
+        y, x = self.PROMPT_Y, self.PROMPT_X
         attr = curses.A_STANDOUT if self.prompt == MOVE_PROMPT else 0
-        self.put(MOVE_Y, MOVE_X, self.prompt, attr)
-        start = MOVE_X + len(self.prompt) + 1
-        room = BOARD_RIGHT + 1 - start
+        self.put(y, x, self.prompt, attr)
+        start = x + len(self.prompt) + 1
+        room = self.PROMPT_RIGHT + 1 - start
         shown = visible(self.echo)
         if len(shown) + len(self.ghost) >= room:  # keep the end of a long name in view
             shown = shown[len(shown) + len(self.ghost) - room + 1:]
-        self.put(MOVE_Y, start, shown + self.ghost)
+        self.put(y, start, shown + self.ghost)
         try:
-            self.scr.move(MOVE_Y, start + len(shown))
+            self.scr.move(y, start + len(shown))
         except curses.error:
             pass
 
@@ -759,9 +774,10 @@ class Ui:
                 return PICK
             if char and char in "UD":
                 slot = self.read_slot()
-                if slot is None:
+                move = None if slot is None else self.use(slot) if char == "U" else Discard(slot)
+                if move is None:
                     continue
-                return Use(slot) if char == "U" else Discard(slot)
+                return move
             if char == "O":
                 state = self.session.state
                 state.set_ordering(not state.ordering)
@@ -783,6 +799,13 @@ class Ui:
                 pass
             else:
                 self.error(f"unknown command: {self.key_text(ord(char) if char else key)}")
+
+    def use(self, slot: int) -> Move | None:
+        """The move for ``U`` and a slot (None: the command was abandoned).
+
+        BSD's game has one opponent, so a hazard needs no target.
+        """
+        return Use(slot)
 
     def save(self) -> bool:
         """BSD's save dialogue; True if the game was written."""
@@ -956,22 +979,65 @@ def keep(session: Session, reason: str) -> str:
     return f"mille: {reason}; the game is kept in {escape(path)}"
 
 
+def terminal_problem() -> str | None:
+    """Why curses cannot drive this terminal, or None if it can.
+
+    Asked before ``initscr``: an unknown TERM has no terminfo entry, and on
+    a terminal without cursor addressing (TERM=dumb) ncurses' ``initscr``
+    draws garbage.  Where terminfo cannot be asked (Windows), None.
+    """
+    setupterm = getattr(curses, "setupterm", None)
+    tigetstr = getattr(curses, "tigetstr", None)
+    if os.name != "posix" or setupterm is None or tigetstr is None:
+        return None
+    try:
+        setupterm()  # $TERM, on standard output
+    except curses.error as exc:
+        return str(exc) or "no terminfo entry"
+    if not tigetstr("cup"):
+        return "it cannot move the cursor"
+    return None
+
+
+def cannot_use_terminal(reason: str) -> int:
+    """Say why the board cannot start (one line on stderr); exit status 1."""
+    import sys
+
+    term = os.environ.get("TERM", "")
+    line = f"mille: cannot use the terminal (TERM={term!r}): {reason}; try mille --plain"
+    try:
+        print(escape(line), file=sys.stderr)
+    except (OSError, ValueError):  # stderr is gone too
+        pass
+    return 1
+
+
+def board_class(session: Session) -> type[Ui]:
+    """BSD's board for the bsd preset, the N-seat board for the others."""
+    if session.rules.name == "bsd":
+        return Ui
+    from .board import TableUi
+
+    return TableUi
+
+
 def play(session: Session, message: str = "") -> int:
     """Run the game in the terminal; returns the exit status.
 
-    0 when the player quits.  1 after a hang-up, SIGTERM or a lost
-    terminal (as BSD's ``die(1)`` when reads fail), once the game in
-    progress is in the recovery file.  The terminal is restored however
+    0 when the player quits.  1 when the terminal cannot do curses (one
+    line on stderr, suggesting ``--plain``), and after a hang-up, SIGTERM
+    or a lost terminal (as BSD's ``die(1)`` when reads fail), once the game
+    in progress is in the recovery file.  The terminal is restored however
     this returns or raises.
     """
+    problem = terminal_problem()
+    if problem is not None:
+        return cannot_use_terminal(problem)
+    board = board_class(session)
     try:
         scr = curses.initscr()
     except curses.error as exc:  # no terminfo entry for $TERM, or the like
-        import sys
-
-        term = os.environ.get("TERM", "")
-        print(f"mille: cannot use the terminal (TERM={term!r}): {exc}", file=sys.stderr)
-        return 1
+        return cannot_use_terminal(str(exc) or "initscr failed")
     undo: list[Callable[[], None]] = []
     told = ""  # a line for stderr once the terminal is restored
     status = 0
@@ -986,7 +1052,7 @@ def play(session: Session, message: str = "") -> int:
         curses.noecho()
         curses.cbreak()
         scr.keypad(False)
-        ui = Ui(scr, session, message)
+        ui = board(scr, session, message)
         undo = install(ui)
         try:
             ui.run()

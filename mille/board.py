@@ -1,0 +1,394 @@
+"""The curses board of the ``classic`` and ``milebymile`` presets, 2 to 9 seats.
+
+BSD's board (:class:`mille.ui.Ui`) has room for two players only.  This
+one keeps its keys, prompts, save dialogue, signals and game loop and draws
+a table instead, on the same 80x24 screen::
+
+    row 0        the game, the target (Extension), the deck and the discard top
+    row 1        column headings
+    rows 2-10    a row per side (two in a team game: the side, then its
+                 players): number, name, miles, battle and speed tops,
+                 safeties (``*`` a coup fourre), karma, hand and overall totals
+    then         your hand (P, 1-6) on the left; on the right what happened
+                 since your last turn, read from the session's log
+    rows 20-21   reminders of the keys (small window only)
+    row 22       the prompt (``>>:Move:``, the questions)
+    row 23       the error line
+
+``W`` (and the end of a hand) swaps the side rows for the full score table:
+every row of the preset's scoring for every side, then the totals and
+Games.  Everything drawn comes from the table and the log, plus the prompt
+and the error line, so a restored game shows the screen that was saved.
+"""
+
+from __future__ import annotations
+
+import curses
+import textwrap
+
+from .describe import (
+    SAFETY_SHORT, YOU, card_name, describe, game_result, hand_result, is_team_game,
+    opponents, safety_marks, score_table, seat_name, side_label, side_members, side_name,
+    tops,
+)
+from .session import Event, Session
+from .table import COUP, EXTENSION, NO, OVER, PLAYING, YES, Discard, Move, Table, Use
+from .ui import NEWLINE, RETURN, SPACE, Ui, is_erase, is_kill
+
+ROWS, COLS = 24, 80
+LAST_COL = COLS - 1
+
+# Row 0: the game and the piles.
+GAME_X, TARGET_X, DECK_X, DISCARD_X = 0, 30, 51, 60
+
+# The side rows: (heading, column, width, right-aligned).
+SIDES_Y = 2  # the first side row (row 1 holds the headings)
+NUMBER = ("#", 0, 2, True)
+NAME = ("Side", 3, 6, False)
+MILES = ("Miles", 10, 5, True)
+BATTLE = ("Battle", 16, 10, False)
+SPEED = ("Speed", 27, 12, False)
+SAFETIES = ("Safeties", 40, 22, False)
+KARMA = ("Karma", 63, 5, False)
+HAND = ("Hand", 69, 5, True)
+TOTAL = ("Total", 74, 6, True)
+SAFETY_OFFSETS = (0, 6, 13, 18)  # Tank*, Proof*, Ace*, RoW* in their own columns
+MEMBERS_X = 3  # a team's players, on the row under the side's
+
+# The full score table.
+LABEL_WIDTH = 17  # "Milestones Played"
+MAX_COLUMN = 10
+FULL_LOWER = 14  # the row of the hand's heading under the full table
+
+# Your hand and the log.
+HAND_X, CARD_X = 0, 2
+LOG_X = 20
+LOG_WIDTH = COLS - LOG_X
+LOG_BOTTOM = 21
+HINT_Y = 20  # two rows of reminders, small window only
+
+PROMPT_Y, ERROR_Y = 22, 23
+QUESTIONS = ("Coup Fourre?", "Extension?")
+CONTEXT_X = 16  # a question's context, after the prompt and its answer
+
+TABLE_HELP = (
+    "MILLE BORNES: keys and rules",
+    "",
+    "At >>:Move: (upper or lower case):",
+    "  P      pick a card               U n    use the card in slot n",
+    "  D n    discard the card in slot n (n: P or 0, 1-6; RETURN or SPACE confirms)",
+    "         a hazard with several opposing sides then asks which side (its number",
+    "         on the board, then RETURN); erase goes back",
+    "  O      keep your hand in order   W      side rows / full score table",
+    "  R, ^L  redraw the screen         S      save the game",
+    "  Q, ^C  quit (asks Really?)       ?      this help",
+    "Yes/no questions take y, n, S (save, then ask again) and ^L.",
+    "",
+    "Race your side to exactly the target.  Pick, then use or discard one card.",
+    "A Go starts you rolling; hazards stop an opposing side (Out of Gas, Flat Tire,",
+    "Accident, Stop) or slow it (Speed Limit: 50 at most) until it plays the remedy",
+    "(Gasoline, Spare Tire, Repairs, then Go; End of Limit).  A safety protects your",
+    "side for good and gives another turn.  When a hazard hits your side and you",
+    "hold its safety, Coup Fourre? offers it at once: y plays it (+300) and you move",
+    "next.  Partners share a side: its miles, tops and safeties are everyone's.",
+    "",
+    "The board: a row per side (its number, miles, battle and speed tops, safeties,",
+    "* a coup fourre, karma, hand and overall totals), your hand, and what happened",
+    "since your last turn.",
+    "Press any key to go back to the game.",
+)
+
+
+# ----- words for the board ------------------------------------------------------
+
+
+def game_title(table: Table) -> str:
+    """``classic 4 players 2v2``: the preset, the seats, the teams."""
+    rules = table.rules
+    title = f"{rules.name} {rules.players} players"
+    return title + (f" {rules.team_mode}" if is_team_game(rules) else "")
+
+
+def turn_ended(event: Event) -> bool:
+    """A move of yours that passed the turn (not a pick, not a safety)."""
+    outcome = event.outcome
+    return (outcome.seat == YOU and isinstance(outcome.move, (Use, Discard))
+            and not outcome.extra_turn)
+
+
+def since_last_turn(log: list[Event]) -> list[Event]:
+    """The events from your last move that ended a turn (so it is the first
+    one shown) to now; the whole hand when you have not ended a turn yet."""
+    for index in range(len(log) - 1, -1, -1):
+        if turn_ended(log[index]):
+            return log[index:]
+    return log[:]
+
+
+def log_lines(session: Session) -> list[str]:
+    """What happened since your last turn, in the log's words; at the end of
+    a hand, how it ended (and the game)."""
+    table = session.table
+    lines = [line for event in since_last_turn(session.log)
+             for line in describe(table, event)]
+    if table.phase == OVER:
+        lines.append(hand_result(table))
+        result = game_result(table)
+        if result is not None:
+            lines.append(result)
+    return lines
+
+
+def fit_lines(lines: list[str], width: int, height: int) -> list[str]:
+    """``lines`` wrapped to ``width``; if they take more than ``height``
+    rows, the last ones, under a line saying how many are not shown."""
+    rows = [row for line in lines
+            for row in textwrap.wrap(line, width, subsequent_indent="  ") or [""]]
+    if len(rows) <= height:
+        return rows
+    shown = rows[len(rows) - height + 1:] if height > 1 else []
+    return [f"({len(rows) - len(shown)} earlier lines not shown)"][:height] + shown
+
+
+def attacker(session: Session, hazard: int) -> str | None:
+    """Who played ``hazard`` last this hand (the one a coup fourre answers)."""
+    for event in reversed(session.log):
+        outcome = event.outcome
+        if isinstance(outcome.move, Use) and outcome.card == hazard:
+            return seat_name(session.rules, outcome.seat)
+    return None
+
+
+def question_context(session: Session) -> str:
+    """What the pending question is about, when it is yours.
+
+    >>> from mille.rules import find_rules
+    >>> s = Session.new(find_rules("classic", players=3), seed=1)
+    >>> s.table.phase, s.table.asked, s.table.offer = COUP, 0, (1, 16, 6)
+    >>> question_context(s)
+    'Flat Tire on you - you hold Puncture Proof'
+    """
+    table = session.table
+    rules = table.rules
+    if table.asked != YOU:
+        return ""
+    if table.phase == COUP and table.offer is not None:
+        _, safety, hazard = table.offer
+        whom = "your team" if is_team_game(rules) else "you"
+        who = attacker(session, hazard)
+        head = f"{who}: " if who is not None else ""
+        return f"{head}{card_name(hazard)} on {whom} - you hold {card_name(safety)}"
+    if table.phase == EXTENSION:
+        miles = table.tableaux[table.side_index(YOU)].mileage
+        return f"{miles} miles: y races on to {rules.extension}, n ends the hand"
+    return ""
+
+
+def target_hint(table: Table) -> str:
+    """The sides a hazard of yours may name, as the board numbers them."""
+    hint = "  ".join(side_label(table.rules, side) for side in opponents(table.rules))
+    if len(hint) > LAST_COL:
+        sides = opponents(table.rules)
+        hint = f"sides {sides[0]}-{sides[-1]}"
+    return hint
+
+
+def side_rows(table: Table) -> int:
+    """Rows the sides take: one each, two each in a team game."""
+    return table.rules.sides * (2 if is_team_game(table.rules) else 1)
+
+
+# ----- the board ------------------------------------------------------------------
+
+
+class TableUi(Ui):
+    """The board for every preset but ``bsd``: a row per side, your hand and
+    a log, with BSD's keys plus a target for hazards and the coup question."""
+
+    HELP_LINES = TABLE_HELP
+    PROMPT_Y, PROMPT_X = PROMPT_Y, 0
+    PROMPT_RIGHT = LAST_COL
+
+    # ----- drawing ---------------------------------------------------------
+
+    def field(self, y: int, column: tuple[str, int, int, bool], text: str,
+              attr: int = 0) -> None:
+        """Write ``text`` in a column of the side rows (cut to its width)."""
+        _, x, width, right = column
+        text = text[:width]
+        self.put(y, x, text.rjust(width) if right else text, attr)
+
+    def draw(self) -> None:
+        table = self.session.table
+        self.draw_top(table)
+        if self.full_window():
+            self.draw_full(table)
+            lower = FULL_LOWER
+        else:
+            self.draw_sides(table)
+            lower = SIDES_Y + side_rows(table)
+            self.draw_hints(table)
+        self.draw_hand(table, lower)
+        self.draw_log(lower)
+        if self.message:
+            self.put(ERROR_Y, 0, self.message_text())
+        if self.prompt in QUESTIONS:  # derived, so a restored game shows it too
+            self.put(PROMPT_Y, CONTEXT_X, question_context(self.session)[:COLS - CONTEXT_X])
+        self.draw_prompt()
+
+    def message_text(self) -> str:
+        from .text import escape
+
+        return escape(self.message)[:LAST_COL]
+
+    def draw_top(self, table: Table) -> None:
+        rules = table.rules
+        self.put(0, GAME_X, game_title(table))
+        target = f"Target {table.target}"
+        self.put(0, TARGET_X, target)
+        if rules.extension is not None and table.target == rules.extension:
+            self.put(0, TARGET_X + len(target) + 1, "Extension", curses.A_STANDOUT)
+        self.put(0, DECK_X, f"Deck {len(table.deck)}")
+        if table.discard:
+            self.put(0, DISCARD_X, f"Discard {card_name(table.discard[-1])}")
+
+    def draw_sides(self, table: Table) -> None:
+        rules = table.rules
+        columns = [NUMBER, NAME, MILES, BATTLE, SPEED, SAFETIES, HAND, TOTAL]
+        if rules.karma:
+            columns.append(KARMA)
+        for column in columns:
+            self.field(SIDES_Y - 1, column, column[0])
+        team = is_team_game(rules)
+        y = SIDES_Y
+        for side in range(1, rules.sides + 1):
+            tab = table.tableaux[side - 1]
+            battle, speed = tops(table, side)
+            attr = curses.A_BOLD if side == table.side_of(YOU) else 0
+            self.field(y, NUMBER, str(side), attr)
+            self.field(y, NAME, side_name(rules, side), attr)
+            self.field(y, MILES, str(tab.mileage))
+            self.field(y, BATTLE, battle)
+            self.field(y, SPEED, speed)
+            _, x, _, _ = SAFETIES
+            for mark in safety_marks(table, side):
+                self.put(y, x + SAFETY_OFFSETS[SAFETY_SHORT.index(mark.rstrip("*"))], mark)
+            if rules.karma:
+                self.field(y, KARMA, "yes" if tab.karma else "no")
+            self.field(y, HAND, str(table.hand_score(side).total))
+            self.field(y, TOTAL, str(table.total(side)))
+            y += 1
+            if team:
+                self.put(y, MEMBERS_X, side_members(rules, side)[:COLS - MEMBERS_X])
+                y += 1
+
+    def draw_full(self, table: Table) -> None:
+        """Every score row for every side (W, and the end of a hand)."""
+        sides = table.rules.sides
+        width = min(MAX_COLUMN, (COLS - LABEL_WIDTH) // sides)
+        for index in range(sides):
+            name = side_name(table.rules, index + 1)[:width - 1]
+            self.put(1, LABEL_WIDTH + index * width, name.rjust(width))
+        for y, (label, values) in enumerate(score_table(table), start=2):
+            attr = curses.A_BOLD if label == "Overall Total" else 0
+            self.put(y, 0, label[:LABEL_WIDTH])
+            for index, value in enumerate(values):
+                self.put(y, LABEL_WIDTH + index * width, str(value).rjust(width), attr)
+
+    def draw_hand(self, table: Table, lower: int) -> None:
+        self.put(lower, HAND_X, "--HAND--")
+        hand = table.hands[YOU]
+        for slot, card in enumerate(hand):
+            y = lower + 1 + slot
+            self.put(y, HAND_X, "P" if slot == 0 else str(slot))
+            self.put(y, CARD_X, card_name(card))
+
+    def draw_log(self, lower: int) -> None:
+        self.put(lower, LOG_X, "--SINCE YOUR LAST TURN--")
+        top = lower + 1
+        for y, line in enumerate(fit_lines(log_lines(self.session), LOG_WIDTH,
+                                           LOG_BOTTOM + 1 - top), start=top):
+            self.put(y, LOG_X, line)
+
+    def draw_hints(self, table: Table) -> None:
+        self.put(HINT_Y, HAND_X, "w: scores  ?: help")
+        self.put(HINT_Y + 1, HAND_X, "o: stop ordering" if table.ordering else "o: order hand")
+
+    # ----- commands --------------------------------------------------------
+
+    def use(self, slot: int) -> Move | None:
+        """``U n``: a hazard with two or more opposing sides asks for the
+        side (the engine's refusals, ``no such opponent`` and the like, go
+        on the error line); RETURN with no side sends none (``which
+        opponent?``).  Erase with no side typed, or ^U, abandons the command.
+        """
+        table = self.session.table
+        move = Use(slot)
+        if table.check(move) != "which opponent?":
+            return move  # no target needed, or refused before one counts
+        self.set_prompt(f"{card_name(table.hands[YOU][slot])} on side:")
+        self.note(target_hint(table))
+        target = self.read_target()
+        self.message = ""
+        if target is None:
+            return None
+        return move if target < 0 else Use(slot, target)
+
+    def read_target(self) -> int | None:
+        """A side number (a digit) and RETURN or SPACE; -1 for RETURN alone,
+        None if abandoned."""
+        while True:
+            key = self.read_key()
+            if key in (RETURN, NEWLINE, SPACE):
+                return -1
+            if is_erase(key) or is_kill(key):
+                return None
+            char = chr(key) if key < 128 else ""
+            if not (char and char.isdigit()):
+                self.ghost = self.key_text(key)
+                self.beep()
+                continue
+            self.ghost, self.echo = "", char
+            while True:
+                key = self.read_key()
+                if key in (RETURN, NEWLINE, SPACE):
+                    return int(char)
+                if is_kill(key):
+                    return None
+                if is_erase(key):
+                    self.echo = ""
+                    break
+                self.beep()
+
+    # ----- the game --------------------------------------------------------
+
+    def computer_turn(self) -> None:
+        """One move (or answer) of a computer; the log tells what it did."""
+        self.session.computer_move()
+        if not self.keep_note:  # a restore note stays until the player has moved
+            self.message = ""
+
+    def answer(self, question: str) -> None:
+        """Your answer to ``Extension?`` or ``Coup Fourre?``."""
+        yes = self.ask(question)
+        self.keep_note = False
+        self.session.play(YES if yes else NO)
+
+    def step(self) -> None:
+        """One move, answer or end-of-hand prompt, whichever comes next."""
+        session = self.session
+        phase = session.table.phase
+        if phase == OVER:
+            self.end_of_hand()
+        elif session.computer_to_move:
+            self.computer_turn()
+        elif phase == PLAYING:
+            self.human_turn()
+        else:
+            self.answer("Extension?" if phase == EXTENSION else "Coup Fourre?")
+
+
+__all__ = [
+    "TABLE_HELP", "TableUi", "fit_lines", "game_title", "log_lines", "question_context",
+    "since_last_turn", "target_hint",
+]

@@ -1,0 +1,493 @@
+"""The board of the classic and milebymile presets, on a stand-in window.
+
+``mille.board.TableUi`` is driven with scripted keys on a fake curses
+window (no pty): the layout for every seat count and team mode, the target
+prompt, the coup and extension questions, the end-of-hand table, W, the log.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterator
+
+import pytest
+
+from mille import board, ui
+from mille.board import TableUi
+from mille.cards import (
+    D50, DRIVING_ACE, END_OF_LIMIT, EXTRA_TANK, FLAT_TIRE, GO, NO_CARD, OUT_OF_GAS,
+    PUNCTURE_PROOF, RIGHT_OF_WAY, SPEED_LIMIT, STOP,
+)
+from mille.describe import describe, score_rows, side_members, side_name
+from mille.rules import TEAM_MODES, Rules, find_rules
+from mille.session import Session
+from mille.table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, Discard, Use
+
+PROMPT_Y, ERROR_Y = 22, 23
+
+
+class OutOfKeys(Exception):
+    pass
+
+
+class FakeWindow:
+    """Just enough of a curses window: a grid of cells and a key queue."""
+
+    def __init__(self, keys: str | bytes = "", rows: int = 24, cols: int = 80) -> None:
+        self.keys = list(keys.encode("latin-1") if isinstance(keys, str) else keys)
+        self.rows, self.cols = rows, cols
+        self.cells = [[" "] * cols for _ in range(rows)]
+        self.prompts: list[str] = []  # the prompt line at every key read
+        self.errors: list[str] = []  # the error line at every key read
+        self.cursor = (0, 0)
+        self.delay = -1
+
+    def getmaxyx(self) -> tuple[int, int]:
+        return self.rows, self.cols
+
+    def erase(self) -> None:
+        self.cells = [[" "] * self.cols for _ in range(self.rows)]
+
+    clear = erase
+
+    def addstr(self, y: int, x: int, text: str, attr: int = 0) -> None:
+        for i, ch in enumerate(text):
+            self.cells[y][x + i] = ch
+
+    def refresh(self) -> None:
+        pass
+
+    def move(self, y: int, x: int) -> None:
+        self.cursor = (y, x)
+
+    def timeout(self, delay: int) -> None:
+        self.delay = delay
+
+    def getch(self) -> int:
+        if self.delay >= 0:  # a short wait: the rest of an escape sequence
+            return self.keys.pop(0) if self.keys else -1
+        self.prompts.append(self.line(PROMPT_Y).rstrip())
+        self.errors.append(self.line(ERROR_Y).rstrip())
+        if not self.keys:
+            raise OutOfKeys(self.text())
+        return self.keys.pop(0)
+
+    def line(self, y: int) -> str:
+        return "".join(self.cells[y])
+
+    def lines(self) -> list[str]:
+        return [self.line(y).rstrip() for y in range(self.rows)]
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+
+def drawn(session: Session, rows: int = 24, cols: int = 80) -> FakeWindow:
+    window = FakeWindow("", rows, cols)
+    TableUi(window, session).render()  # type: ignore[arg-type]
+    return window
+
+
+def run(session: Session, keys: str | bytes) -> tuple[FakeWindow, TableUi]:
+    """Play ``keys`` until they run out (the game waits for another)."""
+    window = FakeWindow(keys)
+    game = TableUi(window, session)  # type: ignore[arg-type]
+    with pytest.raises(OutOfKeys):
+        game.run()
+    return window, game
+
+
+def configurations() -> Iterator[Rules]:
+    """Every seat count and team mode of classic and milebymile (karma where
+    it is allowed, as it adds a column)."""
+    for players in (2, 3, 4, 6):
+        yield find_rules("classic", players=players)
+    for players in range(2, 10):
+        for mode in TEAM_MODES[players]:
+            rules = find_rules("milebymile", players=players, team_mode=mode)
+            yield rules
+            if rules.sides >= 3:
+                yield find_rules("milebymile", players=players, team_mode=mode, karma=True)
+
+
+CONFIGURATIONS = list(configurations())
+
+
+def label(rules: Rules) -> str:
+    return f"{rules.name}-{rules.players}-{rules.team_mode}{'-karma' if rules.karma else ''}"
+
+
+def crowded(rules: Rules) -> Session:
+    """A session whose board shows the widest of everything: every safety a
+    coup fourre, the longest tops, big mileages and totals."""
+    session = Session.new(rules, seed=1)
+    table = session.table
+    for tab in table.tableaux:
+        tab.safeties = [EXTRA_TANK, PUNCTURE_PROOF, DRIVING_ACE, RIGHT_OF_WAY]
+        tab.coups = [True] * 4
+        tab.mileage = 3000 if rules.name == "milebymile" else 1000
+        if rules.battle == "stack":
+            tab.battle, tab.speed = [GO, OUT_OF_GAS], [SPEED_LIMIT, END_OF_LIMIT]
+        else:
+            tab.problems = [STOP, OUT_OF_GAS, SPEED_LIMIT]
+    table.totals = [16000] * rules.sides
+    table.discard = [END_OF_LIMIT]
+    return session
+
+
+# ----- the layout -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", CONFIGURATIONS, ids=label)
+def test_the_board_fits_80x24_with_every_side_on_it(rules: Rules) -> None:
+    session = crowded(rules)
+    for full in (False, True):
+        session.window_full = full
+        small = drawn(session)
+        wide = drawn(session, rows=40, cols=130)
+        assert wide.lines()[:24] == small.lines(), "nothing cut at 80x24"
+        assert not any(wide.lines()[24:]), "nothing below row 23"
+        assert all(len(line) <= 80 for line in wide.lines()), "nothing right of column 79"
+    session.window_full = False
+    lines = drawn(session).lines()
+    team = rules.sides < rules.players
+    y = board.SIDES_Y
+    for side in range(1, rules.sides + 1):
+        row = lines[y].ljust(80)
+        assert row[0:2] == f"{side:2d}"
+        assert row[3:9].strip() == side_name(rules, side)
+        assert row[10:15].strip() == str(session.table.tableaux[side - 1].mileage)
+        assert row[16:26].strip() == "Out of Gas"
+        assert row[40:62] == "Tank* Proof* Ace* RoW*"
+        total = session.table.total(side)
+        assert row[69:74].strip() == str(session.table.hand_score(side).total)
+        assert row[74:80].strip() == str(total)
+        if rules.karma:
+            assert row[63:68].strip() == "yes"
+        y += 1
+        if team:
+            assert lines[y].strip() == side_members(rules, side)
+            y += 1
+    assert lines[0].startswith(board.game_title(session.table))
+    assert "Discard End of Limit" in lines[0]
+
+
+def test_classic_stack_shows_its_speed_top() -> None:
+    lines = drawn(crowded(find_rules("classic", players=6))).lines()
+    assert lines[board.SIDES_Y][27:39] == "End of Limit"
+
+
+@pytest.mark.parametrize("rules", [find_rules("classic", players=3),
+                                   find_rules("milebymile", players=9, karma=True),
+                                   find_rules("milebymile", players=8, team_mode="2v2v2v2")],
+                         ids=label)
+def test_seeded_hands_always_fit(rules: Rules) -> None:
+    """Real positions of a whole hand, every side and question, drawn at
+    80x24 and on a bigger window: the same cells."""
+    session = Session.new(rules, seed=3)
+    rng = random.Random(3)
+    table = session.table
+    while table.phase != OVER:
+        small, wide = drawn(session), drawn(session, rows=30, cols=120)
+        assert wide.lines()[:24] == small.lines() and not any(wide.lines()[24:])
+        if session.computer_to_move:
+            session.computer_move()
+        else:
+            session.play(rng.choice(table.legal_moves()))
+    session.window_full = True
+    assert drawn(session, rows=30, cols=120).lines()[:24] == drawn(session).lines()
+
+
+def test_the_bsd_preset_keeps_bsds_board() -> None:
+    assert ui.board_class(Session.new(seed=1)) is ui.Ui
+    assert ui.board_class(Session.new(find_rules("classic"), seed=1)) is TableUi
+
+
+# ----- the target of a hazard -------------------------------------------------
+
+
+def three_sides(card: int) -> Session:
+    """milebymile, 3 seats: you to move, ``card`` in slot 1."""
+    session = Session.new(find_rules("milebymile", players=3), seed=4)
+    session.table.hands[0][1] = card
+    return session
+
+
+def test_a_hazard_asks_for_the_side_and_shows_the_engines_refusals() -> None:
+    session = three_sides(SPEED_LIMIT)
+    window, _ = run(session, "pu1\r4\r" "u1\r1\r" "u1\r\r" "u1\rx3\r")
+    prompts = window.prompts
+    assert "Speed Limit on side:" in prompts
+    assert "Speed Limit on side: 4" in prompts
+    at_target = window.errors[prompts.index("Speed Limit on side:")]
+    assert at_target == "2 Comp 1  3 Comp 2", "the sides to choose from"
+    errors = [e for e in dict.fromkeys(window.errors) if e and e != at_target]
+    assert errors == ["no such opponent", "can't attack your own side", "which opponent?"]
+    assert "Speed Limit on side: x" in prompts, "a refused key is shown until replaced"
+    assert session.table.hands[0][1] != SPEED_LIMIT, "played at last"
+    event = next(e for e in session.log if e.outcome.card == SPEED_LIMIT)
+    assert event.outcome.move == Use(1, 3)
+
+
+def test_the_side_is_played_on_and_the_log_says_so() -> None:
+    session = three_sides(SPEED_LIMIT)
+    window, _ = run(session, "pu1\r3\r")
+    assert session.table.tableaux[2].problems[-1] == SPEED_LIMIT
+    assert any("You played Speed Limit on side 3 (Comp 2)" in line for line in window.lines())
+
+
+def test_erase_at_the_side_abandons_the_command() -> None:
+    session = three_sides(SPEED_LIMIT)
+    window, _ = run(session, "pu1\r\x7f")
+    assert window.prompts[-1] == ">>:Move:"
+    assert session.table.hands[0][1] == SPEED_LIMIT and session.table.to_move == 0
+
+
+def test_no_side_is_asked_with_one_opposing_side_or_before_picking() -> None:
+    session = Session.new(find_rules("milebymile", players=4, team_mode="2v2"), seed=4)
+    session.table.hands[0][1] = SPEED_LIMIT
+    window, _ = run(session, "u1\rpu1\r")
+    assert not any("on side" in prompt for prompt in window.prompts)
+    assert "must pick first" in window.errors
+    assert session.log[1].outcome.move == Use(1) and session.log[1].outcome.card == SPEED_LIMIT
+
+
+# ----- questions --------------------------------------------------------------
+
+
+def coup_offered(team: bool = False) -> Session:
+    """Comp 1 plays Flat Tire on your rolling side; you hold Puncture Proof."""
+    rules = (find_rules("milebymile", players=4, team_mode="2v2") if team
+             else find_rules("milebymile", players=3))
+    session = Session.new(rules, seed=5)
+    table = session.table
+    table.tableaux[0].problems = []
+    table.hands[0][4] = PUNCTURE_PROOF
+    for hand in table.hands[1:]:
+        if PUNCTURE_PROOF in hand:
+            hand[hand.index(PUNCTURE_PROOF)] = D50
+    table.to_move = 1
+    table.hands[1][0] = FLAT_TIRE  # picked
+    session.play(Use(0, 1))
+    assert table.phase == COUP and table.asked == 0
+    return session
+
+
+def test_coup_fourre_names_the_hazard_and_the_safety() -> None:
+    session = coup_offered()
+    window, _ = run(session, "xy")
+    assert window.prompts[0] == (
+        "Coup Fourre?    Comp 1: Flat Tire on you - you hold Puncture Proof")
+    assert window.prompts[1] == window.prompts[0], "x is refused"
+    table = session.table
+    assert PUNCTURE_PROOF in table.tableaux[0].safeties and table.tableaux[0].coups[1]
+    assert table.phase == PLAYING and table.to_move == 0
+    assert window.prompts[2] == ">>:Move:", "your turn comes at once"
+    assert any("You: Coup Fourre! Puncture Proof" in line for line in window.lines())
+    assert window.lines()[board.SIDES_Y][40:62].strip() == "Proof*"
+
+
+def test_coup_fourre_declined_and_team_words() -> None:
+    session = coup_offered(team=True)
+    window, _ = run(session, "n")
+    assert window.prompts[0].endswith("Comp 1: Flat Tire on your team - you hold Puncture Proof")
+    assert PUNCTURE_PROOF not in session.table.tableaux[0].safeties
+    assert PUNCTURE_PROOF in session.table.hands[0]
+
+
+def extension_asked() -> Session:
+    """classic, 2 seats: you at 650, rolling, with a 50 in slot 1."""
+    session = Session.new(find_rules("classic", players=2), seed=6)
+    table = session.table
+    tab = table.tableaux[0]
+    tab.battle, tab.mileage = [GO], 650
+    table.hands[0][1] = D50
+    return session
+
+
+def test_extension_yes_races_on_to_1000() -> None:
+    session = extension_asked()
+    window, _ = run(session, "pu1\ry")
+    assert "Extension?      700 miles: y races on to 1000, n ends the hand" in window.prompts
+    table = session.table
+    assert table.target == 1000 and table.extender == 1 and table.phase == PLAYING
+    assert "Target 1000 Extension" in window.lines()[0]
+    assert any("You went for the extension" in line for line in window.lines())
+
+
+def test_extension_no_ends_the_hand_with_the_full_table() -> None:
+    session = extension_asked()
+    window, _ = run(session, "pu1\rn")
+    assert window.prompts[-1] == "Another hand?"
+    assert session.table.phase == OVER
+    lines = window.lines()
+    assert lines[2].startswith("Milestones Played")
+    assert any("You complete the trip (700 miles)." in line for line in lines)
+
+
+def test_a_computers_question_is_answered_for_it() -> None:
+    session = Session.new(find_rules("classic", players=3), seed=2)
+    table = session.table
+    table.phase, table.asked, table.to_move = EXTENSION, 1, 2
+    window = FakeWindow("")
+    game = TableUi(window, session)  # type: ignore[arg-type]
+    game.step()
+    assert table.phase != EXTENSION and window.prompts == []
+
+
+# ----- the end of a hand and W ------------------------------------------------
+
+
+def finished(rules: Rules, seed: int, totals: int = 0) -> Session:
+    """A hand played out by simple moves (you and the computers)."""
+    session = Session.new(rules, seed=seed)
+    table = session.table
+    table.totals = [totals * side for side in range(1, rules.sides + 1)]
+    while table.phase != OVER:
+        if session.computer_to_move:
+            session.computer_move()
+        elif table.phase != PLAYING:
+            session.play(NO)
+        else:
+            moves = table.legal_moves()
+            uses = [m for m in moves if isinstance(m, Use)]
+            session.play(PICK if PICK in moves else (uses or moves)[0])
+    return session
+
+
+def at_end_of_hand(session: Session, keys: str) -> FakeWindow:
+    """The end-of-hand prompts with ``keys`` (OutOfKeys when they run out)."""
+    window = FakeWindow(keys)
+    game = TableUi(window, session)  # type: ignore[arg-type]
+    try:
+        game.end_of_hand()
+    except OutOfKeys:
+        pass
+    return window
+
+
+def read_table(lines: list[str], sides: int) -> dict[str, list[int]]:
+    """The full score table as drawn: label -> one number per side."""
+    rows = {}
+    for line in lines[2:14]:
+        label, numbers = line[:board.LABEL_WIDTH].strip(), line[board.LABEL_WIDTH:].split()
+        if label:
+            assert len(numbers) == sides, line
+            rows[label] = [int(n) for n in numbers]
+    return rows
+
+
+@pytest.mark.parametrize("rules,seed", [
+    (find_rules("classic", players=4), 5),
+    (find_rules("classic", players=3), 7),
+    (find_rules("milebymile", players=3), 8),
+    (find_rules("milebymile", players=9, team_mode="3v3v3", karma=True), 9),
+    (find_rules("milebymile", players=5, perfect_crossing=False), 10),
+], ids=lambda value: label(value) if isinstance(value, Rules) else str(value))
+def test_the_end_of_hand_table_adds_up(rules: Rules, seed: int) -> None:
+    session = finished(rules, seed, totals=100)
+    window = at_end_of_hand(session, "")
+    assert window.prompts == ["Another hand?"]
+    rows = read_table(window.lines(), rules.sides)
+    labels = [label for label, _ in score_rows(rules)]
+    assert list(rows) == labels + ["Hand Total", "Overall Total", "Games"]
+    for index in range(rules.sides):
+        hand = sum(rows[label][index] for label in labels)
+        assert rows["Hand Total"][index] == hand
+        assert rows["Overall Total"][index] == 100 * (index + 1) + hand
+    width = min(board.MAX_COLUMN, (80 - board.LABEL_WIDTH) // rules.sides)
+    heading = window.lines()[1].ljust(80)
+    for index in range(rules.sides):
+        x = board.LABEL_WIDTH + index * width
+        assert heading[x:x + width].strip() == side_name(rules, index + 1)
+
+
+def test_another_game_after_a_winning_hand_then_a_new_deal() -> None:
+    rules = find_rules("classic", players=4)
+    session = finished(rules, 5, totals=0)
+    winner = max((1, 2), key=session.table.total)
+    session.table.totals[winner - 1] = 5000
+    window = at_end_of_hand(session, "y")
+    assert window.prompts[:1] == ["Another game?"]
+    assert session.table.games[winner - 1] == 1 and session.table.phase == PLAYING
+
+
+def test_w_toggles_the_full_table() -> None:
+    session = Session.new(find_rules("milebymile", players=6, team_mode="3v3"), seed=11)
+    window = FakeWindow("ww")
+    game = TableUi(window, session)  # type: ignore[arg-type]
+    game.render()
+    assert window.line(2).startswith(" 1 Team A")
+    with pytest.raises(OutOfKeys):
+        game.run()
+    assert session.window_full is False
+    game.session.window_full = True
+    game.render()
+    assert window.line(2).startswith("Milestones Played")
+    assert window.line(1).split() == ["Team", "A", "Team", "B"]
+    assert "--HAND--" in window.line(board.FULL_LOWER)
+
+
+def test_w_is_one_key_each_way() -> None:
+    session = Session.new(find_rules("classic", players=2), seed=11)
+    window, _ = run(session, "w")
+    assert session.window_full
+    assert window.lines()[2].startswith("Milestones Played")
+
+
+# ----- the log ------------------------------------------------------------------
+
+
+def test_the_log_starts_at_your_last_turn() -> None:
+    session = Session.new(find_rules("classic", players=4), seed=12)
+    table = session.table
+    moves = table.legal_moves()
+    session.play(PICK)
+    uses = [m for m in table.legal_moves() if isinstance(m, (Use, Discard))]
+    session.play(uses[0])
+    mine = len(session.log) - 1
+    while session.computer_to_move:
+        session.computer_move()
+    assert moves == [PICK]
+    events = board.since_last_turn(session.log)
+    assert events == session.log[mine:]
+    expected = [line for e in events for line in describe(table, e)]
+    assert board.log_lines(session) == expected
+    lines = drawn(session).lines()
+    lower = board.SIDES_Y + board.side_rows(table)
+    shown = [line[board.LOG_X:] for line in lines[lower + 1:board.LOG_BOTTOM + 1]]
+    assert shown[:len(expected)] == expected
+    assert expected[0].startswith("You ")
+
+
+def test_a_safety_does_not_end_your_turn_in_the_log() -> None:
+    session = Session.new(find_rules("classic", players=2), seed=13)
+    table = session.table
+    table.hands[0][2] = RIGHT_OF_WAY
+    session.play(PICK)
+    session.play(Use(2))
+    assert board.since_last_turn(session.log) == session.log
+
+
+def test_long_logs_keep_the_latest_lines() -> None:
+    lines = [f"line {n}" for n in range(30)]
+    fitted = board.fit_lines(lines, 60, 10)
+    assert fitted[0] == "(21 earlier lines not shown)" and fitted[1:] == lines[21:]
+    assert board.fit_lines(["x" * 70], 60, 10) == ["x" * 60, "  " + "x" * 10]
+
+
+def test_restored_note_stays_until_you_move() -> None:
+    session = Session.new(find_rules("milebymile", players=3), seed=14)
+    session.table.to_move = 1
+    window = FakeWindow("p")
+    game = TableUi(window, session, "game [Sat Nov 21 22:34:38 2026]")  # type: ignore[arg-type]
+    with pytest.raises(OutOfKeys):
+        game.run()
+    assert window.errors[0] == "game [Sat Nov 21 22:34:38 2026]"
+    assert session.table.hands[0][0] != NO_CARD
+
+
+def test_help_fits_the_screen() -> None:
+    assert len(board.TABLE_HELP) <= 24 and all(len(line) < 80 for line in board.TABLE_HELP)
+    window, _ = run(Session.new(find_rules("classic", players=3), seed=1), "?")
+    assert window.lines()[0] == board.TABLE_HELP[0]
