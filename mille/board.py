@@ -28,11 +28,11 @@ import textwrap
 
 from .describe import (
     SAFETY_SHORT, YOU, card_name, describe, game_result, hand_result, is_team_game,
-    opponents, safety_marks, score_table, seat_name, side_label, side_members, side_name,
-    tops,
+    opponents, recent, safety_marks, score_table, seat_name, side_label, side_members,
+    side_name, tops,
 )
 from .session import Event, Session
-from .table import COUP, EXTENSION, NO, OVER, PLAYING, YES, Discard, Move, Table, Use
+from .table import COUP, EXTENSION, NO, OVER, PLAYING, YES, Move, Table, Use
 from .ui import NEWLINE, RETURN, SPACE, Ui, is_erase, is_kill
 
 ROWS, COLS = 24, 80
@@ -109,20 +109,11 @@ def game_title(table: Table) -> str:
     return title + (f" {rules.team_mode}" if is_team_game(rules) else "")
 
 
-def turn_ended(event: Event) -> bool:
-    """A move of yours that passed the turn (not a pick, not a safety)."""
-    outcome = event.outcome
-    return (outcome.seat == YOU and isinstance(outcome.move, (Use, Discard))
-            and not outcome.extra_turn)
-
-
 def since_last_turn(log: list[Event]) -> list[Event]:
-    """The events from your last move that ended a turn (so it is the first
-    one shown) to now; the whole hand when you have not ended a turn yet."""
-    for index in range(len(log) - 1, -1, -1):
-        if turn_ended(log[index]):
-            return log[index:]
-    return log[:]
+    """The events after your last move that ended a turn (the whole hand
+    before you have ended one): what a save file keeps of the log, so a
+    restored game shows the same lines."""
+    return log[recent(log):]
 
 
 def log_lines(session: Session) -> list[str]:
