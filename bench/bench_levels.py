@@ -1,0 +1,271 @@
+"""Benchmark: one level against another on duplicate deals.
+
+    python bench/bench_levels.py --rules bsd --players expert,standard --deals 200
+        [--seed S] [--workers W] [--games N] [--seats N] [--teams MODE]
+
+Each deal (seeded) is played twice with the kinds swapped between the
+seats, so the luck of the deal cancels: with ``--players A,B`` seat 0 plays
+A and seat 1 plays B, then seat 0 plays B and seat 1 A, on the same cards
+(with more seats, seats alternate the two kinds, side by side).  A deal is
+one hand from a fresh table; ``--games N`` also plays N duplicate whole
+games to the winning score (every hand of a game comes from the game's own
+seeded dealer, the same in both runs).
+
+Prints, for the first kind A:
+
+* the share of decided hands it won (a hand is decided when the two kinds'
+  sides scored differently), with its 95% Wilson interval;
+* the points per hand it made more than B, with its 95% interval (from the
+  deal pairs, whose two hands share the luck of the deal);
+* with ``--games``, the share of whole games it won, with its 95% interval;
+* the median and 95th-percentile time per decision of each kind, counting
+  only real decisions (more than one legal move), and the slowest.
+
+Run it under ``nice`` with one worker on a shared machine.  A benchmark,
+not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from mille.players import Player
+from mille.rules import Rules, find_rules
+from mille.selfplay import PLAYERS, play_one_hand
+from mille.table import OVER, Table
+
+Z95 = 1.959964
+
+
+@dataclass
+class Tally:
+    """What a batch of deals and games measured."""
+
+    decided: int = 0  # hands where the two kinds scored differently
+    won: int = 0  # ... won by the first kind
+    hands: int = 0
+    pair_diffs: list[float] = field(default_factory=list)  # per deal: A - B, both runs
+    games: int = 0  # games with a winner
+    games_won: int = 0
+    game_hands: int = 0
+    times: dict[str, list[float]] = field(default_factory=dict)  # by kind
+
+    def add(self, other: Tally) -> None:
+        self.decided += other.decided
+        self.won += other.won
+        self.hands += other.hands
+        self.pair_diffs += other.pair_diffs
+        self.games += other.games
+        self.games_won += other.games_won
+        self.game_hands += other.game_hands
+        for kind, times in other.times.items():
+            self.times.setdefault(kind, []).extend(times)
+
+
+class Timed:
+    """A player whose real decisions (more than one legal move) are timed."""
+
+    def __init__(self, player: Player, times: list[float]) -> None:
+        self.player = player
+        self.seat = player.seat
+        self.times = times
+
+    def start_hand(self, table: Table) -> None:
+        self.player.start_hand(table)
+
+    def observe(self, table: Table, outcome: object) -> None:
+        self.player.observe(table, outcome)  # type: ignore[arg-type]
+
+    def choose(self, table: Table) -> object:
+        real = len(table.legal_moves()) > 1
+        began = time.perf_counter()
+        move = self.player.choose(table)
+        if real:
+            self.times.append(time.perf_counter() - began)
+        return move
+
+
+def seat_kinds(rules: Rules, a: str, b: str, swapped: bool) -> list[str]:
+    """A kind per seat: sides alternate A and B (B and A when swapped)."""
+    return [(b if swapped else a) if (rules.side_of(seat) - 1) % 2 == 0 else
+            (a if swapped else b) for seat in range(rules.players)]
+
+
+def side_scores(table: Table, rules: Rules, kinds: list[str], a: str) -> tuple[float, float]:
+    """The mean hand score of A's sides and of B's sides."""
+    mine: list[int] = []
+    theirs: list[int] = []
+    for side in range(1, rules.sides + 1):
+        kind = kinds[rules.members(side)[0]]
+        (mine if kind == a else theirs).append(table.hand_score(side).total)
+    return max(mine), max(theirs)
+
+
+def make_seats(rules: Rules, kinds: list[str], seed: int, tally: Tally) -> list[Timed]:
+    master = random.Random(seed)
+    return [Timed(PLAYERS[kind](rules, random.Random(master.getrandbits(64)), seat),
+                  tally.times.setdefault(kind, []))
+            for seat, kind in enumerate(kinds)]
+
+
+def play_deals(args: tuple[Rules, str, str, int, int]) -> Tally:
+    """``count`` duplicate deals from ``seed``."""
+    rules, a, b, count, seed = args
+    tally = Tally()
+    master = random.Random(seed)
+    for _ in range(count):
+        deal_seed = master.getrandbits(64)
+        players_seed = master.getrandbits(64)
+        diff = 0.0
+        for swapped in (False, True):
+            kinds = seat_kinds(rules, a, b, swapped)
+            table = Table.new(rules, random.Random(deal_seed))
+            seats = make_seats(rules, kinds, players_seed, tally)
+            play_one_hand(table, seats)  # type: ignore[arg-type]
+            mine, theirs = side_scores(table, rules, kinds, a)
+            tally.hands += 1
+            diff += mine - theirs
+            if mine != theirs:
+                tally.decided += 1
+                tally.won += mine > theirs
+        tally.pair_diffs.append(diff / 2)
+    return tally
+
+
+def play_games(args: tuple[Rules, str, str, int, int]) -> Tally:
+    """``count`` duplicate whole games from ``seed``."""
+    rules, a, b, count, seed = args
+    tally = Tally()
+    master = random.Random(seed)
+    for _ in range(count):
+        deal_seed = master.getrandbits(64)
+        players_seed = master.getrandbits(64)
+        for swapped in (False, True):
+            kinds = seat_kinds(rules, a, b, swapped)
+            dealer = random.Random(deal_seed)
+            table = Table.new(rules, dealer)
+            seats = make_seats(rules, kinds, players_seed, tally)
+            while True:
+                play_one_hand(table, seats)  # type: ignore[arg-type]
+                tally.game_hands += 1
+                if table.game_over:
+                    break
+                table.new_hand(dealer)
+            totals = [table.total(side) for side in range(1, rules.sides + 1)]
+            top = max(totals)
+            if totals.count(top) == 1:
+                tally.games += 1
+                winner = totals.index(top) + 1
+                tally.games_won += kinds[rules.members(winner)[0]] == a
+            assert table.phase == OVER
+    return tally
+
+
+def wilson(k: int, n: int) -> tuple[float, float, float]:
+    """Share and 95% Wilson interval."""
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    p = k / n
+    denom = 1 + Z95 ** 2 / n
+    centre = (p + Z95 ** 2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / denom
+    return p, centre - half, centre + half
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% normal interval."""
+    n = len(values)
+    if n < 2:
+        return (values[0] if values else math.nan), math.nan
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, Z95 * math.sqrt(var / n)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    k = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[k]
+
+
+def run(jobs: list[tuple[Rules, str, str, int, int]], worker: object,
+        workers: int) -> Tally:
+    total = Tally()
+    if workers > 1:
+        with multiprocessing.Pool(workers) as pool:
+            for part in pool.imap_unordered(worker, jobs):  # type: ignore[arg-type]
+                total.add(part)
+    else:
+        for job in jobs:
+            total.add(worker(job))  # type: ignore[operator]
+            sys.stderr.write(".")
+            sys.stderr.flush()
+        sys.stderr.write("\n")
+    return total
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rules", default="bsd")
+    parser.add_argument("--players", default="expert,standard",
+                        help="the two kinds, A,B (A is measured)")
+    parser.add_argument("--seats", type=int, default=None, help="seats (default: 2)")
+    parser.add_argument("--teams", default=None, help="milebymile's team mode")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--games", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--chunk", type=int, default=10, help="deals or games per job")
+    args = parser.parse_args(argv)
+    a, b = args.players.split(",")
+    for kind in (a, b):
+        if kind not in PLAYERS:
+            parser.error(f"unknown player {kind!r}")
+    rules = find_rules(args.rules, players=args.seats, team_mode=args.teams)
+    began = time.perf_counter()
+
+    def jobs(count: int, salt: int) -> list[tuple[Rules, str, str, int, int]]:
+        sizes = [args.chunk] * (count // args.chunk) + (
+            [count % args.chunk] if count % args.chunk else [])
+        return [(rules, a, b, size, args.seed * 100003 + salt + i)
+                for i, size in enumerate(sizes)]
+
+    tally = run(jobs(args.deals, 0), play_deals, args.workers) if args.deals else Tally()
+    if args.games:
+        tally.add(run(jobs(args.games, 50000), play_games, args.workers))
+    seconds = time.perf_counter() - began
+
+    print(f"{args.rules} ({rules.players} seats, {rules.team_mode}): {a} against {b}, "
+          f"{args.deals} duplicate deals ({tally.hands} hands), {args.games} duplicate "
+          f"games, seed {args.seed}, {args.workers} worker(s), {seconds:.0f} s")
+    if args.deals:
+        p, lo, hi = wilson(tally.won, tally.decided)
+        print(f"  decided hands won by {a}: {tally.won}/{tally.decided} = {p:.1%} "
+              f"(95% interval {lo:.1%} to {hi:.1%})")
+        mean, half = mean_interval(tally.pair_diffs)
+        print(f"  points per hand, {a} minus {b}: {mean:+.1f} "
+              f"(95% interval {mean - half:+.1f} to {mean + half:+.1f})")
+    if args.games:
+        p, lo, hi = wilson(tally.games_won, tally.games)
+        print(f"  whole games won by {a}: {tally.games_won}/{tally.games} = {p:.1%} "
+              f"(95% interval {lo:.1%} to {hi:.1%}; {tally.game_hands} hands)")
+    for kind in (a, b):
+        times = tally.times.get(kind, [])
+        if times:
+            print(f"  {kind}: {len(times)} real decisions, median "
+                  f"{percentile(times, 0.5) * 1000:.1f} ms, 95th percentile "
+                  f"{percentile(times, 0.95) * 1000:.1f} ms, slowest "
+                  f"{max(times) * 1000:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""The easy computer: visibly weaker than the standard one, never silly.
+
+It plays every preset and seat count, from what its seat sees now (no
+memory of the hand).  Each turn, in this order:
+
+1. it takes a coup fourre whenever it can (BSD's window before the pick,
+   ``Coup Fourre?`` answered yes);
+2. a distance card that completes the trip is always played;
+3. a safety that cures what stops or limits its side is played two times in
+   three, any other safety it holds one turn in eight, and every safety
+   once the deck is out (a safety is never discarded: the rules refuse it);
+4. otherwise it picks at random among the decent moves: the distances and
+   needed remedies it may play, the hazards it may lay on an opposing side
+   and the discards of its two least useful cards; one time in three it
+   takes the greedy choice (:class:`mille.autoplayers.GreedyPlayer`)
+   instead.
+
+It answers ``Extension?`` as the greedy player does (a long deck, every
+opposing side far behind).  Its only randomness is its ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .autoplayers import GreedyPlayer
+from .cards import D200, EXTRA_TANK, RIGHT_OF_WAY, VALUES, opposite
+from .memory import integer, quote
+from .table import (
+    COUP,
+    EXTENSION,
+    FALSE_VIRTUE,
+    PICK,
+    YES,
+    Answer,
+    Discard,
+    Move,
+    Outcome,
+    Table,
+    Use,
+)
+
+CURE_CHANCE = 2 / 3  # plays a safety that cures what ails it
+SAFETY_CHANCE = 1 / 8  # plays some other safety it holds
+GREEDY_CHANCE = 1 / 3  # takes the greedy choice rather than a random decent one
+DISCARDS_KEPT = 2  # how many of its least useful cards it considers discarding
+
+
+class EasyError(ValueError):
+    """A misuse of the easy computer, or a saved memory that cannot be
+    restored; ``str()`` is the exact message."""
+
+
+class Easy:
+    """The easy computer player of one seat (see the module docstring)."""
+
+    def __init__(self, rng: random.Random, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise EasyError(f"seat must be a whole number from 0, not {seat!r}")
+        self.rng = rng
+        self.seat = seat
+        self._greedy = GreedyPlayer(rng, seat)
+
+    def start_hand(self, table: Table) -> None:
+        """Nothing to remember."""
+
+    def observe(self, table: Table, outcome: Outcome) -> None:
+        """Nothing to remember."""
+
+    # ----- the decision ----------------------------------------------------------
+
+    def choose(self, table: Table) -> Move:
+        """The move for its seat: a pick, a use, a discard or an answer."""
+        if table.current_player != self.seat:
+            raise EasyError(f"seat {self.seat} is not to decide")
+        if table.phase == COUP:
+            return YES
+        if table.phase == EXTENSION:
+            return Answer(self._greedy.wants_extension(table))
+        legal = table.legal_moves()
+        if PICK in legal:
+            windows = [m for m in legal if isinstance(m, Use)]
+            return windows[0] if windows else PICK
+        rng = self.rng
+        hand = table.hands[self.seat]
+        uses = [m for m in legal if isinstance(m, Use)]
+        me = table.tableaux[table.side_index(self.seat)]
+        for move in uses:
+            card = hand[move.slot]
+            if card <= D200 and me.mileage + VALUES[card] >= table.target:
+                return move  # the finishing card
+        safeties = [m for m in uses if EXTRA_TANK <= hand[m.slot] <= RIGHT_OF_WAY]
+        if safeties:
+            curing = [m for m in safeties if self._cures(table, hand[m.slot])]
+            if curing and rng.random() < CURE_CHANCE:
+                return curing[0]
+            if not table.can_supply() or rng.random() < SAFETY_CHANCE:
+                return rng.choice(safeties)
+        decent = self.decent(table, legal)
+        if not decent:
+            return self._greedy.choose(table)
+        if rng.random() < GREEDY_CHANCE:
+            return self._greedy.choose(table)
+        return rng.choice(decent)
+
+    def _cures(self, table: Table, safety: int) -> bool:
+        """Does ``safety`` lift what stops or limits its side now?"""
+        me = table.tableaux[table.side_index(self.seat)]
+        model = table.model
+        if safety == RIGHT_OF_WAY:
+            return not model.rolling(me) or model.limited(me)
+        if model.rolling(me):
+            return False
+        hazard = opposite(safety)
+        if table.rules.battle == "problems":
+            return hazard in me.problems
+        top = me.battle[-1] if table.rules.battle == "stack" and me.battle else me.top
+        return top == hazard
+
+    def decent(self, table: Table, legal: list[Move]) -> list[Move]:
+        """The uses of distances, remedies, hazards and False Virtues, and
+        the discards of its least useful cards (never a safety)."""
+        hand = table.hands[self.seat]
+        moves: list[Move] = []
+        for move in legal:
+            if isinstance(move, Use):
+                card = hand[move.slot]
+                if card < EXTRA_TANK or card == FALSE_VIRTUE:
+                    moves.append(move)
+        discards = [m for m in legal if isinstance(m, Discard)]
+        discards.sort(key=lambda m: self._greedy.usefulness(table, hand[m.slot]))
+        return moves + discards[:DISCARDS_KEPT]
+
+    # ----- saving ------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Its memory as JSON-able data (it has none but its seat; not its rng)."""
+        return {"seat": self.seat}
+
+    @classmethod
+    def from_dict(cls, data: Any, rng: random.Random, seat: int) -> Easy:
+        """Rebuild the player saved by ``to_dict`` for ``seat``;
+        :class:`EasyError` says what is wrong with the data."""
+        if not isinstance(data, dict):
+            raise EasyError("easy: expected an object")
+        for key in data:
+            if key != "seat":
+                raise EasyError(f"easy: unknown key {quote(key)}")
+        if "seat" not in data:
+            raise EasyError("easy: missing key 'seat'")
+        saved = integer(data["seat"], "easy: seat", EasyError)
+        if saved != seat:
+            raise EasyError(f"easy: saved for seat {quote(saved)}, not seat {seat}")
+        return cls(rng, seat)
+
+
+__all__ = ["Easy", "EasyError"]

@@ -1,0 +1,363 @@
+"""The expert computer (mille.expert): legal everywhere, the questions, what
+it may see (its choice does not move when the hidden cards are dealt
+again), its worlds, its memory and save data, and a strength check."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from builders import build as build_bsd
+from builders import player
+from test_table_classic import build
+
+from mille.cards import (
+    D50,
+    D75,
+    D100,
+    D200,
+    EXTRA_TANK,
+    FLAT_TIRE,
+    GO,
+    NO_CARD,
+    PUNCTURE_PROOF,
+    RIGHT_OF_WAY,
+)
+from mille.expert import Budget, Expert, ExpertError, _Sampler, distinct_moves, game_chance
+from mille.players import Player
+from mille.rules import BSD, find_rules
+from mille.selfplay import PLAYERS, play_hands
+from mille.session import make_computer
+from mille.table import (
+    COUP,
+    EXTENSION,
+    NO,
+    OVER,
+    PICK,
+    YES,
+    Answer,
+    Discard,
+    Table,
+    Use,
+)
+
+QUICK = Budget(moves=100, worlds=2)  # a few playouts a decision: legal, not strong
+SMALL = Budget(moves=1500, worlds=3)
+
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("bsd", {}),
+    ("classic", dict(players=2)), ("classic", dict(players=3)),
+    ("classic", dict(players=4)), ("classic", dict(players=6)),
+    ("milebymile", dict(players=2)),
+    ("milebymile", dict(players=3, karma=True, stacking=True)),
+    ("milebymile", dict(players=4, team_mode="2v2", always_discard=False)),
+    ("milebymile", dict(players=5, reshuffle=False, perfect_crossing=False)),
+    ("milebymile", dict(players=6, team_mode="3v3", rigging="2x attacks")),
+    ("milebymile", dict(players=7)),
+    ("milebymile", dict(players=8, team_mode="4v4", rigging="2x defenses")),
+    ("milebymile", dict(players=9, team_mode="3v3v3", karma=True, rigging="no duplicates")),
+]
+IDS = [f"{p}-{'-'.join(map(str, o.values()))}" for p, o in CONFIGS]
+
+
+def play(table: Table, players: list[Player], limit: int) -> int:
+    """Up to ``limit`` moves of the hand, each checked legal; the moves made."""
+    for p in players:
+        p.start_hand(table)
+    for n in range(limit):
+        if table.phase == OVER:
+            return n
+        seat = table.current_player
+        assert seat is not None
+        move = players[seat].choose(table)
+        assert table.check(move) is None, (move, table.check(move))
+        if isinstance(move, Discard):
+            assert not EXTRA_TANK <= table.hands[seat][move.slot] <= RIGHT_OF_WAY
+        outcome = table.apply(move)
+        for p in players:
+            p.observe(table, outcome)
+    return limit
+
+
+@pytest.mark.parametrize("preset, options", CONFIGS, ids=IDS)
+def test_legal_in_every_preset_and_seat_count(preset: str, options: dict[str, Any]) -> None:
+    rules = find_rules(preset, **options)
+    rng = random.Random(6)
+    # experts in the even seats, the standard computer in the others
+    players: list[Player] = [
+        Expert(random.Random(seat), seat, budget=QUICK) if seat % 2 == 0
+        else make_computer(rules, seat, random.Random(seat)) for seat in range(rules.players)]
+    table = Table.new(rules, rng)
+    assert play(table, players, 16) > 0
+    table.validate()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset, options", CONFIGS, ids=IDS)
+def test_whole_hands_in_every_preset(preset: str, options: dict[str, Any]) -> None:
+    rules = find_rules(preset, **options)
+    rng = random.Random(7)
+    players: list[Player] = [Expert(random.Random(seat), seat, budget=QUICK)
+                             for seat in range(rules.players)]
+    table = Table.new(rules, rng)
+    for hand in range(2):
+        if hand:
+            table.new_hand(rng)
+        play(table, players, 5000)
+        assert table.phase == OVER
+
+
+def test_trivial_decisions_take_no_search() -> None:
+    table = Table.new(BSD, random.Random(1))
+    bot = Expert(random.Random(0), 0)
+    assert bot.choose(table) == PICK and bot.last_moves == 0
+    # bsd's coup-fourre window comes before the pick
+    t = build_bsd(player(["", "Driving Ace", "25", "50", "Go", "Stop", "75"],
+                         battle="Accident", battle_pile=["Go", "Accident"], battle_window=True),
+                  player(["", "75"], battle="Go"))
+    assert bot.choose(t) == Use(1) and bot.last_moves == 0
+    # one distinct move (six Go and a Stop: the two can only be discarded
+    # or played, but Go is not playable on a Go)
+    t = build_bsd(player(["Go", "Go", "Go", "Go", "Go", "Go", "Go"], battle="Go"),
+                  player(["", "75"], battle="Go"))
+    assert len(distinct_moves(t, t.legal_moves())) == 1
+    assert bot.choose(t) == Discard(0) and bot.last_moves == 0
+
+
+def test_answers_questions() -> None:
+    # Coup Fourre? yes, at once
+    t = build(hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
+    t.apply(Use(0))
+    assert t.phase == COUP
+    bot = Expert(random.Random(0), 1)
+    assert bot.choose(t) == YES and bot.last_moves == 0
+    # Extension? is searched, and the answer is legal
+    t = build(hands={0: [D100, D100, D75, D200, GO, GO]}, picked={0: D50},
+              sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}, 2: {"battle": [GO]}})
+    t.apply(Use(0))
+    assert t.phase == EXTENSION
+    bot = Expert(random.Random(0), 0, budget=SMALL)
+    answer = bot.choose(t)
+    assert isinstance(answer, Answer) and bot.last_moves > 0
+    # bsd: the computer's seat may be asked too
+    t = build_bsd(player(["50", "25", "Stop", "Go", "75", "100", "200"], battle="Go",
+                         miles=["200", "200", "100", "75", "75"]),
+                  player(["", "25", "75", "Go", "Stop", "100", "100"], battle="Go"), to_move=1)
+    t.apply(Use(0))
+    assert t.phase == EXTENSION and t.asked == 1
+    assert Expert(random.Random(0), 1, budget=SMALL).choose(t) in (YES, NO)
+
+
+def test_plays_the_finish_against_a_threat() -> None:
+    # 600 made and a 100 in hand; the opponent rolls at 600 too
+    t = build_bsd(player(["Stop", "100", "25", "25", "Go", "Accident", "Speed Limit"],
+                         battle="Go", miles=["200", "200", "100", "100"]),
+                  player(["", "75"], battle="Go", miles=["200", "200", "100", "100"]))
+    assert Expert(random.Random(3), 0, budget=Budget(moves=6000)).choose(t) == Use(1)
+
+
+# ----- what it may see -----------------------------------------------------------------
+
+
+def _hide(table: Table, seat: int, rng: random.Random) -> Table:
+    """The same table as ``seat`` sees it, the hidden cards (deck and other
+    hands) dealt again at random, the reshuffle seed changed too."""
+    other = table.copy()
+    unseen = other.deck[:]
+    for s, hand in enumerate(other.hands):
+        if s != seat:
+            unseen += [c for c in hand if c != NO_CARD]
+    rng.shuffle(unseen)
+    for s, hand in enumerate(other.hands):
+        if s != seat:
+            for i, card in enumerate(hand):
+                if card != NO_CARD:
+                    hand[i] = unseen.pop()
+    other.deck = unseen
+    if other.rules.reshuffle:
+        other.seed = rng.getrandbits(32)
+    other.validate()
+    return other
+
+
+HIDDEN_CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("bsd", {}),
+    ("classic", dict(players=3)),
+    ("milebymile", dict(players=4, team_mode="2v2")),
+    ("milebymile", dict(players=3, rigging="no duplicates", karma=True)),
+]
+
+
+@pytest.mark.parametrize("preset, options", HIDDEN_CONFIGS,
+                         ids=[f"{p}-{'-'.join(map(str, o.values()))}" for p, o in HIDDEN_CONFIGS])
+def test_hidden_cards_do_not_change_its_choice(preset: str, options: dict[str, Any]) -> None:
+    rules = find_rules(preset, **options)
+    rng = random.Random(8)
+    bot = Expert(random.Random(1), 0, budget=Budget(moves=400, worlds=2))
+    players: list[Player] = [bot] + [make_computer(rules, seat, random.Random(seat))
+                                     for seat in range(1, rules.players)]
+    table = Table.new(rules, rng)
+    for p in players:
+        p.start_hand(table)
+    compared = 0
+    while table.phase != OVER and compared < 4:
+        seat = table.current_player
+        assert seat is not None
+        if seat == 0 and len(table.legal_moves()) > 1:
+            state = bot.rng.getstate()
+            choices = []
+            for _ in range(2):
+                bot.rng.setstate(state)
+                choices.append(bot.choose(_hide(table, 0, rng)))
+            bot.rng.setstate(state)
+            move = bot.choose(table)
+            assert choices == [move, move]
+            compared += 1
+        else:
+            move = players[seat].choose(table)
+        outcome = table.apply(move)
+        for p in players:
+            p.observe(table, outcome)
+    assert compared >= 3
+
+
+def test_worlds_keep_what_the_seat_sees() -> None:
+    rules = find_rules("milebymile", players=5, reshuffle=True)
+    table = Table.new(rules, random.Random(2))
+    players = [make_computer(rules, seat, random.Random(seat)) for seat in range(5)]
+    play(table, players, 60)
+    seat = table.current_player
+    assert seat is not None
+    sampler = _Sampler(table, seat, {})
+    rng = random.Random(0)
+    seeds = set()
+    for _ in range(5):
+        world = sampler.world(rng)
+        world.validate()
+        assert world.hands[seat] == table.hands[seat]
+        assert world.tableaux == table.tableaux and world.discard == table.discard
+        assert len(world.deck) == len(table.deck)
+        for other in range(5):
+            assert [c == NO_CARD for c in world.hands[other]] == \
+                [c == NO_CARD for c in table.hands[other]]
+        seeds.add(world.seed)
+    assert len(seeds) == 5  # the reshuffle order is hidden too
+
+
+def test_remembers_a_safety_a_coup_fourre_offer_shows() -> None:
+    t = build(3, hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE},
+              sides={2: {"battle": [GO]}})
+    bot = Expert(random.Random(0), 2)
+    bot.start_hand(t)
+    outcome = t.apply(Use(0, 2))
+    bot.observe(t, outcome)
+    assert t.phase == COUP and bot.known == {1: [PUNCTURE_PROOF]}
+    outcome = t.apply(NO)  # declined: still held
+    bot.observe(t, outcome)
+    assert bot.known == {1: [PUNCTURE_PROOF]}
+    # its worlds deal that safety to seat 1
+    sampler = _Sampler(t, 2, bot.known)
+    for _ in range(5):
+        assert PUNCTURE_PROOF in sampler.world(random.Random(_)).hands[1]
+    data = json.loads(json.dumps(bot.to_dict()))
+    assert data == {"seat": 2, "known": {"1": ["Puncture Proof"]}}
+    assert Expert.from_dict(data, random.Random(0), 2).known == bot.known
+    # played: forgotten
+    outcome = t.apply(PICK)
+    bot.observe(t, outcome)
+    outcome = t.apply(Use(t.hands[1].index(PUNCTURE_PROOF)))
+    bot.observe(t, outcome)
+    assert bot.known == {}
+    bot.start_hand(t)
+    assert bot.known == {}
+
+
+def test_game_chance() -> None:
+    t = Table.new(BSD, random.Random(0))
+    assert game_chance(t, [5100, 4000], 1) == 1.0
+    assert game_chance(t, [5100, 4000], 2) == 0.0
+    assert game_chance(t, [5100, 5100], 1) == 0.5  # bsd: nobody wins a tie
+    assert game_chance(t, [1000, 1000], 1) == pytest.approx(0.5)
+    assert 0.5 < game_chance(t, [3000, 2000], 1) < game_chance(t, [4500, 3500], 1) < 1
+
+
+# ----- saving ----------------------------------------------------------------------------
+
+
+def test_to_dict_round_trip() -> None:
+    bot = Expert(random.Random(1), 0)
+    bot.known = {1: [EXTRA_TANK, RIGHT_OF_WAY], 3: [PUNCTURE_PROOF]}
+    data = json.loads(json.dumps(bot.to_dict()))
+    assert data == {"seat": 0, "known": {"1": ["Extra Tank", "Right of Way"],
+                                         "3": ["Puncture Proof"]}}
+    back = Expert.from_dict(data, random.Random(1), 0)
+    assert back.known == bot.known and back.to_dict() == data
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ([], "expert: expected an object"),
+        ({"seat": 1, "known": {}, "extra": 1}, "expert: unknown key 'extra'"),
+        ({"seat": 1}, "expert: missing key 'known'"),
+        ({"known": {}}, "expert: missing key 'seat'"),
+        ({"seat": "1", "known": {}}, "expert: seat must be an integer, not str"),
+        ({"seat": 2, "known": {}}, "expert: saved for seat 2, not seat 1"),
+        ({"seat": 1, "known": []}, "expert: known must be an object"),
+        ({"seat": 1, "known": {"x": ["Extra Tank"]}}, "expert: known: 'x' is not a seat number"),
+        ({"seat": 1, "known": {"01": ["Extra Tank"]}},
+         "expert: known: '01' is not a seat number"),
+        ({"seat": 1, "known": {"1": ["Extra Tank"]}}, "expert: known: seat 1 is its own seat"),
+        ({"seat": 1, "known": {"2": []}}, "expert: known '2' must be a list of safeties"),
+        ({"seat": 1, "known": {"2": "Extra Tank"}},
+         "expert: known '2' must be a list of safeties"),
+        ({"seat": 1, "known": {"2": ["Go"]}}, "expert: known '2': 'Go' is not a safety"),
+        ({"seat": 1, "known": {"2": [15]}}, "expert: known '2': 15 is not a safety"),
+        ({"seat": 1, "known": {"2": ["Extra Tank"], "3": ["Extra Tank"]}},
+         "expert: known: 'Extra Tank' held twice"),
+    ],
+)
+def test_from_dict_messages(data: Any, message: str) -> None:
+    with pytest.raises(ExpertError) as info:
+        Expert.from_dict(data, random.Random(0), 1)
+    assert str(info.value) == message
+    assert isinstance(info.value, ValueError)
+
+
+def test_bad_seat_turn_and_budget() -> None:
+    with pytest.raises(ExpertError, match="seat must be a whole number from 0, not -1"):
+        Expert(random.Random(0), -1)
+    t = Table.new(find_rules("classic"), random.Random(0))
+    with pytest.raises(ExpertError, match="seat 1 is not to decide"):
+        Expert(random.Random(0), 1).choose(t)
+    with pytest.raises(ExpertError, match="a budget needs at least 1 move and 2 worlds"):
+        Budget(moves=0)
+
+
+def test_selfplay_knows_the_levels() -> None:
+    assert {"easy", "standard", "expert"} <= set(PLAYERS)
+    bot = PLAYERS["expert"](BSD, random.Random(0), 1)
+    assert isinstance(bot, Expert) and bot.seat == 1
+
+
+@pytest.mark.slow
+def test_selfplay_plays_the_expert() -> None:
+    summary = play_hands(1, 2, ["expert", "easy", "standard"],
+                         find_rules("classic", players=3))
+    assert summary["hands"] == 1
+
+
+@pytest.mark.slow
+def test_stronger_than_greedy() -> None:
+    # a light budget, duplicate deals: the expert's side scores more
+    mine = theirs = 0
+    for seed in range(4):
+        for names in (["expert", "greedy"], ["greedy", "expert"]):
+            summary = play_hands(1, seed, names)
+            points = summary["points"]
+            mine += points[names.index("expert")]
+            theirs += points[names.index("greedy")]
+    assert mine > 1.3 * theirs, (mine, theirs)
+
