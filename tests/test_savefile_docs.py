@@ -29,14 +29,38 @@ def every_key(value: object, skip: tuple[str, ...] = ("memory",)) -> set[str]:
     return keys
 
 
+V3 = Path(__file__).parent / "data" / "saves-v3"
+
+
 def test_every_field_is_described() -> None:
-    """Each key of a bsd, a classic team and a milebymile file has its row."""
+    """Each key of a bsd, a classic team and a milebymile file has its row,
+    and so has each key of the kept version-3 files' logs."""
     keys: set[str] = set()
     for rules in (find_rules("bsd"), find_rules("classic", players=4),
                   find_rules("milebymile", players=3, karma=True)):
         keys |= every_key(session_to_dict(Session.new(rules, seed=1)))
+    offer_keys: set[str] = set()
+    for path in sorted(V3.glob("*.json")):
+        data = json.loads(path.read_text())
+        keys |= every_key(data, skip=("memory", "offer"))
+        offer_keys |= set(data["table"]["offer"] or ())
     missing = sorted(k for k in keys if f"| `{k}` |" not in DOC)
     assert not missing, f"undocumented save fields: {missing}"
+    offer_row = DOC.split("| `offer` |")[1].split("\n")[0]  # its keys are shown inline
+    assert offer_keys == {"side", "safety", "hazard"}
+    assert all(f'"{k}":' in offer_row for k in offer_keys)
+
+
+def test_every_event_field_is_described_in_the_log_section() -> None:
+    """The log's section has a row for each key of an event, in the order
+    the file writes them, and names every notice the loader accepts."""
+    event = json.loads((V3 / "classic-6-targets.json").read_text())["log"][0]
+    section = DOC.split("### The log")[1].split("###")[0]
+    rows = re.findall(r"^\| `([a-z_]+)` \|", section, re.M)
+    assert rows == list(event)
+    for notice in ("discard pile reshuffled", "karma clash: both lose karma",
+                   "side N loses karma", "side N regains karma"):
+        assert f'`"{notice}"`' in section, notice
 
 
 def test_the_computers_memories_are_named() -> None:
@@ -48,6 +72,7 @@ def test_the_computers_memories_are_named() -> None:
 
 def test_the_doc_names_the_format_and_version() -> None:
     assert f"`{FORMAT}`, version {VERSION}" in DOC
+    assert "today 1, 2 and 3" in DOC and "## Version 2" in DOC and "## Version 1" in DOC
     assert f'"format": "{FORMAT}"' in EXAMPLE and f'"version": {VERSION}' in EXAMPLE
 
 
@@ -60,6 +85,7 @@ def test_the_example_is_a_real_save() -> None:
     session = loads(text)
     assert dumps(session) == text
     assert session.human_to_move and session.rules.name == "bsd"
+    assert [str(event.outcome.move) for event in session.log] == ["P", "DP", "P"]
 
 
 def test_the_refusals_quoted_are_the_loaders() -> None:
