@@ -15,7 +15,6 @@ target, a coup fourre and Extension?.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Callable
 
@@ -32,12 +31,6 @@ from mille.ui import MOVE_PROMPT
 
 Spawn = Callable[..., Term]
 PROMPT_Y, ERROR_Y = 22, 23
-
-SCRIPT = (
-    "import sys; from mille.session import Session; from mille.rules import find_rules; "
-    "from mille import ui; "
-    "sys.exit(ui.play(Session.new(find_rules({name!r}, players={players}), seed={seed})))"
-)
 
 
 class Grid:
@@ -145,9 +138,8 @@ def keys_for(table: Table, move: Move) -> str:
 
 
 def start(spawn: Spawn, name: str, players: int, seed: int, **kwargs: object) -> Term:
-    """The program on a seeded game of ``name`` with ``players`` seats."""
-    script = SCRIPT.format(name=name, players=players, seed=seed)
-    return spawn("-c", script, command=sys.executable, **kwargs)
+    """``mille --rules NAME --players N --seed SEED``."""
+    return spawn("--rules", name, "--players", str(players), "--seed", str(seed), **kwargs)
 
 
 def same_screen(term: Term, expected: list[str], what: str = "", timeout: float = 5.0) -> None:
