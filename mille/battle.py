@@ -390,6 +390,7 @@ class ProblemsModel(BattleModel):
         if card == FALSE_VIRTUE_:
             tab.karma = True
             t.set_aside.append(card)
+            t.notices.append(f"side {t.side_index(seat) + 1} regains karma")
             return False
         if card >= 10:  # remedies
             problem = STOP if card == GO else opposite(card)

@@ -326,6 +326,7 @@ def test_39_false_virtue() -> None:
     t = build(3, picked={0: FALSE_VIRTUE}, karma=True, sides={1: {"karma": False}})
     use(t, 0, FALSE_VIRTUE)
     assert t.tableaux[0].karma and t.set_aside == [FALSE_VIRTUE] and t.to_move == 1
+    assert t.notices == ["side 1 regains karma"]
     t = build(3, picked={0: FALSE_VIRTUE}, karma=True)
     t.apply(Discard(0))
     assert t.discard[-1] == FALSE_VIRTUE
