@@ -58,7 +58,7 @@ MEMBERS_X = 3  # a team's players, on the row under the side's
 # The full score table.
 LABEL_WIDTH = 17  # "Milestones Played"
 MAX_COLUMN = 10
-FULL_LOWER = 14  # the row of the hand's heading under the full table
+FULL_LOWER = 14  # the lowest row of the hand's heading under the full table
 
 # Your hand and the log.
 HAND_X, CARD_X = 0, 2
@@ -212,8 +212,7 @@ class TableUi(Ui):
         table = self.session.table
         self.draw_top(table)
         if self.full_window():
-            self.draw_full(table)
-            lower = FULL_LOWER
+            lower = self.draw_full(table)
         else:
             self.draw_sides(table)
             lower = SIDES_Y + side_rows(table)
@@ -272,18 +271,21 @@ class TableUi(Ui):
                 self.put(y, MEMBERS_X, side_members(rules, side)[:COLS - MEMBERS_X])
                 y += 1
 
-    def draw_full(self, table: Table) -> None:
-        """Every score row for every side (W, and the end of a hand)."""
+    def draw_full(self, table: Table) -> int:
+        """Every score row for every side (W, and the end of a hand); the
+        row where the hand's heading goes, under a blank one."""
         sides = table.rules.sides
         width = min(MAX_COLUMN, (COLS - LABEL_WIDTH) // sides)
         for index in range(sides):
             name = side_name(table.rules, index + 1)[:width - 1]
             self.put(1, LABEL_WIDTH + index * width, name.rjust(width))
-        for y, (label, values) in enumerate(score_table(table), start=2):
+        rows = score_table(table)
+        for y, (label, values) in enumerate(rows, start=2):
             attr = curses.A_BOLD if label == "Overall Total" else 0
             self.put(y, 0, label[:LABEL_WIDTH])
             for index, value in enumerate(values):
                 self.put(y, LABEL_WIDTH + index * width, str(value).rjust(width), attr)
+        return min(FULL_LOWER, 2 + len(rows) + 1)
 
     def draw_hand(self, table: Table, lower: int) -> None:
         self.put(lower, HAND_X, "--HAND--")

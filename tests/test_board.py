@@ -18,7 +18,7 @@ from mille.cards import (
     D50, DRIVING_ACE, END_OF_LIMIT, EXTRA_TANK, FLAT_TIRE, GO, NO_CARD, OUT_OF_GAS,
     PUNCTURE_PROOF, RIGHT_OF_WAY, SPEED_LIMIT, STOP,
 )
-from mille.describe import describe, score_rows, side_members, side_name
+from mille.describe import describe, score_rows, score_table, side_members, side_name
 from mille.rules import TEAM_MODES, Rules, find_rules
 from mille.session import Session
 from mille.table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, Discard, Use
@@ -426,7 +426,9 @@ def test_w_toggles_the_full_table() -> None:
     game.render()
     assert window.line(2).startswith("Milestones Played")
     assert window.line(1).split() == ["Team", "A", "Team", "B"]
-    assert "--HAND--" in window.line(board.FULL_LOWER)
+    rows = len(score_table(session.table))
+    assert rows == 10 and window.line(2 + rows).strip() == ""
+    assert "--HAND--" in window.line(2 + rows + 1), "the hand right under the table"
 
 
 def test_w_is_one_key_each_way() -> None:
