@@ -370,11 +370,12 @@ def at_end_of_hand(session: Session, keys: str) -> FakeWindow:
 def read_table(lines: list[str], sides: int) -> dict[str, list[int]]:
     """The full score table as drawn: label -> one number per side."""
     rows = {}
-    for line in lines[2:14]:
+    for line in lines[2:]:
+        if not line.strip() or line.startswith("--HAND--"):
+            break  # under the table
         label, numbers = line[:board.LABEL_WIDTH].strip(), line[board.LABEL_WIDTH:].split()
-        if label:
-            assert len(numbers) == sides, line
-            rows[label] = [int(n) for n in numbers]
+        assert label and len(numbers) == sides, line
+        rows[label] = [int(n) for n in numbers]
     return rows
 
 

@@ -175,11 +175,12 @@ def play(term: Term, mirror: Mirror, *, until: Callable[[Mirror], bool] | None =
 def table_on_screen(lines: list[str], sides: int) -> dict[str, list[int]]:
     """The end-of-hand table read off the screen: label -> a number per side."""
     rows = {}
-    for line in lines[2:14]:
+    for line in lines[2:]:
+        if not line.strip() or line.startswith("--HAND--"):
+            break  # under the table
         label, numbers = line[:LABEL_WIDTH].strip(), line[LABEL_WIDTH:].split()
-        if label:
-            assert len(numbers) == sides, line
-            rows[label] = [int(number) for number in numbers]
+        assert label and len(numbers) == sides, line
+        rows[label] = [int(number) for number in numbers]
     return rows
 
 
