@@ -35,7 +35,7 @@ from .session import Event, Session
 from .table import COUP, EXTENSION, NO, OVER, PLAYING, YES, Move, Table, Use
 from .ui import NEWLINE, RETURN, SPACE, Ui, is_erase, is_kill
 
-ROWS, COLS = 24, 80
+COLS = 80
 LAST_COL = COLS - 1
 
 # Row 0: the game and the piles.
