@@ -6,12 +6,15 @@ that is written atomically and checked from end to end when loaded: a file
 that is not a complete, consistent save is refused with a one-line reason,
 and never modified.  Nothing is ever pickled, marshalled or evaluated.
 
-Version 2 holds any preset and seat count: the rules (rebuilt through
+Version 3 holds any preset and seat count: the rules (rebuilt through
 :func:`mille.rules.find_rules`), who controls each seat (a person, or a
-computer with its memory and generator), the whole table and the dealer's
-generator.  The table's rules are checked by :meth:`Table.validate`, the
-one owner of the rules' invariants; this module checks only the shape.
-Version 1 (bsd only, mille 1.0) still loads, converted.
+computer at its level, with its memory and generator), the whole table,
+the dealer's generator, and the log of the moves since your last turn (what
+the N-seat board and the line mode show, so a restored game shows the same
+screen).  The table's rules are checked by :meth:`Table.validate`, the one
+owner of the rules' invariants; this module checks the shape, and that each
+logged move is one the engine could have made.  Version 2 (the same without
+the log) still loads, as does version 1 (bsd only, mille 1.0), converted.
 
 >>> from mille.session import Session
 >>> game = Session.new(seed=7)
@@ -40,7 +43,7 @@ if TYPE_CHECKING:
 
     from .players import Player
 
-from .cards import CARD_NAMES, HAND_SLOTS, NO_CARD, NUM_SAFETIES
+from .cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD, NUM_SAFETIES, OUT_OF_GAS, SPEED_LIMIT
 from .rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
 from .describe import recent
 from .session import Event, Session, computer_class, computer_kinds, kind_of
@@ -63,7 +66,7 @@ from .text import escape, shorten
 
 FORMAT = "bsd-mille-save"
 VERSION = 3
-VERSIONS = (1, 2, 3)  # the versions this mille reads (1 and 2 are converted)
+VERSIONS = (1, 2, 3)  # the versions this mille reads (1 converted, 2 without a log)
 MAX_SIZE = 1 << 20  # 1 MiB: a real save is about 20 KiB (9 seats: 60 KiB)
 # A temporary file's name is ".NAME." + 8 random characters + ".tmp" and
 # must fit NAME_MAX (255 bytes): NAME is cut to 200 bytes, 14 for the rest.
@@ -833,7 +836,48 @@ def _event(data: Any, where: str, rules: Rules) -> Event:
         drawn=tuple(drawn), coup_fourre=_bool(d["coup_fourre"], f"{where}.coup_fourre"),
         extra_turn=_bool(d["extra_turn"], f"{where}.extra_turn"))
     mileage = _int(d["mileage"], f"{where}.mileage", 0, BIG)
+    _check_event(outcome, phase, notices, rules, where)
     return Event(outcome, tuple(notices), phase, mileage)
+
+
+def _check_event(outcome: Outcome, phase: str, notices: list[str], rules: Rules,
+                 where: str) -> None:
+    """An event the engine could have made: its card, draws, flags and
+    notices agree with its move and the rules."""
+    move, card = outcome.move, outcome.card
+    if isinstance(move, Answer):
+        if phase == PLAYING:
+            _fail(where, "an answer is made only to a question")
+        if outcome.coup_fourre != (card != NO_CARD) or outcome.coup_fourre and not (
+                move.yes and phase == COUP and card >= EXTRA_TANK):
+            _fail(where, "only a yes to Coup Fourre? plays a card (its safety)")
+    elif phase != PLAYING:
+        _fail(where, f"a question must be answered y or n, not {move}")
+    elif isinstance(move, Pick):
+        if card != NO_CARD or not 1 <= len(outcome.drawn) <= 2:
+            _fail(where, "a pick draws 1 or 2 cards and plays none")
+    elif card == NO_CARD or outcome.drawn:
+        _fail(where, f"{move} plays a card and draws none")
+    if not isinstance(move, Pick) and outcome.drawn:
+        _fail(where, "only a pick draws cards")
+    safety = isinstance(move, Use) and card >= EXTRA_TANK
+    if outcome.extra_turn != safety or outcome.coup_fourre and not (
+            safety or isinstance(move, Answer)):
+        _fail(where, "only a safety gives another turn or a coup fourre")
+    if isinstance(move, Use) and move.target == rules.side_of(outcome.seat) and \
+            OUT_OF_GAS <= card <= SPEED_LIMIT:
+        _fail(where, "a hazard on the mover's own side")
+    for i, notice in enumerate(notices):
+        karma = notice != "discard pile reshuffled"
+        side = int(notice.split()[1]) if notice.startswith("side ") else 0
+        if (karma and not rules.karma) or (not karma and not rules.reshuffle) or \
+                side > rules.sides:
+            _fail(f"{where}.notices[{i}]", f"not a notice of these rules: {_show(notice)}")
+
+
+def _check_log(log: list[Event]) -> None:
+    if recent(log):
+        _fail(f"log[{recent(log) - 1}]", "the log starts after your last turn, not before it")
 
 
 def _from_v2(data: dict[str, Any]) -> Session:
@@ -848,6 +892,7 @@ def _from_v2(data: dict[str, Any]) -> Session:
     deal_rng = _rng(d["deal_rng"], "deal_rng")
     log = [_event(item, f"log[{i}]", rules)
            for i, item in enumerate(_list(d.get("log", []), "log"))]
+    _check_log(log)
     return Session(table=table, computers=computers, deal_rng=deal_rng, window_full=window_full,
                    log=log)
 
@@ -929,8 +974,8 @@ def _from_v1(data: dict[str, Any]) -> Session:
 
 
 def session_from_dict(data: Any) -> Session:
-    """Rebuild a session from a save's parsed JSON (version 2, or 1
-    converted); SaveError if it is not one."""
+    """Rebuild a session from a save's parsed JSON (version 3; 2, which has
+    no log; or 1, converted); SaveError if it is not one."""
     try:
         return _session_from_dict(data)
     except RecursionError:  # a check deeper in (a computer's) met a deep value
