@@ -364,7 +364,7 @@ def test_a_missing_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize("content,reason", [
     (b"", "not a mille save file (empty)"),
     (b"\x00\x01\x02\x80garbage", "not a mille save file (not UTF-8 text at byte 3)"),
-    (b'{"format": "bsd-mille-save", "version": 9}', "version: unsupported save version 9 (this mille reads versions 1 and 2)"),
+    (b'{"format": "bsd-mille-save", "version": 9}', "version: unsupported save version 9 (this mille reads versions 1, 2 and 3)"),
 ])
 def test_a_corrupt_file(tmp_path: Path, content: bytes, reason: str) -> None:
     (tmp_path / "bad").write_bytes(content)
