@@ -636,3 +636,12 @@ def test_a_dead_stderr_is_no_traceback(
     assert cli.main([str(tmp_path / "missing")]) == 1
     monkeypatch.setattr(cli, "_play", lambda options: 1 / 0)
     assert cli.main([]) == 1
+
+
+def test_the_level_is_read() -> None:
+    assert parse_args(["--level", "expert"]).level == "expert"
+    assert parse_args([]).level == "standard"
+    with pytest.raises(UsageError, match="invalid choice: 'hard'"):
+        parse_args(["--level", "hard"])
+    with pytest.raises(UsageError, match="--level cannot be used with a file"):
+        parse_args(["--level", "easy", "game.sav"])

@@ -228,3 +228,23 @@ def test_sessions_of_other_presets_play_a_hand(name: str, players: int) -> None:
     s.table.validate(strict=True)
     s.next_hand()
     assert s.table.starter == 1
+
+
+@pytest.mark.parametrize("level,kinds", [
+    ("standard", {"bsd": "BsdComputer", "classic": "Heuristic"}),
+    ("easy", {"bsd": "Easy", "classic": "Easy"}),
+    ("expert", {"bsd": "Expert", "classic": "Expert"}),
+])
+def test_the_level_chooses_the_computers_and_is_saved(level: str, kinds: dict[str, str]) -> None:
+    from mille.savefile import dumps, loads
+
+    for name, players in (("bsd", 2), ("classic", 4)):
+        s = Session.new(find_rules(name, players=players), seed=5, level=level)
+        assert {type(c).__name__ for c in s.computers.values()} == {kinds[name]}
+        restored = loads(dumps(s))
+        assert {type(c).__name__ for c in restored.computers.values()} == {kinds[name]}
+
+
+def test_an_unknown_level_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown level 'hard'"):
+        Session.new(seed=1, level="hard")
