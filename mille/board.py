@@ -10,10 +10,12 @@ a table instead, on the same 80x24 screen::
                  players): number, name, miles, battle and speed tops,
                  safeties (``*`` a coup fourre), karma, hand and overall totals
     then         your hand (P, 1-6) on the left; on the right what happened
-                 since your last turn, read from the session's log
+                 since your last turn, read from the session's log (or, while
+                 T is on, the card tracker: how many of each card you have
+                 not seen, in three columns)
     rows 20-21   reminders of the keys (small window only)
     row 22       the prompt (``>>:Move:``, the questions)
-    row 23       the error line
+    row 23       the error line (H puts a hint there: the expert's move)
 
 ``W`` (and the end of a hand) swaps the side rows for the full score table:
 every row of the preset's scoring for every side, then the totals and
@@ -33,7 +35,7 @@ from .describe import (
 )
 from .session import Event, Session
 from .table import COUP, EXTENSION, NO, OVER, PLAYING, YES, Move, Table, Use
-from .ui import NEWLINE, RETURN, SPACE, Ui, is_erase, is_kill
+from .ui import NEWLINE, RETURN, SPACE, Ui, is_erase, is_kill, tracker_cells
 
 COLS = 80
 LAST_COL = COLS - 1
@@ -66,6 +68,7 @@ LOG_X = 20
 LOG_WIDTH = COLS - LOG_X
 LOG_BOTTOM = 21
 HINT_Y = 20  # two rows of reminders, small window only
+TRACKER_COLUMNS, TRACKER_COLUMN = 3, 20  # the card tracker, in the log's place
 
 PROMPT_Y, ERROR_Y = 22, 23
 QUESTIONS = ("Coup Fourre?", "Extension?")
@@ -81,8 +84,9 @@ TABLE_HELP = (
     "  the board, then RETURN (erase cancels).",
     "  O      keep your hand in order   W      side rows / full score table",
     "  R, ^L  redraw the screen         S      save the game",
+    "  H      hint: the expert's move   T      cards not seen yet (on / off)",
     "  Q, ^C  quit (asks Really?)       ?      this help",
-    "Yes/no questions take y, n, S (save, then ask again) and ^L.",
+    "Yes/no: y, n, S (save, then ask again), ^L; Coup Fourre?, Extension?: H, T too.",
     "",
     "Race your side to exactly the target.  Pick, then use or discard one card.",
     "A Go starts you rolling; hazards stop an opposing side (Out of Gas, Flat Tire,",
@@ -198,6 +202,8 @@ class TableUi(Ui):
     HELP_LINES = TABLE_HELP
     PROMPT_Y, PROMPT_X = PROMPT_Y, 0
     PROMPT_RIGHT = LAST_COL
+    MESSAGE_WIDTH = LAST_COL  # as message_text cuts it
+    TRACKER_HIDES_SCORES = False  # the tracker takes the log's place; W is W
 
     # ----- drawing ---------------------------------------------------------
 
@@ -218,7 +224,10 @@ class TableUi(Ui):
             lower = SIDES_Y + side_rows(table)
             self.draw_hints(table)
         self.draw_hand(table, lower)
-        self.draw_log(lower)
+        if self.tracker_shown():
+            self.draw_unseen(table, lower)
+        else:
+            self.draw_log(lower)
         if self.message:
             self.put(ERROR_Y, 0, self.message_text())
         if self.prompt in QUESTIONS:  # derived, so a restored game shows it too
@@ -301,6 +310,18 @@ class TableUi(Ui):
         for y, line in enumerate(fit_lines(log_lines(self.session), LOG_WIDTH,
                                            LOG_BOTTOM + 1 - top), start=top):
             self.put(y, LOG_X, line)
+
+    def draw_unseen(self, table: Table, lower: int) -> None:
+        """The card tracker (T) where the log goes: how many of each card
+        you have not seen (the deck and the other hands), read downwards."""
+        from .describe import unseen
+
+        total = sum(unseen(table))
+        self.put(lower, LOG_X, f"--NOT SEEN YET-- {total} cards, {len(table.deck)} in the deck"
+                               "  (t: log)")
+        for index, column in enumerate(tracker_cells(table, TRACKER_COLUMNS)):
+            for y, cell in enumerate(column, start=lower + 1):
+                self.put(y, LOG_X + index * TRACKER_COLUMN, cell)
 
     def draw_hints(self, table: Table) -> None:
         self.put(HINT_Y, HAND_X, "w: scores  ?: help")

@@ -5,7 +5,8 @@ The screen is 80x24 and has three regions, as in BSD:
 * the board (columns 0-39): safeties, your hand, deck, discard pile,
   battle and speed tops, the prompt line and the computer's last move;
 * the score window (columns 40-79, rows 0-16) with its ``|`` border, the
-  small or full score table and the error line (row 15, column 45);
+  small or full score table (or, while T is on, the card tracker: how many
+  of each card you have not seen) and the error line (row 15, column 45);
 * the mileage area (rows 17-23): one column per distance card played.
 
 Every frame is drawn whole from the game state plus a little UI state (the
@@ -15,6 +16,10 @@ held key costs no redraw per byte.  Keys are read byte by byte (no keypad
 translation) so the command language behaves like BSD's ``readch``; an
 escape sequence (an arrow or function key) is read whole and refused as
 one unknown key.
+
+H puts a hint on the error line (the expert's move and why; it is never
+played) and T toggles the card tracker: neither is in BSD mille, and with
+neither pressed the screen is BSD's.
 
 Signals only set flags: the key reader acts on them between keys, so a
 signal never cuts a save or a redraw in half.  ^C asks ``Really?``; a
@@ -38,8 +43,10 @@ if TYPE_CHECKING:
 
 from .cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
 from .session import Session
-from .table import EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Pick, Use
-from .text import escape
+from .table import (
+    EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Pick, Table, Use,
+)
+from .text import ELLIPSIS, escape, shorten
 
 MIN_LINES = 24
 MIN_COLS = 80
@@ -66,6 +73,13 @@ RIGHT = 79
 MILES_Y = 17
 
 MOVE_PROMPT = ">>:Move:"
+HINT_QUESTIONS = ("Coup Fourre?", "Extension?")  # the questions that take H and T
+
+# The card tracker in the score window (T): a heading, two columns of cards.
+TRACK_X = SCORE_X + 2
+TRACK_COLUMN = 19  # from one column of cards to the next
+TRACK_Y = 2  # the first row of cards
+TRACK_NAME = 14  # "Puncture Proof"
 
 CTRL_C, CTRL_L, CTRL_U = 3, 12, 21
 BACKSPACE, DELETE = 8, 127
@@ -129,8 +143,9 @@ HELP = (
     "  D n    discard the card in slot n (n: P or 0, 1-6; RETURN or SPACE confirms)",
     "  O      keep your hand in order   W      small / full score window",
     "  R, ^L  redraw the screen         S      save the game",
+    "  H      hint: the expert's move   T      cards not seen yet (T or W: scores)",
     "  Q, ^C  quit (asks Really?)       ?      this help",
-    "Yes/no questions take y, n, S (save, then ask again) and ^L.",
+    "Yes/no questions take y, n, S (save, then ask again), ^L; Extension?: H, T too.",
     "",
     "Race to exactly 700 miles (1000 after an extension); 5000 points win a game.",
     "Pick, then use or discard one card.  You need a Go to roll.  Hazards stop the",
@@ -177,6 +192,40 @@ def key_name(key: int) -> str:
     if key < 32:
         return "^" + chr(key + 64)
     return "^?" if key == DELETE else chr(key)
+
+
+def fit_line(text: str, width: int) -> str:
+    """``text`` cut to ``width`` at a word, ending in ``...``; a hint that
+    has no room for a word of its why keeps just its move.
+
+    >>> fit_line("hint: U2 Go - you are stopped and hold 75", 35)
+    'hint: U2 Go - you are stopped...'
+    >>> fit_line("hint: D3 Puncture Proof - the card you need least", 24)
+    'hint: D3 Puncture Proof'
+    >>> fit_line("short", 35)
+    'short'
+    """
+    if len(text) <= width:
+        return text
+    room = width - len(ELLIPSIS)
+    space = text.rfind(" ", 0, room + 1)
+    dash = text.find(" - ")
+    if 0 <= dash and space <= dash + 2:  # not one word of the why fits
+        return text[:dash] if dash <= width else shorten(text, width)
+    if space <= 0:
+        return shorten(text, width)
+    return text[:space].rstrip(" ,-") + ELLIPSIS
+
+
+def tracker_cells(table: Table, columns: int) -> list[list[str]]:
+    """The card tracker's cells, ``Out of Gas      2``, in ``columns``
+    columns read downwards (the counts are :func:`mille.describe.unseen`)."""
+    from .describe import tracker
+
+    rows = tracker(table)
+    height = -(-len(rows) // columns)
+    cells = [f"{name:<{TRACK_NAME}}{count:>3}" for name, count in rows]
+    return [cells[index * height:(index + 1) * height] for index in range(columns)]
 
 
 def is_erase(key: int) -> bool:
@@ -330,6 +379,8 @@ class Ui:
     HELP_LINES: tuple[str, ...] = HELP
     PROMPT_Y, PROMPT_X = MOVE_Y, MOVE_X  # where the prompt line starts
     PROMPT_RIGHT = BOARD_RIGHT  # the last column it may use
+    MESSAGE_WIDTH = RIGHT - ERR_X + 1  # the error line's room
+    TRACKER_HIDES_SCORES = True  # the tracker takes the score window (W leaves it)
 
     def __init__(
         self,
@@ -357,6 +408,8 @@ class Ui:
         self.bell = False  # a beep is due with the next screen update
         self.pending: list[int] = []  # keys read ahead, to be read again
         self.sequence = b""  # the escape sequence behind the last SEQUENCE key
+        self.tracking = False  # T: the card tracker is on (a UI setting, not saved)
+        self.hinted: tuple[Table, str] | None = None  # the last hint and its position
         encoding = getattr(scr, "encoding", None) or "utf-8"
         try:
             import codecs
@@ -397,6 +450,7 @@ class Ui:
         """Draw the whole screen from the state; curses sends the changes."""
         scr = self.scr
         scr.erase()
+        self.expire_hint()
         if self.too_small:
             self.put(0, 0, TOO_SMALL)
         elif self.helping:
@@ -457,12 +511,38 @@ class Ui:
     def full_window(self) -> bool:
         return self.session.window_full or self.session.state.phase == OVER
 
+    def tracker_shown(self) -> bool:
+        """T is on and the hand is not over (the end of a hand shows the scores)."""
+        return self.tracking and self.session.table.phase != OVER
+
     def draw_score(self) -> None:
-        state = self.session.state
-        full = self.full_window()
         for y in range(SCORE_ROWS):
             self.put(y, SCORE_X, "|")
         self.put(SCORE_ROWS - 1, SCORE_X + 1, "_" * (RIGHT - SCORE_X))
+        if self.tracker_shown():
+            self.draw_tracker()
+        else:
+            self.draw_scores()
+        if self.message:
+            self.put(ERR_Y, ERR_X, escape(self.message)[: RIGHT - ERR_X + 1])
+
+    def draw_tracker(self) -> None:
+        """The card tracker in the score window (rows 0-14): how many of
+        each card you have not seen (the deck and the computer's hand)."""
+        from .describe import unseen
+
+        table = self.session.table
+        self.put(0, TRACK_X, "Not seen yet (deck and Comp's hand)")
+        for index, column in enumerate(tracker_cells(table, 2)):
+            for y, cell in enumerate(column, start=TRACK_Y):
+                self.put(y, TRACK_X + index * TRACK_COLUMN, cell)
+        total = sum(unseen(table))
+        self.put(13, TRACK_X, f"{total} cards, {len(table.deck)} of them in the deck")
+        self.put(14, TRACK_X, "t or w: scores")
+
+    def draw_scores(self) -> None:
+        state = self.session.state
+        full = self.full_window()
         labels = SCORE_TOP + (SCORE_FULL if full else SCORE_SMALL)
         for y, x, text in labels:
             self.put(y, SCORE_X + x, text)
@@ -484,8 +564,6 @@ class Ui:
                 self.put(y, x, f"{value:4d}")
             for y, value in tail.items():
                 self.put(y, x, f"{value:4d}")
-        if self.message:
-            self.put(ERR_Y, ERR_X, escape(self.message)[: RIGHT - ERR_X + 1])
 
     def draw_miles(self) -> None:
         self.put(MILES_Y, 0, "--MILEAGE--")
@@ -529,6 +607,36 @@ class Ui:
 
     def note(self, text: str) -> None:
         self.message = text
+
+    def show_hint(self) -> None:
+        """H: the expert's move for you and why, as a note on the error line
+        (never played).  The same position gives the same hint, kept so a
+        held H asks the expert once."""
+        table = self.session.table
+        if self.hinted is None or self.hinted[0] != table:
+            if not self.pending:
+                self.note("hint: thinking...")
+                self.render()
+            from .advice import hint
+
+            try:
+                text = hint(table)
+            except Exception as exc:  # advice must never end the game
+                self.hinted = None
+                self.error(f"no hint: {escape(str(exc)) or type(exc).__name__}")
+                return
+            self.hinted = table.copy(), fit_line(text, self.MESSAGE_WIDTH)
+        self.note(self.hinted[1])
+
+    def expire_hint(self) -> None:
+        """A hint shown for another position (a move, O) leaves the error line."""
+        if self.hinted is not None and self.message == self.hinted[1] \
+                and self.hinted[0] != self.session.table:
+            self.message = ""
+
+    def toggle_tracker(self) -> None:
+        """T: the card tracker on or off."""
+        self.tracking = not self.tracking
 
     def beep(self) -> None:
         self.bell = True  # rung with the next screen update: one per burst of keys
@@ -686,6 +794,10 @@ class Ui:
             if can_save and key in (ord("s"), ord("S")):
                 self.echo = "S"
                 saved = self.save()
+            elif question in HINT_QUESTIONS and key in (ord("h"), ord("H")):
+                self.show_hint()
+            elif question in HINT_QUESTIONS and key in (ord("t"), ord("T")):
+                self.toggle_tracker()
             elif key == CTRL_L:
                 self.redraw()
             else:
@@ -785,8 +897,15 @@ class Ui:
             if char == "Q":
                 self.really()
             elif char == "W":
-                self.session.window_full = not self.session.window_full
-                self.message = ""  # BSD clears the score window's bottom rows
+                if self.TRACKER_HIDES_SCORES and self.tracker_shown():
+                    self.tracking = False  # back to the scores, as T
+                else:
+                    self.session.window_full = not self.session.window_full
+                    self.message = ""  # BSD clears the score window's bottom rows
+            elif char == "H":
+                self.show_hint()
+            elif char == "T":
+                self.toggle_tracker()
             elif char == "R" or key == CTRL_L:
                 self.redraw()
             elif char == "S":
