@@ -30,7 +30,7 @@ HINT_SEED = 0x4D494C4C45  # the hint's own random stream: same position, same hi
 
 
 def hint(table: Table, seat: int = YOU) -> str:
-    """``hint: U3 Go - you are stopped and hold 75 and 100``: what the
+    """``hint: U3 Go - stopped; you hold 75, 100``: what the
     expert would do for ``seat`` now, and why."""
     if table.current_player != seat:
         return "hint: it is not your turn"
@@ -60,10 +60,7 @@ def label(table: Table, move: Move) -> str:
 
 def _distances(hand: list[int]) -> str:
     cards = sorted({c for c in hand if c != NO_CARD and c <= D200}, key=lambda c: VALUES[c])
-    names = [card_name(c) for c in cards]
-    if len(names) > 1:
-        return ", ".join(names[:-1]) + " and " + names[-1]
-    return names[0] if names else ""
+    return ", ".join(card_name(c) for c in cards)
 
 
 def reason(table: Table, seat: int, move: Move) -> str:
@@ -72,40 +69,38 @@ def reason(table: Table, seat: int, move: Move) -> str:
     side = rules.side_of(seat)
     tab = table.tableaux[side - 1]
     if isinstance(move, Pick):
-        return "pick a card first"
+        return "pick first"
     if isinstance(move, Answer):
         if table.phase == COUP:
-            return ("a coup fourre scores 300 more and gives you the next turn" if move.yes
-                    else "keep the safety for later")
+            return ("300 more and the next turn" if move.yes else "keep it for later")
         if table.phase == EXTENSION:
-            return (f"you can make it to {rules.extension}" if move.yes
-                    else "end the hand now and bank the trip")
+            return (f"you can make {rules.extension}" if move.yes else "bank the trip now")
         return "answer the question"
     hand = table.hands[seat]
     card = hand[move.slot]
     if isinstance(move, Discard):
         if is_hazard(card) and not any(
                 table.check(Use(move.slot, t)) is None for t in range(1, rules.sides + 1)):
-            return "it cannot be played now and you need it least"
-        return "the card you need least"
+            return "unplayable, needed least"
+        return "the card needed least"
     if card <= D200:
         left = table.target - tab.mileage - VALUES[card]
         if left <= 0:
-            return "it completes the trip"
-        return f"{VALUES[card]} miles, {left} to go"
+            return "completes the trip"
+        return f"{left} to go after it"
     if is_safety(card):
-        return "protects your side for good and gives you another turn"
+        return "safe for good, another turn"
     if card == GO:
         held = _distances(hand)
-        return "you are stopped" + (f" and hold {held}" if held else "")
+        return "stopped" + (f"; you hold {held}" if held else "")
     if card == END_OF_LIMIT:
         long = [c for c in hand if c != NO_CARD and c <= D200 and VALUES[c] > 50]
-        return "lifts your speed limit" + (" for your long distances" if long else "")
+        return "lifts your limit" + (" for long distances" if long else "")
     if is_repair(card):
-        return "repairs what stops you, then a Go gets you rolling"
+        return "repairs you; a Go then rolls"
     if is_hazard(card):
         target = move.target if isinstance(move, Use) and move.target is not None else 3 - side
         other = table.tableaux[target - 1]
         verb = "slows" if card == SPEED_LIMIT else "stops"
-        return f"{verb} {side_name(rules, target)} ({other.mileage} miles)"
+        return f"{verb} {side_name(rules, target)} at {other.mileage}"
     return "the best use of your hand"

@@ -152,7 +152,7 @@ def test_the_hint_leaves_when_the_position_changes() -> None:
     while session.computer_to_move:
         session.computer_move()
     window, _ = bsd("hp", session)
-    assert bsd_error(window.screens[1]) == "hint: P - pick a card first"
+    assert bsd_error(window.screens[1]) == "hint: P - pick first"
     assert bsd_error(window.screens[2]) == "", "stale once you have picked"
     assert session.table.hands[0][0] != -1
 
@@ -294,7 +294,7 @@ def test_h_at_the_coup_fourre_question() -> None:
     assert screen[board.PROMPT_Y].startswith("Coup Fourre?")
     assert session.table == before
     assert screen[TABLE_ERROR].rstrip() == advice.hint(before)
-    assert screen[TABLE_ERROR].startswith("hint: y - a coup fourre")
+    assert screen[TABLE_ERROR].startswith("hint: y - 300 more and the next turn")
 
 
 def read_table_tracker(screen: list[str]) -> tuple[int, list[tuple[str, int]]]:

@@ -244,7 +244,7 @@ def test_the_hint_names_a_legal_move_and_plays_nothing() -> None:
     before = session.table.copy()
     _, out = run(session, "h\n")
     line = next(x for x in out.splitlines() if x.startswith("hint: "))
-    assert line == "hint: U2 Go - you are stopped and hold 75"
+    assert line == "hint: U2 Go - stopped; you hold 75"
     assert session.table == before
 
 
