@@ -12,6 +12,7 @@ from __future__ import annotations
 import curses
 
 import pytest
+from fakewindow import FakeWindow, OutOfKeys
 
 from mille import advice, board, ui
 from mille.board import TableUi
@@ -23,54 +24,6 @@ from mille.table import COUP, EXTENSION, NO, OVER, PICK, Table, Use
 
 BSD_ERROR = (15, 45)  # BSD's error line: row 15 from column 45 to 79
 TABLE_ERROR = 23  # the N-seat board's error line: all of row 23
-
-
-class OutOfKeys(Exception):
-    pass
-
-
-class FakeWindow:
-    """Just enough of a curses window: a grid of cells, a key queue, and the
-    whole screen as it was at every key read."""
-
-    def __init__(self, keys: str = "", rows: int = 24, cols: int = 80) -> None:
-        self.keys = list(keys.encode("latin-1"))
-        self.rows, self.cols = rows, cols
-        self.cells = [[" "] * cols for _ in range(rows)]
-        self.screens: list[list[str]] = []  # the screen at every key read
-        self.delay = -1
-
-    def getmaxyx(self) -> tuple[int, int]:
-        return self.rows, self.cols
-
-    def erase(self) -> None:
-        self.cells = [[" "] * self.cols for _ in range(self.rows)]
-
-    clear = erase
-
-    def addstr(self, y: int, x: int, text: str, attr: int = 0) -> None:
-        for i, ch in enumerate(text):
-            self.cells[y][x + i] = ch
-
-    def refresh(self) -> None:
-        pass
-
-    def move(self, y: int, x: int) -> None:
-        pass
-
-    def timeout(self, delay: int) -> None:
-        self.delay = delay
-
-    def getch(self) -> int:
-        if self.delay >= 0:
-            return self.keys.pop(0) if self.keys else -1
-        self.screens.append(self.lines())
-        if not self.keys:
-            raise OutOfKeys("\n".join(self.lines()))
-        return self.keys.pop(0)
-
-    def lines(self) -> list[str]:
-        return ["".join(row) for row in self.cells]
 
 
 @pytest.fixture
@@ -251,8 +204,8 @@ def test_the_end_of_a_hand_shows_the_scores_even_with_the_tracker_on() -> None:
     game = ui.Ui(window, session)  # type: ignore[arg-type]
     game.tracking = True
     game.render()
-    assert "Trip Completed" in window.lines()[5]
-    assert "Not seen yet" not in window.lines()[0]
+    assert "Trip Completed" in window.full_lines()[5]
+    assert "Not seen yet" not in window.full_lines()[0]
 
 
 # ----- the N-seat board -----------------------------------------------------------
@@ -342,9 +295,9 @@ def test_t_on_the_n_seat_board_fits_and_keeps_your_hand(rules: Rules, full: bool
     game = TableUi(big, session)  # type: ignore[arg-type]
     game.tracking = True
     game.render()
-    assert [row[:80] for row in big.lines()[:24]] == tracked, "nothing cut at 80x24"
-    assert not any(row.strip() for row in big.lines()[24:])
-    assert not any(row[80:].strip() for row in big.lines())
+    assert [row[:80] for row in big.full_lines()[:24]] == tracked, "nothing cut at 80x24"
+    assert not any(row.strip() for row in big.full_lines()[24:])
+    assert not any(row[80:].strip() for row in big.full_lines())
 
 
 def test_w_keeps_its_meaning_with_the_tracker_on_the_n_seat_board() -> None:

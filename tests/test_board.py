@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 from typing import Iterator
 
+import fakewindow
 import pytest
+from fakewindow import OutOfKeys
 
 from mille import board, ui
 from mille.board import TableUi
@@ -26,60 +28,11 @@ from mille.table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, Discard, Use
 PROMPT_Y, ERROR_Y = 22, 23
 
 
-class OutOfKeys(Exception):
-    pass
-
-
-class FakeWindow:
-    """Just enough of a curses window: a grid of cells and a key queue."""
+class FakeWindow(fakewindow.FakeWindow):
+    """The fake window, noting the N-seat board's prompt and error rows."""
 
     def __init__(self, keys: str | bytes = "", rows: int = 24, cols: int = 80) -> None:
-        self.keys = list(keys.encode("latin-1") if isinstance(keys, str) else keys)
-        self.rows, self.cols = rows, cols
-        self.cells = [[" "] * cols for _ in range(rows)]
-        self.prompts: list[str] = []  # the prompt line at every key read
-        self.errors: list[str] = []  # the error line at every key read
-        self.cursor = (0, 0)
-        self.delay = -1
-
-    def getmaxyx(self) -> tuple[int, int]:
-        return self.rows, self.cols
-
-    def erase(self) -> None:
-        self.cells = [[" "] * self.cols for _ in range(self.rows)]
-
-    clear = erase
-
-    def addstr(self, y: int, x: int, text: str, attr: int = 0) -> None:
-        for i, ch in enumerate(text):
-            self.cells[y][x + i] = ch
-
-    def refresh(self) -> None:
-        pass
-
-    def move(self, y: int, x: int) -> None:
-        self.cursor = (y, x)
-
-    def timeout(self, delay: int) -> None:
-        self.delay = delay
-
-    def getch(self) -> int:
-        if self.delay >= 0:  # a short wait: the rest of an escape sequence
-            return self.keys.pop(0) if self.keys else -1
-        self.prompts.append(self.line(PROMPT_Y).rstrip())
-        self.errors.append(self.line(ERROR_Y).rstrip())
-        if not self.keys:
-            raise OutOfKeys(self.text())
-        return self.keys.pop(0)
-
-    def line(self, y: int) -> str:
-        return "".join(self.cells[y])
-
-    def lines(self) -> list[str]:
-        return [self.line(y).rstrip() for y in range(self.rows)]
-
-    def text(self) -> str:
-        return "\n".join(self.lines())
+        super().__init__(keys, rows, cols, prompt=(PROMPT_Y, 0, cols), error=(ERROR_Y, 0))
 
 
 def drawn(session: Session, rows: int = 24, cols: int = 80) -> FakeWindow:

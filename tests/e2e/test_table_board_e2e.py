@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+from fakewindow import Grid
 from screen import Term
 
 from mille.board import LABEL_WIDTH, LOG_BOTTOM, LOG_X, SIDES_Y, TableUi, question_context
@@ -31,35 +32,6 @@ from mille.ui import MOVE_PROMPT
 
 Spawn = Callable[..., Term]
 PROMPT_Y, ERROR_Y = 22, 23
-
-
-class Grid:
-    """A stand-in curses window for the mirror: cells only."""
-
-    def __init__(self, rows: int = 24, cols: int = 80) -> None:
-        self.rows, self.cols = rows, cols
-        self.cells = [[" "] * cols for _ in range(rows)]
-
-    def getmaxyx(self) -> tuple[int, int]:
-        return self.rows, self.cols
-
-    def erase(self) -> None:
-        self.cells = [[" "] * self.cols for _ in range(self.rows)]
-
-    clear = erase
-
-    def addstr(self, y: int, x: int, text: str, attr: int = 0) -> None:
-        for i, ch in enumerate(text):
-            self.cells[y][x + i] = ch
-
-    def refresh(self) -> None:
-        pass
-
-    def move(self, y: int, x: int) -> None:
-        pass
-
-    def lines(self) -> list[str]:
-        return ["".join(row).rstrip() for row in self.cells]
 
 
 class Mirror:
@@ -271,7 +243,7 @@ def test_the_target_prompt_and_the_engines_refusals(spawn: Spawn) -> None:
     term.send(f"u{slot}\r")
     term.wait_for("on side:", row=PROMPT_Y)
     assert term.lines()[ERROR_Y] == "2 Comp 1  3 Comp 2"
-    for keys, message in ((f"9\r", "no such opponent"),
+    for keys, message in (("9\r", "no such opponent"),
                           (f"u{slot}\r1\r", "can't attack your own side"),
                           (f"u{slot}\r\r", "which opponent?")):
         term.send(keys)

@@ -11,66 +11,13 @@ import os
 from pathlib import Path
 
 import pytest
+from fakewindow import FakeWindow, OutOfKeys
 
 from mille import ui
+from mille.session import Session
 from mille.table import EXTENSION, NO, OVER, PICK, PLAYING, Use
 
 HUMAN = 0
-from mille.session import Session
-
-
-class OutOfKeys(Exception):
-    pass
-
-
-class FakeWindow:
-    """Just enough of a curses window: a grid of cells and a key queue."""
-
-    def __init__(self, keys: str | bytes, rows: int = 24, cols: int = 80) -> None:
-        self.keys = list(keys.encode("latin-1") if isinstance(keys, str) else keys)
-        self.rows, self.cols = rows, cols
-        self.cells = [[" "] * cols for _ in range(rows)]
-        self.prompts: list[str] = []  # row 10 of the board at every key read
-        self.errors: list[str] = []  # the error line at every key read
-        self.cursor = (0, 0)
-        self.delay = -1  # curses' timeout(): -1 blocks
-        self.beeps = 0
-
-    def getmaxyx(self) -> tuple[int, int]:
-        return self.rows, self.cols
-
-    def erase(self) -> None:
-        self.cells = [[" "] * self.cols for _ in range(self.rows)]
-
-    clear = erase
-
-    def addstr(self, y: int, x: int, text: str, attr: int = 0) -> None:
-        for i, ch in enumerate(text):
-            self.cells[y][x + i] = ch
-
-    def refresh(self) -> None:
-        pass
-
-    def move(self, y: int, x: int) -> None:
-        self.cursor = (y, x)
-
-    def timeout(self, delay: int) -> None:
-        self.delay = delay
-
-    def getch(self) -> int:
-        if self.delay >= 0:  # a short wait: the rest of an escape sequence
-            return self.keys.pop(0) if self.keys else -1
-        self.prompts.append(self.line(10)[20:40].rstrip())
-        self.errors.append(self.line(15)[45:].rstrip())
-        if not self.keys:
-            raise OutOfKeys(self.text())
-        return self.keys.pop(0)
-
-    def line(self, y: int) -> str:
-        return "".join(self.cells[y])
-
-    def text(self) -> str:
-        return "\n".join(self.line(y).rstrip() for y in range(self.rows))
 
 
 def run(session: Session, keys: str | bytes, message: str = "") -> FakeWindow:
