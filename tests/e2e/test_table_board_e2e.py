@@ -180,7 +180,7 @@ def test_classic_four_players_a_team_hand_to_the_table(spawn: Spawn) -> None:
     rules = find_rules("classic", players=4)
     mirror = Mirror(rules, 252)
     term = start(spawn, "classic", 4, 252)
-    assert term.wait_for("Team A")[3].strip() == "You, Partner"
+    assert term.wait_for("You, Partner", row=3)[2].startswith(" 1 Team A")
     questions = play(term, mirror)
     assert questions and questions[0].startswith("Coup Fourre?    Comp ")
     assert " on your team - you hold " in questions[0]
