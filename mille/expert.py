@@ -2,19 +2,30 @@
 
 It sees only what its seat may see: its own hand, every tableau, the
 discard pile and the set-aside pile, how many cards each other seat holds,
-the deck's size, and what it observed (in ``classic`` and ``milebymile`` a
-``Coup Fourre?`` put to another seat shows that the seat holds the safety,
-until it plays it).  Never the order of the deck, never another hand.
+the deck's size, and the moves it watched.  Never the order of the deck,
+never another hand.
+
+**What the other hands may hold.**  For each other seat it keeps guesses
+at that seat's hidden cards (particles; ``PARTICLES`` shared out between
+the other seats, at most 200 each), dealt at first from the unseen cards.
+When a seat is to decide, it works out what the preset's standard computer
+would do there with each guess; when the seat's move comes, a guess that
+foresaw it keeps its weight and one that did not keeps ``SURPRISE`` of it
+(a person, or another computer, plays otherwise now and then), and the
+guesses are drawn again by weight.  A card the seat plays leaves its
+guesses, a pick adds unseen cards at random, a card that comes into view
+elsewhere is replaced, and a ``Coup Fourre?`` put to a seat puts the
+safety in every guess.  Against the standard computer (which it foresees
+99 times in 100 given the hand) this is Bayes' rule over its hand.
 
 For each real decision (more than one distinct legal move):
 
-1. **Worlds.**  It lists the cards it cannot see (the preset's deck less
-   every card in view, in card order, so the list depends on nothing
-   hidden), shuffles them with its own ``random.Random`` and deals them
-   back: into each other hand (as many cards as that hand holds, the known
-   safeties first) and the rest into the deck.  Under the reshuffle rule
-   the order of a future reshuffle is hidden too: each world draws its own
-   ``table.seed``.
+1. **Worlds.**  It counts the cards it cannot see (the preset's deck less
+   every card in view: nothing hidden goes in), deals each other hand from
+   one of its guesses (a card no longer unseen is replaced at random), and
+   shuffles the rest, in card order first, with its own ``random.Random``
+   into the deck.  Under the reshuffle rule the order of a future
+   reshuffle is hidden too: each world draws its own ``table.seed``.
 2. **Candidates.**  Legal moves that do the same thing (the same card from
    two slots) are one candidate.
 3. **Playouts.**  Each candidate is played in a world, then the hand is
@@ -23,7 +34,10 @@ For each real decision (more than one distinct legal move):
    rollout of the standard policy, so the search improves on it), each
    bot's card counts started from what its seat sees in that world.  Every
    candidate meets the same worlds with the same random stream (common
-   random numbers), so differences between candidates are the moves' own.
+   random numbers), and each seat draws from its own stream of the deck,
+   so a move that changes who draws when (a safety's extra turn) does not
+   change what each seat draws: differences between candidates are the
+   moves' own.
 4. **Value.**  A playout is worth its side's hand score less the best
    opposing side's, plus ``GAME_WEIGHT`` times an estimate of its chance
    to win the game from the totals after the hand (1 or 0 once the game is
@@ -48,7 +62,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .cards import EXTRA_TANK, NO_CARD, NUM_SAFETIES
+from .cards import EXTRA_TANK, HAND_SLOTS, NO_CARD, NUM_SAFETIES
 from .computer import IN_HAND, PLAYED, UNKNOWN, BsdComputer
 from .heuristic import KINDS, NAMES, Heuristic
 from .memory import integer, quote
@@ -67,9 +81,10 @@ from .table import (
     Pick,
     Table,
     Use,
-    deck_cards,
 )
 
+PARTICLES = 400  # guesses kept about the other hands, shared out (at most 200 a seat)
+SURPRISE = 0.03  # the weight of a guess whose foreseen move was not made
 GAME_WEIGHT = 3000.0  # points a sure game win is worth over a lost one
 HAND_SPREAD = 900.0  # the spread of one hand's score difference (bsd, about)
 HAND_POINTS = 1000.0  # what a side scores in a hand, about
@@ -90,16 +105,20 @@ class Budget:
     decision may spend; ``worlds`` the worlds each candidate meets in the
     first round; ``confidence`` how many standard errors a candidate must
     beat the standard computer's move by to be preferred; ``decisive`` the
-    standard errors by which a leader ends the search early.
+    standard errors by which a candidate worse than the standard move is
+    dropped; ``extra`` the moves a close call (a rival within ``close``
+    standard errors of being preferred) may spend beyond ``moves``.
     """
 
     moves: int = 32_000
     worlds: int = 12
-    confidence: float = 2.0
+    confidence: float = 1.5
     decisive: float = 2.0
+    extra: int = 48_000
+    close: float = 1.0
 
     def __post_init__(self) -> None:
-        if self.moves < 1 or self.worlds < 2:
+        if self.moves < 1 or self.worlds < 2 or self.extra < 0:
             raise ExpertError("a budget needs at least 1 move and 2 worlds")
 
 
@@ -127,31 +146,114 @@ class Expert:
         self.rng = rng
         self.seat = seat
         self.budget = budget
-        # safeties another seat is known to hold (a Coup Fourre? put to it)
-        self.known: dict[int, list[int]] = {}
+        # by other seat: guesses at its hidden cards (the particles), and
+        # what the standard computer would do now with each of them
+        self.beliefs: dict[int, list[list[int]]] = {}
+        self.predictions: dict[int, list[str]] = {}
         self.last_moves = 0  # simulated moves of the last decision (for benchmarks)
         self.last_playouts = 0
 
-    # ----- memory --------------------------------------------------------------
+    # ----- memory: what the other hands may hold ----------------------------------
 
     def start_hand(self, table: Table) -> None:
-        """A new deal: nothing is known of the other hands."""
-        self.known = {}
+        """A new deal: every other hand is a guess among the unseen cards."""
+        self.predictions = {}
+        pool = _expand(unseen_counts(table, self.seat))
+        count = min(200, PARTICLES // max(1, table.rules.players - 1))
+        self.beliefs = {}
+        for other, hand in enumerate(table.hands):
+            if other != self.seat:
+                size = sum(c != NO_CARD for c in hand)
+                self.beliefs[other] = [self.rng.sample(pool, size) for _ in range(count)]
+        self._predict(table)
 
     def observe(self, table: Table, outcome: Outcome) -> None:
-        """Remember which safeties a ``Coup Fourre?`` showed, until played."""
-        held = self.known.get(outcome.seat)
-        if held and outcome.card in held and not isinstance(outcome.move, (Pick, Discard)):
-            held.remove(outcome.card)
-            if not held:
-                del self.known[outcome.seat]
+        """Weigh the guesses about a seat by the move it made, update them
+        with what it played and drew, then foresee the next seat's move."""
+        seat = outcome.seat
+        particles = self.beliefs.get(seat)
+        if particles is not None:
+            self._weigh(seat, particles, outcome)
         if table.phase == COUP and table.offer is not None and table.asked is not None \
                 and table.asked != self.seat:
+            # the question shows that the seat asked holds the safety
             safety = table.offer[1]
-            cards = self.known.setdefault(table.asked, [])
-            if safety not in cards:
-                cards.append(safety)
-                cards.sort()
+            for particle in self.beliefs.get(table.asked, []):
+                if safety not in particle:
+                    particle[self.rng.randrange(len(particle))] = safety
+        self._repair(table)
+        self._predict(table)
+
+    def _weigh(self, seat: int, particles: list[list[int]], outcome: Outcome) -> None:
+        """Draw the guesses about ``seat`` again by how well they foresaw
+        its move, and take out the card it played."""
+        rng = self.rng
+        predicted = self.predictions.pop(seat, None)
+        move = outcome.move
+        card = outcome.card if not isinstance(move, (Pick, Answer)) or \
+            outcome.coup_fourre else NO_CARD
+        if predicted is not None and len(predicted) == len(particles):
+            actual = _outcome_key(outcome)
+            weights = [(1.0 if key == actual else SURPRISE) *
+                       (card == NO_CARD or card in particle)
+                       for key, particle in zip(predicted, particles)]
+            particles[:] = [p[:] for p in _resample(particles, weights, rng)]
+        if card != NO_CARD:
+            for particle in particles:
+                if card in particle:
+                    particle.remove(card)
+                elif particle:
+                    particle.pop(rng.randrange(len(particle)))
+
+    def _repair(self, table: Table) -> None:
+        """Every guess holds as many cards as its seat, and only unseen ones:
+        a card that came into view is replaced, a pick adds unseen cards (at
+        the end: the last drawn)."""
+        rng = self.rng
+        unseen = unseen_counts(table, self.seat)
+        for seat, particles in self.beliefs.items():
+            size = sum(c != NO_CARD for c in table.hands[seat]) if seat < len(table.hands) \
+                else 0
+            for particle in particles:
+                left = unseen[:]
+                kept = []
+                for c in particle:
+                    if left[c] > 0:
+                        left[c] -= 1
+                        kept.append(c)
+                del kept[size:]
+                if len(kept) < size:
+                    kept += rng.sample(_expand(left), size - len(kept))
+                particle[:] = kept
+
+    def _predict(self, table: Table) -> None:
+        """What the standard computer would do in the seat to decide, with
+        each guess at its hand (a pick that is the only move tells nothing)."""
+        seat = table.current_player
+        if seat is None or seat == self.seat or seat not in self.beliefs:
+            return
+        if table.phase == COUP or (
+                table.phase != EXTENSION and table.hands[seat][0] == NO_CARD
+                and not table.is_bsd and table.can_supply()):
+            return
+        rng = random.Random(self.rng.getrandbits(64))
+        public = _public(table)
+        t = table.copy()
+        hand = t.hands[seat]
+        slots = [i for i, c in enumerate(hand) if c != NO_CARD]
+        if slots and slots[0] == 0:
+            slots = slots[1:] + [0]  # the last card drawn is the one in P
+        keys = []
+        for particle in self.beliefs[seat]:
+            if len(particle) != len(slots):
+                keys.append("?")  # (never made: a guess that cannot be weighed)
+                continue
+            for slot, card in zip(slots, particle):
+                hand[slot] = card
+            move = standard_policy(t, seat, rng, public).choose(t)
+            card = hand[move.slot] if isinstance(move, (Use, Discard)) else NO_CARD
+            keys.append(move_key(move, card))
+        self.predictions[seat] = keys
 
     # ----- the decision ----------------------------------------------------------
 
@@ -178,15 +280,15 @@ class Expert:
     def _search(self, table: Table, candidates: list[Move]) -> Move:
         budget = self.budget
         rng = random.Random(self.rng.getrandbits(64))
-        sampler = _Sampler(table, self.seat, self.known)
+        sampler = _Sampler(table, self.seat, self.beliefs)
         base_move = sampler.base_move(table, rng.getrandbits(64), candidates)
         stats = [_Stats(move, []) for move in candidates]
         base = next(s for s in stats if s.move == base_move)
         worlds: list[tuple[Table, int]] = []
-        alive = stats[:]
-        width = budget.worlds
         used = playouts = 0
-        while True:
+
+        def fill(alive: list[_Stats], width: int) -> None:
+            nonlocal used, playouts
             while len(worlds) < width:
                 worlds.append((sampler.world(rng), rng.getrandbits(64)))
             for st in alive:
@@ -196,6 +298,16 @@ class Expert:
                     st.values.append(value)
                     used += moves
                     playouts += 1
+
+        def widen(alive: list[_Stats], width: int, limit: int) -> int:
+            """More worlds for ``alive`` within ``limit`` moves (at most twice as many)."""
+            room = (limit - used) / (used / playouts * len(alive))
+            return width + int(min(width, room))
+
+        alive = stats[:]
+        width = budget.worlds
+        while True:
+            fill(alive, width)
             # drop what is clearly worse than the standard move, then the worse half
             rivals = [s for s in alive if s is not base
                       and _z(s, base, width) > -budget.decisive]
@@ -205,12 +317,23 @@ class Expert:
             alive = [base] + rivals
             if not rivals or used >= budget.moves:
                 break
-            per_playout = used / playouts
-            room = (budget.moves - used) / (per_playout * len(alive))
-            more = int(min(width, room))
-            if more < 2:
+            wider = widen(alive, width, budget.moves)
+            if wider - width < 2:
                 break
-            width += more
+            width = wider
+        # a close call between the best rival and the standard move: look closer
+        limit = budget.moves + budget.extra
+        while len(alive) > 1:
+            best = max(alive[1:], key=lambda s: s.mean(width))
+            z = _z(best, base, width)
+            if not budget.confidence - budget.close <= z < budget.confidence:
+                break
+            alive = [base, best]
+            wider = widen(alive, width, limit)
+            if wider - width < 2:
+                break
+            width = wider
+            fill(alive, width)
         self.last_moves = used
         self.last_playouts = playouts
         best = max(alive, key=lambda s: s.mean(width))
@@ -221,11 +344,14 @@ class Expert:
     # ----- saving ------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """Its memory as JSON-able data (not its rng, not its budget)."""
+        """Its memory as JSON-able data (not its rng, not its budget): its
+        guesses at each other hand (card names) and the moves it foresees."""
         return {
             "seat": self.seat,
-            "known": {str(seat): [NAMES[c] for c in cards]
-                      for seat, cards in sorted(self.known.items())},
+            "beliefs": {str(seat): [[NAMES[c] for c in particle] for particle in particles]
+                        for seat, particles in sorted(self.beliefs.items())},
+            "predictions": {str(seat): keys[:]
+                            for seat, keys in sorted(self.predictions.items())},
         }
 
     @classmethod
@@ -234,7 +360,7 @@ class Expert:
         :class:`ExpertError` says what is wrong with it."""
         if not isinstance(data, dict):
             raise ExpertError("expert: expected an object")
-        keys = ("seat", "known")
+        keys = ("seat", "beliefs", "predictions")
         for key in data:
             if key not in keys:
                 raise ExpertError(f"expert: unknown key {quote(key)}")
@@ -244,32 +370,71 @@ class Expert:
         saved = integer(data["seat"], "expert: seat", ExpertError)
         if saved != seat:
             raise ExpertError(f"expert: saved for seat {quote(saved)}, not seat {seat}")
-        raw = data["known"]
-        if not isinstance(raw, dict):
-            raise ExpertError("expert: known must be an object")
-        known: dict[int, list[int]] = {}
-        claimed: set[int] = set()
-        for key, cards in raw.items():
-            if not isinstance(key, str) or not key.isdigit() or len(key) > 1 and key[0] == "0":
-                raise ExpertError(f"expert: known: {quote(key)} is not a seat number")
-            other = int(key)
-            if other == seat:
-                raise ExpertError(f"expert: known: seat {other} is its own seat")
-            if not isinstance(cards, list) or not cards:
-                raise ExpertError(f"expert: known {key!r} must be a list of safeties")
-            held = []
-            for name in cards:
-                if not isinstance(name, str) or name not in _SAFETY_NAMES:
-                    raise ExpertError(f"expert: known {key!r}: {quote(name)} is not a safety")
-                card = NAMES.index(name)
-                if card in claimed:
-                    raise ExpertError(f"expert: known: {name!r} held twice")
-                claimed.add(card)
-                held.append(card)
-            known[other] = sorted(held)
+        beliefs: dict[int, list[list[int]]] = {}
+        for other, raw in _by_seat(data["beliefs"], "beliefs", seat).items():
+            where = f"expert: beliefs {str(other)!r}"
+            if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_PARTICLES:
+                raise ExpertError(f"{where} must be a list of 1 to {MAX_PARTICLES} hands")
+            particles = []
+            for hand in raw:
+                if not isinstance(hand, list) or len(hand) > HAND_SLOTS:
+                    raise ExpertError(f"{where}: a hand must be a list of at most "
+                                      f"{HAND_SLOTS} cards")
+                for name in hand:
+                    if not isinstance(name, str) or name not in NAMES:
+                        raise ExpertError(f"{where}: unknown card {quote(name)}")
+                particles.append([NAMES.index(name) for name in hand])
+            beliefs[other] = particles
+        predictions: dict[int, list[str]] = {}
+        for other, raw in _by_seat(data["predictions"], "predictions", seat).items():
+            where = f"expert: predictions {str(other)!r}"
+            if other not in beliefs:
+                raise ExpertError(f"{where}: no beliefs about seat {other}")
+            size = len(beliefs[other])
+            if not isinstance(raw, list) or len(raw) != size:
+                raise ExpertError(f"{where} must be a list of {size} moves")
+            for key in raw:
+                if not _is_key(key):
+                    raise ExpertError(f"{where}: {quote(key)} is not a move")
+            predictions[other] = list(raw)
         bot = cls(rng, seat)
-        bot.known = known
+        bot.beliefs, bot.predictions = beliefs, predictions
         return bot
+
+
+MAX_PARTICLES = 1000  # the most guesses a saved memory may hold about a hand
+
+
+def _by_seat(raw: Any, what: str, seat: int) -> dict[int, Any]:
+    """An object keyed by other seats' numbers, as a dict by seat."""
+    if not isinstance(raw, dict):
+        raise ExpertError(f"expert: {what} must be an object")
+    result = {}
+    for key, value in raw.items():
+        if not isinstance(key, str) or not key.isdigit() or not key.isascii() or \
+                (len(key) > 1 and key[0] == "0") or len(key) > 3:
+            raise ExpertError(f"expert: {what}: {quote(key)} is not a seat number")
+        other = int(key)
+        if other == seat:
+            raise ExpertError(f"expert: {what}: seat {other} is its own seat")
+        result[other] = value
+    return result
+
+
+def _is_key(key: object) -> bool:
+    """Is ``key`` a move as ``move_key`` writes it?"""
+    if not isinstance(key, str):
+        return False
+    if key in ("P", "Y", "N", "?"):
+        return True
+    kind, _, rest = key.partition(":")
+    if kind == "D":
+        return rest in NAMES
+    if kind != "U":
+        return False
+    name, _, target = rest.partition(">")
+    return name in NAMES and (target == "" or target.isdigit() and target.isascii()
+                              and len(target) == 1)
 
 
 def _z(a: _Stats, b: _Stats, n: int) -> float:
@@ -303,63 +468,153 @@ def distinct_moves(table: Table, legal: Sequence[Move]) -> list[Move]:
     return moves
 
 
+def _resample(particles: list[list[int]], weights: list[float],
+              rng: random.Random) -> list[list[int]]:
+    """As many particles, drawn by weight (systematic resampling); the same
+    particles if every weight is 0."""
+    total = sum(weights)
+    n = len(particles)
+    if total <= 0:
+        return particles
+    step = total / n
+    point = rng.random() * step
+    chosen = []
+    acc = 0.0
+    i = -1
+    for _ in range(n):
+        while acc <= point and i < n - 1:
+            i += 1
+            acc += weights[i]
+        chosen.append(particles[i])
+        point += step
+    return chosen
+
+
 def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def _public(table: Table) -> list[int]:
+    """Counts by kind of the cards every seat sees (piles and tableaux)."""
+    counts = [0] * KINDS
+    for card in table.discard + table.set_aside:
+        counts[card] += 1
+    for tab in table.tableaux:
+        for card in tab.cards():
+            counts[card] += 1
+    return counts
+
+
+def unseen_counts(table: Table, seat: int) -> list[int]:
+    """Counts by kind of the cards ``seat`` cannot see (the deck and the
+    other hands), from the preset's deck and what is in view."""
+    rules = table.rules
+    counts = list(rules.deck) + [rules.false_virtues]
+    for kind, n in enumerate(_public(table)):
+        counts[kind] -= n
+    for card in table.hands[seat]:
+        if card != NO_CARD:
+            counts[card] -= 1
+    return counts
+
+
+def _expand(counts: Sequence[int]) -> list[int]:
+    """A multiset of kinds as a list, in card order."""
+    return [kind for kind, n in enumerate(counts) for _ in range(n)]
+
+
+def standard_policy(table: Table, seat: int, rng: random.Random,
+                    public: Sequence[int] | None = None) -> Player:
+    """The preset's standard computer for ``seat`` (BSD's for bsd, the
+    rules-aware heuristic otherwise), counting as seen what that seat sees
+    in ``table`` (``public``: the counts of ``_public``, if known)."""
+    rules = table.rules
+    seen = list(_public(table) if public is None else public)
+    hand = table.hands[seat]
+    for card in hand:
+        if card != NO_CARD:
+            seen[card] += 1
+    if rules.name == "bsd":
+        bot = BsdComputer(rng, seat)
+        bot.seen = seen[:EXTRA_TANK + NUM_SAFETIES]
+        own = table.tableaux[seat].safeties
+        bot.safeties = [PLAYED if EXTRA_TANK + i in own else
+                        IN_HAND if EXTRA_TANK + i in hand else UNKNOWN
+                        for i in range(NUM_SAFETIES)]
+        return bot
+    heuristic = Heuristic(rng, seat)
+    heuristic.deck = list(rules.deck) + [rules.false_virtues]
+    heuristic.seen = seen
+    heuristic.refills = table.refills
+    return heuristic
+
+
+def move_key(move: Move, card: int) -> str:
+    """A move as a belief compares it: ``P``, ``Y``, ``N``, ``U:Go``,
+    ``U:Stop>2``, ``D:25`` (``card`` the card it uses or discards)."""
+    if isinstance(move, Pick):
+        return "P"
+    if isinstance(move, Answer):
+        return "Y" if move.yes else "N"
+    if isinstance(move, Discard):
+        return f"D:{NAMES[card]}"
+    target = "" if move.target is None else f">{move.target}"
+    return f"U:{NAMES[card]}{target}"
+
+
+def _outcome_key(outcome: Outcome) -> str:
+    move = outcome.move
+    if isinstance(move, Answer) and outcome.coup_fourre:
+        return "Y"
+    return move_key(move, outcome.card)
 
 
 class _Sampler:
     """One decision's view: the unseen cards, the worlds, the playouts."""
 
-    def __init__(self, table: Table, seat: int, known: dict[int, list[int]]) -> None:
-        rules = table.rules
+    def __init__(self, table: Table, seat: int,
+                 beliefs: dict[int, list[list[int]]] | None = None) -> None:
         self.table = table
         self.seat = seat
         self.side = table.side_of(seat)
-        self.bsd = rules.name == "bsd" and rules.players == 2
-        public = [0] * KINDS
-        for card in table.discard + table.set_aside:
-            public[card] += 1
-        for tab in table.tableaux:
-            for card in tab.cards():
-                public[card] += 1
-        self.public = public
-        unseen = deck_cards(rules)  # in card order
-        for card in [c for c in table.hands[seat] if c != NO_CARD]:
-            unseen.remove(card)
-        for kind, n in enumerate(public):
-            for _ in range(n):
-                unseen.remove(kind)
-        # known safeties go to their seats first
-        self.known: dict[int, list[int]] = {}
-        for other, cards in known.items():
-            if other >= rules.players or other == seat:
-                continue
-            room = sum(c != NO_CARD for c in table.hands[other])
-            held = [c for c in cards if c in unseen][:room]
-            for card in held:
-                unseen.remove(card)
-            if held:
-                self.known[other] = held
-        self.unseen = unseen
+        self.public = _public(table)
+        self.unseen = unseen_counts(table, seat)
+        self.beliefs = beliefs or {}
 
     def world(self, rng: random.Random) -> Table:
-        """A table consistent with what the seat sees, hidden cards dealt at random."""
+        """A table consistent with what the seat sees, hidden cards dealt at
+        random: each other hand from one of the seat's guesses about it
+        (its belief particles; a card no longer unseen is dealt at random
+        instead), the rest shuffled."""
         world = self.table.copy()
-        cards = self.unseen[:]
-        rng.shuffle(cards)
+        left = self.unseen[:]
+        chosen: dict[int, list[int]] = {}
+        for other, hand in enumerate(world.hands):
+            particles = self.beliefs.get(other)
+            if other == self.seat or not particles:
+                continue
+            room = sum(c != NO_CARD for c in hand)
+            cards: list[int] = []
+            for card in rng.choice(particles):
+                if left[card] > 0 and len(cards) < room:
+                    left[card] -= 1
+                    cards.append(card)
+            chosen[other] = cards
+        rest = _expand(left)
+        rng.shuffle(rest)
         for other, hand in enumerate(world.hands):
             if other == self.seat:
                 continue
-            held = self.known.get(other, [])
+            cards = chosen.get(other, [])
             k = 0
             for slot, card in enumerate(hand):
                 if card != NO_CARD:
-                    if k < len(held):
-                        hand[slot] = held[k]
+                    if k < len(cards):
+                        hand[slot] = cards[k]
                         k += 1
                     else:
-                        hand[slot] = cards.pop()
-        world.deck = cards
+                        hand[slot] = rest.pop()
+        world.deck = rest
         if world.rules.reshuffle:
             world.seed = rng.getrandbits(32)
         return world
@@ -367,29 +622,8 @@ class _Sampler:
     def policies(self, world: Table, rng: random.Random) -> list[Player]:
         """The standard computer in every seat, its counts from what that
         seat sees in ``world``."""
-        rules = world.rules
-        players: list[Player] = []
-        for seat in range(rules.players):
-            seen = self.public[:]
-            for card in world.hands[seat]:
-                if card != NO_CARD:
-                    seen[card] += 1
-            if self.bsd:
-                bot = BsdComputer(rng, seat)
-                bot.seen = seen[:EXTRA_TANK + NUM_SAFETIES]
-                own = world.tableaux[seat].safeties
-                hand = world.hands[seat]
-                bot.safeties = [PLAYED if EXTRA_TANK + i in own else
-                                IN_HAND if EXTRA_TANK + i in hand else UNKNOWN
-                                for i in range(NUM_SAFETIES)]
-                players.append(bot)
-            else:
-                heuristic = Heuristic(rng, seat)
-                heuristic.deck = list(rules.deck) + [rules.false_virtues]
-                heuristic.seen = seen
-                heuristic.refills = world.refills
-                players.append(heuristic)
-        return players
+        return [standard_policy(world, seat, rng, self.public)
+                for seat in range(world.rules.players)]
 
     def base_move(self, table: Table, seed: int, candidates: list[Move]) -> Move:
         """The standard computer's move here (as one of ``candidates``)."""

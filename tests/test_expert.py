@@ -25,7 +25,15 @@ from mille.cards import (
     PUNCTURE_PROOF,
     RIGHT_OF_WAY,
 )
-from mille.expert import Budget, Expert, ExpertError, _Sampler, distinct_moves, game_chance
+from mille.expert import (
+    Budget,
+    Expert,
+    ExpertError,
+    _Sampler,
+    distinct_moves,
+    game_chance,
+    unseen_counts,
+)
 from mille.players import Player
 from mille.rules import BSD, find_rules
 from mille.selfplay import PLAYERS, play_hands
@@ -246,32 +254,61 @@ def test_worlds_keep_what_the_seat_sees() -> None:
     assert len(seeds) == 5  # the reshuffle order is hidden too
 
 
-def test_remembers_a_safety_a_coup_fourre_offer_shows() -> None:
+def test_a_coup_fourre_offer_puts_the_safety_in_its_guesses() -> None:
     t = build(3, hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE},
               sides={2: {"battle": [GO]}})
     bot = Expert(random.Random(0), 2)
     bot.start_hand(t)
+    assert sorted(bot.beliefs) == [0, 1] and len(bot.beliefs[1]) == 200
     outcome = t.apply(Use(0, 2))
     bot.observe(t, outcome)
-    assert t.phase == COUP and bot.known == {1: [PUNCTURE_PROOF]}
+    assert t.phase == COUP
+    assert all(PUNCTURE_PROOF in particle for particle in bot.beliefs[1])
     outcome = t.apply(NO)  # declined: still held
     bot.observe(t, outcome)
-    assert bot.known == {1: [PUNCTURE_PROOF]}
+    assert all(PUNCTURE_PROOF in particle for particle in bot.beliefs[1])
     # its worlds deal that safety to seat 1
-    sampler = _Sampler(t, 2, bot.known)
-    for _ in range(5):
-        assert PUNCTURE_PROOF in sampler.world(random.Random(_)).hands[1]
-    data = json.loads(json.dumps(bot.to_dict()))
-    assert data == {"seat": 2, "known": {"1": ["Puncture Proof"]}}
-    assert Expert.from_dict(data, random.Random(0), 2).known == bot.known
-    # played: forgotten
-    outcome = t.apply(PICK)
-    bot.observe(t, outcome)
-    outcome = t.apply(Use(t.hands[1].index(PUNCTURE_PROOF)))
-    bot.observe(t, outcome)
-    assert bot.known == {}
-    bot.start_hand(t)
-    assert bot.known == {}
+    sampler = _Sampler(t, 2, bot.beliefs)
+    for seed in range(5):
+        assert PUNCTURE_PROOF in sampler.world(random.Random(seed)).hands[1]
+    # played: gone from every guess
+    bot.observe(t, t.apply(PICK))
+    bot.observe(t, t.apply(Use(t.hands[1].index(PUNCTURE_PROOF))))
+    assert all(PUNCTURE_PROOF not in particle for particle in bot.beliefs[1])
+
+
+def test_guesses_follow_what_a_seat_shows() -> None:
+    # a bsd hand between standard computers, watched from seat 0: the
+    # guesses at seat 1's hand always have its size, never hold a card in
+    # view, and share more cards with the true hand than random guesses
+    rng = random.Random(6)
+    overlap = chance = 0.0
+    for hand in range(4):
+        table = Table.new(BSD, random.Random(rng.getrandbits(64)))
+        players = [make_computer(BSD, seat, random.Random(seat)) for seat in range(2)]
+        bot = Expert(random.Random(1), 0)
+        for p in players + [bot]:
+            p.start_hand(table)
+        while table.phase != OVER:
+            seat = table.current_player
+            assert seat is not None
+            outcome = table.apply(players[seat].choose(table))
+            for p in players + [bot]:
+                p.observe(table, outcome)
+            true = [c for c in table.hands[1] if c != NO_CARD]
+            unseen = unseen_counts(table, 0)
+            for particle in bot.beliefs[1]:
+                assert len(particle) == len(true)
+                assert all(particle.count(c) <= unseen[c] for c in particle)
+            if seat == 1 and table.current_player == 0:
+                overlap += sum(min(p.count(c), true.count(c)) for p in bot.beliefs[1]
+                               for c in set(p)) / len(bot.beliefs[1])
+                pool = [c for c, n in enumerate(unseen) for _ in range(n)]
+                for i in range(10):
+                    guess = random.Random(i).sample(pool, len(true))
+                    chance += sum(min(guess.count(c), true.count(c)) for c in set(guess)) / 10
+    # (about 1.3 times as many over many hands)
+    assert overlap > 1.15 * chance, (overlap, chance)
 
 
 def test_game_chance() -> None:
@@ -286,44 +323,94 @@ def test_game_chance() -> None:
 # ----- saving ----------------------------------------------------------------------------
 
 
+def _saved() -> dict[str, Any]:
+    t = build(3, hands={1: [PUNCTURE_PROOF]}, sides={2: {"battle": [GO]}})
+    bot = Expert(random.Random(1), 1)
+    bot.start_hand(t)
+    return bot.to_dict()
+
+
 def test_to_dict_round_trip() -> None:
-    bot = Expert(random.Random(1), 0)
-    bot.known = {1: [EXTRA_TANK, RIGHT_OF_WAY], 3: [PUNCTURE_PROOF]}
+    t = build(3, hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE},
+              sides={2: {"battle": [GO]}})
+    bot = Expert(random.Random(1), 2)
+    bot.start_hand(t)
     data = json.loads(json.dumps(bot.to_dict()))
-    assert data == {"seat": 0, "known": {"1": ["Extra Tank", "Right of Way"],
-                                         "3": ["Puncture Proof"]}}
-    back = Expert.from_dict(data, random.Random(1), 0)
-    assert back.known == bot.known and back.to_dict() == data
+    assert data["seat"] == 2 and sorted(data["beliefs"]) == ["0", "1"]
+    assert len(data["beliefs"]["1"]) == 200 and len(data["beliefs"]["1"][0]) == 6
+    assert data["predictions"] == {"0": data["predictions"]["0"]}  # seat 0 is to move
+    assert all(key.startswith(("U:", "D:")) for key in data["predictions"]["0"])
+    back = Expert.from_dict(data, random.Random(1), 2)
+    assert back.beliefs == bot.beliefs and back.predictions == bot.predictions
+    assert back.to_dict() == data
+    # the restored player (its rng restored too, as a save file does) goes
+    # on exactly as the first one
+    rng = random.Random()
+    rng.setstate(bot.rng.getstate())
+    twin = Expert.from_dict(data, rng, 2)
+    bot.budget = twin.budget = QUICK
+    for _ in range(6):
+        seat = t.current_player
+        assert seat is not None
+        move = Expert(random.Random(seat), seat, budget=QUICK).choose(t) if seat != 2 \
+            else bot.choose(t)
+        if seat == 2:
+            assert twin.choose(t) == move
+        outcome = t.apply(move)
+        bot.observe(t, outcome)
+        twin.observe(t, outcome)
+    assert twin.to_dict() == bot.to_dict()
 
 
 @pytest.mark.parametrize(
-    "data, message",
+    "change, message",
     [
-        ([], "expert: expected an object"),
-        ({"seat": 1, "known": {}, "extra": 1}, "expert: unknown key 'extra'"),
-        ({"seat": 1}, "expert: missing key 'known'"),
-        ({"known": {}}, "expert: missing key 'seat'"),
-        ({"seat": "1", "known": {}}, "expert: seat must be an integer, not str"),
-        ({"seat": 2, "known": {}}, "expert: saved for seat 2, not seat 1"),
-        ({"seat": 1, "known": []}, "expert: known must be an object"),
-        ({"seat": 1, "known": {"x": ["Extra Tank"]}}, "expert: known: 'x' is not a seat number"),
-        ({"seat": 1, "known": {"01": ["Extra Tank"]}},
-         "expert: known: '01' is not a seat number"),
-        ({"seat": 1, "known": {"1": ["Extra Tank"]}}, "expert: known: seat 1 is its own seat"),
-        ({"seat": 1, "known": {"2": []}}, "expert: known '2' must be a list of safeties"),
-        ({"seat": 1, "known": {"2": "Extra Tank"}},
-         "expert: known '2' must be a list of safeties"),
-        ({"seat": 1, "known": {"2": ["Go"]}}, "expert: known '2': 'Go' is not a safety"),
-        ({"seat": 1, "known": {"2": [15]}}, "expert: known '2': 15 is not a safety"),
-        ({"seat": 1, "known": {"2": ["Extra Tank"], "3": ["Extra Tank"]}},
-         "expert: known: 'Extra Tank' held twice"),
+        (lambda d: [], "expert: expected an object"),
+        (lambda d: d.update(extra=1), "expert: unknown key 'extra'"),
+        (lambda d: d.pop("beliefs"), "expert: missing key 'beliefs'"),
+        (lambda d: d.pop("seat"), "expert: missing key 'seat'"),
+        (lambda d: d.update(seat="1"), "expert: seat must be an integer, not str"),
+        (lambda d: d.update(seat=2), "expert: saved for seat 2, not seat 1"),
+        (lambda d: d.update(beliefs=[]), "expert: beliefs must be an object"),
+        (lambda d: d["beliefs"].update(x=[["Go"]]), "expert: beliefs: 'x' is not a seat number"),
+        (lambda d: d["beliefs"].update({"02": [["Go"]]}),
+         "expert: beliefs: '02' is not a seat number"),
+        (lambda d: d["beliefs"].update({"1": [["Go"]]}), "expert: beliefs: seat 1 is its own seat"),
+        (lambda d: d["beliefs"].update({"2": []}),
+         "expert: beliefs '2' must be a list of 1 to 1000 hands"),
+        (lambda d: d["beliefs"].update({"2": [["Go"] * 8]}),
+         "expert: beliefs '2': a hand must be a list of at most 7 cards"),
+        (lambda d: d["beliefs"].update({"2": [["Go", "Joker"]]}),
+         "expert: beliefs '2': unknown card 'Joker'"),
+        (lambda d: d["beliefs"].update({"2": [["Go", 13]]}), "expert: beliefs '2': unknown card 13"),
+        (lambda d: d.update(predictions=None), "expert: predictions must be an object"),
+        (lambda d: d["predictions"].update({"5": ["P"]}),
+         "expert: predictions '5': no beliefs about seat 5"),
+        (lambda d: d["predictions"].update({"0": ["P"]}),
+         "expert: predictions '0' must be a list of 200 moves"),
+        (lambda d: d["predictions"].update({"0": ["P"] * 199 + ["U:Joker"]}),
+         "expert: predictions '0': 'U:Joker' is not a move"),
+        (lambda d: d["predictions"].update({"0": ["P"] * 199 + ["U:Stop>12"]}),
+         "expert: predictions '0': 'U:Stop>12' is not a move"),
     ],
 )
-def test_from_dict_messages(data: Any, message: str) -> None:
+def test_from_dict_messages(change: Any, message: str) -> None:
+    data = _saved()
+    changed = change(data)
+    if isinstance(changed, list):
+        data = changed  # type: ignore[assignment]
     with pytest.raises(ExpertError) as info:
         Expert.from_dict(data, random.Random(0), 1)
     assert str(info.value) == message
     assert isinstance(info.value, ValueError)
+
+
+def test_from_dict_takes_every_move_it_writes() -> None:
+    data = _saved()
+    data["predictions"]["0"] = ["P", "Y", "N", "?", "D:25", "U:Go", "U:Stop>2",
+                                "U:False Virtue"] * 25
+    bot = Expert.from_dict(data, random.Random(0), 1)
+    assert bot.predictions[0][:3] == ["P", "Y", "N"]
 
 
 def test_bad_seat_turn_and_budget() -> None:
