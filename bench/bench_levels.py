@@ -21,13 +21,17 @@ Prints, for the first kind A:
 * the median and 95th-percentile time per decision of each kind, counting
   only real decisions (more than one legal move), and the slowest.
 
-Run it under ``nice`` with one worker on a shared machine.  A benchmark,
-not a test.
+``--save FILE`` also writes the raw tallies (JSON); ``--merge FILE...``
+prints the figures of several saved runs together (runs of at most ten
+minutes each add up to a long measurement).  Run it under ``nice`` with
+one worker on a shared machine.  A benchmark, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import math
 import multiprocessing
 import random
@@ -213,6 +217,46 @@ def run(jobs: list[tuple[Rules, str, str, int, int]], worker: object,
     return total
 
 
+def report(tally: Tally, a: str, b: str, head: str) -> None:
+    """Print the figures of ``tally`` (A is the first kind)."""
+    print(head)
+    if tally.hands:
+        p, lo, hi = wilson(tally.won, tally.decided)
+        print(f"  decided hands won by {a}: {tally.won}/{tally.decided} = {p:.1%} "
+              f"(95% interval {lo:.1%} to {hi:.1%})")
+        mean, half = mean_interval(tally.pair_diffs)
+        print(f"  points per hand, {a} minus {b}: {mean:+.1f} "
+              f"(95% interval {mean - half:+.1f} to {mean + half:+.1f})")
+    if tally.game_hands:
+        p, lo, hi = wilson(tally.games_won, tally.games)
+        print(f"  whole games won by {a}: {tally.games_won}/{tally.games} = {p:.1%} "
+              f"(95% interval {lo:.1%} to {hi:.1%}; {tally.game_hands} hands)")
+    for kind in (a, b):
+        times = tally.times.get(kind, [])
+        if times:
+            print(f"  {kind}: {len(times)} real decisions, median "
+                  f"{percentile(times, 0.5) * 1000:.1f} ms, 95th percentile "
+                  f"{percentile(times, 0.95) * 1000:.1f} ms, slowest "
+                  f"{max(times) * 1000:.0f} ms")
+
+
+def merge(paths: Sequence[str]) -> None:
+    """Print the figures of saved runs added up."""
+    total = Tally()
+    kinds: tuple[str, str] | None = None
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        if kinds is not None and tuple(data["kinds"]) != kinds:
+            raise SystemExit(f"bench_levels: {path} measures {data['kinds']}, not {kinds}")
+        kinds = (data["kinds"][0], data["kinds"][1])
+        total.add(Tally(**data["tally"]))
+    assert kinds is not None
+    report(total, kinds[0], kinds[1], f"{len(paths)} runs together: {kinds[0]} against "
+           f"{kinds[1]}, {len(total.pair_diffs)} duplicate deals ({total.hands} hands), "
+           f"{total.games} decided games")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rules", default="bsd")
@@ -225,7 +269,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--chunk", type=int, default=10, help="deals or games per job")
+    parser.add_argument("--save", metavar="FILE", help="also write the raw tallies (JSON)")
+    parser.add_argument("--merge", metavar="FILE", nargs="+",
+                        help="print the figures of saved runs together, and nothing else")
     args = parser.parse_args(argv)
+    if args.merge:
+        merge(args.merge)
+        return
     a, b = args.players.split(",")
     for kind in (a, b):
         if kind not in PLAYERS:
@@ -244,27 +294,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         tally.add(run(jobs(args.games, 50000), play_games, args.workers))
     seconds = time.perf_counter() - began
 
-    print(f"{args.rules} ({rules.players} seats, {rules.team_mode}): {a} against {b}, "
-          f"{args.deals} duplicate deals ({tally.hands} hands), {args.games} duplicate "
-          f"games, seed {args.seed}, {args.workers} worker(s), {seconds:.0f} s")
-    if args.deals:
-        p, lo, hi = wilson(tally.won, tally.decided)
-        print(f"  decided hands won by {a}: {tally.won}/{tally.decided} = {p:.1%} "
-              f"(95% interval {lo:.1%} to {hi:.1%})")
-        mean, half = mean_interval(tally.pair_diffs)
-        print(f"  points per hand, {a} minus {b}: {mean:+.1f} "
-              f"(95% interval {mean - half:+.1f} to {mean + half:+.1f})")
-    if args.games:
-        p, lo, hi = wilson(tally.games_won, tally.games)
-        print(f"  whole games won by {a}: {tally.games_won}/{tally.games} = {p:.1%} "
-              f"(95% interval {lo:.1%} to {hi:.1%}; {tally.game_hands} hands)")
-    for kind in (a, b):
-        times = tally.times.get(kind, [])
-        if times:
-            print(f"  {kind}: {len(times)} real decisions, median "
-                  f"{percentile(times, 0.5) * 1000:.1f} ms, 95th percentile "
-                  f"{percentile(times, 0.95) * 1000:.1f} ms, slowest "
-                  f"{max(times) * 1000:.0f} ms")
+    report(tally, a, b, f"{args.rules} ({rules.players} seats, {rules.team_mode}): {a} against "
+           f"{b}, {args.deals} duplicate deals ({tally.hands} hands), {args.games} duplicate "
+           f"games, seed {args.seed}, {args.workers} worker(s), {seconds:.0f} s")
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as f:
+            json.dump({"kinds": [a, b], "rules": args.rules,
+                       "tally": dataclasses.asdict(tally)}, f)
 
 
 if __name__ == "__main__":
