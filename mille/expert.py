@@ -42,12 +42,17 @@ For each real decision (more than one distinct legal move):
    opposing side's, plus ``GAME_WEIGHT`` times an estimate of its chance
    to win the game from the totals after the hand (1 or 0 once the game is
    over).
-5. **Budget.**  Sequential halving: every live candidate gets the same
-   worlds, the worse half is dropped, the others get twice as many worlds,
-   until the budget of simulated moves (``Budget.moves``, about a quarter
-   of a second in ``bsd``) is spent or one candidate is clearly best.  The
-   standard computer's own move is kept unless another beats it by
-   ``Budget.confidence`` standard errors of the paired difference.
+5. **Budget.**  Sequential halving around the standard computer's own
+   move: every live candidate gets the same worlds; those clearly worse
+   than the standard move (``Budget.decisive`` standard errors of the
+   paired difference) and the worse half of the rest are dropped, the
+   others get twice as many worlds, until the budget of simulated moves
+   (``Budget.moves``, about a fifth of a second in ``bsd``) is spent or no
+   rival is left.  A close call (the best rival short of the bar by less
+   than ``Budget.close``) may spend ``Budget.extra`` more on the two.  The
+   standard move is kept unless another beats it by ``Budget.confidence``
+   standard errors: the search only departs from it when it is sure
+   enough, so noise does not make it worse than the standard computer.
 
 The budget counts simulated moves, not seconds: the same random stream
 gives the same choice on any machine (saved games replay exactly).  It
@@ -88,8 +93,6 @@ SURPRISE = 0.03  # the weight of a guess whose foreseen move was not made
 GAME_WEIGHT = 3000.0  # points a sure game win is worth over a lost one
 HAND_SPREAD = 900.0  # the spread of one hand's score difference (bsd, about)
 HAND_POINTS = 1000.0  # what a side scores in a hand, about
-
-_SAFETY_NAMES = tuple(NAMES[EXTRA_TANK + i] for i in range(NUM_SAFETIES))
 
 
 class ExpertError(ValueError):
@@ -287,17 +290,24 @@ class Expert:
         worlds: list[tuple[Table, int]] = []
         used = playouts = 0
 
-        def fill(alive: list[_Stats], width: int) -> None:
+        def fill(alive: list[_Stats], width: int, limit: int | None = None) -> int:
+            """Every candidate of ``alive`` played in the first ``width``
+            worlds, world after world; with ``limit``, stop after the world
+            that spends it (two worlds at least).  The worlds played."""
             nonlocal used, playouts
-            while len(worlds) < width:
-                worlds.append((sampler.world(rng), rng.getrandbits(64)))
-            for st in alive:
-                for i in range(len(st.values), width):
-                    world, seed = worlds[i]
-                    value, moves = sampler.playout(world, st.move, seed)
-                    st.values.append(value)
-                    used += moves
-                    playouts += 1
+            for i in range(width):
+                if i == len(worlds):
+                    worlds.append((sampler.world(rng), rng.getrandbits(64)))
+                world, seed = worlds[i]
+                for st in alive:
+                    if len(st.values) == i:
+                        value, moves = sampler.playout(world, st.move, seed)
+                        st.values.append(value)
+                        used += moves
+                        playouts += 1
+                if limit is not None and used >= limit and i >= 1:
+                    return i + 1
+            return width
 
         def widen(alive: list[_Stats], width: int, limit: int) -> int:
             """More worlds for ``alive`` within ``limit`` moves (at most twice as many)."""
@@ -305,7 +315,8 @@ class Expert:
             return width + int(min(width, room))
 
         alive = stats[:]
-        width = budget.worlds
+        # the first round stops early if the candidates are many and long
+        width = fill(alive, budget.worlds, budget.moves)
         while True:
             fill(alive, width)
             # drop what is clearly worse than the standard move, then the worse half

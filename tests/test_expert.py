@@ -134,6 +134,18 @@ def test_trivial_decisions_take_no_search() -> None:
     assert bot.choose(t) == Discard(0) and bot.last_moves == 0
 
 
+def test_a_spent_budget_ends_the_first_round_after_two_worlds() -> None:
+    rules = find_rules("milebymile", players=9, team_mode="3v3v3")
+    table = Table.new(rules, random.Random(3))
+    table.apply(PICK)
+    candidates = distinct_moves(table, table.legal_moves())
+    assert len(candidates) > 4
+    bot = Expert(random.Random(0), 0, budget=Budget(moves=1, worlds=12, extra=0))
+    bot.start_hand(table)
+    assert table.check(bot.choose(table)) is None
+    assert bot.last_playouts == 2 * len(candidates)
+
+
 def test_answers_questions() -> None:
     # Coup Fourre? yes, at once
     t = build(hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
