@@ -372,7 +372,7 @@ class Ui:
 
     The keyboard, the prompts, the save dialogue, the signals and the game
     loop are shared with the board of the other presets
-    (:class:`mille.board.TableUi`), which overrides ``draw``, the prompt's
+    (:class:`mille.table_ui.TableUi`), which overrides ``draw``, the prompt's
     place, the help text and the loop's steps.
     """
 
@@ -1135,7 +1135,7 @@ def board_class(session: Session) -> type[Ui]:
     """BSD's board for the bsd preset, the N-seat board for the others."""
     if session.rules.name == "bsd":
         return Ui
-    from .board import TableUi
+    from .table_ui import TableUi
 
     return TableUi
 

@@ -1,6 +1,6 @@
 """H (a hint) and T (the card tracker) on both curses boards, on a stand-in
 window (no pty): BSD's board (``mille.ui.Ui``) and the N-seat board
-(``mille.board.TableUi``).
+(``mille.table_ui.TableUi``).
 
 H shows the expert's move and why on the error line, without a beep and
 without touching the table; T shows how many of each card you have not
@@ -14,8 +14,8 @@ import curses
 import pytest
 from fakewindow import FakeWindow, OutOfKeys
 
-from mille import advice, board, ui
-from mille.board import TableUi
+from mille import advice, table_ui as board, ui
+from mille.table_ui import TableUi
 from mille.cards import D50, FLAT_TIRE, PUNCTURE_PROOF
 from mille.describe import card_name, unseen
 from mille.rules import Rules, find_rules

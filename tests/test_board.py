@@ -1,6 +1,6 @@
 """The board of the classic and milebymile presets, on a stand-in window.
 
-``mille.board.TableUi`` is driven with scripted keys on a fake curses
+``mille.table_ui.TableUi`` is driven with scripted keys on a fake curses
 window (no pty): the layout for every seat count and team mode, the target
 prompt, the coup and extension questions, the end-of-hand table, W, the log.
 """
@@ -14,8 +14,8 @@ import fakewindow
 import pytest
 from fakewindow import OutOfKeys
 
-from mille import board, ui
-from mille.board import TableUi
+from mille import table_ui as board, ui
+from mille.table_ui import TableUi
 from mille.cards import (
     D50, DRIVING_ACE, END_OF_LIMIT, EXTRA_TANK, FLAT_TIRE, GO, NO_CARD, OUT_OF_GAS,
     PUNCTURE_PROOF, RIGHT_OF_WAY, SPEED_LIMIT, STOP,

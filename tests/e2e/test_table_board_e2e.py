@@ -21,7 +21,7 @@ from typing import Callable
 from fakewindow import Grid
 from screen import Term
 
-from mille.board import LABEL_WIDTH, LOG_BOTTOM, LOG_X, SIDES_Y, TableUi, question_context
+from mille.table_ui import LABEL_WIDTH, LOG_BOTTOM, LOG_X, SIDES_Y, TableUi, question_context
 from mille.describe import score_rows
 from mille.rules import Rules, find_rules
 from mille.session import Session
@@ -307,6 +307,7 @@ def test_too_small_then_back(spawn: Spawn) -> None:
     term = start(spawn, "milebymile", 9, 3)
     same_screen(term, mirror.screen(), "the first screen")
     term.resize(20, 70)
-    term.wait_for("Screen must be at least 24x80", row=0)
+    small = term.wait_for("Screen must be at least 24x80", row=0)
+    assert not any(line.strip() for line in small[1:]), "only the notice"
     term.resize(24, 80)
     same_screen(term, mirror.screen(), "back at 80x24")
