@@ -59,6 +59,10 @@ class Tally:
     games: int = 0  # games with a winner
     games_won: int = 0
     game_hands: int = 0
+    # the hands of the games, paired as deals (the k-th hand of both runs)
+    game_decided: int = 0
+    game_won: int = 0
+    game_pair_diffs: list[float] = field(default_factory=list)
     times: dict[str, list[float]] = field(default_factory=dict)  # by kind
 
     def add(self, other: Tally) -> None:
@@ -69,6 +73,9 @@ class Tally:
         self.games += other.games
         self.games_won += other.games_won
         self.game_hands += other.game_hands
+        self.game_decided += other.game_decided
+        self.game_won += other.game_won
+        self.game_pair_diffs += other.game_pair_diffs
         for kind, times in other.times.items():
             self.times.setdefault(kind, []).extend(times)
 
@@ -151,14 +158,21 @@ def play_games(args: tuple[Rules, str, str, int, int]) -> Tally:
     for _ in range(count):
         deal_seed = master.getrandbits(64)
         players_seed = master.getrandbits(64)
+        diffs: list[list[float]] = []
         for swapped in (False, True):
             kinds = seat_kinds(rules, a, b, swapped)
             dealer = random.Random(deal_seed)
             table = Table.new(rules, dealer)
             seats = make_seats(rules, kinds, players_seed, tally)
+            diffs.append([])
             while True:
                 play_one_hand(table, seats)  # type: ignore[arg-type]
                 tally.game_hands += 1
+                mine, theirs = side_scores(table, rules, kinds, a)
+                diffs[-1].append(mine - theirs)
+                if mine != theirs:
+                    tally.game_decided += 1
+                    tally.game_won += mine > theirs
                 if table.game_over:
                     break
                 table.new_hand(dealer)
@@ -169,6 +183,8 @@ def play_games(args: tuple[Rules, str, str, int, int]) -> Tally:
                 winner = totals.index(top) + 1
                 tally.games_won += kinds[rules.members(winner)[0]] == a
             assert table.phase == OVER
+        # the k-th hands of the two runs were dealt the same cards
+        tally.game_pair_diffs += [(x + y) / 2 for x, y in zip(*diffs)]
     return tally
 
 
@@ -231,6 +247,13 @@ def report(tally: Tally, a: str, b: str, head: str) -> None:
         p, lo, hi = wilson(tally.games_won, tally.games)
         print(f"  whole games won by {a}: {tally.games_won}/{tally.games} = {p:.1%} "
               f"(95% interval {lo:.1%} to {hi:.1%}; {tally.game_hands} hands)")
+        p, lo, hi = wilson(tally.game_won, tally.game_decided)
+        print(f"  decided hands within those games won by {a}: {tally.game_won}/"
+              f"{tally.game_decided} = {p:.1%} (95% interval {lo:.1%} to {hi:.1%})")
+        mean, half = mean_interval(tally.game_pair_diffs)
+        print(f"  points per hand within games ({len(tally.game_pair_diffs)} deals played "
+              f"in both runs), {a} minus {b}: {mean:+.1f} "
+              f"(95% interval {mean - half:+.1f} to {mean + half:+.1f})")
     for kind in (a, b):
         times = tally.times.get(kind, [])
         if times:
