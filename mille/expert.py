@@ -55,7 +55,9 @@ For each real decision (more than one distinct legal move):
    enough, so noise does not make it worse than the standard computer.
 
 The budget counts simulated moves, not seconds: the same random stream
-gives the same choice on any machine (saved games replay exactly).  It
+gives the same choice on any machine (saved games replay exactly), unless
+a decision meets the budget's time cap (``Budget.seconds``), there so that
+nobody waits long on a slow or busy machine.  It
 always answers ``Coup Fourre?`` yes and takes BSD's coup-fourre window
 (the coup is worth 300 points and a turn); ``Extension?`` is searched.
 """
@@ -64,6 +66,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -111,6 +114,14 @@ class Budget:
     standard errors by which a candidate worse than the standard move is
     dropped; ``extra`` the moves a close call (a rival within ``close``
     standard errors of being preferred) may spend beyond ``moves``.
+
+    ``seconds`` caps a decision's wall-clock time (None: no cap): past it,
+    the search ends after the world it is playing (two worlds at least)
+    and chooses from what it has.  It is there so that a person never
+    waits long on a slow or busy machine (two such decisions, a move and
+    its ``Extension?``, stay under two seconds); on this project's
+    machine a ``bsd`` decision takes about a fifth of a second and hardly
+    ever meets it.  Only a decision that meets it depends on the machine.
     """
 
     moves: int = 32_000
@@ -119,10 +130,13 @@ class Budget:
     decisive: float = 2.0
     extra: int = 48_000
     close: float = 1.0
+    seconds: float | None = 0.9
 
     def __post_init__(self) -> None:
         if self.moves < 1 or self.worlds < 2 or self.extra < 0:
             raise ExpertError("a budget needs at least 1 move and 2 worlds")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ExpertError("a budget's time cap must be more than 0 seconds")
 
 
 DEFAULT_BUDGET = Budget()
@@ -289,22 +303,31 @@ class Expert:
         base = next(s for s in stats if s.move == base_move)
         worlds: list[tuple[Table, int]] = []
         used = playouts = 0
+        deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
+        late = False  # past the deadline: choose now
 
         def fill(alive: list[_Stats], width: int, limit: int | None = None) -> int:
             """Every candidate of ``alive`` played in the first ``width``
             worlds, world after world; with ``limit``, stop after the world
-            that spends it (two worlds at least).  The worlds played."""
-            nonlocal used, playouts
+            that spends it, and past the deadline stop after the world being
+            played (two worlds at least).  The worlds played."""
+            nonlocal used, playouts, late
             for i in range(width):
                 if i == len(worlds):
                     worlds.append((sampler.world(rng), rng.getrandbits(64)))
                 world, seed = worlds[i]
+                played = False
                 for st in alive:
                     if len(st.values) == i:
                         value, moves = sampler.playout(world, st.move, seed)
                         st.values.append(value)
                         used += moves
                         playouts += 1
+                        played = True
+                if played and i >= 1 and deadline is not None and \
+                        time.monotonic() >= deadline:
+                    late = True
+                    return i + 1
                 if limit is not None and used >= limit and i >= 1:
                     return i + 1
             return width
@@ -317,8 +340,8 @@ class Expert:
         alive = stats[:]
         # the first round stops early if the candidates are many and long
         width = fill(alive, budget.worlds, budget.moves)
-        while True:
-            fill(alive, width)
+        while not late:
+            width = fill(alive, width)
             # drop what is clearly worse than the standard move, then the worse half
             rivals = [s for s in alive if s is not base
                       and _z(s, base, width) > -budget.decisive]
@@ -326,7 +349,7 @@ class Expert:
             if len(rivals) > 1:
                 rivals = rivals[:(len(rivals) + 1) // 2]
             alive = [base] + rivals
-            if not rivals or used >= budget.moves:
+            if not rivals or used >= budget.moves or late:
                 break
             wider = widen(alive, width, budget.moves)
             if wider - width < 2:
@@ -334,7 +357,7 @@ class Expert:
             width = wider
         # a close call between the best rival and the standard move: look closer
         limit = budget.moves + budget.extra
-        while len(alive) > 1:
+        while len(alive) > 1 and not late:
             best = max(alive[1:], key=lambda s: s.mean(width))
             z = _z(best, base, width)
             if not budget.confidence - budget.close <= z < budget.confidence:
@@ -343,8 +366,7 @@ class Expert:
             wider = widen(alive, width, limit)
             if wider - width < 2:
                 break
-            width = wider
-            fill(alive, width)
+            width = fill(alive, wider)
         self.last_moves = used
         self.last_playouts = playouts
         best = max(alive, key=lambda s: s.mean(width))

@@ -51,8 +51,9 @@ from mille.table import (
     Use,
 )
 
-QUICK = Budget(moves=100, worlds=2)  # a few playouts a decision: legal, not strong
-SMALL = Budget(moves=1500, worlds=3)
+# (no time cap: the same stream gives the same choice on a busy machine too)
+QUICK = Budget(moves=100, worlds=2, seconds=None)  # a few playouts a decision: legal, not strong
+SMALL = Budget(moves=1500, worlds=3, seconds=None)
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("bsd", {}),
@@ -144,6 +145,40 @@ def test_a_spent_budget_ends_the_first_round_after_two_worlds() -> None:
     bot.start_hand(table)
     assert table.check(bot.choose(table)) is None
     assert bot.last_playouts == 2 * len(candidates)
+
+
+def test_the_time_cap_ends_the_first_round_after_two_worlds() -> None:
+    rules = find_rules("milebymile", players=9, team_mode="3v3v3")
+    table = Table.new(rules, random.Random(3))
+    table.apply(PICK)
+    candidates = distinct_moves(table, table.legal_moves())
+    bot = Expert(random.Random(0), 0, budget=Budget(moves=10**9, extra=0, seconds=1e-9))
+    bot.start_hand(table)
+    assert table.check(bot.choose(table)) is None
+    assert bot.last_playouts == 2 * len(candidates)
+
+
+def test_the_time_cap_met_while_widening_keeps_every_world_played(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock that passes the cap after the first round: the search stops
+    in the next round, keeping every world it has played (never fewer)."""
+    import mille.expert as expert
+
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(expert.time, "monotonic", lambda: float(next(ticks)))
+    table = Table.new(BSD, random.Random(5))
+    table.apply(PICK)
+    candidates = distinct_moves(table, table.legal_moves())
+    assert len(candidates) > 2
+    # the deadline is read once at the start, then once a played world
+    bot = Expert(random.Random(0), 0, budget=Budget(moves=10**9, worlds=4, extra=0,
+                                                    seconds=4.5))
+    bot.start_hand(table)
+    assert table.check(bot.choose(table)) is None
+    # four worlds for every candidate, then two more (the clock's ticks 4
+    # and 5) for the half left
+    first = 4 * len(candidates)
+    assert first < bot.last_playouts < first + len(candidates)
 
 
 def test_answers_questions() -> None:
@@ -433,6 +468,8 @@ def test_bad_seat_turn_and_budget() -> None:
         Expert(random.Random(0), 1).choose(t)
     with pytest.raises(ExpertError, match="a budget needs at least 1 move and 2 worlds"):
         Budget(moves=0)
+    with pytest.raises(ExpertError, match="a budget's time cap must be more than 0 seconds"):
+        Budget(seconds=0)
 
 
 def test_selfplay_knows_the_levels() -> None:
