@@ -14,6 +14,7 @@ from builders import player
 from test_table_classic import build
 
 from mille.cards import (
+    CARD_NAMES,
     D50,
     D75,
     D100,
@@ -32,8 +33,10 @@ from mille.expert import (
     _Sampler,
     distinct_moves,
     game_chance,
+    standard_policy,
     unseen_counts,
 )
+from mille.computer import INITIAL_NEED, BsdComputer
 from mille.players import Player
 from mille.rules import BSD, find_rules
 from mille.selfplay import PLAYERS, play_hands
@@ -165,7 +168,7 @@ def test_the_time_cap_met_while_widening_keeps_every_world_played(
     import mille.expert as expert
 
     ticks = iter(range(10**6))
-    monkeypatch.setattr(expert.time, "monotonic", lambda: float(next(ticks)))
+    monkeypatch.setattr(expert, "monotonic", lambda: float(next(ticks)))
     table = Table.new(BSD, random.Random(5))
     table.apply(PICK)
     candidates = distinct_moves(table, table.legal_moves())
@@ -367,7 +370,42 @@ def test_game_chance() -> None:
     assert 0.5 < game_chance(t, [3000, 2000], 1) < game_chance(t, [4500, 3500], 1) < 1
 
 
+def test_counts_bsds_need_as_bsds_computer_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """BSD's computer counts a remedy as needed each time it decides while
+    stopped, for good; the expert, watching, keeps the same count (and its
+    guesses about that hand weigh moves by it)."""
+    import mille.expert as expert
+
+    monkeypatch.setattr(expert, "PARTICLES", 4)  # guesses are not what is tested
+    dealer = random.Random(0)
+    table = Table.new(BSD, dealer)
+    bots = [BsdComputer(random.Random(s), s) for s in range(2)]
+    watcher = Expert(random.Random(1), 0)
+    noted = 0
+    for _ in range(2):
+        for bot in bots:
+            bot.start_hand(table)
+        watcher.start_hand(table)
+        while table.phase != OVER:
+            seat = table.current_player
+            assert seat is not None
+            outcome = table.apply(bots[seat].choose(table))
+            for bot in bots:
+                bot.observe(table, outcome)
+            watcher.observe(table, outcome)
+            assert watcher.needs.get(1, list(INITIAL_NEED)) == bots[1].need
+            noted += bots[1].need != list(INITIAL_NEED)
+        table.new_hand(dealer)
+    assert noted, "the seed has the computer stopped at least once"
+    # what it counts reaches the computer it foresees
+    policy = standard_policy(table, 1, random.Random(0), need=watcher.needs[1])
+    assert isinstance(policy, BsdComputer) and policy.need == bots[1].need
+
+
 # ----- saving ----------------------------------------------------------------------------
+
+
+NEED = {CARD_NAMES[c]: n for c, n in enumerate(INITIAL_NEED)}
 
 
 def _saved() -> dict[str, Any]:
@@ -390,6 +428,16 @@ def test_to_dict_round_trip() -> None:
     back = Expert.from_dict(data, random.Random(1), 2)
     assert back.beliefs == bot.beliefs and back.predictions == bot.predictions
     assert back.to_dict() == data
+    # bsd: each other seat's Numneed as it counts it; a memory without it
+    # (saved before it was kept) starts from BSD's
+    bot.needs = {0: list(INITIAL_NEED)}
+    bot.needs[0][GO] += 6
+    data = json.loads(json.dumps(bot.to_dict()))
+    assert data["needs"]["0"]["Go"] == INITIAL_NEED[GO] + 6
+    assert Expert.from_dict(data, random.Random(1), 2).needs == bot.needs
+    del data["needs"]
+    assert Expert.from_dict(data, random.Random(1), 2).needs == {}
+    bot.needs = {}
     # the restored player (its rng restored too, as a save file does) goes
     # on exactly as the first one
     rng = random.Random()
@@ -439,6 +487,13 @@ def test_to_dict_round_trip() -> None:
          "expert: predictions '0': 'U:Joker' is not a move"),
         (lambda d: d["predictions"].update({"0": ["P"] * 199 + ["U:Stop>12"]}),
          "expert: predictions '0': 'U:Stop>12' is not a move"),
+        (lambda d: d.update(needs=[]), "expert: needs must be an object"),
+        (lambda d: d.update(needs={"1": {}}), "expert: needs: seat 1 is its own seat"),
+        (lambda d: d.update(needs={"0": {}}), "expert: needs '0': missing card '25'"),
+        (lambda d: d.update(needs={"0": dict(NEED, Go=1)}),
+         "expert: needs '0' 'Go' must be 10 to 1000000, not 1"),
+        (lambda d: d.update(needs={"0": dict(NEED, Go="3")}),
+         "expert: needs '0' 'Go' must be an integer, not str"),
     ],
 )
 def test_from_dict_messages(change: Any, message: str) -> None:
