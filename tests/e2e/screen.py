@@ -2,7 +2,10 @@
 
 pexpect gives the pty; pyte plays the output onto an 80x24 screen, the
 way a terminal would.  ``TERM=screen`` keeps curses to sequences pyte
-understands.
+understands, but for two that pyte lacks and this file adds: SU and SD
+(``CSI n S``, ``CSI n T``), the scrolls within the margins that curses
+sends when a block of lines moves (the N-seat board's log when the score
+table takes the top).
 """
 
 from __future__ import annotations
@@ -28,6 +31,28 @@ def mille_command() -> str:
     if found is None:
         raise RuntimeError("the mille console script is not installed")
     return found
+
+
+class Screen(pyte.Screen):
+    """pyte's screen, plus the scrolls SU and SD."""
+
+    def _scroll(self, count: int | None, lines: Callable[[int | None], None]) -> None:
+        x, y = self.cursor.x, self.cursor.y
+        self.cursor.y = self.margins.top if self.margins else 0
+        lines(count or 1)
+        self.cursor.x, self.cursor.y = x, y
+
+    def scroll_up(self, count: int | None = None, *args: object, **kwargs: object) -> None:
+        """SU: the lines within the margins move up ``count``, blanks below."""
+        self._scroll(count, self.delete_lines)
+
+    def scroll_down(self, count: int | None = None, *args: object, **kwargs: object) -> None:
+        """SD: the lines within the margins move down ``count``, blanks above."""
+        self._scroll(count, self.insert_lines)
+
+
+class Stream(pyte.ByteStream):
+    csi = dict(pyte.ByteStream.csi, S="scroll_up", T="scroll_down")
 
 
 class Term:
@@ -59,8 +84,8 @@ class Term:
             env.pop(name, None)
         env.update(extra_env or {})
         self.rows, self.cols = rows, cols
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = Screen(cols, rows)
+        self.stream = Stream(self.screen)
         self.raw = bytearray()  # everything the program wrote
         self.child = pexpect.spawn(
             command or mille_command(), list(args), dimensions=(rows, cols), env=env,
