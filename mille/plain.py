@@ -403,6 +403,7 @@ class LineUi:
             elif session.computer_to_move:
                 session.computer_move()
                 self.changed = True
+                self.tell_events()  # as it happens, not when all have moved
             else:
                 self.human_turn()
 

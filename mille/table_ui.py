@@ -376,10 +376,15 @@ class TableUi(Ui):
     # ----- the game --------------------------------------------------------
 
     def computer_turn(self) -> None:
-        """One move (or answer) of a computer; the log tells what it did."""
+        """One move (or answer) of a computer; the log tells what it did.
+
+        The screen shows each move as it is made: with many computers (and
+        the expert thinking up to 0.9 s a move) it never waits for them all.
+        """
         self.session.computer_move()
         if not self.keep_note:  # a restore note stays until the player has moved
             self.message = ""
+        self.render()
 
     def answer(self, question: str) -> None:
         """Your answer to ``Extension?`` or ``Coup Fourre?``."""

@@ -448,3 +448,27 @@ def test_help_fits_the_screen() -> None:
     assert len(board.TABLE_HELP) <= 24 and all(len(line) < 80 for line in board.TABLE_HELP)
     window, _ = run(Session.new(find_rules("classic", players=3), seed=1), "?")
     assert window.lines()[0] == board.TABLE_HELP[0]
+
+
+def test_each_computers_move_is_shown_before_the_next_computer_decides(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With many computers (the expert thinks up to 0.9 s a move) the board
+    never waits for them all: each move is on the screen, in the log, when
+    the next computer starts deciding."""
+    session = Session.new(find_rules("milebymile", players=5), seed=3)
+    window = FakeWindow("pd1\r")
+    game = TableUi(window, session)  # type: ignore[arg-type]
+    logged: list[tuple[str, bool]] = []
+    move = Session.computer_move
+
+    def computer_move(self: Session) -> object:
+        said = describe(self.table, self.log[-1]) if self.log else []
+        if said and self.log[-1].outcome.seat != 0:
+            logged.append((said[0], any(said[0] in row for row in window.lines())))
+        return move(self)
+
+    monkeypatch.setattr(Session, "computer_move", computer_move)
+    with pytest.raises(OutOfKeys):
+        game.run()
+    assert len(logged) >= 3, "computers moved one after another"
+    assert all(shown for _, shown in logged), logged

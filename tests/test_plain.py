@@ -342,3 +342,26 @@ def test_extension_is_asked() -> None:
     assert "Extension? y" in out.splitlines()
     assert "You went for the extension" in out.splitlines()
     assert session.table.target == 1000
+
+
+def test_each_computers_move_is_told_before_the_next_computer_decides(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A screen reader hears each move as it is made, not when all the
+    computers (the expert thinks up to 0.9 s a move) have moved."""
+    from mille.describe import describe
+
+    session = Session.new(find_rules("milebymile", players=5), seed=3)
+    out = io.StringIO()
+    told: list[tuple[str, bool]] = []
+    move = Session.computer_move
+
+    def computer_move(self: Session) -> object:
+        said = describe(self.table, self.log[-1]) if self.log else []
+        if said and self.log[-1].outcome.seat != 0:
+            told.append((said[0], said[0] in out.getvalue()))
+        return move(self)
+
+    monkeypatch.setattr(Session, "computer_move", computer_move)
+    plain.play(session, stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)  # type: ignore[arg-type]
+    assert len(told) >= 3, "computers moved one after another"
+    assert all(shown for _, shown in told), told
