@@ -19,7 +19,13 @@ Prints, for the first kind A:
   deal pairs, whose two hands share the luck of the deal);
 * with ``--games``, the share of whole games it won, with its 95% interval;
 * the median and 95th-percentile time per decision of each kind, counting
-  only real decisions (more than one legal move), and the slowest.
+  only real decisions (more than one legal move), and the slowest; for the
+  expert, the share of decisions that took longer than its time cap.
+
+The expert plays here without its time cap (``Budget.seconds``), so that
+the figures do not depend on how busy the machine is: the same seeds give
+the same games.  In play, the cap cuts short the decisions counted as
+longer than it.
 
 ``--save FILE`` also writes the raw tallies (JSON); ``--merge FILE...``
 prints the figures of several saved runs together (runs of at most ten
@@ -40,6 +46,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from mille.expert import DEFAULT_BUDGET, Expert
 from mille.players import Player
 from mille.rules import Rules, find_rules
 from mille.selfplay import PLAYERS, play_one_hand
@@ -119,9 +126,19 @@ def side_scores(table: Table, rules: Rules, kinds: list[str], a: str) -> tuple[f
     return max(mine), max(theirs)
 
 
+UNCAPPED = dataclasses.replace(DEFAULT_BUDGET, seconds=None)
+
+
+def make_player(rules: Rules, kind: str, rng: random.Random, seat: int) -> Player:
+    """The kind's player (the expert without its time cap)."""
+    if kind == "expert":
+        return Expert(rng, seat, budget=UNCAPPED)
+    return PLAYERS[kind](rules, rng, seat)
+
+
 def make_seats(rules: Rules, kinds: list[str], seed: int, tally: Tally) -> list[Timed]:
     master = random.Random(seed)
-    return [Timed(PLAYERS[kind](rules, random.Random(master.getrandbits(64)), seat),
+    return [Timed(make_player(rules, kind, random.Random(master.getrandbits(64)), seat),
                   tally.times.setdefault(kind, []))
             for seat, kind in enumerate(kinds)]
 
@@ -261,6 +278,11 @@ def report(tally: Tally, a: str, b: str, head: str) -> None:
                   f"{percentile(times, 0.5) * 1000:.1f} ms, 95th percentile "
                   f"{percentile(times, 0.95) * 1000:.1f} ms, slowest "
                   f"{max(times) * 1000:.0f} ms")
+            cap = DEFAULT_BUDGET.seconds
+            if kind == "expert" and cap is not None:
+                over = sum(t > cap for t in times)
+                print(f"  {kind}: {over} decisions ({over / len(times):.2%}) longer than "
+                      f"its {cap} s time cap")
 
 
 def merge(paths: Sequence[str]) -> None:
