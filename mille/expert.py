@@ -74,7 +74,16 @@ from time import monotonic
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD, NUM_SAFETIES, OUT_OF_GAS, STOP, opposite
+from .cards import (
+    CARD_NAMES,
+    EXTRA_TANK,
+    HAND_SLOTS,
+    NO_CARD,
+    NUM_SAFETIES,
+    OUT_OF_GAS,
+    STOP,
+    opposite,
+)
 from .computer import INITIAL_NEED, IN_HAND, PLAYED, UNKNOWN, BsdComputer
 from .heuristic import KINDS, NAMES, Heuristic
 from .memory import card_counts, integer, quote
@@ -290,9 +299,10 @@ class Expert:
 
     def _note_stop(self, table: Table, seat: int) -> None:
         """BSD's computer, about to choose a move (not a pick) while stopped
-        by a hazard, counts one more of its remedy as needed, for good
-        (``BsdComputer._note_need``), unless it plays a safety first; what
-        it counts changes what it plays, so its guesses follow it."""
+        by a hazard, counts its remedy as needed twice more, for good
+        (``BsdComputer._note_need``, called twice), unless it plays a safety
+        first; what it counts changes what it plays, so the guesses about
+        its hand follow it."""
         if not table.is_bsd or table.phase != PLAYING or \
                 (table.hands[seat][0] == NO_CARD and table.deck):
             return
@@ -426,7 +436,7 @@ class Expert:
             raise ExpertError("expert: expected an object")
         keys = ("seat", "beliefs", "predictions")
         for key in data:
-            if key not in keys + ("needs",):  # (needs: since 1.1's expert, optional)
+            if key not in keys + ("needs",):  # (optional: older saves lack it)
                 raise ExpertError(f"expert: unknown key {quote(key)}")
         for key in keys:
             if key not in data:
