@@ -180,6 +180,14 @@ def canplay(me: Tableau, op: Tableau, card: int, end: int) -> bool:
     return False
 
 
+def needed_remedy(me: Tableau) -> int | None:
+    """The remedy BSD's computer counts as needed when it decides on
+    tableau ``me`` (stopped by a hazard), or None."""
+    if not me.can_go and OUT_OF_GAS <= me.top <= STOP:
+        return opposite(me.top)
+    return None
+
+
 def _hand_miles(hand: list[int]) -> int:
     """The distance in a hand (misc.c's sum for ``check_ext``)."""
     return sum(VALUES[c] for c in hand if 0 <= c <= D200)
@@ -300,8 +308,9 @@ class BsdComputer:
 
     def _note_need(self, me: Tableau) -> None:
         """Stopped by a hazard: one more of its remedy is needed per hand."""
-        if not me.can_go and OUT_OF_GAS <= me.top <= STOP:
-            self.need[opposite(me.top)] += 1
+        remedy = needed_remedy(me)
+        if remedy is not None:
+            self.need[remedy] += 1
 
     # ----- the decision -------------------------------------------------------
 

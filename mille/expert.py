@@ -80,11 +80,8 @@ from .cards import (
     HAND_SLOTS,
     NO_CARD,
     NUM_SAFETIES,
-    OUT_OF_GAS,
-    STOP,
-    opposite,
 )
-from .computer import INITIAL_NEED, IN_HAND, PLAYED, UNKNOWN, BsdComputer
+from .computer import INITIAL_NEED, IN_HAND, PLAYED, UNKNOWN, BsdComputer, needed_remedy
 from .heuristic import KINDS, NAMES, Heuristic
 from .memory import card_counts, integer, quote
 from .players import Player
@@ -306,9 +303,9 @@ class Expert:
         if not table.is_bsd or table.phase != PLAYING or \
                 (table.hands[seat][0] == NO_CARD and table.deck):
             return
-        tab = table.tableaux[table.side_index(seat)]
-        if not tab.can_go and OUT_OF_GAS <= tab.top <= STOP:
-            self.stopped[seat] = opposite(tab.top)
+        remedy = needed_remedy(table.tableaux[table.side_index(seat)])
+        if remedy is not None:
+            self.stopped[seat] = remedy
 
     # ----- the decision ----------------------------------------------------------
 
