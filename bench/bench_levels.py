@@ -253,24 +253,24 @@ def run(jobs: list[tuple[Rules, str, str, int, int]], worker: object,
 def report(tally: Tally, a: str, b: str, head: str) -> None:
     """Print the figures of ``tally`` (A is the first kind)."""
     print(head)
-    if tally.hands:
-        p, lo, hi = wilson(tally.won, tally.decided)
-        print(f"  decided hands won by {a}: {tally.won}/{tally.decided} = {p:.1%} "
+
+    def hands(where: str, won: int, decided: int, diffs: list[float]) -> None:
+        p, lo, hi = wilson(won, decided)
+        print(f"  decided hands{where} won by {a}: {won}/{decided} = {p:.1%} "
               f"(95% interval {lo:.1%} to {hi:.1%})")
-        mean, half = mean_interval(tally.pair_diffs)
-        print(f"  points per hand, {a} minus {b}: {mean:+.1f} "
+        mean, half = mean_interval(diffs)
+        print(f"  points per hand{where} ({len(diffs)} deals), {a} minus {b}: {mean:+.1f} "
               f"(95% interval {mean - half:+.1f} to {mean + half:+.1f})")
+
+    if tally.hands:
+        hands("", tally.won, tally.decided, tally.pair_diffs)
     if tally.game_hands:
         p, lo, hi = wilson(tally.games_won, tally.games)
         print(f"  whole games won by {a}: {tally.games_won}/{tally.games} = {p:.1%} "
               f"(95% interval {lo:.1%} to {hi:.1%}; {tally.game_hands} hands)")
-        p, lo, hi = wilson(tally.game_won, tally.game_decided)
-        print(f"  decided hands within those games won by {a}: {tally.game_won}/"
-              f"{tally.game_decided} = {p:.1%} (95% interval {lo:.1%} to {hi:.1%})")
-        mean, half = mean_interval(tally.game_pair_diffs)
-        print(f"  points per hand within games ({len(tally.game_pair_diffs)} deals played "
-              f"in both runs), {a} minus {b}: {mean:+.1f} "
-              f"(95% interval {mean - half:+.1f} to {mean + half:+.1f})")
+        # (the k-th hands of the two runs of a game, when both played one)
+        hands(" within those games", tally.game_won, tally.game_decided,
+              tally.game_pair_diffs)
     for kind in (a, b):
         times = tally.times.get(kind, [])
         if times:
