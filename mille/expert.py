@@ -7,7 +7,8 @@ never another hand.
 
 **What the other hands may hold.**  For each other seat it keeps guesses
 at that seat's hidden cards (particles; ``PARTICLES`` shared out between
-the other seats, at most 200 each), dealt at first from the unseen cards.
+the other seats, at most ``MAX_EACH`` each), dealt at first from the
+unseen cards.
 When a seat is to decide, it works out what the preset's standard computer
 would do there with each guess; when the seat's move comes, a guess that
 foresaw it keeps its weight and one that did not keeps ``SURPRISE`` of it
@@ -102,7 +103,11 @@ from .table import (
     Use,
 )
 
-PARTICLES = 400  # guesses kept about the other hands, shared out (at most 200 a seat)
+# guesses kept about the other hands, shared out: 1,000 against one opponent
+# keep four times as many different hands as 200 and guess better (see
+# bench/bench_decisions.py), at under 20 ms a move watched
+PARTICLES = 2000
+MAX_EACH = 1000
 SURPRISE = 0.03  # the weight of a guess whose foreseen move was not made
 GAME_WEIGHT = 3000.0  # points a sure game win is worth over a lost one
 HAND_SPREAD = 900.0  # the spread of one hand's score difference (bsd, about)
@@ -192,7 +197,7 @@ class Expert:
         """A new deal: every other hand is a guess among the unseen cards."""
         self.predictions = {}
         pool = _expand(unseen_counts(table, self.seat))
-        count = min(200, PARTICLES // max(1, table.rules.players - 1))
+        count = min(MAX_EACH, PARTICLES // max(1, table.rules.players - 1))
         self.beliefs = {}
         for other, hand in enumerate(table.hands):
             if other != self.seat:
@@ -482,7 +487,7 @@ class Expert:
         return bot
 
 
-MAX_PARTICLES = 1000  # the most guesses a saved memory may hold about a hand
+MAX_PARTICLES = MAX_EACH  # the most guesses a saved memory may hold about a hand
 MAX_NEED = 10**6  # the most of a card a saved Numneed may count
 
 

@@ -179,9 +179,10 @@ def test_the_time_cap_met_while_widening_keeps_every_world_played(
     bot.start_hand(table)
     assert table.check(bot.choose(table)) is None
     # four worlds for every candidate, then two more (the clock's ticks 4
-    # and 5) for the half left
+    # and 5) for the standard move and at most half its rivals
     first = 4 * len(candidates)
-    assert first < bot.last_playouts < first + len(candidates)
+    half = 1 + len(candidates) // 2
+    assert first < bot.last_playouts <= first + 2 * half
 
 
 def test_answers_questions() -> None:
@@ -309,7 +310,7 @@ def test_a_coup_fourre_offer_puts_the_safety_in_its_guesses() -> None:
               sides={2: {"battle": [GO]}})
     bot = Expert(random.Random(0), 2)
     bot.start_hand(t)
-    assert sorted(bot.beliefs) == [0, 1] and len(bot.beliefs[1]) == 200
+    assert sorted(bot.beliefs) == [0, 1] and len(bot.beliefs[1]) == 1000
     outcome = t.apply(Use(0, 2))
     bot.observe(t, outcome)
     assert t.phase == COUP
@@ -422,7 +423,7 @@ def test_to_dict_round_trip() -> None:
     bot.start_hand(t)
     data = json.loads(json.dumps(bot.to_dict()))
     assert data["seat"] == 2 and sorted(data["beliefs"]) == ["0", "1"]
-    assert len(data["beliefs"]["1"]) == 200 and len(data["beliefs"]["1"][0]) == 6
+    assert len(data["beliefs"]["1"]) == 1000 and len(data["beliefs"]["1"][0]) == 6
     assert data["predictions"] == {"0": data["predictions"]["0"]}  # seat 0 is to move
     assert all(key.startswith(("U:", "D:")) for key in data["predictions"]["0"])
     back = Expert.from_dict(data, random.Random(1), 2)
@@ -482,10 +483,10 @@ def test_to_dict_round_trip() -> None:
         (lambda d: d["predictions"].update({"5": ["P"]}),
          "expert: predictions '5': no beliefs about seat 5"),
         (lambda d: d["predictions"].update({"0": ["P"]}),
-         "expert: predictions '0' must be a list of 200 moves"),
-        (lambda d: d["predictions"].update({"0": ["P"] * 199 + ["U:Joker"]}),
+         "expert: predictions '0' must be a list of 1000 moves"),
+        (lambda d: d["predictions"].update({"0": ["P"] * 999 + ["U:Joker"]}),
          "expert: predictions '0': 'U:Joker' is not a move"),
-        (lambda d: d["predictions"].update({"0": ["P"] * 199 + ["U:Stop>12"]}),
+        (lambda d: d["predictions"].update({"0": ["P"] * 999 + ["U:Stop>12"]}),
          "expert: predictions '0': 'U:Stop>12' is not a move"),
         (lambda d: d.update(needs=[]), "expert: needs must be an object"),
         (lambda d: d.update(needs={"1": {}}), "expert: needs: seat 1 is its own seat"),
@@ -510,7 +511,7 @@ def test_from_dict_messages(change: Any, message: str) -> None:
 def test_from_dict_takes_every_move_it_writes() -> None:
     data = _saved()
     data["predictions"]["0"] = ["P", "Y", "N", "?", "D:25", "U:Go", "U:Stop>2",
-                                "U:False Virtue"] * 25
+                                "U:False Virtue"] * 125
     bot = Expert.from_dict(data, random.Random(0), 1)
     assert bot.predictions[0][:3] == ["P", "Y", "N"]
 
