@@ -1,0 +1,262 @@
+"""Benchmark: how good the expert's decisions are, one by one, against an oracle.
+
+    python bench/bench_decisions.py [--rules bsd] [--hands 24] [--rollouts 200]
+        [--seed S] [--workers 2] [--players expert,sees-hands,budget-x4]
+
+Whole hands measure a level (``bench_levels.py``) but slowly: a hand has
+some 25 decisions, most of them easy, and its result is mostly the luck of
+the deal.  This looks at the decisions themselves:
+
+1. **Record.**  The expert plays ``--hands`` hands against the standard
+   computer (the expert's seat alternating); each real decision of the
+   expert (more than one distinct move) is kept: the true table, the
+   expert's memory, the other seats' Numneed.
+2. **Oracle.**  Each distinct move of each decision is played out
+   ``--rollouts`` times by the standard computers, on the true hands with
+   the deck shuffled again (the same shuffles for every move).  A move's
+   worth is the mean sign of the hand's result for the expert's side (+1
+   won, -1 lost, 0 even) and its mean score difference.
+3. **Players.**  Each measured player decides each recorded decision
+   afresh; its gain is its move's worth less the standard computer's
+   move's, in both measures, averaged over the decisions (with a 95%
+   interval).  Half the sign gain is, to first order, the share of hands
+   it wins more than the standard computer per decision.
+
+Players: ``expert`` (as it plays, without its time cap), ``sees-hands``
+(the expert told the other hands: the worth of its guesses' being exact,
+at the same budget), ``budget-x4`` (four times the simulated moves),
+``oracle-halves`` (the best move by half the oracle's playouts, measured
+on the other half: what knowing the hands and a large budget can gain).
+
+Only the expert's own moves are asked, on states its own play reached: a
+measure of decisions at the margin, not of a whole level.  A benchmark,
+not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mille.cards import NO_CARD
+from mille.computer import BsdComputer
+from mille.expert import DEFAULT_BUDGET, Expert, _Sampler, distinct_moves, move_key
+from mille.players import Player
+from mille.rules import Rules, find_rules
+from mille.selfplay import PLAYERS
+from mille.table import EXTENSION, NO, OVER, PICK, PLAYING, YES, Move, Table
+
+UNCAPPED = dataclasses.replace(DEFAULT_BUDGET, seconds=None)
+Z95 = 1.959964
+
+
+@dataclass
+class Decision:
+    """One real decision of the expert, as it was."""
+
+    table: Table
+    expert: Expert
+    needs: dict[int, list[int]]  # each BSD computer's Numneed, as it really was
+
+
+def candidates(table: Table) -> list[Move]:
+    if table.phase == EXTENSION:
+        return [YES, NO]
+    return distinct_moves(table, table.legal_moves())
+
+
+def key(table: Table, move: Move) -> str:
+    seat = table.current_player
+    assert seat is not None
+    slot = getattr(move, "slot", None)
+    return move_key(move, table.hands[seat][slot] if slot is not None else NO_CARD)
+
+
+def record(args: tuple[Rules, int, int]) -> list[Decision]:
+    """The expert's real decisions in ``hands`` hands from ``seed``."""
+    rules, seed, hands = args
+    master = random.Random(seed)
+    decisions = []
+    for h in range(hands):
+        table = Table.new(rules, random.Random(master.getrandbits(64)))
+        mine = h % rules.players
+        expert = Expert(random.Random(master.getrandbits(64)), mine, budget=UNCAPPED)
+        seats: list[Player] = [
+            expert if seat == mine else
+            PLAYERS["standard"](rules, random.Random(master.getrandbits(64)), seat)
+            for seat in range(rules.players)]
+        for player in seats:
+            player.start_hand(table)
+        while table.phase != OVER:
+            seat = table.current_player
+            assert seat is not None
+            if seat == mine and (table.phase == EXTENSION or table.phase == PLAYING
+                                 and PICK not in table.legal_moves()) \
+                    and len(candidates(table)) > 1:
+                needs = {s: p.need[:] for s, p in enumerate(seats) if isinstance(p, BsdComputer)}
+                decisions.append(Decision(table.copy(), _copy_expert(expert), needs))
+            outcome = table.apply(seats[seat].choose(table))
+            for player in seats:
+                player.observe(table, outcome)
+    return decisions
+
+
+def _copy_expert(expert: Expert) -> Expert:
+    copy = Expert(random.Random(0), expert.seat, budget=expert.budget)
+    copy.beliefs = {s: [p[:] for p in ps] for s, ps in expert.beliefs.items()}
+    copy.predictions = {s: k[:] for s, k in expert.predictions.items()}
+    copy.needs = {s: n[:] for s, n in expert.needs.items()}
+    copy.stopped = dict(expert.stopped)
+    return copy
+
+
+class _Oracle(_Sampler):
+    def value(self, t: Table) -> float:
+        scores = [t.hand_score(side).total for side in range(1, t.rules.sides + 1)]
+        return scores[self.side - 1] - max(s for i, s in enumerate(scores) if i != self.side - 1)
+
+
+def oracle(args: tuple[Decision, int, int]) -> dict[str, list[float]]:
+    """Each move's score differences over ``rollouts`` reshuffles of the true deck."""
+    decision, rollouts, seed = args
+    table = decision.table
+    seat = table.current_player
+    assert seat is not None
+    sampler = _Oracle(table, seat, None, decision.needs)
+    moves = candidates(table)
+    rng = random.Random(seed)
+    worth: dict[str, list[float]] = {key(table, m): [] for m in moves}
+    for _ in range(rollouts):
+        world = table.copy()
+        rng.shuffle(world.deck)
+        if world.rules.reshuffle:
+            world.seed = rng.getrandbits(32)
+        playout_seed = rng.getrandbits(64)
+        for move in moves:
+            worth[key(table, move)].append(sampler.playout(world, move, playout_seed)[0])
+    return worth
+
+
+def standard_move(decision: Decision) -> str:
+    """The standard computer's move there, as the expert works it out."""
+    table = decision.table
+    expert = decision.expert
+    sampler = _Sampler(table, expert.seat, expert.beliefs, expert.needs)
+    return key(table, sampler.base_move(table, 99, candidates(table)))
+
+
+def decide(args: tuple[Decision, str, int]) -> tuple[str, float]:
+    """A measured player's move at a decision, and its time."""
+    decision, player, seed = args
+    table = decision.table
+    expert = _copy_expert(decision.expert)
+    expert.rng = random.Random(seed)
+    if player == "budget-x4":
+        expert.budget = dataclasses.replace(UNCAPPED, moves=UNCAPPED.moves * 4,
+                                            extra=UNCAPPED.extra * 4)
+    elif player == "sees-hands":
+        expert.beliefs = {s: [[c for c in hand if c != NO_CARD]]
+                          for s, hand in enumerate(table.hands) if s != expert.seat}
+    began = time.perf_counter()
+    move = expert.choose(table)
+    return key(table, move), time.perf_counter() - began
+
+
+def _sign(v: float) -> int:
+    return (v > 0) - (v < 0)
+
+
+def gains(worths: Sequence[dict[str, list[float]]], standard: Sequence[str],
+          chosen: Sequence[str]) -> tuple[list[float], list[float]]:
+    """Per decision: the chosen move's sign and points gain over the standard move."""
+    signs, points = [], []
+    for worth, base, move in zip(worths, standard, chosen):
+        n = len(worth[base])
+        signs.append((sum(map(_sign, worth[move])) - sum(map(_sign, worth[base]))) / n)
+        points.append((sum(worth[move]) - sum(worth[base])) / n)
+    return signs, points
+
+
+def halves(worths: Sequence[dict[str, list[float]]],
+           standard: Sequence[str]) -> tuple[list[float], list[float]]:
+    """The oracle's best move by one half of its playouts, measured on the other."""
+    signs, points = [], []
+    for worth, base in zip(worths, standard):
+        for pick, judge in ((slice(0, None, 2), slice(1, None, 2)),
+                            (slice(1, None, 2), slice(0, None, 2))):
+            score = {m: sum(map(_sign, v[pick])) for m, v in worth.items()}
+            best = max(score, key=lambda m: score[m])
+            if score[best] <= score[base]:
+                best = base
+            n = len(worth[base][judge])
+            signs.append((sum(map(_sign, worth[best][judge])) -
+                          sum(map(_sign, worth[base][judge]))) / n)
+            points.append((sum(worth[best][judge]) - sum(worth[base][judge])) / n)
+    return signs, points
+
+
+def line(label: str, signs: list[float], points: list[float], departs: float,
+         times: list[float] | None = None) -> str:
+    n = len(signs)
+    half = Z95 * statistics.pstdev(signs) / math.sqrt(n) if n > 1 else math.nan
+    text = (f"  {label:14s} departs {departs:5.1%}  sign gain {sum(signs) / n:+.4f} "
+            f"(±{half:.4f})  points {sum(points) / n:+6.2f}")
+    if times:
+        ordered = sorted(times)
+        text += (f"  median {ordered[len(ordered) // 2] * 1000:.0f} ms, "
+                 f"p95 {ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000:.0f} ms")
+    return text
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rules", default="bsd")
+    parser.add_argument("--seats", type=int, default=None)
+    parser.add_argument("--hands", type=int, default=24)
+    parser.add_argument("--rollouts", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--players", default="expert,sees-hands,budget-x4,oracle-halves")
+    args = parser.parse_args(argv)
+    rules = find_rules(args.rules, players=args.seats)
+    players = args.players.split(",")
+    for player in players:
+        if player not in ("expert", "sees-hands", "budget-x4", "oracle-halves"):
+            parser.error(f"unknown player {player!r}")
+    began = time.perf_counter()
+    jobs = max(1, args.workers) * 2
+    sizes = [args.hands // jobs + (i < args.hands % jobs) for i in range(jobs)]
+    with multiprocessing.Pool(args.workers) as pool:
+        decisions = [d for part in pool.map(
+            record, [(rules, args.seed * 1009 + i, n) for i, n in enumerate(sizes) if n])
+            for d in part]
+        worths = pool.map(oracle, [(d, args.rollouts, args.seed * 7919 + i)
+                                   for i, d in enumerate(decisions)], chunksize=4)
+        standard = pool.map(standard_move, decisions, chunksize=8)
+        print(f"{args.rules} ({rules.players} seats): {len(decisions)} decisions of the expert "
+              f"in {args.hands} hands, {args.rollouts} oracle playouts a move, seed {args.seed}")
+        for player in players:
+            if player == "oracle-halves":
+                signs, points = halves(worths, standard)
+                print(line(player, signs, points, math.nan))
+                continue
+            results = pool.map(decide, [(d, player, args.seed * 31 + i)
+                                        for i, d in enumerate(decisions)], chunksize=4)
+            chosen = [r[0] for r in results]
+            signs, points = gains(worths, standard, chosen)
+            departs = sum(c != s for c, s in zip(chosen, standard)) / len(chosen)
+            print(line(player, signs, points, departs, [r[1] for r in results]))
+    print(f"  ({time.perf_counter() - began:.0f} s)")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
