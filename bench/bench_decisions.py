@@ -28,6 +28,9 @@ at the same budget), ``budget-x4`` (four times the simulated moves),
 ``oracle-halves`` (the best move by half the oracle's playouts, measured
 on the other half: what knowing the hands and a large budget can gain).
 
+It also prints how good the expert's guesses at the other hands are: the
+share of their cards a guess holds, on average, against a random guess.
+
 Only the expert's own moves are asked, on states its own play reached: a
 measure of decisions at the margin, not of a whole level.  A benchmark,
 not a test.
@@ -43,12 +46,21 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mille.cards import NO_CARD
 from mille.computer import BsdComputer
-from mille.expert import DEFAULT_BUDGET, Expert, _Sampler, distinct_moves, move_key
+from mille.expert import (
+    DEFAULT_BUDGET,
+    Expert,
+    _expand,
+    _Sampler,
+    distinct_moves,
+    move_key,
+    unseen_counts,
+)
 from mille.players import Player
 from mille.rules import Rules, find_rules
 from mille.selfplay import PLAYERS
@@ -170,6 +182,25 @@ def decide(args: tuple[Decision, str, int]) -> tuple[str, float]:
     return key(table, move), time.perf_counter() - began
 
 
+def guessed(decision: Decision, seed: int) -> tuple[float, float]:
+    """The share of the other hands' cards its guesses hold, on average, and
+    the share a guess dealt at random from the unseen cards would hold."""
+    table, expert = decision.table, decision.expert
+    rng = random.Random(seed)
+    pool = _expand(unseen_counts(table, expert.seat))
+    right = chance = 0.0
+    others = [s for s in expert.beliefs if s < len(table.hands)]
+    for seat in others:
+        true = Counter(c for c in table.hands[seat] if c != NO_CARD)
+        size = max(1, sum(true.values()))
+        guesses = expert.beliefs[seat]
+        right += sum(sum((Counter(g) & true).values()) for g in guesses) / len(guesses) / size
+        chance += sum(sum((Counter(rng.sample(pool, min(size, len(pool)))) & true).values())
+                      for _ in range(20)) / 20 / size
+    n = max(1, len(others))
+    return right / n, chance / n
+
+
 def _sign(v: float) -> int:
     return (v > 0) - (v < 0)
 
@@ -243,6 +274,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         standard = pool.map(standard_move, decisions, chunksize=8)
         print(f"{args.rules} ({rules.players} seats): {len(decisions)} decisions of the expert "
               f"in {args.hands} hands, {args.rollouts} oracle playouts a move, seed {args.seed}")
+        shares = [guessed(d, i) for i, d in enumerate(decisions)]
+        print(f"  its guesses hold {sum(r for r, _ in shares) / len(shares):.1%} of the other "
+              f"hands' cards (a random guess {sum(c for _, c in shares) / len(shares):.1%})")
         for player in players:
             if player == "oracle-halves":
                 signs, points = halves(worths, standard)
