@@ -267,7 +267,7 @@ class Expert:
                         kept.append(c)
                 del kept[size:]
                 if len(kept) < size:
-                    kept += rng.sample(_expand(left), size - len(kept))
+                    kept += _draw(left, size - len(kept), rng)
                 particle[:] = kept
 
     def _predict(self, table: Table) -> None:
@@ -289,15 +289,20 @@ class Expert:
         if slots and slots[0] == 0:
             slots = slots[1:] + [0]  # the last card drawn is the one in P
         keys = []
+        foreseen: dict[tuple[int, ...], str] = {}  # the same guess twice is worked out once
         for particle in self.beliefs[seat]:
             if len(particle) != len(slots):
                 keys.append("?")  # (never made: a guess that cannot be weighed)
                 continue
-            for slot, card in zip(slots, particle):
-                hand[slot] = card
-            move = standard_policy(t, seat, rng, public, self.needs.get(seat)).choose(t)
-            card = hand[move.slot] if isinstance(move, (Use, Discard)) else NO_CARD
-            keys.append(move_key(move, card))
+            same = tuple(particle)
+            key = foreseen.get(same)
+            if key is None:
+                for slot, card in zip(slots, particle):
+                    hand[slot] = card
+                move = standard_policy(t, seat, rng, public, self.needs.get(seat)).choose(t)
+                card = hand[move.slot] if isinstance(move, (Use, Discard)) else NO_CARD
+                key = foreseen[same] = move_key(move, card)
+            keys.append(key)
         self.predictions[seat] = keys
 
     def _note_stop(self, table: Table, seat: int) -> None:
@@ -603,6 +608,24 @@ def unseen_counts(table: Table, seat: int) -> list[int]:
         if card != NO_CARD:
             counts[card] -= 1
     return counts
+
+
+def _draw(counts: list[int], k: int, rng: random.Random) -> list[int]:
+    """``k`` kinds drawn at random without replacement from the multiset
+    ``counts`` (which loses them), in the order drawn: what ``rng.sample`` of
+    its ``_expand`` gives, without building the list."""
+    total = sum(counts)
+    drawn = []
+    for _ in range(min(k, total)):
+        r = rng.randrange(total)
+        kind = 0
+        while r >= counts[kind]:
+            r -= counts[kind]
+            kind += 1
+        counts[kind] -= 1
+        total -= 1
+        drawn.append(kind)
+    return drawn
 
 
 def _expand(counts: Sequence[int]) -> list[int]:
