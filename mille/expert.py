@@ -289,7 +289,8 @@ class Expert:
         if slots and slots[0] == 0:
             slots = slots[1:] + [0]  # the last card drawn is the one in P
         keys = []
-        foreseen: dict[tuple[int, ...], str] = {}  # the same guess twice is worked out once
+        # the same guess twice is worked out once (one draw of the computer's dice)
+        foreseen: dict[tuple[int, ...], str] = {}
         for particle in self.beliefs[seat]:
             if len(particle) != len(slots):
                 keys.append("?")  # (never made: a guess that cannot be weighed)
@@ -612,8 +613,14 @@ def unseen_counts(table: Table, seat: int) -> list[int]:
 
 def _draw(counts: list[int], k: int, rng: random.Random) -> list[int]:
     """``k`` kinds drawn at random without replacement from the multiset
-    ``counts`` (which loses them), in the order drawn: what ``rng.sample`` of
-    its ``_expand`` gives, without building the list."""
+    ``counts`` (which loses them), in the order drawn: distributed as
+    ``rng.sample`` of its ``_expand``, without building the list (all of it
+    if ``k`` is more).
+
+    >>> counts = [2, 0, 1]
+    >>> sorted(_draw(counts, 5, random.Random(1))), counts
+    ([0, 0, 2], [0, 0, 0])
+    """
     total = sum(counts)
     drawn = []
     for _ in range(min(k, total)):
