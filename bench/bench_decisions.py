@@ -1,7 +1,7 @@
 """Benchmark: how good the expert's decisions are, one by one, against an oracle.
 
     python bench/bench_decisions.py [--rules bsd] [--hands 24] [--rollouts 200]
-        [--seed S] [--workers 2] [--players expert,sees-hands,budget-x4]
+        [--seed S] [--workers 2] [--players expert,sees-hands,sees-safeties,budget-x4]
 
 Whole hands measure a level (``bench_levels.py``) but slowly: a hand has
 some 25 decisions, most of them easy, and its result is mostly the luck of
@@ -24,7 +24,8 @@ the deal.  This looks at the decisions themselves:
 
 Players: ``expert`` (as it plays, without its time cap), ``sees-hands``
 (the expert told the other hands: the worth of its guesses' being exact,
-at the same budget), ``budget-x4`` (four times the simulated moves),
+at the same budget), ``sees-safeties`` (told only the safeties each other
+hand holds, its guesses otherwise its own), ``budget-x4`` (four times the simulated moves),
 ``oracle-halves`` (the best move by half the oracle's playouts, measured
 on the other half: what knowing the hands and a large budget can gain).
 
@@ -50,7 +51,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mille.cards import NO_CARD
+from mille.cards import EXTRA_TANK, NO_CARD
 from mille.computer import BsdComputer
 from mille.expert import (
     DEFAULT_BUDGET,
@@ -177,6 +178,12 @@ def decide(args: tuple[Decision, str, int]) -> tuple[str, float]:
     elif player == "sees-hands":
         expert.beliefs = {s: [[c for c in hand if c != NO_CARD]]
                           for s, hand in enumerate(table.hands) if s != expert.seat}
+    elif player == "sees-safeties":
+        for seat, guesses in expert.beliefs.items():
+            held = [c for c in table.hands[seat] if c >= EXTRA_TANK]
+            room = sum(c != NO_CARD for c in table.hands[seat]) - len(held)
+            expert.beliefs[seat] = [[c for c in g if c < EXTRA_TANK][:room] + held
+                                    for g in guesses]
     began = time.perf_counter()
     move = expert.choose(table)
     return key(table, move), time.perf_counter() - began
@@ -255,12 +262,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rollouts", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--players", default="expert,sees-hands,budget-x4,oracle-halves")
+    parser.add_argument("--players",
+                        default="expert,sees-hands,sees-safeties,budget-x4,oracle-halves")
     args = parser.parse_args(argv)
     rules = find_rules(args.rules, players=args.seats)
     players = args.players.split(",")
     for player in players:
-        if player not in ("expert", "sees-hands", "budget-x4", "oracle-halves"):
+        if player not in ("expert", "sees-hands", "sees-safeties", "budget-x4", "oracle-halves"):
             parser.error(f"unknown player {player!r}")
     began = time.perf_counter()
     jobs = max(1, args.workers) * 2
