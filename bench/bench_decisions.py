@@ -40,21 +40,22 @@ not a test.
 from __future__ import annotations
 
 import argparse
+import copy
 import dataclasses
 import math
 import multiprocessing
 import random
-import statistics
 import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bench_levels import UNCAPPED, mean_interval, percentile
+
 from mille.cards import EXTRA_TANK, NO_CARD
 from mille.computer import BsdComputer
 from mille.expert import (
-    DEFAULT_BUDGET,
     Expert,
     _expand,
     _Sampler,
@@ -66,9 +67,6 @@ from mille.players import Player
 from mille.rules import Rules, find_rules
 from mille.selfplay import PLAYERS
 from mille.table import EXTENSION, NO, OVER, PICK, PLAYING, YES, Move, Table
-
-UNCAPPED = dataclasses.replace(DEFAULT_BUDGET, seconds=None)
-Z95 = 1.959964
 
 
 @dataclass
@@ -115,20 +113,11 @@ def record(args: tuple[Rules, int, int]) -> list[Decision]:
                                  and PICK not in table.legal_moves()) \
                     and len(candidates(table)) > 1:
                 needs = {s: p.need[:] for s, p in enumerate(seats) if isinstance(p, BsdComputer)}
-                decisions.append(Decision(table.copy(), _copy_expert(expert), needs))
+                decisions.append(Decision(table.copy(), copy.deepcopy(expert), needs))
             outcome = table.apply(seats[seat].choose(table))
             for player in seats:
                 player.observe(table, outcome)
     return decisions
-
-
-def _copy_expert(expert: Expert) -> Expert:
-    copy = Expert(random.Random(0), expert.seat, budget=expert.budget)
-    copy.beliefs = {s: [p[:] for p in ps] for s, ps in expert.beliefs.items()}
-    copy.predictions = {s: k[:] for s, k in expert.predictions.items()}
-    copy.needs = {s: n[:] for s, n in expert.needs.items()}
-    copy.stopped = dict(expert.stopped)
-    return copy
 
 
 class _Oracle(_Sampler):
@@ -170,7 +159,7 @@ def decide(args: tuple[Decision, str, int]) -> tuple[str, float]:
     """A measured player's move at a decision, and its time."""
     decision, player, seed = args
     table = decision.table
-    expert = _copy_expert(decision.expert)
+    expert = copy.deepcopy(decision.expert)
     expert.rng = random.Random(seed)
     if player == "budget-x4":
         expert.budget = dataclasses.replace(UNCAPPED, moves=UNCAPPED.moves * 4,
@@ -243,14 +232,12 @@ def halves(worths: Sequence[dict[str, list[float]]],
 
 def line(label: str, signs: list[float], points: list[float], departs: float,
          times: list[float] | None = None) -> str:
-    n = len(signs)
-    half = Z95 * statistics.pstdev(signs) / math.sqrt(n) if n > 1 else math.nan
-    text = (f"  {label:14s} departs {departs:5.1%}  sign gain {sum(signs) / n:+.4f} "
-            f"(±{half:.4f})  points {sum(points) / n:+6.2f}")
+    mean, half = mean_interval(signs)
+    text = (f"  {label:14s} departs {departs:5.1%}  sign gain {mean:+.4f} "
+            f"(±{half:.4f})  points {sum(points) / len(points):+6.2f}")
     if times:
-        ordered = sorted(times)
-        text += (f"  median {ordered[len(ordered) // 2] * 1000:.0f} ms, "
-                 f"p95 {ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000:.0f} ms")
+        text += (f"  median {percentile(times, 0.5) * 1000:.0f} ms, "
+                 f"p95 {percentile(times, 0.95) * 1000:.0f} ms")
     return text
 
 
