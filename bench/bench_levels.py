@@ -43,7 +43,7 @@ import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from mille.expert import DEFAULT_BUDGET, Expert
@@ -234,16 +234,16 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[k]
 
 
-def run(jobs: list[tuple[Rules, str, str, int, int]], worker: object,
-        workers: int) -> Tally:
+def run(jobs: list[tuple[Rules, str, str, int, int]],
+        worker: Callable[[tuple[Rules, str, str, int, int]], Tally], workers: int) -> Tally:
     total = Tally()
     if workers > 1:
         with multiprocessing.Pool(workers) as pool:
-            for part in pool.imap_unordered(worker, jobs):  # type: ignore[arg-type]
+            for part in pool.imap_unordered(worker, jobs):
                 total.add(part)
     else:
         for job in jobs:
-            total.add(worker(job))  # type: ignore[operator]
+            total.add(worker(job))
             sys.stderr.write(".")
             sys.stderr.flush()
         sys.stderr.write("\n")
