@@ -22,14 +22,18 @@ safety in every guess.  Against the standard computer (which it foresees
 needs (Numneed: two more each time it decides while stopped, never reset),
 which it can work out from the table; without it, that computer's play
 in later hands is foreseen 95 times in 100, not 99, and the guesses drift.
+The guesses cannot tell where the safeties are (a computer keeps them, so
+they hardly change what it plays, and drawing the guesses again fixes a
+safety into most of them by chance): a ``SafetyTracker`` keeps the chance
+of each place for each unseen safety apart (see ``mille.safeties``).
 
 For each real decision (more than one distinct legal move):
 
 1. **Worlds.**  It counts the cards it cannot see (the preset's deck less
    every card in view: nothing hidden goes in), deals each other hand from
-   one of its guesses (a card no longer unseen is replaced at random), and
-   shuffles the rest, in card order first, with its own ``random.Random``
-   into the deck.  Under the reshuffle rule the order of a future
+   one of its guesses (a card no longer unseen is replaced at random), its
+   safeties put where the tracker's chances draw them, and shuffles the
+   rest, in card order first, with its own ``random.Random`` into the deck.  Under the reshuffle rule the order of a future
    reshuffle is hidden too: each world draws its own ``table.seed``.
 2. **Candidates.**  Legal moves that do the same thing (the same card from
    two slots) are one candidate.
@@ -86,6 +90,7 @@ from .computer import INITIAL_NEED, IN_HAND, PLAYED, UNKNOWN, BsdComputer, neede
 from .heuristic import KINDS, NAMES, Heuristic
 from .memory import card_counts, integer, quote
 from .players import Player
+from .safeties import SafetyTracker
 from .table import (
     COUP,
     EXTENSION,
@@ -173,6 +178,8 @@ class _Stats:
 class Expert:
     """The search player of one seat (see the module docstring)."""
 
+    track_safeties = True  # deal the worlds' safeties from ``safeties``
+
     def __init__(self, rng: random.Random, seat: int, *,
                  budget: Budget = DEFAULT_BUDGET) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
@@ -189,6 +196,8 @@ class Expert:
         # as needed if its coming move is not a safety
         self.needs: dict[int, list[int]] = {}
         self.stopped: dict[int, int] = {}
+        # where each unseen safety is (the guesses cannot tell: see safeties.py)
+        self.safeties = SafetyTracker(seat)
         self.last_moves = 0  # simulated moves of the last decision (for benchmarks)
         self.last_playouts = 0
 
@@ -204,6 +213,7 @@ class Expert:
             if other != self.seat:
                 size = sum(c != NO_CARD for c in hand)
                 self.beliefs[other] = [self.rng.sample(pool, size) for _ in range(count)]
+        self.safeties.start_hand(table, unseen_counts(table, self.seat))
         self._predict(table)
 
     def observe(self, table: Table, outcome: Outcome) -> None:
@@ -226,6 +236,7 @@ class Expert:
                 if safety not in particle:
                     particle[self.rng.randrange(len(particle))] = safety
         self._repair(table)
+        self.safeties.observe(table, outcome, unseen_counts(table, self.seat))
         self._predict(table)
 
     def _weigh(self, seat: int, particles: list[list[int]], outcome: Outcome) -> None:
@@ -305,6 +316,19 @@ class Expert:
                 key = foreseen[same] = move_key(move, card)
             keys.append(key)
         self.predictions[seat] = keys
+        if table.phase != PLAYING:
+            return
+        need = self.needs.get(seat)
+
+        def plays(cards: list[int], safety: int) -> bool | None:
+            if len(cards) != len(slots):
+                return None
+            for slot, card in zip(slots, cards):
+                hand[slot] = card
+            move = standard_policy(t, seat, rng, public, need).choose(t)
+            return isinstance(move, Use) and hand[move.slot] == safety
+
+        self.safeties.foresee(table, self.beliefs[seat], plays, rng)
 
     def _note_stop(self, table: Table, seat: int) -> None:
         """BSD's computer, about to choose a move (not a pick) while stopped
@@ -344,7 +368,8 @@ class Expert:
     def _search(self, table: Table, candidates: list[Move]) -> Move:
         budget = self.budget
         rng = random.Random(self.rng.getrandbits(64))
-        sampler = _Sampler(table, self.seat, self.beliefs, self.needs)
+        sampler = _Sampler(table, self.seat, self.beliefs, self.needs,
+                           self.safeties if self.track_safeties else None)
         base_move = sampler.base_move(table, rng.getrandbits(64), candidates)
         stats = [_Stats(move, []) for move in candidates]
         base = next(s for s in stats if s.move == base_move)
@@ -425,8 +450,9 @@ class Expert:
 
     def to_dict(self) -> dict[str, Any]:
         """Its memory as JSON-able data (not its rng, not its budget): its
-        guesses at each other hand (card names), the moves it foresees, and
-        (bsd) each other seat's Numneed as it counts it."""
+        guesses at each other hand (card names), the moves it foresees,
+        (bsd) each other seat's Numneed as it counts it, and the chances of
+        where each unseen safety is."""
         return {
             "seat": self.seat,
             "beliefs": {str(seat): [[NAMES[c] for c in particle] for particle in particles]
@@ -435,6 +461,7 @@ class Expert:
                             for seat, keys in sorted(self.predictions.items())},
             "needs": {str(seat): {CARD_NAMES[c]: n for c, n in enumerate(need)}
                       for seat, need in sorted(self.needs.items())},
+            "safeties": self.safeties.to_dict(),
         }
 
     @classmethod
@@ -445,7 +472,7 @@ class Expert:
             raise ExpertError("expert: expected an object")
         keys = ("seat", "beliefs", "predictions")
         for key in data:
-            if key not in keys + ("needs",):  # (optional: older saves lack it)
+            if key not in keys + ("needs", "safeties"):  # (optional: older saves lack them)
                 raise ExpertError(f"expert: unknown key {quote(key)}")
         for key in keys:
             if key not in data:
@@ -491,6 +518,8 @@ class Expert:
             needs[other] = need
         bot = cls(rng, seat)
         bot.beliefs, bot.predictions, bot.needs = beliefs, predictions, needs
+        if "safeties" in data:
+            bot.safeties = SafetyTracker.from_dict(data["safeties"], seat, ExpertError)
         return bot
 
 
@@ -695,8 +724,10 @@ class _Sampler:
 
     def __init__(self, table: Table, seat: int,
                  beliefs: dict[int, list[list[int]]] | None = None,
-                 needs: dict[int, list[int]] | None = None) -> None:
+                 needs: dict[int, list[int]] | None = None,
+                 safeties: SafetyTracker | None = None) -> None:
         self.table = table
+        self.safeties = safeties
         self.seat = seat
         self.needs = needs or {}
         self.side = table.side_of(seat)
@@ -711,18 +742,24 @@ class _Sampler:
         instead), the rest shuffled."""
         world = self.table.copy()
         left = self.unseen[:]
+        placed = self.safeties.deal(rng) if self.safeties is not None else {}
+        for safety in placed:
+            left[safety] -= 1
         chosen: dict[int, list[int]] = {}
         for other, hand in enumerate(world.hands):
             particles = self.beliefs.get(other)
             if other == self.seat or not particles:
                 continue
             room = sum(c != NO_CARD for c in hand)
+            held = [s for s, place in placed.items() if place == other][:room]
+            for safety in held:
+                del placed[safety]
             cards: list[int] = []
             for card in rng.choice(particles):
-                if left[card] > 0 and len(cards) < room:
+                if left[card] > 0 and len(cards) < room - len(held):
                     left[card] -= 1
                     cards.append(card)
-            chosen[other] = cards
+            chosen[other] = cards + held
         rest = _expand(left)
         rng.shuffle(rest)
         for other, hand in enumerate(world.hands):
@@ -737,6 +774,8 @@ class _Sampler:
                         k += 1
                     else:
                         hand[slot] = rest.pop()
+        for safety in placed:  # in the deck (or in no room where it was put)
+            rest.insert(rng.randrange(len(rest) + 1), safety)
         world.deck = rest
         if world.rules.reshuffle:
             world.seed = rng.getrandbits(32)
