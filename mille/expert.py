@@ -56,7 +56,7 @@ For each real decision (more than one distinct legal move):
    than the standard move (``Budget.decisive`` standard errors of the
    paired difference) and the worse half of the rest are dropped, the
    others get twice as many worlds, until the budget of simulated moves
-   (``Budget.moves``, about a fifth of a second in ``bsd``) is spent or no
+   (``Budget.moves``, about a quarter of a second in ``bsd``) is spent or no
    rival is left.  A close call (the best rival short of the bar by less
    than ``Budget.close``) may spend ``Budget.extra`` more on the two.  The
    standard move is kept unless another beats it by ``Budget.confidence``
@@ -142,15 +142,20 @@ class Budget:
     and chooses from what it has.  It is there so that a person never
     waits long on a slow or busy machine (two such decisions, a move and
     its ``Extension?``, stay under two seconds); on this project's
-    machine a ``bsd`` decision takes about a fifth of a second and hardly
-    ever meets it.  Only a decision that meets it depends on the machine.
+    machine a ``bsd`` decision takes about a quarter of a second and
+    hardly ever meets it.  Only a decision that meets it depends on the
+    machine.
+
+    The defaults are half of what they were before the expert kept its
+    safeties apart: on the same decisions, twice the budget (and four
+    times) chose no better, measured by ``bench/bench_decisions.py``.
     """
 
-    moves: int = 32_000
+    moves: int = 16_000
     worlds: int = 12
     confidence: float = 1.5
     decisive: float = 2.0
-    extra: int = 48_000
+    extra: int = 24_000
     close: float = 1.0
     seconds: float | None = 0.9
 
