@@ -2,6 +2,7 @@
 
     python bench/bench_decisions.py [--rules bsd] [--hands 24] [--rollouts 200]
         [--seed S] [--workers 2] [--players expert,sees-hands,sees-safeties,budget-x4]
+        [--dump FILE]
 
 Whole hands measure a level (``bench_levels.py``) but slowly: a hand has
 some 25 decisions, most of them easy, and its result is mostly the luck of
@@ -25,9 +26,14 @@ the deal.  This looks at the decisions themselves:
 Players: ``expert`` (as it plays, without its time cap), ``sees-hands``
 (the expert told the other hands: the worth of its guesses' being exact,
 at the same budget), ``sees-safeties`` (told only the safeties each other
-hand holds, its guesses otherwise its own), ``budget-x4`` (four times the simulated moves),
+hand holds, its guesses otherwise its own), ``filter-safeties`` (its worlds'
+safeties dealt from its guesses, as before it kept them apart),
+``budget-x4`` and ``budget-half`` (four times, half the simulated moves),
+``conf-X`` (departing from the standard move at X standard errors),
 ``oracle-halves`` (the best move by half the oracle's playouts, measured
 on the other half: what knowing the hands and a large budget can gain).
+``--dump FILE`` writes each decision's standard move, chosen move and
+gains, by player (JSON), to see which kinds of departure gain.
 
 It also prints how good the expert's guesses at the other hands are: the
 share of their cards a guess holds, on average, against a random guess.
@@ -42,6 +48,7 @@ from __future__ import annotations
 import argparse
 import copy
 import dataclasses
+import json
 import math
 import multiprocessing
 import random
@@ -164,10 +171,18 @@ def decide(args: tuple[Decision, str, int]) -> tuple[str, float]:
     if player == "budget-x4":
         expert.budget = dataclasses.replace(UNCAPPED, moves=UNCAPPED.moves * 4,
                                             extra=UNCAPPED.extra * 4)
+    elif player == "filter-safeties":
+        expert.track_safeties = False
+    elif player.startswith("conf-"):
+        expert.budget = dataclasses.replace(UNCAPPED, confidence=float(player[5:]))
+    elif player == "budget-half":
+        expert.budget = dataclasses.replace(UNCAPPED, moves=UNCAPPED.moves // 2,
+                                            extra=UNCAPPED.extra // 2)
     elif player == "sees-hands":
         expert.beliefs = {s: [[c for c in hand if c != NO_CARD]]
                           for s, hand in enumerate(table.hands) if s != expert.seat}
     elif player == "sees-safeties":
+        expert.track_safeties = False
         for seat, guesses in expert.beliefs.items():
             held = [c for c in table.hands[seat] if c >= EXTRA_TANK]
             room = sum(c != NO_CARD for c in table.hands[seat]) - len(held)
@@ -251,11 +266,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--players",
                         default="expert,sees-hands,sees-safeties,budget-x4,oracle-halves")
+    parser.add_argument("--dump", help="write each decision's moves and gains (JSON)")
     args = parser.parse_args(argv)
+    dumps: dict[str, list[dict[str, object]]] = {}
     rules = find_rules(args.rules, players=args.seats)
     players = args.players.split(",")
     for player in players:
-        if player not in ("expert", "sees-hands", "sees-safeties", "budget-x4", "oracle-halves"):
+        if player not in ("expert", "filter-safeties", "sees-hands", "sees-safeties", "budget-x4",
+                          "budget-half", "oracle-halves") and not player.startswith("conf-"):
             parser.error(f"unknown player {player!r}")
     began = time.perf_counter()
     jobs = max(1, args.workers) * 2
@@ -281,8 +299,14 @@ def main(argv: Sequence[str] | None = None) -> None:
                                         for i, d in enumerate(decisions)], chunksize=4)
             chosen = [r[0] for r in results]
             signs, points = gains(worths, standard, chosen)
+            if args.dump:
+                dumps[player] = [dict(standard=b, chosen=c, sign=g, points=p)
+                                 for b, c, g, p in zip(standard, chosen, signs, points)]
             departs = sum(c != s for c, s in zip(chosen, standard)) / len(chosen)
             print(line(player, signs, points, departs, [r[1] for r in results]))
+    if args.dump:
+        with open(args.dump, "w", encoding="utf-8") as out:
+            json.dump(dumps, out)
     print(f"  ({time.perf_counter() - began:.0f} s)")
     sys.stdout.flush()
 
