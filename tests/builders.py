@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from mille.cards import NO_CARD, VALUES, card_from_name
 from mille.rules import BSD
-from mille.table import Table, Tableau, deck_cards
+from mille.table import OVER, Outcome, Table, Tableau, deck_cards
 
 Card = str | int | None
 
@@ -116,3 +116,16 @@ def build(
     )
     table.validate()
     return table
+
+
+def watched(table: Table, players: Sequence[Any], watcher: Any) -> Iterator[Outcome]:
+    """Play the hand to its end by ``players`` (one per seat), each move
+    shown to them and to ``watcher``; yields each outcome once all saw it."""
+    while table.phase != OVER:
+        seat = table.current_player
+        assert seat is not None
+        outcome = table.apply(players[seat].choose(table))
+        for player in players:
+            player.observe(table, outcome)
+        watcher.observe(table, outcome)
+        yield outcome

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from builders import build as build_bsd
-from builders import player
+from builders import player, watched
 from test_table_classic import build
 
 from mille.cards import (
@@ -387,13 +387,7 @@ def test_counts_bsds_need_as_bsds_computer_does(monkeypatch: pytest.MonkeyPatch)
         for bot in bots:
             bot.start_hand(table)
         watcher.start_hand(table)
-        while table.phase != OVER:
-            seat = table.current_player
-            assert seat is not None
-            outcome = table.apply(bots[seat].choose(table))
-            for bot in bots:
-                bot.observe(table, outcome)
-            watcher.observe(table, outcome)
+        for _ in watched(table, bots, watcher):
             assert watcher.needs.get(1, list(INITIAL_NEED)) == bots[1].need
             noted += bots[1].need != list(INITIAL_NEED)
         table.new_hand(dealer)

@@ -9,22 +9,22 @@ import random
 from typing import Any
 
 import pytest
+from builders import watched
 
 from mille.cards import (
     D25,
     EXTRA_TANK,
     FLAT_TIRE,
+    GO,
     NO_CARD,
-    OUT_OF_GAS,
     PUNCTURE_PROOF,
     RIGHT_OF_WAY,
-    SPARE_TIRE,
 )
 from mille.expert import Budget, Expert, ExpertError, _Sampler, unseen_counts
 from mille.rules import BSD, find_rules
 from mille.safeties import DECK, SAFETY_KINDS, SLIP, SafetyTracker
 from mille.selfplay import PLAYERS
-from mille.table import COUP, OVER, PICK, Outcome, Table, Use
+from mille.table import COUP, PICK, Table, Use
 
 QUICK = Budget(moves=100, worlds=2, seconds=None)
 
@@ -172,7 +172,6 @@ def _offer_table(held: bool) -> Table:
     give(table, 0, FLAT_TIRE)
     if held:
         give(table, 1, PUNCTURE_PROOF)
-    from mille.cards import GO
     tab = table.tableaux[1]
     go = table.deck.pop(table.deck.index(GO))
     tab.battle.append(go)
@@ -228,13 +227,7 @@ def test_over_whole_hands_the_chances_stay_sane() -> None:
         for bot in bots:
             bot.start_hand(table)
         expert = _watch(table)
-        while table.phase != OVER:
-            seat = table.current_player
-            assert seat is not None
-            outcome = table.apply(bots[seat].choose(table))
-            for bot in bots:
-                bot.observe(table, outcome)
-            expert.observe(table, outcome)
+        for _ in watched(table, bots, expert):
             unseen = unseen_counts(table, 0)
             for safety in SAFETY_KINDS:
                 places = expert.safeties.weights[safety]
