@@ -33,8 +33,9 @@ For each real decision (more than one distinct legal move):
    every card in view: nothing hidden goes in), deals each other hand from
    one of its guesses (a card no longer unseen is replaced at random), its
    safeties put where the tracker's chances draw them, and shuffles the
-   rest, in card order first, with its own ``random.Random`` into the deck.  Under the reshuffle rule the order of a future
-   reshuffle is hidden too: each world draws its own ``table.seed``.
+   rest, in card order first, with its own ``random.Random`` into the
+   deck.  Under the reshuffle rule the order of a future reshuffle is
+   hidden too: each world draws its own ``table.seed``.
 2. **Candidates.**  Legal moves that do the same thing (the same card from
    two slots) are one candidate.
 3. **Playouts.**  Each candidate is played in a world, then the hand is
