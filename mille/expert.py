@@ -768,6 +768,10 @@ class _Sampler:
             chosen[other] = cards + held
         rest = _expand(left)
         rng.shuffle(rest)
+        # the safeties for the deck (or for a hand with no room for them);
+        # drawn one by one, more may be for the deck than it holds: a hand
+        # left short then takes one
+        spare = list(placed)
         for other, hand in enumerate(world.hands):
             if other == self.seat:
                 continue
@@ -779,8 +783,8 @@ class _Sampler:
                         hand[slot] = cards[k]
                         k += 1
                     else:
-                        hand[slot] = rest.pop()
-        for safety in placed:  # in the deck (or in no room where it was put)
+                        hand[slot] = rest.pop() if rest else spare.pop()
+        for safety in spare:
             rest.insert(rng.randrange(len(rest) + 1), safety)
         world.deck = rest
         if world.rules.reshuffle:

@@ -13,6 +13,7 @@ from builders import watched
 
 from mille.cards import (
     D25,
+    DRIVING_ACE,
     EXTRA_TANK,
     FLAT_TIRE,
     GO,
@@ -214,6 +215,29 @@ def test_worlds_deal_the_safeties_by_their_chances(chance: float) -> None:
         assert sorted(world.all_cards()) == sorted(table.all_cards())
         assert world.hands[0] == table.hands[0]
         assert [c != NO_CARD for c in world.hands[1]] == [c != NO_CARD for c in table.hands[1]]
+
+
+def test_more_safeties_drawn_for_the_deck_than_it_holds() -> None:
+    # one card left in the deck; Extra Tank and Puncture Proof are in seat
+    # 1's hand, but each is drawn for the deck alone: the world still holds
+    # every card, a hand short of cards taking one of them
+    table = fresh(8)
+    give(table, 1, EXTRA_TANK)
+    give(table, 1, PUNCTURE_PROOF)
+    give(table, 0, RIGHT_OF_WAY)
+    give(table, 0, DRIVING_ACE)
+    while len(table.deck) > 1:
+        table.discard.append(table.deck.pop())
+    table.validate()
+    expert = _watch(table)
+    for safety in (EXTRA_TANK, PUNCTURE_PROOF):
+        expert.safeties.weights[safety] = {DECK: 1.0, 1: 0.0}
+    sampler = _Sampler(table, 0, expert.beliefs, expert.needs, expert.safeties)
+    rng = random.Random(3)
+    for _ in range(20):
+        world = sampler.world(rng)
+        assert sorted(world.all_cards()) == sorted(table.all_cards())
+        assert len(world.deck) == 1 and world.hands[0] == table.hands[0]
 
 
 def test_over_whole_hands_the_chances_stay_sane() -> None:
