@@ -89,7 +89,7 @@ from .cards import (
 )
 from .computer import INITIAL_NEED, IN_HAND, PLAYED, UNKNOWN, BsdComputer, needed_remedy
 from .heuristic import KINDS, NAMES, Heuristic
-from .memory import card_counts, integer, quote
+from .memory import card_counts, integer, quote, seat_number
 from .players import Player
 from .safeties import SafetyTracker
 from .table import (
@@ -539,10 +539,9 @@ def _by_seat(raw: Any, what: str, seat: int) -> dict[int, Any]:
         raise ExpertError(f"expert: {what} must be an object")
     result = {}
     for key, value in raw.items():
-        if not isinstance(key, str) or not key.isdigit() or not key.isascii() or \
-                (len(key) > 1 and key[0] == "0") or len(key) > 3:
+        other = seat_number(key)
+        if other is None:
             raise ExpertError(f"expert: {what}: {quote(key)} is not a seat number")
-        other = int(key)
         if other == seat:
             raise ExpertError(f"expert: {what}: seat {other} is its own seat")
         result[other] = value

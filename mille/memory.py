@@ -13,6 +13,8 @@ Traceback (most recent call last):
 ValueError: seen: missing card 'B'
 >>> len(quote("x" * 100)), quote(2 ** 700)
 (60, 'a number of about 210 digits')
+>>> seat_number("3"), seat_number("03"), seat_number(3)
+(3, None, None)
 """
 
 from __future__ import annotations
@@ -40,6 +42,15 @@ def integer(value: object, what: str, error: type[ValueError]) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise error(f"{what} must be an integer, not {type(value).__name__}")
     return value
+
+
+def seat_number(key: object) -> int | None:
+    """The seat a save's key names (``"0"``, ``"12"``: digits, no leading
+    zero, at most three), or None if ``key`` is not one."""
+    if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 3 \
+            and (key == "0" or key[0] != "0"):
+        return int(key)
+    return None
 
 
 def card_counts(raw: object, names: Sequence[str], what: str,

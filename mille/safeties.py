@@ -35,7 +35,7 @@ import random
 from typing import Any, Callable, Sequence
 
 from .cards import CARD_NAMES, EXTRA_TANK, HAZARDS, NO_CARD, NUM_SAFETIES, safety_for
-from .memory import quote
+from .memory import quote, seat_number
 from .rules import OFFER
 from .table import COUP, Outcome, Pick, Table, Use
 
@@ -240,10 +240,8 @@ class SafetyTracker:
 
 def _seat(key: Any, seat: int) -> int | None:
     """Another seat's number as a save writes it (None if it is not one)."""
-    if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 3 and \
-            (key == "0" or key[0] != "0") and int(key) != seat:
-        return int(key)
-    return None
+    other = seat_number(key)
+    return None if other == seat else other
 
 
 def _chance(value: Any, what: str, error: type[ValueError]) -> float:
