@@ -214,7 +214,7 @@ def test_plays_the_finish_against_a_threat() -> None:
     t = build_bsd(player(["Stop", "100", "25", "25", "Go", "Accident", "Speed Limit"],
                          battle="Go", miles=["200", "200", "100", "100"]),
                   player(["", "75"], battle="Go", miles=["200", "200", "100", "100"]))
-    assert Expert(random.Random(3), 0, budget=Budget(moves=6000)).choose(t) == Use(1)
+    assert Expert(random.Random(3), 0, budget=Budget(moves=6000, seconds=None)).choose(t) == Use(1)
 
 
 # ----- what it may see -----------------------------------------------------------------
@@ -254,7 +254,7 @@ HIDDEN_CONFIGS: list[tuple[str, dict[str, Any]]] = [
 def test_hidden_cards_do_not_change_its_choice(preset: str, options: dict[str, Any]) -> None:
     rules = find_rules(preset, **options)
     rng = random.Random(8)
-    bot = Expert(random.Random(1), 0, budget=Budget(moves=400, worlds=2))
+    bot = Expert(random.Random(1), 0, budget=Budget(moves=400, worlds=2, seconds=None))
     players: list[Player] = [bot] + [make_computer(rules, seat, random.Random(seat))
                                      for seat in range(1, rules.players)]
     table = Table.new(rules, rng)
