@@ -63,7 +63,14 @@ Commands (then RETURN; case does not matter):
   s          save the game
   q          quit (asks Really?)
   ?          this summary
+Words work too: pick, use N, discard N, order, window, reprint, hint,
+tracker, save, quit, help.
 At the end of the input the game is kept for the next mille."""
+
+# each command's word, for those who type it out
+WORDS = {"pick": "p", "use": "u", "discard": "d", "order": "o", "window": "w",
+         "reprint": "r", "hint": "h", "tracker": "t", "save": "s", "quit": "q",
+         "help": "?"}
 
 
 class EndOfInput(Exception):
@@ -229,6 +236,7 @@ class LineUi:
         if not words:
             return None
         head = words[0].lower()
+        head = WORDS.get(head, head)
         rest = words[1:]
         if len(head) > 1 and head[0] in "ud":  # u3, d4
             rest = [head[1:]] + rest

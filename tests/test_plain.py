@@ -88,6 +88,27 @@ def test_bad_commands_get_the_boards_messages(typed: str, said: str) -> None:
     assert said in out.splitlines() and status == 0
 
 
+@pytest.mark.parametrize("typed,said", [
+    ("pick\npick", "already picked"),
+    ("Use 9", "no such slot: 9 (P or 0, 1-6)"),
+    ("discard", "which card? (u N or d N, N is P or 1-6)"),
+    ("help", "Commands (then RETURN; case does not matter):"),
+    ("tracker\ntracker", "The card tracker is off."),
+    ("hints", "unknown command: H"),
+])
+def test_commands_may_be_typed_as_words(typed: str, said: str) -> None:
+    status, out = run(classic3(), typed + "\n")
+    assert said in out.splitlines() and status == 0
+
+
+def test_a_word_plays_like_its_letter() -> None:
+    by_letter = run(classic3(), "p\nd 1\nh\n")[1]
+    by_word = run(classic3(), "pick\ndiscard 1\nhint\n")[1]
+    for word, letter in (("pick", "p"), ("discard", "d"), ("hint", "h")):
+        by_word = by_word.replace(f"move: {word}", f"move: {letter}")  # the echo
+    assert by_word == by_letter and "hint: " in by_word
+
+
 def test_a_hazard_asks_its_target_by_side_number() -> None:
     session = classic3()
     hand = session.table.hands[0]
