@@ -108,7 +108,9 @@ def is_repair(card: int) -> bool:
 
 
 def is_safety(card: int) -> bool:
-    return card >= EXTRA_TANK
+    """Extra Tank, Puncture Proof, Driving Ace or Right of Way (not Mile by
+    Mile's False Virtue, the card numbered after them)."""
+    return EXTRA_TANK <= card <= RIGHT_OF_WAY
 
 
 def opposite(card: int) -> int:

@@ -43,7 +43,8 @@ if TYPE_CHECKING:
 
     from .players import Player
 
-from .cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD, NUM_SAFETIES, OUT_OF_GAS, SPEED_LIMIT
+from .cards import (CARD_NAMES, HAND_SLOTS, NO_CARD, NUM_SAFETIES, OUT_OF_GAS, SPEED_LIMIT,
+                    is_safety)
 from .rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
 from .describe import recent
 from .session import Event, Session, computer_class, computer_kinds, kind_of
@@ -849,7 +850,7 @@ def _check_event(outcome: Outcome, phase: str, notices: list[str], rules: Rules,
         if phase == PLAYING:
             _fail(where, "an answer is made only to a question")
         if outcome.coup_fourre != (card != NO_CARD) or outcome.coup_fourre and not (
-                move.yes and phase == COUP and card >= EXTRA_TANK):
+                move.yes and phase == COUP and is_safety(card)):
             _fail(where, "only a yes to Coup Fourre? plays a card (its safety)")
     elif phase != PLAYING:
         _fail(where, f"a question must be answered y or n, not {move}")
@@ -860,7 +861,7 @@ def _check_event(outcome: Outcome, phase: str, notices: list[str], rules: Rules,
         _fail(where, f"{move} plays a card and draws none")
     if not isinstance(move, Pick) and outcome.drawn:
         _fail(where, "only a pick draws cards")
-    safety = isinstance(move, Use) and card >= EXTRA_TANK
+    safety = isinstance(move, Use) and is_safety(card)
     if outcome.extra_turn != safety or outcome.coup_fourre and not (
             safety or isinstance(move, Answer)):
         _fail(where, "only a safety gives another turn or a coup fourre")

@@ -34,7 +34,7 @@ from mille.savefile import (
     session_to_dict,
 )
 from mille.session import Session
-from mille.table import COUP, EXTENSION, OVER, Use
+from mille.table import COUP, EXTENSION, FALSE_VIRTUE, OVER, Use
 
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
@@ -189,6 +189,23 @@ def test_the_games_cover_every_phase() -> None:
               for what in ("human", "computer", "new hand", "phase hand over", "deck empty")}
     wanted |= {"bsd extension", "classic-4 coup", "milebymile-reshuffle reshuffled"}
     assert wanted <= seen, sorted(wanted - seen)
+
+
+def test_a_false_virtue_in_the_log_round_trips() -> None:
+    """Karma's False Virtue is played with no extra turn, and is not a
+    safety: a save whose log holds one loads (it was refused)."""
+    session = Session.new(find_rules("milebymile", players=3, karma=True), seed=307,
+                          humans=(0,))
+    driver = random.Random(307)
+    for _ in range(2000):
+        step(session, driver)
+        if any(e.outcome.card == FALSE_VIRTUE and isinstance(e.outcome.move, Use)
+               for e in session.log):
+            break
+    else:
+        pytest.fail("no False Virtue was played")
+    text = dumps(session)
+    assert dumps(loads(text)) == text
 
 
 def question_pending(rules: Rules, phase: str) -> Session:
