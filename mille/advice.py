@@ -24,7 +24,7 @@ from .cards import (
     is_safety,
 )
 from .describe import YOU, card_name, side_name
-from .table import COUP, EXTENSION, Answer, Discard, Move, Pick, Table, Use
+from .table import COUP, EXTENSION, FALSE_VIRTUE, Answer, Discard, Move, Pick, Table, Use
 
 HINT_SEED = 0x4D494C4C45  # the hint's own random stream: same position, same hint
 
@@ -90,6 +90,8 @@ def reason(table: Table, seat: int, move: Move) -> str:
         return f"{left} to go after it"
     if is_safety(card):
         return "safe for good, another turn"
+    if card == FALSE_VIRTUE:
+        return "gets your karma back"
     if card == GO:
         held = _distances(hand)
         return "stopped" + (f"; you hold {held}" if held else "")
