@@ -57,7 +57,7 @@ For each real decision (more than one distinct legal move):
    than the standard move (``Budget.decisive`` standard errors of the
    paired difference) and the worse half of the rest are dropped, the
    others get twice as many worlds, until the budget of simulated moves
-   (``Budget.moves``, about a quarter of a second in ``bsd``) is spent or no
+   (``Budget.moves``, a tenth to a quarter of a second in ``bsd``) is spent or no
    rival is left.  A close call (the best rival short of the bar by less
    than ``Budget.close``) may spend ``Budget.extra`` more on the two.  The
    standard move is kept unless another beats it by ``Budget.confidence``
@@ -143,8 +143,8 @@ class Budget:
     and chooses from what it has.  It is there so that a person never
     waits long on a slow or busy machine (two such decisions, a move and
     its ``Extension?``, stay under two seconds); on this project's
-    machine a ``bsd`` decision takes about a quarter of a second and
-    hardly ever meets it.  Only a decision that meets it depends on the
+    machines a ``bsd`` decision takes 0.11 to 0.25 s at the median (the
+    machine of each session differs) and hardly ever meets it.  Only a decision that meets it depends on the
     machine.
 
     The defaults are half of what they were before the expert kept its

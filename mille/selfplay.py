@@ -12,8 +12,8 @@ heuristic for the others; ``bsd`` is an alias), ``heuristic`` the
 rules-aware heuristic under any preset, ``random`` and ``greedy`` the
 simple players of :mod:`mille.autoplayers`, and the levels around
 ``standard``: ``easy`` (:mod:`mille.easy`) and ``expert``
-(:mod:`mille.expert`, a search player: about a quarter of a second a
-decision).  Seat s plays for side ``s % sides + 1``.  Who starts rotates
+(:mod:`mille.expert`, a search player: a tenth to a quarter of a second
+a decision).  Seat s plays for side ``s % sides + 1``.  Who starts rotates
 by seat, as in the game.
 
 The last line printed is one JSON object: ``rules``, ``team_mode``,
