@@ -15,6 +15,7 @@ import random
 from .cards import (
     D200,
     END_OF_LIMIT,
+    FALSE_VIRTUE,
     GO,
     NO_CARD,
     SPEED_LIMIT,
@@ -24,7 +25,7 @@ from .cards import (
     is_safety,
 )
 from .describe import YOU, card_name, side_name
-from .table import COUP, EXTENSION, FALSE_VIRTUE, Answer, Discard, Move, Pick, Table, Use
+from .table import COUP, EXTENSION, Answer, Discard, Move, Pick, Table, Use
 
 HINT_SEED = 0x4D494C4C45  # the hint's own random stream: same position, same hint
 

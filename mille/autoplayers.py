@@ -29,6 +29,7 @@ from .cards import (
     D200,
     END_OF_LIMIT,
     EXTRA_TANK,
+    FALSE_VIRTUE,
     FLAT_TIRE,
     GASOLINE,
     GO,
@@ -47,7 +48,6 @@ from .cards import (
 )
 from .table import PICK, YES, Answer, Discard, Move, Outcome, Pick, Table, Use
 
-FALSE_VIRTUE = 19  # milebymile's karma card (mille.table.FALSE_VIRTUE)
 
 
 class _Forgetful:

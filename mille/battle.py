@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 from .cards import (
     CARD_NAMES,
+    FALSE_VIRTUE,
     D200,
     END_OF_LIMIT,
     GO,
@@ -323,7 +324,6 @@ STACK = StackModel()
 MODELS: dict[str, BattleModel] = {TOP.name: TOP, STACK.name: STACK}
 
 
-FALSE_VIRTUE_ = 19
 _CRITICAL = (5, 6, 7, 8)  # Out of Gas, Flat Tire, Accident, Stop
 _ALREADY = tuple(f'opponent already has "{name}"' for name in CARD_NAMES)
 
@@ -362,7 +362,7 @@ class ProblemsModel(BattleModel):
         if card <= D200:
             return self.check_distance(t, tab, card)
         problems = tab.problems
-        if card == FALSE_VIRTUE_:
+        if card == FALSE_VIRTUE:
             return "you still have karma" if tab.karma else None
         if is_repair(card):
             return None if opposite(card) in problems else _REPAIR_REFUSALS[card]
@@ -387,7 +387,7 @@ class ProblemsModel(BattleModel):
 
     def play(self, t: Table, seat: int, card: int, target: int) -> bool:
         tab = t.tableaux[seat % len(t.tableaux)]
-        if card == FALSE_VIRTUE_:
+        if card == FALSE_VIRTUE:
             tab.karma = True
             t.set_aside.append(card)
             t.notices.append(f"side {t.side_index(seat) + 1} regains karma")

@@ -47,6 +47,9 @@ DRIVING_ACE: Final = 17
 RIGHT_OF_WAY: Final = 18
 
 NUM_KINDS: Final = 19
+# Mile by Mile's karma card: not one of the 19 kinds of the BSD deck
+FALSE_VIRTUE: Final = 19
+FALSE_VIRTUE_NAME: Final = "False Virtue"
 DECK_SIZE: Final = 101
 HAND_SLOTS: Final = 7  # slot 0 is "P", the picked card; 1-6 the hand
 NUM_SAFETIES: Final = 4

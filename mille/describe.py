@@ -20,7 +20,7 @@ No curses, no I/O.
 
 from __future__ import annotations
 
-from .cards import CARD_NAMES, D200, NO_CARD, NUM_SAFETIES, SAFETIES
+from .cards import CARD_NAMES, D200, FALSE_VIRTUE, FALSE_VIRTUE_NAME, NO_CARD, NUM_SAFETIES, SAFETIES
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from .session import Event
     from .table import HandScore, Table
 
-FALSE_VIRTUE = 19
 YOU = 0  # the seat of the person at the keyboard
 SAFETY_SHORT = ("Tank", "Proof", "Ace", "RoW")  # Extra Tank .. Right of Way
 
@@ -38,7 +37,7 @@ def card_name(card: int) -> str:
     if card == NO_CARD:
         return ""
     if card == FALSE_VIRTUE:
-        return "False Virtue"
+        return FALSE_VIRTUE_NAME
     return CARD_NAMES[card]
 
 

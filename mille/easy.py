@@ -25,12 +25,11 @@ import random
 from typing import Any
 
 from .autoplayers import GreedyPlayer
-from .cards import D200, EXTRA_TANK, RIGHT_OF_WAY, VALUES, opposite
+from .cards import D200, EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, VALUES, opposite
 from .memory import integer, quote
 from .table import (
     COUP,
     EXTENSION,
-    FALSE_VIRTUE,
     PICK,
     YES,
     Answer,

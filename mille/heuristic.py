@@ -66,6 +66,8 @@ from .cards import (
     D200,
     END_OF_LIMIT,
     EXTRA_TANK,
+    FALSE_VIRTUE,
+    FALSE_VIRTUE_NAME,
     GASOLINE,
     GO,
     NO_CARD,
@@ -81,8 +83,6 @@ from .rules import RIGGINGS, Rules, find_rules
 from .table import (
     COUP,
     EXTENSION,
-    FALSE_VIRTUE,
-    FALSE_VIRTUE_NAME,
     NO,
     PICK,
     YES,

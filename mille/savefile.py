@@ -43,15 +43,14 @@ if TYPE_CHECKING:
 
     from .players import Player
 
-from .cards import (CARD_NAMES, HAND_SLOTS, NO_CARD, NUM_SAFETIES, OUT_OF_GAS, SPEED_LIMIT,
-                    is_safety)
+from .cards import (CARD_NAMES, FALSE_VIRTUE_NAME, HAND_SLOTS, NO_CARD, NUM_SAFETIES,
+                    OUT_OF_GAS, SPEED_LIMIT, is_safety)
 from .rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
 from .describe import recent
 from .session import Event, Session, computer_class, computer_kinds, kind_of
 from .table import (
     COUP,
     EXTENSION,
-    FALSE_VIRTUE_NAME,
     OVER,
     PLAYING,
     Answer,

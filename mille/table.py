@@ -35,6 +35,7 @@ import random
 from .battle import MODELS, BattleModel, TopModel
 from .cards import (
     CARD_NAMES,
+    FALSE_VIRTUE,
     D200,
     END_OF_LIMIT,
     GO,
@@ -62,9 +63,6 @@ from .rules import (
     Rules,
     Scoring,
 )
-
-FALSE_VIRTUE = 19
-FALSE_VIRTUE_NAME = "False Virtue"
 
 # phases
 PLAYING = "playing"
