@@ -49,7 +49,6 @@ from .cards import (
 from .table import PICK, YES, Answer, Discard, Move, Outcome, Pick, Table, Use
 
 
-
 class _Forgetful:
     """A player with no memory: it only looks at the table when it moves."""
 

@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 
 from .cards import (
     CARD_NAMES,
-    FALSE_VIRTUE,
     D200,
     END_OF_LIMIT,
+    FALSE_VIRTUE,
     GO,
     NO_CARD,
     RIGHT_OF_WAY,

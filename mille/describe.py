@@ -20,7 +20,8 @@ No curses, no I/O.
 
 from __future__ import annotations
 
-from .cards import CARD_NAMES, D200, FALSE_VIRTUE, FALSE_VIRTUE_NAME, NO_CARD, NUM_SAFETIES, SAFETIES
+from .cards import (CARD_NAMES, D200, FALSE_VIRTUE, FALSE_VIRTUE_NAME, NO_CARD, NUM_SAFETIES,
+                    SAFETIES)
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:

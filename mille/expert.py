@@ -57,8 +57,8 @@ For each real decision (more than one distinct legal move):
    than the standard move (``Budget.decisive`` standard errors of the
    paired difference) and the worse half of the rest are dropped, the
    others get twice as many worlds, until the budget of simulated moves
-   (``Budget.moves``, a tenth to a quarter of a second in ``bsd``) is spent or no
-   rival is left.  A close call (the best rival short of the bar by less
+   (``Budget.moves``, a tenth to a quarter of a second in ``bsd``) is spent
+   or no rival is left.  A close call (the best rival short of the bar by less
    than ``Budget.close``) may spend ``Budget.extra`` more on the two.  The
    standard move is kept unless another beats it by ``Budget.confidence``
    standard errors: the search only departs from it when it is sure
@@ -144,8 +144,8 @@ class Budget:
     waits long on a slow or busy machine (two such decisions, a move and
     its ``Extension?``, stay under two seconds); on this project's
     machines a ``bsd`` decision takes 0.11 to 0.25 s at the median (the
-    machine of each session differs) and hardly ever meets it.  Only a decision that meets it depends on the
-    machine.
+    machine of each session differs) and hardly ever meets it.  Only a
+    decision that meets it depends on the machine.
 
     The defaults are half of what they were before the expert kept its
     safeties apart: on the same decisions, twice the budget (and four

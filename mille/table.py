@@ -35,9 +35,9 @@ import random
 from .battle import MODELS, BattleModel, TopModel
 from .cards import (
     CARD_NAMES,
-    FALSE_VIRTUE,
     D200,
     END_OF_LIMIT,
+    FALSE_VIRTUE,
     GO,
     RIGHT_OF_WAY,
     STOP,

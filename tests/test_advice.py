@@ -5,8 +5,8 @@ from __future__ import annotations
 from test_table_milebymile import build
 
 from mille.advice import label, reason
-from mille.cards import EXTRA_TANK, RIGHT_OF_WAY, is_safety
-from mille.table import FALSE_VIRTUE, Use
+from mille.cards import EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, is_safety
+from mille.table import Use
 
 
 def test_false_virtue_is_not_a_safety() -> None:

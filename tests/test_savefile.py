@@ -20,6 +20,7 @@ import pytest
 
 import mille.computer
 import mille.savefile
+from mille.cards import FALSE_VIRTUE
 from mille.describe import recent
 from mille.rules import BSD, Rules, find_rules
 from mille.savefile import (
@@ -34,7 +35,7 @@ from mille.savefile import (
     session_to_dict,
 )
 from mille.session import Session
-from mille.table import COUP, EXTENSION, FALSE_VIRTUE, OVER, Use
+from mille.table import COUP, EXTENSION, OVER, Use
 
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
