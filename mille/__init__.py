@@ -1,3 +1,4 @@
-"""mille: BSD's Mille Bornes, you against the computer, in a terminal."""
+"""mille: Mille Bornes in a terminal (BSD's game, classic Mille Bornes and Mile by
+Mile), against the computer."""
 
-__version__ = "1.0.0"
+__version__ = "2.0.0"

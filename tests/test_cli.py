@@ -81,7 +81,7 @@ def test_main_usage_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
 def test_main_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["--version"]) == 0
     assert capsys.readouterr().out == f"mille {mille.__version__}\n"
-    assert mille.__version__ == "1.0.0"
+    assert mille.__version__ == "2.0.0"
 
 
 def test_main_help(capsys: pytest.CaptureFixture[str]) -> None:
@@ -136,7 +136,7 @@ def test_python_dash_m(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "mille", "--version"], capture_output=True, text=True
     )
-    assert done.returncode == 0 and done.stdout == "mille 1.0.0\n"
+    assert done.returncode == 0 and done.stdout == "mille 2.0.0\n"
     done = subprocess.run(
         [sys.executable, "-m", "mille", "a", "b"], capture_output=True, text=True
     )

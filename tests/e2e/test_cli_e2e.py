@@ -22,7 +22,7 @@ def test_two_files_usage(spawn: Callable[..., Term]) -> None:
 def test_help_and_version(spawn: Callable[..., Term]) -> None:
     term = spawn("--version")
     assert term.wait_exit() == 0
-    assert term.raw.decode().strip() == "mille 1.0.0"
+    assert term.raw.decode().strip() == "mille 2.0.0"
     term = spawn("--help")
     assert term.wait_exit() == 0
     assert term.raw.decode().startswith(USAGE + "\r\n")
