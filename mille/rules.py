@@ -4,7 +4,7 @@ A :class:`Rules` value carries everything a game's rules fix before the
 deal: the deck, the seats and sides, the target and extension, the scoring
 table, the coup-fourré rule and every option of ``milebymile``.  Presets are
 found by name, like python-chess's ``find_variant``; options are checked
-with the precise messages of the spec (``../shared/spec/variants.md``).
+with the precise messages of the rules (``docs/rules.md``).
 
 >>> rules = find_rules("classic", players=4)
 >>> rules.sides, rules.target, rules.extension, rules.deck_size

@@ -1,6 +1,6 @@
 """Conformance: seeded hands under every preset, seat count and option
-combination, with the invariants of the spec (shared/spec/variants.md,
-section 5) checked after every move, independently of ``Table.validate``
+combination, with the invariants that follow from the rules (docs/rules.md)
+checked after every move, independently of ``Table.validate``
 (which is run too).
 
 The quick suite plays a seeded pairwise-covering sample of the milebymile

@@ -1,7 +1,7 @@
 """The N-seat engine (mille.table) under the bsd preset is BSD's engine.
 
 (a) Seeded random hands (game ends included) checked at every move against
-an oracle written here from the spec (``shared/spec/bsd-mille.md``
+an oracle written here from BSD's rules (``docs/rules.md``, ``mille.6``
 sections 3-6), independent of ``mille.battle``: the refusal message of
 every possible move (and that ``legal_moves`` is exactly the moves with
 none), the effects of the move on both tableaux, the turn, the hand's end

@@ -1,5 +1,5 @@
 """The N-seat engine under the ``classic`` preset: the acceptance scenarios
-1-22 of the spec (shared/spec/variants.md section 6), random whole hands for
+1-22 (the rules are docs/rules.md), random whole hands for
 2, 3, 4 and 6 seats, and the dict round trip."""
 
 from __future__ import annotations

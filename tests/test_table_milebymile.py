@@ -1,5 +1,5 @@
 """The N-seat engine under the ``milebymile`` preset: the acceptance
-scenarios 23-43 of the spec (shared/spec/variants.md section 6), random
+scenarios 23-43 (the rules are docs/rules.md), random
 races for 2 to 9 seats and option combinations, and the dict round trip."""
 
 from __future__ import annotations
