@@ -1,14 +1,15 @@
 """Benchmark: hands per second of the standard computers against themselves, headless.
 
     python bench/bench_selfplay.py [--hands N] [--seed S] [--workers W] [--only bsd]
-        [--baseline REF]
+        [--baseline REV]
 
 Prints, as before, BSD's computer against itself (one process, and several
 when ``--workers`` is more than 1), then the rules-aware computer of each
 other preset with every seat count it measures (classic 2, 3, 4, 6;
 milebymile 2, 3, 4, 6, 9), each preset's default team mode.
-``--baseline REF`` first measures BSD's computer against itself on the code
-of a git revision (e.g. ``v1.0.0``) from a temporary worktree, then on this
+``--baseline REV`` first measures BSD's computer against itself on the code
+of git revision REV (a commit hash, a branch or a tag; e.g. ``67d8018``,
+mille 1.0) from a temporary worktree, then on this
 code, alternating three rounds, so the two figures share the machine's load.
 A benchmark, not a test.
 """
@@ -17,10 +18,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
-import tempfile
 
+import revision
 from mille.rules import find_rules
 from mille.selfplay import play_hands, play_parallel
 
@@ -42,8 +41,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", choices=("bsd", "classic", "milebymile"), default=None,
                         help="one preset only")
-    parser.add_argument("--baseline", metavar="REF",
-                        help="also measure bsd vs bsd on git revision REF, side by side")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also measure bsd vs bsd on git revision REV (a commit, "
+                             "branch or tag), side by side")
     args = parser.parse_args()
     if args.baseline:
         side_by_side(args.baseline, args.hands, args.seed)
@@ -67,26 +67,14 @@ def main() -> None:
                   f"({hands} hands in {summary['seconds']:.2f} s)")
 
 
-def side_by_side(ref: str, hands: int, seed: int) -> None:
-    """bsd vs bsd hands/second on ``ref`` and on this code, three rounds each,
+def side_by_side(rev: str, hands: int, seed: int) -> None:
+    """bsd vs bsd hands/second on ``rev`` and on this code, three rounds each,
     alternating; prints the medians."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    with tempfile.TemporaryDirectory() as tmp:
-        tree = os.path.join(tmp, "tree")
-        subprocess.run(["git", "-C", root, "worktree", "add", "--detach", "-q", tree, ref],
-                       check=True)
-        rates: dict[str, list[float]] = {ref: [], "this code": []}
-        try:
-            for _ in range(3):
-                for name, path in ((ref, tree), ("this code", root)):
-                    done = subprocess.run(
-                        [sys.executable, "-S", "-c", BASELINE, str(hands), str(seed)],
-                        env={**os.environ, "PYTHONPATH": path}, cwd=tmp, check=True,
-                        capture_output=True, text=True)
-                    rates[name].append(float(done.stdout))
-        finally:
-            subprocess.run(["git", "-C", root, "worktree", "remove", "--force", tree],
-                           check=False)
+    with revision.worktree(rev) as tree:
+        rates: dict[str, list[float]] = {rev: [], "this code": []}
+        for _ in range(3):
+            for name, path in ((rev, tree), ("this code", revision.ROOT)):
+                rates[name].append(float(revision.run(path, BASELINE, str(hands), str(seed))))
     for name, values in rates.items():
         values.sort()
         print(f"bsd vs bsd on {name}: median {values[1]:.0f} hands/second "

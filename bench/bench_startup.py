@@ -5,14 +5,18 @@ floor, a bare Python program that draws a similar 80x24 screen with curses
 and waits for a key.  Both run under the same interpreter in an 80x24 pty;
 the clock stops when the screen (as pyte renders it) shows the whole board.
 
-    python bench/bench_startup.py [--runs N]
+    python bench/bench_startup.py [--runs N] [--baseline REV]
 
 Prints the median and best times and the ratio mille / floor.
+``--baseline REV`` also times ``python -m mille --seed 1`` on the code of
+git revision REV (a commit hash, a branch or a tag; e.g. ``67d8018``,
+mille 1.0) from a temporary worktree, interleaved with the others.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import statistics
@@ -23,6 +27,7 @@ from pathlib import Path
 
 import pexpect
 import pyte
+import revision
 
 FLOOR = r'''
 import curses
@@ -77,13 +82,15 @@ PYCACHE = tempfile.mkdtemp(prefix="mille-bench-pycache-")
 STATE = tempfile.mkdtemp(prefix="mille-bench-state-")
 
 
-def time_once(command: str, args: list[str]) -> float:
+def time_once(command: str, args: list[str], path: str | None = None) -> float:
     # As an installed program runs: with compiled bytecode cached (here in a
     # private directory, so the source tree is left alone).
     env = dict(os.environ, TERM="screen", PYTHONPYCACHEPREFIX=PYCACHE,
                XDG_STATE_HOME=tempfile.mkdtemp(dir=STATE))  # a fresh one: no resume offer
     for name in ("LINES", "COLUMNS", "PYTHONDONTWRITEBYTECODE"):
         env.pop(name, None)
+    if path is not None:  # another revision's package, ahead of the installed one
+        env["PYTHONPATH"] = path
     screen = pyte.Screen(80, 24)
     stream = pyte.ByteStream(screen)
     start = time.perf_counter()
@@ -106,22 +113,29 @@ def mille_command() -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
-    runs = parser.parse_args().runs
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also time git revision REV's mille (a commit, branch or tag)")
+    options = parser.parse_args()
+    runs = options.runs
     mille = mille_command()
-    cases = {
-        "mille --seed 1": (mille, ["--seed", "1"]),
-        "bare curses floor": (sys.executable, ["-c", FLOOR]),
+    cases: dict[str, tuple[str, list[str], str | None]] = {
+        "mille --seed 1": (mille, ["--seed", "1"], None),
+        "bare curses floor": (sys.executable, ["-c", FLOOR], None),
     }
-    for command, args in cases.values():  # warm the caches (.pyc, page cache)
-        time_once(command, args)
-    results: dict[str, list[float]] = {name: [] for name in cases}
-    try:
-        for _ in range(runs):  # interleaved, so drift hits both alike
-            for name, (command, args) in cases.items():
-                results[name].append(time_once(command, args))
-    finally:
-        shutil.rmtree(PYCACHE, ignore_errors=True)
-        shutil.rmtree(STATE, ignore_errors=True)
+    with contextlib.ExitStack() as stack:
+        if options.baseline:
+            tree = stack.enter_context(revision.worktree(options.baseline))
+            cases[f"{options.baseline}"] = (sys.executable, ["-m", "mille", "--seed", "1"], tree)
+        for command, args, path in cases.values():  # warm the caches (.pyc, page cache)
+            time_once(command, args, path)
+        results: dict[str, list[float]] = {name: [] for name in cases}
+        try:
+            for _ in range(runs):  # interleaved, so drift hits all alike
+                for name, (command, args, path) in cases.items():
+                    results[name].append(time_once(command, args, path))
+        finally:
+            shutil.rmtree(PYCACHE, ignore_errors=True)
+            shutil.rmtree(STATE, ignore_errors=True)
     for name, times in results.items():
         print(f"{name:20s} median {statistics.median(times) * 1000:6.1f} ms"
               f"   best {min(times) * 1000:6.1f} ms   ({runs} runs)")

@@ -31,3 +31,20 @@ def test_readme_names_the_two_commands() -> None:
     text = (ROOT / "README.md").read_text()
     assert "pip install . && mille" in text
     assert "pip install -e '.[test]' && pytest" in text
+
+
+@pytest.mark.parametrize("bench", ["bench_playouts.py", "bench_selfplay.py", "bench_startup.py"])
+def test_a_baseline_git_does_not_know_is_one_line(bench: str) -> None:
+    """docs/benchmarks.md: ``--baseline`` takes any commit, branch or tag; an
+    unknown one is refused with one line before anything is measured."""
+    import sys
+
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    run = subprocess.run([sys.executable, str(ROOT / "bench" / bench), "--baseline",
+                          "no-such-revision"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=60)
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr.splitlines() == [
+        f"{bench}: --baseline: no commit named 'no-such-revision' in this repository "
+        "(give a commit hash, a branch or a tag; `git log --oneline` lists commits)"]
