@@ -27,10 +27,14 @@ def test_man_page_sections() -> None:
         assert f".Sh {section}\n" in text
 
 
-def test_readme_names_the_two_commands() -> None:
-    text = (ROOT / "README.md").read_text()
-    assert "pip install . && mille" in text
-    assert "pip install -e '.[test]' && pytest" in text
+def test_ci_runs_the_readme_test_command() -> None:
+    """.ci/run makes its own venv (in a temporary directory, not .venv) and
+    then runs the README's test install and pytest."""
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "pip install -e '.[test]' && pytest" in readme
+    assert "python3 -m venv" in ci and '. "$venv/bin/activate"' in ci
+    assert "pip install -e '.[test]' && pytest" in ci
 
 
 @pytest.mark.parametrize("bench", ["bench_playouts.py", "bench_selfplay.py", "bench_startup.py"])
