@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pathlib
+import re
 import shutil
 import subprocess
 
@@ -52,3 +53,33 @@ def test_a_baseline_git_does_not_know_is_one_line(bench: str) -> None:
     assert run.stderr.splitlines() == [
         f"{bench}: --baseline: no commit named 'no-such-revision' in this repository "
         "(give a commit hash, a branch or a tag; `git log --oneline` lists commits)"]
+
+
+def test_the_man_page_names_every_option() -> None:
+    """mille.6 covers every option of ``mille --help`` (both forms of the
+    on/off ones), every preset and every key of the board."""
+    from mille.cli import _parser
+
+    text = (ROOT / "mille.6").read_text()
+    for action in _parser()._actions:
+        for flag in action.option_strings:
+            if flag.startswith("--"):
+                assert f"Fl {flag[1:]}" in text, flag
+    for preset in ("bsd", "classic", "milebymile"):
+        assert f"Cm {preset}" in text
+    for key in ("P", "U", "D", "O", "W", "H", "T", "\\&?", "R", "S", "Q"):
+        assert f".It Ic {key}" in text, key
+
+
+@pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed")
+def test_the_man_page_fits_80_columns() -> None:
+    """No table runs its columns together or off the page at 80 columns."""
+    run = subprocess.run(["groff", "-mandoc", "-Tutf8", "-rLL=78n", str(ROOT / "mille.6")],
+                         capture_output=True, text=True)
+    plain = re.sub(r".\x08", "", re.sub(r"\x1b\[[0-9;]*m", "", run.stdout))  # no bold, underline
+    lines = plain.splitlines()
+    assert lines and max(len(line) for line in lines) <= 80
+    cards = next(i for i, line in enumerate(lines) if line.startswith("CARDS"))
+    table = lines[cards + 1:cards + 20]
+    assert any(line.split() == ["Speed", "Limit", "hazard", "3", "4"] for line in table)
+    assert any(line.split() == ["Right", "of", "Way", "safety", "1", "1"] for line in table)
