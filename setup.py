@@ -12,7 +12,7 @@ except ImportError:  # setuptools < 64 has no editable wheels
     setup()
 else:
 
-    class EditableWheelWithData(editable_wheel):  # type: ignore[misc]
+    class EditableWheelWithData(editable_wheel):
         """An editable wheel that carries the data files, as a regular one does."""
 
         def _run_install(self, category: str) -> None:
