@@ -470,20 +470,29 @@ class TableUi(Ui):
         """One move (or answer) of a computer; the log tells what it did.
 
         The screen shows each move as it is made: with many computers (and
-        the expert thinking up to 0.9 s a move) it never waits for them all.
+        the expert thinking up to 0.9 s a move) it never waits for them all;
+        the status says which computer is deciding (``Comp 3 is
+        thinking...``) from before its decision until its move is drawn.
         """
-        session = self.session
-        seat = session.table.current_player
-        self.thinking = seat_name(session.rules, seat) if seat is not None else ""
-        if not self.pending:  # not while keys typed ahead wait
-            self.render()
+        if not self.thinking:  # the first of the computers to move in a row
+            self.thinking = self.thinker()
+            if not self.pending:  # not while keys typed ahead wait
+                self.render()
         try:
-            session.computer_move()
+            self.session.computer_move()
         finally:
-            self.thinking = ""
+            self.thinking = self.thinker()  # the next computer's name, if one moves next
         if not self.keep_note:  # a restore note stays until the player has moved
             self.message = ""
         self.render()
+
+    def thinker(self) -> str:
+        """The computer that decides next, if a computer does."""
+        session = self.session
+        seat = session.table.current_player
+        if seat is None or not session.computer_to_move:
+            return ""
+        return seat_name(session.rules, seat)
 
     def answer(self, question: str) -> None:
         """Your answer to ``Extension?`` or ``Coup Fourre?``."""

@@ -214,6 +214,9 @@ def test_a_whole_seeded_game_from_a_script(args: tuple[str, ...], players: int,
     assert done.stderr == ""
     assert "the game with" in done.stdout and "Another game? n" in done.stdout
     assert "Save game? n" in done.stdout
+    games = [line for line in done.stdout.splitlines() if line.startswith("  Games:")]
+    counts = games[-1].split(":")[1].replace(",", " ").split()
+    assert sorted(counts) == ["0"] * (len(counts) - 1) + ["1"], "the game just won is counted"
     assert not (Path(env["XDG_STATE_HOME"]) / "mille").exists()
 
 
