@@ -20,7 +20,7 @@ at a time from standard input, in the board's language:
     q          quit (asks Really?)
     ?          this summary, for the game's rules, and the options in force
 
-``h`` and ``t`` work at the game's questions too (all but ``Really?``,
+``h``, ``t`` and ``l`` work at the game's questions too (all but ``Really?``,
 ``Save game?`` and the save dialogue's).  Each computer's move is printed
 (and flushed) as it is made; nothing is printed while a computer thinks, so
 a script's transcript is the same on every run.
@@ -86,7 +86,7 @@ def help_text(rules: Rules, level: str = "standard") -> str:
         "  s          save the game",
         "  q          quit (asks Really?)",
         "  ?          this summary",
-        "h and t work at the game's questions too.",
+        "h, t and l work at the game's questions too.",
         "Words work too: pick, use N, discard N, order, window, reprint, hint,",
         "tracker, log, save, quit, help.",
         "At the end of the input the game is kept for the next mille.",
@@ -201,9 +201,11 @@ class LineUi:
                 self.hint()
             elif advice and answer in ("t", "tracker"):
                 self.toggle_tracker()
+            elif advice and answer in ("l", "log"):
+                self.tell_hand()
             elif answer == "?":
                 extra = [*(["s saves the game first"] if can_save else []),
-                         *(["h: a hint, t: the card tracker"] if advice else [])]
+                         *(["h: a hint, t: the card tracker, l: the hand"] if advice else [])]
                 self.say("Answer y or n" + (f" ({'; '.join(extra)})." if extra else "."))
             else:
                 self.say("Answer y or n.")

@@ -74,6 +74,7 @@ MILES_Y = 17
 
 MOVE_PROMPT = ">>:Move:"
 HINT_QUESTIONS = ("Coup Fourre?", "Extension?")  # the questions that take H and T
+LOG_QUESTIONS = HINT_QUESTIONS + ("Another hand?", "Another game?")  # and L
 
 # The card tracker in the score window (T): a heading, two columns of cards.
 TRACK_X = SCORE_X + 2
@@ -496,6 +497,7 @@ class Ui:
         lines = self.viewing or []
         height, width = self.scr.getmaxyx()
         rows = self.view_rows()
+        self.view_top = max(min(self.view_top, len(lines) - rows), 0)  # after a resize
         shown = lines[self.view_top:self.view_top + rows]
         if lines:
             where = f"lines {self.view_top + 1}-{self.view_top + len(shown)} of {len(lines)}"
@@ -859,6 +861,8 @@ class Ui:
                 self.show_hint()
             elif question in HINT_QUESTIONS and key in (ord("t"), ord("T")):
                 self.toggle_tracker()
+            elif question in LOG_QUESTIONS and key in (ord("l"), ord("L")):
+                self.show_log()
             elif key == CTRL_L:
                 self.redraw()
             else:

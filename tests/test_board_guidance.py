@@ -259,3 +259,28 @@ def test_bsds_board_counts_a_game_when_the_next_starts_as_bsd() -> None:
     game = ui.Ui(window, session)  # type: ignore[arg-type]
     game.render()
     assert window.lines()[14][41:].split() == ["Games", "0", "0"]
+
+
+@pytest.mark.parametrize("which", ["bsd", "table"])
+def test_l_at_another_hand_shows_how_the_hand_went(which: str) -> None:
+    rules = find_rules("bsd") if which == "bsd" else find_rules("classic", players=3)
+    session = Session.new(rules, seed=6)
+    table = session.table
+    while table.phase != OVER:
+        if session.computer_to_move:
+            session.computer_move()
+        else:
+            session.play(random.Random(len(session.log)).choice(table.legal_moves()))
+    window = FakeWindow(b"Lq") if which == "bsd" else table_window(b"Lq")
+    game = ui.Ui(window, session) if which == "bsd" else board.TableUi(window, session)
+    with pytest.raises(OutOfKeys):
+        game.end_of_hand()  # (run() would deal the next hand of a game saved at its end)
+    asked, view, back = window.screens
+    wanted = hand_lines(table, session.log)
+    assert wanted[-1].endswith(("completes the trip (700 miles).",
+                                "complete the trip (700 miles).", "nobody completed the trip."))
+    assert "Another hand?" in asked[10 if which == "bsd" else PROMPT_Y]
+    assert view[0].startswith("The hand so far (lines ")
+    shown = [row.rstrip() for row in view[1:23] if row.strip()]
+    assert shown == wanted[-len(shown):]
+    assert back == asked and session.table.phase == OVER

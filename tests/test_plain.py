@@ -457,7 +457,7 @@ def test_h_and_t_at_coup_fourre() -> None:
     lines = out.splitlines()
     ask = lines.index("Coup Fourre? ?")
     assert lines[ask + 1] == ("Answer y or n (s saves the game first; "
-                              "h: a hint, t: the card tracker).")
+                              "h: a hint, t: the card tracker, l: the hand).")
     assert lines[ask + 2] == "Coup Fourre? h"
     assert lines[ask + 3] in ("hint: y - 300 more and the next turn",
                               "hint: n - keep it for later")
@@ -481,10 +481,14 @@ def test_h_at_another_hand_and_the_games_row_counts_the_won_game() -> None:
     the next hand was dealt: ``Games: 0, 0`` under ``... wins the game``."""
     script = whole_game("classic", 2, 11)
     session = Session.new(find_rules("classic", players=2), seed=11)
-    _, out = run(session, "\n".join(script[:-2] + ["h", "n", "n"]) + "\n")
+    _, out = run(session, "\n".join(script[:-2] + ["h", "l", "n", "n"]) + "\n")
     lines = out.splitlines()
     assert "Another game? h" in lines
     assert lines[lines.index("Another game? h") + 1] == "hint: y starts a new game"
+    told = lines.index("Another game? l")
+    assert lines[told + 1] == "The hand so far:"
+    end = lines.index("Another game? n")
+    assert lines[end - 1] == "  " + next(line for line in lines if "the game with" in line)
     won = next(line for line in lines if "the game with" in line)
     winner = 0 if won.startswith("You ") else 1
     games = [line for line in lines if line.startswith("  Games:")]
