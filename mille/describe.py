@@ -276,12 +276,39 @@ def game_result(table: Table) -> str | None:
     return f"{who} {'win' if who == 'You' else 'wins'} the game with {best}."
 
 
+NOT_KEPT = "(the moves before your last turn were not kept with the saved game)"
+
+
+def log_from_deal(table: Table, log: list[Event]) -> bool:
+    """Whether ``log`` holds the whole hand since the deal: every card out
+    of the deck and the hands (on the table, the discard pile, set aside)
+    was put there by a move of the log.  A saved game keeps the log from
+    your last turn only; a reshuffle puts cards back in the deck, so then
+    the log may hold more cards than are out, never fewer.
+
+    >>> from mille.session import Session
+    >>> from mille.table import PICK, Discard
+    >>> s = Session.new(seed=3)
+    >>> _ = s.play(PICK), s.play(Discard(1))
+    >>> log_from_deal(s.table, s.log), log_from_deal(s.table, s.log[2:])
+    (True, False)
+    """
+    from .table import Answer, Pick, deck_cards
+
+    placed = sum(1 for event in log
+                 if not isinstance(event.outcome.move, (Pick, Answer)) or event.outcome.coup_fourre)
+    held = sum(1 for hand in table.hands for card in hand if card != NO_CARD)
+    out = len(deck_cards(table.rules)) - len(table.deck) - held
+    return placed >= out
+
+
 def hand_lines(table: Table, log: list[Event], viewer: int = YOU) -> list[str]:
     """The whole hand so far, in the log's words (every event of ``log``,
     the hand's log since the deal), then how it ended once it is over."""
     from .table import OVER
 
-    lines = [line for event in log for line in describe(table, event, viewer)]
+    lines = [] if log_from_deal(table, log) else [NOT_KEPT]
+    lines += [line for event in log for line in describe(table, event, viewer)]
     if table.phase == OVER:
         lines.append(hand_result(table))
         result = game_result(table)

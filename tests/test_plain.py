@@ -527,3 +527,19 @@ def test_each_computers_move_is_flushed_before_the_next_decides(
     plain.play(Session.new(find_rules("milebymile", players=5), seed=3),
                stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)  # type: ignore[arg-type]
     assert len(waiting) >= 4 and not any(waiting)
+
+
+def test_l_after_a_restore_says_the_start_of_the_hand_was_not_kept(tmp_path: Path) -> None:
+    from mille.describe import NOT_KEPT
+    from mille.savefile import load_session
+
+    name = tmp_path / "g.sav"
+    session = Session.new(find_rules("milebymile", players=3), seed=2)
+    run(session, f"p\nd 1\np\nd 1\nl\ns\n{name}\nq\ny\n")
+    whole = run(Session.new(find_rules("milebymile", players=3), seed=2),
+                "p\nd 1\np\nd 1\nl\n")[1].split("Your move: l\n")[1].splitlines()
+    assert whole[0] == "The hand so far:" and whole[1].startswith("  You drew ")
+    _, out = run(load_session(str(name)), "l\n")
+    told = out.split("Your move: l\n")[1].splitlines()
+    assert told[:2] == ["The hand so far:", "  " + NOT_KEPT]
+    assert told[2:5] == whole[-len(told) + 2:][:3] and not told[2].startswith("  You ")
