@@ -271,7 +271,8 @@ class TableUi(Ui):
             return ""
         words = option_summary(self.session.rules, self.session.level)
         options, level = words[:-1], words[-1]
-        return (", ".join(options) + "; " if options else "") + f"{level} computers"
+        computers = "computer" if self.session.rules.players == 2 else "computers"
+        return (", ".join(options) + "; " if options else "") + f"{level} {computers}"
 
     def draw_status(self) -> None:
         text = self.status_text()

@@ -18,8 +18,10 @@ escape sequence (an arrow or function key) is read whole and refused as
 one unknown key.
 
 H puts a hint on the error line (the expert's move and why; it is never
-played) and T toggles the card tracker: neither is in BSD mille, and with
-neither pressed the screen is BSD's.
+played; one too long for the error line is shown whole in the score
+window's lower rows until the next key), T toggles the card tracker, L
+shows the whole hand so far (full screen, scrollable) and ? a page of help:
+none is in BSD mille, and with none pressed the screen is BSD's.
 
 Signals only set flags: the key reader acts on them between keys, so a
 signal never cuts a save or a redraw in half.  ^C asks ``Really?``; a

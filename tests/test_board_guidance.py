@@ -54,7 +54,7 @@ def rounds(session: Session, count: int) -> Session:
 
 @pytest.mark.parametrize("rules,level,status", [
     (find_rules("classic", players=3), "standard", "standard computers"),
-    (find_rules("classic", players=2), "easy", "easy computers"),
+    (find_rules("classic", players=2), "easy", "easy computer"),
     (find_rules("milebymile", players=6, team_mode="2v2v2", karma=True), "expert",
      "karma; expert computers"),
     (find_rules("milebymile", players=4, stacking=True, reshuffle=False, perfect_crossing=False,
