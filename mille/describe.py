@@ -327,8 +327,10 @@ def option_words(rules: Rules, level: str = "standard") -> list[str]:
     >>> from mille.rules import find_rules
     >>> option_words(find_rules("classic", players=3))
     ['700 miles (1000 after an extension)', 'game 5000 points', 'standard computers']
-    >>> option_words(find_rules("milebymile", players=4, stacking=True), "expert")[2:]
-    ['perfect crossing', 'stacking', 'reshuffle', 'always discard', 'rigging none', 'no karma', 'expert computers']
+    >>> option_words(find_rules("milebymile", players=4, stacking=True), "expert")[2:5]
+    ['perfect crossing', 'stacking', 'reshuffle']
+    >>> option_words(find_rules("milebymile", players=4, karma=True), "expert")[6:]
+    ['rigging none', 'karma', 'expert computers']
     """
     miles = f"{rules.target} miles"
     if rules.extension is not None:
