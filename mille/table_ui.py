@@ -104,7 +104,7 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
         "  R, ^L  redraw the screen         S      save the game",
         "  H      hint: the expert's move   T      cards not seen yet (on / off)",
         "  L      the hand so far (scroll)  ?      this help     Q, ^C  quit (Really?)",
-        f"Yes/no: y, n, S (save, then ask again), ^L; {questions}: H, T too.",
+        f"Yes/no: y, n, S (save first), ^L; {questions}: H, T, L too.",
     ]
     if rules.perfect_crossing:
         race = "Race your side to exactly the target."
@@ -130,8 +130,8 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
         text += ("  Karma: a hazard costs your side its karma; a side without karma cannot "
                  "attack one with it; two with karma clash (both lose it); a False Virtue "
                  "gives it back.")
-    text += ("  Score: the miles, 100 a safety, 300 all four, 300 a coup fourre, 400 the "
-             "trip and its bonuses (W shows every row).")
+    text += ("  Score: the miles, 100 a safety, 300 all four, 300 a coup fourre (* on the "
+             "board), 400 the trip and its bonuses (W: every row).")
     lines += textwrap.wrap(text, LAST_COL)
     back = "Press any key to go back to the game."
     if len(lines[-1]) + 2 + len(back) <= LAST_COL:

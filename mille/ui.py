@@ -149,7 +149,7 @@ HELP = (
     "  H      hint: the expert's move   T      cards not seen yet (T or W: scores)",
     "  L      the hand so far (scroll)  ?      this help",
     "  Q, ^C  quit (asks Really?)",
-    "Yes/no questions take y, n, S (save, then ask again), ^L; Extension?: H, T too.",
+    "Yes/no questions take y, n, S (save first), ^L; Extension?: H, T, L too.",
     "",
     "Race to exactly 700 miles (1000 after an extension); 5000 points win a game.",
     "Pick, then use or discard one card.  You need a Go to roll.  Hazards stop the",
@@ -938,12 +938,12 @@ class Ui:
 
     def log_lines_whole(self) -> list[str]:
         """L: every move of this hand since the deal, in the log's words."""
+        import textwrap
+
         from .describe import hand_lines
 
         table = self.session.table
         width = self.scr.getmaxyx()[1] - 1
-        import textwrap
-
         return [row for line in hand_lines(table, self.session.log)
                 for row in textwrap.wrap(escape(line), width, subsequent_indent="  ") or [""]]
 
