@@ -25,7 +25,7 @@ from .cards import (
     is_safety,
 )
 from .describe import YOU, card_name, side_name
-from .table import COUP, EXTENSION, Answer, Discard, Move, Pick, Table, Use
+from .table import COUP, EXTENSION, OVER, Answer, Discard, Move, Pick, Table, Use
 
 HINT_SEED = 0x4D494C4C45  # the hint's own random stream: same position, same hint
 
@@ -33,6 +33,8 @@ HINT_SEED = 0x4D494C4C45  # the hint's own random stream: same position, same hi
 def hint(table: Table, seat: int = YOU) -> str:
     """``hint: U3 Go - stopped; you hold 75, 100``: what the
     expert would do for ``seat`` now, and why."""
+    if table.phase == OVER:
+        return "hint: y " + ("starts a new game" if table.game_over else "deals the next hand")
     if table.current_player != seat:
         return "hint: it is not your turn"
     legal = table.legal_moves()

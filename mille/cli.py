@@ -75,8 +75,13 @@ keys (case does not matter):
   W             toggle the small/full score window
   R, ^L         redraw the screen
   S             save the game
+  H             a hint: the expert's move and why (never played)
+  T             the card tracker: the cards you have not seen yet
+  L             the whole hand so far (up/down, PgUp/PgDn; q leaves)
   Q, ^C         quit (asks Really?)
-  ?             a one-screen summary of the keys and the rules
+  ?             a one-screen summary of the keys, the rules and the
+                options in force
+  (--plain: the same letters as commands, then RETURN; l shows the hand)
 
 See mille(6) (man mille) for the rules and the screen.
 """

@@ -228,8 +228,29 @@ def score_table(table: Table) -> list[tuple[str, list[int]]]:
             for label, name in score_rows(table.rules)]
     rows.append(("Hand Total", [score.total for score in scores]))
     rows.append(("Overall Total", [table.total(side) for side in sides]))
-    rows.append(("Games", [table.games[side - 1] for side in sides]))
+    rows.append(("Games", games_won(table)))
     return rows
+
+
+def games_won(table: Table) -> list[int]:
+    """Each side's games won, the game this hand has just won counted (the
+    table counts it only when the next hand is dealt).
+
+    >>> from mille.rules import find_rules
+    >>> import random
+    >>> from mille.table import OVER, Table
+    >>> t = Table.new(find_rules("classic", players=3), random.Random(1))
+    >>> t.phase, t.totals = OVER, [5100, 200, 0]
+    >>> games_won(t), t.games
+    ([1, 0, 0], [0, 0, 0])
+    """
+    games = table.games[:]
+    if table.game_over:
+        totals = [table.total(side) for side in range(1, table.rules.sides + 1)]
+        best = max(totals)
+        if totals.count(best) == 1:  # bsd: a tie wins nobody the game
+            games[totals.index(best)] += 1
+    return games
 
 
 def hand_result(table: Table) -> str:
@@ -255,12 +276,117 @@ def game_result(table: Table) -> str | None:
     return f"{who} {'win' if who == 'You' else 'wins'} the game with {best}."
 
 
+NOT_KEPT = "(the moves before your last turn were not kept with the saved game)"
+
+
+def log_from_deal(table: Table, log: list[Event]) -> bool:
+    """Whether ``log`` holds the whole hand since the deal: every card out
+    of the deck and the hands (on the table, the discard pile, set aside)
+    was put there by a move of the log.  A saved game keeps the log from
+    your last turn only; a reshuffle puts cards back in the deck, so then
+    the log may hold more cards than are out, never fewer.
+
+    >>> from mille.session import Session
+    >>> from mille.table import PICK, Discard
+    >>> s = Session.new(seed=3)
+    >>> _ = s.play(PICK), s.play(Discard(1))
+    >>> log_from_deal(s.table, s.log), log_from_deal(s.table, s.log[2:])
+    (True, False)
+    """
+    from .table import Answer, Pick, deck_cards
+
+    placed = sum(1 for event in log
+                 if not isinstance(event.outcome.move, (Pick, Answer)) or event.outcome.coup_fourre)
+    held = sum(1 for hand in table.hands for card in hand if card != NO_CARD)
+    out = len(deck_cards(table.rules)) - len(table.deck) - held
+    return placed >= out
+
+
+def hand_lines(table: Table, log: list[Event], viewer: int = YOU) -> list[str]:
+    """The whole hand so far, in the log's words (every event of ``log``,
+    the hand's log since the deal), then how it ended once it is over."""
+    from .table import OVER
+
+    lines = [] if log_from_deal(table, log) else [NOT_KEPT]
+    lines += [line for event in log for line in describe(table, event, viewer)]
+    if table.phase == OVER:
+        lines.append(hand_result(table))
+        result = game_result(table)
+        if result is not None:
+            lines.append(result)
+    return lines
+
+
+# ----- the options in force -----------------------------------------------------
+
+
+def option_words(rules: Rules, level: str = "standard") -> list[str]:
+    """Every option of the game, in the command line's words: the distance
+    and winning score, milebymile's on/off options, the computers' level.
+
+    >>> from mille.rules import find_rules
+    >>> option_words(find_rules("classic", players=3))
+    ['700 miles (1000 after an extension)', 'game 5000 points', 'standard computers']
+    >>> option_words(find_rules("milebymile", players=4, stacking=True), "expert")[2:5]
+    ['perfect crossing', 'stacking', 'reshuffle']
+    >>> option_words(find_rules("milebymile", players=4, karma=True), "expert")[6:]
+    ['rigging none', 'karma', 'expert computers']
+    """
+    miles = f"{rules.target} miles"
+    if rules.extension is not None:
+        miles += f" ({rules.extension} after an extension)"
+    words = [miles, f"game {rules.winning_score} points"]
+    if rules.name == "milebymile":
+        words += [
+            "perfect crossing" if rules.perfect_crossing else "no perfect crossing",
+            "stacking" if rules.stacking else "no stacking",
+            "reshuffle" if rules.reshuffle else "no reshuffle",
+            "always discard" if rules.always_discard else "no always discard",
+            f"rigging {rules.rigging}",
+            "karma" if rules.karma else "no karma",
+        ]
+    words.append(f"{level} computer" + ("" if rules.players == 2 else "s"))
+    return words
+
+
+def option_summary(rules: Rules, level: str = "standard") -> list[str]:
+    """The options that differ from the preset's defaults, short, then the
+    computers' level: what the board's status line shows (the distance is
+    on its top row).
+
+    >>> from mille.rules import find_rules
+    >>> option_summary(find_rules("milebymile", players=6, team_mode="2v2v2", karma=True,
+    ...                           reshuffle=False, perfect_crossing=False), "expert")
+    ['no perfect crossing', 'no reshuffle', 'karma', 'expert']
+    >>> option_summary(find_rules("classic", players=2))
+    ['standard']
+    """
+    words = []
+    if rules.winning_score != 5000:
+        words.append(f"game {rules.winning_score}")
+    if rules.name == "milebymile":
+        if not rules.perfect_crossing:
+            words.append("no perfect crossing")
+        if rules.stacking:
+            words.append("stacking")
+        if not rules.reshuffle:
+            words.append("no reshuffle")
+        if not rules.always_discard:
+            words.append("no always discard")
+        if rules.rigging != "none":
+            words.append(f"rigging {rules.rigging}")
+        if rules.karma:
+            words.append("karma")
+    return words + [level]
+
+
 def mileage_left(table: Table, side: int) -> int:
     return max(table.target - table.tableaux[side - 1].mileage, 0)
 
 
 __all__ = [
-    "card_name", "describe", "game_result", "hand_result", "is_team_game",
+    "card_name", "describe", "game_result", "games_won", "hand_lines", "hand_result",
+    "is_team_game", "option_summary", "option_words",
     "mileage_left", "needs_target", "recent", "tracker", "unseen", "opponents", "safety_marks", "score_rows",
     "score_table", "seat_name", "side_label", "side_members", "side_name", "team_letter",
     "tops",

@@ -12,12 +12,18 @@ at a time from standard input, in the board's language:
     y / n      answer a question (Extension?, Coup Fourre?, Another hand?)
     o          keep your hand in order, or stop
     w          the full score table
-    r          the table and your hand again
+    r          the options in force, the table and your hand again
     h          a hint: the expert's move and why (it is not played)
     t          the card tracker on or off: the cards you have not seen
+    l          the whole hand so far
     s          save the game (``file:`` asks the name)
     q          quit (asks Really?)
-    ?          this summary
+    ?          this summary, for the game's rules, and the options in force
+
+``h``, ``t`` and ``l`` work at the game's questions too (all but ``Really?``,
+``Save game?`` and the save dialogue's).  Each computer's move is printed
+(and flushed) as it is made; nothing is printed while a computer thinks, so
+a script's transcript is the same on every run.
 
 Refusals are the board's messages (``must pick first``, ``which
 opponent?``).  At the end of the input (a script that stops, ^D) the game
@@ -35,6 +41,7 @@ import sys
 from . import describe
 from .cards import HAND_SLOTS, NUM_SAFETIES
 from .describe import card_name, seat_name, side_members, side_name
+from .rules import OFFER, Rules
 from .session import Session
 from .table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Use
 from .text import escape
@@ -48,29 +55,56 @@ YOU = describe.YOU
 PROMPT = "Your move: "
 LINE_MAX = 4096  # bytes of one command line that are read; the rest is dropped
 
-HELP = """\
-Commands (then RETURN; case does not matter):
-  p          pick a card
-  u N        use the card in slot N (P or 0, 1-6)
-  u N S      use a hazard on side S
-  d N        discard the card in slot N
-  y, n       answer a question
-  o          keep your hand in order (or stop)
-  w          show the full score table
-  r          show the table and your hand again
-  h          a hint: the expert's move and why (not played)
-  t          the card tracker on/off (cards you have not seen yet)
-  s          save the game
-  q          quit (asks Really?)
-  ?          this summary
-Words work too: pick, use N, discard N, order, window, reprint, hint,
-tracker, save, quit, help.
-At the end of the input the game is kept for the next mille."""
+# the questions that take no h or t (the save dialogue's, Really?, Save game?)
+NO_ADVICE = ("Really?", "Same file?", "Overwrite file?", "Save game?")
+
+
+def help_text(rules: Rules, level: str = "standard") -> str:
+    """``?``: the commands that apply to ``rules`` (a side to name only with
+    three sides or more; the questions the preset asks), then the options
+    in force."""
+    questions = ["Coup Fourre?"] if rules.coup == OFFER else []
+    if rules.extension is not None:
+        questions.append("Extension?")
+    questions.append("Another hand?")
+    lines = [
+        "Commands (then RETURN; case does not matter):",
+        "  p          pick a card",
+        "  u N        use the card in slot N (P or 0, 1-6)",
+    ]
+    if rules.sides > 2:
+        lines.append("  u N S      use a hazard on side S")
+    lines += [
+        "  d N        discard the card in slot N",
+        f"  y, n       answer a question ({', '.join(questions)})",
+        "  o          keep your hand in order (or stop)",
+        "  w          show the full score table",
+        "  r          show the options, the table and your hand again",
+        "  h          a hint: the expert's move and why (not played)",
+        "  t          the card tracker on/off (cards you have not seen yet)",
+        "  l          the whole hand so far",
+        "  s          save the game",
+        "  q          quit (asks Really?)",
+        "  ?          this summary",
+        "h, t and l work at the game's questions too.",
+        "Words work too: pick, use N, discard N, order, window, reprint, hint,",
+        "tracker, log, save, quit, help.",
+        "At the end of the input the game is kept for the next mille.",
+        options_line(rules, level),
+    ]
+    return "\n".join(lines)
+
+
+def options_line(rules: Rules, level: str = "standard") -> str:
+    """``In force: 1000 miles, game 5000 points, ...``: every option."""
+    return "In force: " + ", ".join(describe.option_words(rules, level)) + "."
+
 
 # each command's word, for those who type it out
 WORDS = {"pick": "p", "use": "u", "discard": "d", "order": "o", "window": "w",
-         "reprint": "r", "hint": "h", "tracker": "t", "save": "s", "quit": "q",
+         "reprint": "r", "hint": "h", "tracker": "t", "log": "l", "save": "s", "quit": "q",
          "help": "?"}
+UNKNOWN_MAX = 40  # the most of an unknown command that its message repeats
 
 
 class EndOfInput(Exception):
@@ -114,6 +148,10 @@ class LineUi:
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
 
+    def flush(self) -> None:
+        """What was said goes out now (through a pipe too, as a prompt does)."""
+        self.stdout.flush()
+
     def read_line(self, prompt: str) -> str:
         """A line of input after ``prompt``; EndOfInput at the end.  ^C asks
         ``Really?``, as on the board, then asks again."""
@@ -156,10 +194,19 @@ class LineUi:
             if answer in ("n", "no"):
                 self.saved = saved
                 return False
+            advice = question not in NO_ADVICE
             if can_save and answer == "s":
                 saved = self.save()
+            elif advice and answer in ("h", "hint"):
+                self.hint()
+            elif advice and answer in ("t", "tracker"):
+                self.toggle_tracker()
+            elif advice and answer in ("l", "log"):
+                self.tell_hand()
             elif answer == "?":
-                self.say("Answer y or n" + (" (s saves the game first)." if can_save else "."))
+                extra = [*(["s saves the game first"] if can_save else []),
+                         *(["h: a hint, t: the card tracker, l: the hand"] if advice else [])]
+                self.say("Answer y or n" + (f" ({'; '.join(extra)})." if extra else "."))
             else:
                 self.say("Answer y or n.")
 
@@ -266,8 +313,8 @@ class LineUi:
                     return None
                 return Use(slot, target)
             return Use(slot)
-        if rest or head not in ("o", "w", "r", "s", "q", "?", "e", "h", "t"):
-            self.say(f"unknown command: {escape(head[0]).upper()}")  # the board's words
+        if rest or head not in ("o", "w", "r", "s", "q", "?", "e", "h", "t", "l"):
+            self.unknown(text)
         elif head == "o":
             table = self.session.table
             table.set_ordering(not table.ordering)
@@ -277,24 +324,58 @@ class LineUi:
         elif head == "w":
             self.tell_scores()
         elif head == "r":
+            self.say(options_line(self.session.rules, self.session.level))
             self.tell_table()
+        elif head == "l":
+            self.tell_hand()
         elif head == "s":
             self.save()
         elif head == "h":
-            from .advice import hint
-
-            self.say(hint(self.session.table))
+            self.hint()
         elif head == "t":
-            self.tracking = not self.tracking
-            self.say(self.tracker_line() if self.tracking else "The card tracker is off.")
+            self.toggle_tracker()
         elif head == "q":
             if self.ask("Really?"):
                 raise Quit
         elif head == "?":
-            self.say(HELP)
+            self.say(help_text(self.session.rules, self.session.level))
         else:
             self.say("E: command not implemented")
         return None
+
+    def unknown(self, text: str) -> None:
+        """A command that is none: one letter as the board says it
+        (``unknown command: X``), more as typed (``unknown command: play 2``)."""
+        text = " ".join(text.split())
+        if len(text) == 1:
+            self.say(f"unknown command: {escape(text).upper()}")  # the board's words
+        else:
+            shown = escape(text)
+            if len(shown) > UNKNOWN_MAX:
+                shown = shown[:UNKNOWN_MAX - 3] + "..."
+            self.say(f"unknown command: {shown}")
+
+    def hint(self) -> None:
+        from .advice import hint
+
+        try:
+            self.say(hint(self.session.table))
+        except Exception as exc:  # advice must never end the game
+            self.say(f"no hint: {escape(str(exc)) or type(exc).__name__}")
+
+    def toggle_tracker(self) -> None:
+        self.tracking = not self.tracking
+        self.say(self.tracker_line() if self.tracking else "The card tracker is off.")
+
+    def tell_hand(self) -> None:
+        """``l``: every move of this hand since the deal."""
+        lines = describe.hand_lines(self.session.table, self.session.log)
+        if not lines:
+            self.say("The hand so far: nothing yet.")
+            return
+        self.say("The hand so far:")
+        for line in lines:
+            self.say("  " + line)
 
     def save(self) -> bool:
         """The save dialogue: ``Same file?`` for a restored game, else ``file:``."""
@@ -396,6 +477,7 @@ class LineUi:
         self.say(f"mille: {rules.name}, {rules.players} players: {sides}. "
                  f"Target {self.session.table.target} miles, game {rules.winning_score} "
                  f"points. Type ? for help.")
+        self.say(options_line(rules, self.session.level))
         if self.message:
             self.say(escape(self.message))
 
@@ -409,6 +491,7 @@ class LineUi:
             if session.table.phase == OVER:
                 self.end_of_hand()
             elif session.computer_to_move:
+                self.flush()  # what was said is out while the computer thinks
                 session.computer_move()
                 self.changed = True
                 self.tell_events()  # as it happens, not when all have moved

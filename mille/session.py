@@ -142,6 +142,19 @@ class Session:
         return self.table
 
     @property
+    def level(self) -> str:
+        """How the computers play (``easy``, ``standard`` or ``expert``):
+        the first computer's, as every computer of a game has the same
+        (a player of another kind counts as standard).
+
+        >>> Session.new(seed=1).level, Session.new(seed=1, level="expert").level
+        ('standard', 'expert')
+        """
+        kinds = [_KINDS.get(type(player).__name__) for _, player in sorted(self.computers.items())]
+        kind = kinds[0] if kinds else None
+        return kind if kind in ("easy", "expert") else "standard"
+
+    @property
     def computer_to_move(self) -> bool:
         """A computer must decide now."""
         return self.table.current_player in self.computers

@@ -13,9 +13,15 @@ a table instead, on the same 80x24 screen::
                  since your last turn, read from the session's log (or, while
                  T is on, the card tracker: how many of each card you have
                  not seen, in three columns)
-    rows 20-21   reminders of the keys (small window only)
-    row 22       the prompt (``>>:Move:``, the questions)
+    rows 19-21   reminders of the keys (small window only)
+    row 22       the prompt (``>>:Move:``, the questions); at its right, the
+                 status: the options in force and the computers' level, or
+                 which computer is thinking
     row 23       the error line (H puts a hint there: the expert's move)
+
+On a terminal taller than 24 rows the last four rows stay at the bottom
+and the log gets the rows between.  L shows the whole hand's log, full
+screen (:meth:`mille.ui.Ui.show_log`).
 
 ``W`` (and the end of a hand) swaps the side rows for the full score table:
 every row of the preset's scoring for every side, then the totals and
@@ -30,12 +36,14 @@ import textwrap
 
 from .describe import (
     SAFETY_SHORT, YOU, card_name, describe, game_result, hand_result, is_team_game,
-    opponents, recent, safety_marks, score_table, seat_name, side_label, side_members,
-    side_name, tops,
+    opponents, option_summary, option_words, recent, safety_marks, score_table, seat_name,
+    side_label, side_members, side_name, tops,
 )
 from .session import Event, Session
 from .table import COUP, EXTENSION, NO, OVER, PLAYING, YES, Move, Table, Use
-from .ui import NEWLINE, RETURN, SPACE, Ui, is_erase, is_kill, tracker_cells
+from .rules import Rules
+from .text import ELLIPSIS, shorten
+from .ui import MOVE_PROMPT, NEWLINE, RETURN, SPACE, Ui, is_erase, is_kill, tracker_cells
 
 COLS = 80
 LAST_COL = COLS - 1
@@ -66,40 +74,73 @@ FULL_LOWER = 14  # the lowest row of the hand's heading under the full table
 HAND_X, CARD_X = 0, 2
 LOG_X = 20
 LOG_WIDTH = COLS - LOG_X
-LOG_BOTTOM = 21
-HINT_Y = 20  # two rows of reminders, small window only
+LOG_BOTTOM = 21  # on 24 rows; three rows above the bottom on a taller terminal
+HINT_Y = 19  # three rows of reminders, small window only (on 24 rows)
 TRACKER_COLUMNS, TRACKER_COLUMN = 3, 20  # the card tracker, in the log's place
 
-PROMPT_Y, ERROR_Y = 22, 23
+PROMPT_Y, ERROR_Y = 22, 23  # on 24 rows: the last two rows
+STATUS_X = 30  # the status, right of the prompt, starts here at the most
 QUESTIONS = ("Coup Fourre?", "Extension?")
 CONTEXT_X = 16  # a question's context, after the prompt and its answer
 
-TABLE_HELP = (
-    "MILLE BORNES: keys and rules",
-    "",
-    "At >>:Move: (upper or lower case):",
-    "  P      pick a card               U n    use the card in slot n",
-    "  D n    discard the card in slot n (n: P or 0, 1-6; RETURN or SPACE confirms)",
-    "  A hazard with several opposing sides then asks which side: its number on",
-    "  the board, then RETURN (erase cancels).",
-    "  O      keep your hand in order   W      side rows / full score table",
-    "  R, ^L  redraw the screen         S      save the game",
-    "  H      hint: the expert's move   T      cards not seen yet (on / off)",
-    "  Q, ^C  quit (asks Really?)       ?      this help",
-    "Yes/no: y, n, S (save, then ask again), ^L; Coup Fourre?, Extension?: H, T too.",
-    "",
-    "Race your side to exactly the target.  Pick, then use or discard one card.",
-    "A Go starts you rolling; hazards stop an opposing side (Out of Gas, Flat Tire,",
-    "Accident, Stop) or slow it (Speed Limit: 50 at most) until it plays the remedy",
-    "(Gasoline, Spare Tire, Repairs, then Go; End of Limit).  A safety protects your",
-    "side for good and gives another turn.  A hazard on your side when you hold its",
-    "safety asks Coup Fourre?: y plays it (+300) and you move next.  Extension? (2",
-    "or 3 players, at 700): y races on to 1000.  Partners share their side's cards.",
-    "Score: the miles, 100 a safety, 300 all four, 300 a coup fourre, 400 the trip",
-    "and its bonuses (W shows every row).  The board has a row per side: miles,",
-    "battle and speed tops, safeties (* a coup fourre), karma, hand and game totals.",
-    "Press any key to go back to the game.",
-)
+def table_help(rules: Rules, level: str = "standard") -> list[str]:
+    """``?`` on the N-seat board: the keys and the rules that apply to
+    ``rules`` (a side to name only with three sides or more, Extension?
+    only where there is one, partners only in a team game), then the
+    options in force; at most 24 lines of at most 79 columns."""
+    questions = "Coup Fourre?" + (", Extension?" if rules.extension is not None else "")
+    lines = ["MILLE BORNES: keys and rules"]
+    lines += textwrap.wrap("In force: " + ", ".join(option_words(rules, level)) + ".",
+                           LAST_COL)
+    lines += [
+        "At >>:Move: (upper or lower case):",
+        "  P      pick a card               U n    use the card in slot n",
+        "  D n    discard the card in slot n (n: P or 0, 1-6; RETURN or SPACE confirms)",
+    ]
+    if rules.sides > 2:
+        lines.append("  U n on a hazard then asks which side: its number on the board, RETURN.")
+    lines += [
+        "  O      keep your hand in order   W      side rows / full score table",
+        "  R, ^L  redraw the screen         S      save the game",
+        "  H      hint: the expert's move   T      cards not seen yet (on / off)",
+        "  L      the hand so far (scroll)  ?      this help     Q, ^C  quit (Really?)",
+        f"Yes/no: y, n, S (save first), ^L; {questions}: H, T, L too.",
+    ]
+    if rules.perfect_crossing:
+        race = "Race your side to exactly the target."
+    else:
+        race = "Race your side to the target or past it (+200 for landing on it)."
+    text = (f"{race}  Pick, then use or discard one card.  A Go starts you rolling; "
+            "hazards stop an opposing side (Out of Gas, Flat Tire, Accident, Stop) or slow "
+            "it (Speed Limit: 50 at most) until it plays the remedy (Gasoline, Spare Tire, "
+            "Repairs, then Go; End of Limit).")
+    if rules.stacking:
+        text += "  Hazards may hit a side that is stopped."
+    text += ("  A safety protects your side for good and gives another turn.  A hazard on "
+             "your side when you hold its safety asks Coup Fourre?: y plays it (+300) and "
+             "you move next.")
+    if rules.extension is not None:
+        text += (f"  Extension? (at {rules.target}): y races on to {rules.extension}, "
+                 "n ends the hand.")
+    if is_team_game(rules):
+        text += "  Partners share their side's cards."
+    if not rules.always_discard:
+        text += "  A card you could play may not be discarded."
+    if rules.karma:
+        text += ("  Karma: a hazard costs your side its karma; a side without karma cannot "
+                 "attack one with it; two with karma clash (both lose it); a False Virtue "
+                 "gives it back.")
+    text += ("  Score: the miles, 100 a safety, 300 all four, 300 a coup fourre (* on the "
+             "board), 400 the trip and its bonuses (W: every row).")
+    lines += textwrap.wrap(text, LAST_COL)
+    back = "Press any key to go back to the game."
+    if len(lines[-1]) + 2 + len(back) <= LAST_COL:
+        lines[-1] += "  " + back
+    else:
+        lines.append(back)
+    return lines
+
+
 
 
 # ----- words for the board ------------------------------------------------------
@@ -199,13 +240,57 @@ class TableUi(Ui):
     """The board for every preset but ``bsd``: a row per side, your hand and
     a log, with BSD's keys plus a target for hazards and the coup question."""
 
-    HELP_LINES = TABLE_HELP
-    PROMPT_Y, PROMPT_X = PROMPT_Y, 0
+    PROMPT_Y, PROMPT_X = PROMPT_Y, 0  # PROMPT_Y follows the terminal's height (layout)
     PROMPT_RIGHT = LAST_COL
     MESSAGE_WIDTH = LAST_COL  # as message_text cuts it
     TRACKER_HIDES_SCORES = False  # the tracker takes the log's place; W is W
 
+    thinking = ""  # the computer deciding now, shown on the status line
+    error_y, log_bottom, hint_y = ERROR_Y, LOG_BOTTOM, HINT_Y  # on 24 rows (layout)
+
+    def help_lines(self) -> list[str]:
+        return table_help(self.session.rules, self.session.level)
+
     # ----- drawing ---------------------------------------------------------
+
+    def layout(self) -> None:
+        """The bottom rows follow the terminal's height: prompt and error
+        line last, the reminders and the log's end above them."""
+        height = max(self.scr.getmaxyx()[0], PROMPT_Y + 2)
+        self.error_y = height - 1
+        self.PROMPT_Y = height - 2
+        self.log_bottom = height - 3
+        self.hint_y = height - 5
+
+    def status_text(self) -> str:
+        """Right of the prompt: who is thinking, or (at >>:Move:) the
+        options that differ from the preset's and the computers' level."""
+        if self.thinking:
+            return f"{self.thinking} is thinking..."
+        if self.prompt != MOVE_PROMPT:
+            return ""
+        words = option_summary(self.session.rules, self.session.level)
+        options, level = words[:-1], words[-1]
+        computers = "computer" if self.session.rules.players == 2 else "computers"
+        return (", ".join(options) + "; " if options else "") + f"{level} {computers}"
+
+    def draw_status(self) -> None:
+        text = self.status_text()
+        if not text:
+            return
+        start = self.PROMPT_X + len(self.prompt) + 1 + len(self.echo) + len(self.ghost) + 1
+        room = COLS - max(start, STATUS_X)
+        if room > len(ELLIPSIS):
+            text = shorten(text, room)
+            self.put(self.PROMPT_Y, COLS - len(text), text)
+
+    def draw_whole_hint(self) -> None:
+        """A hint longer than the error line, whole, at the foot of the
+        log's place (those rows blanked first), until the next key."""
+        lines = textwrap.wrap(self.whole_hint, LOG_WIDTH)
+        for y, line in enumerate(lines, start=self.log_bottom - len(lines) + 1):
+            self.put(y, LOG_X, " " * LOG_WIDTH)
+            self.put(y, LOG_X, line)
 
     def field(self, y: int, column: tuple[str, int, int, bool], text: str,
               attr: int = 0) -> None:
@@ -216,6 +301,7 @@ class TableUi(Ui):
 
     def draw(self) -> None:
         table = self.session.table
+        self.layout()
         self.draw_top(table)
         if self.full_window():
             lower = self.draw_full(table)
@@ -228,10 +314,14 @@ class TableUi(Ui):
             self.draw_unseen(table, lower)
         else:
             self.draw_log(lower)
+        if self.hint_shown_whole():
+            self.draw_whole_hint()
         if self.message:
-            self.put(ERROR_Y, 0, self.message_text())
+            self.put(self.error_y, 0, self.message_text())
         if self.prompt in QUESTIONS:  # derived, so a restored game shows it too
-            self.put(PROMPT_Y, CONTEXT_X, question_context(self.session)[:COLS - CONTEXT_X])
+            self.put(self.PROMPT_Y, CONTEXT_X,
+                     question_context(self.session)[:COLS - CONTEXT_X])
+        self.draw_status()
         self.draw_prompt()
 
     def message_text(self) -> str:
@@ -305,10 +395,10 @@ class TableUi(Ui):
             self.put(y, CARD_X, card_name(card))
 
     def draw_log(self, lower: int) -> None:
-        self.put(lower, LOG_X, "--SINCE YOUR LAST TURN--")
+        self.put(lower, LOG_X, "--SINCE YOUR LAST TURN--  (l: the whole hand)")
         top = lower + 1
         for y, line in enumerate(fit_lines(log_lines(self.session), LOG_WIDTH,
-                                           LOG_BOTTOM + 1 - top), start=top):
+                                           self.log_bottom + 1 - top), start=top):
             self.put(y, LOG_X, line)
 
     def draw_unseen(self, table: Table, lower: int) -> None:
@@ -324,8 +414,10 @@ class TableUi(Ui):
                 self.put(y, LOG_X + index * TRACKER_COLUMN, cell)
 
     def draw_hints(self, table: Table) -> None:
-        self.put(HINT_Y, HAND_X, "w: scores  ?: help")
-        self.put(HINT_Y + 1, HAND_X, "o: stop ordering" if table.ordering else "o: order hand")
+        self.put(self.hint_y, HAND_X, "h: hint  t: tracker")
+        self.put(self.hint_y + 1, HAND_X, "w: scores  ?: help")
+        self.put(self.hint_y + 2, HAND_X,
+                 "o: stop ordering" if table.ordering else "o: order hand")
 
     # ----- commands --------------------------------------------------------
 
@@ -379,12 +471,29 @@ class TableUi(Ui):
         """One move (or answer) of a computer; the log tells what it did.
 
         The screen shows each move as it is made: with many computers (and
-        the expert thinking up to 0.9 s a move) it never waits for them all.
+        the expert thinking up to 0.9 s a move) it never waits for them all;
+        the status says which computer is deciding (``Comp 3 is
+        thinking...``) from before its decision until its move is drawn.
         """
-        self.session.computer_move()
+        if not self.thinking:  # the first of the computers to move in a row
+            self.thinking = self.thinker()
+            if not self.pending:  # not while keys typed ahead wait
+                self.render()
+        try:
+            self.session.computer_move()
+        finally:
+            self.thinking = self.thinker()  # the next computer's name, if one moves next
         if not self.keep_note:  # a restore note stays until the player has moved
             self.message = ""
         self.render()
+
+    def thinker(self) -> str:
+        """The computer that decides next, if a computer does."""
+        session = self.session
+        seat = session.table.current_player
+        if seat is None or not session.computer_to_move:
+            return ""
+        return seat_name(session.rules, seat)
 
     def answer(self, question: str) -> None:
         """Your answer to ``Extension?`` or ``Coup Fourre?``."""
@@ -407,6 +516,6 @@ class TableUi(Ui):
 
 
 __all__ = [
-    "TABLE_HELP", "TableUi", "fit_lines", "game_title", "log_lines", "question_context",
-    "since_last_turn", "target_hint",
+    "TableUi", "fit_lines", "game_title", "log_lines", "question_context",
+    "since_last_turn", "table_help", "target_hint",
 ]

@@ -18,8 +18,10 @@ escape sequence (an arrow or function key) is read whole and refused as
 one unknown key.
 
 H puts a hint on the error line (the expert's move and why; it is never
-played) and T toggles the card tracker: neither is in BSD mille, and with
-neither pressed the screen is BSD's.
+played; one too long for the error line is shown whole in the score
+window's lower rows until the next key), T toggles the card tracker, L
+shows the whole hand so far (full screen, scrollable) and ? a page of help:
+none is in BSD mille, and with none pressed the screen is BSD's.
 
 Signals only set flags: the key reader acts on them between keys, so a
 signal never cuts a save or a redraw in half.  ^C asks ``Really?``; a
@@ -74,6 +76,7 @@ MILES_Y = 17
 
 MOVE_PROMPT = ">>:Move:"
 HINT_QUESTIONS = ("Coup Fourre?", "Extension?")  # the questions that take H and T
+LOG_QUESTIONS = HINT_QUESTIONS + ("Another hand?", "Another game?")  # and L
 
 # The card tracker in the score window (T): a heading, two columns of cards.
 TRACK_X = SCORE_X + 2
@@ -144,8 +147,9 @@ HELP = (
     "  O      keep your hand in order   W      small / full score window",
     "  R, ^L  redraw the screen         S      save the game",
     "  H      hint: the expert's move   T      cards not seen yet (T or W: scores)",
-    "  Q, ^C  quit (asks Really?)       ?      this help",
-    "Yes/no questions take y, n, S (save, then ask again), ^L; Extension?: H, T too.",
+    "  L      the hand so far (scroll)  ?      this help",
+    "  Q, ^C  quit (asks Really?)",
+    "Yes/no questions take y, n, S (save first), ^L; Extension?: H, T, L too.",
     "",
     "Race to exactly 700 miles (1000 after an extension); 5000 points win a game.",
     "Pick, then use or discard one card.  You need a Go to roll.  Hazards stop the",
@@ -158,9 +162,18 @@ HELP = (
     "Score: the miles; 100 a safety, 300 for all four, 300 a coup fourre; and for",
     "the trip 400, +300 without 200s, +300 with the deck out, +200 for an",
     "extension, +500 if the opponent has no miles.",
-    "",
-    "Press any key to go back to the game.",
+    "Computer: {level} (--level).  Press any key to go back to the game.",
 )
+
+# The whole hand's log (L), full screen.
+VIEW_TITLE = "The hand so far"
+VIEW_KEYS = "up/down, PgUp/PgDn, space, Home/End: scroll   q or ESC: back to the game"
+VIEW_UP = (b"\x1b[A", b"\x1bOA")
+VIEW_DOWN = (b"\x1b[B", b"\x1bOB")
+VIEW_PAGE_UP = (b"\x1b[5~",)
+VIEW_PAGE_DOWN = (b"\x1b[6~",)
+VIEW_HOME = (b"\x1b[H", b"\x1bOH", b"\x1b[1~", b"\x1b[7~")
+VIEW_END = (b"\x1b[F", b"\x1bOF", b"\x1b[4~", b"\x1b[8~")
 
 
 class Quit(Exception):
@@ -410,6 +423,10 @@ class Ui:
         self.sequence = b""  # the escape sequence behind the last SEQUENCE key
         self.tracking = False  # T: the card tracker is on (a UI setting, not saved)
         self.hinted: tuple[Table, str] | None = None  # the last hint and its position
+        self.hint_text = ""  # the last hint, whole
+        self.whole_hint = ""  # a hint too long for the error line, shown whole until a key
+        self.viewing: list[str] | None = None  # L: the lines of the hand so far, shown
+        self.view_top = 0  # the first of them on the screen
         encoding = getattr(scr, "encoding", None) or "utf-8"
         try:
             import codecs
@@ -454,8 +471,10 @@ class Ui:
         if self.too_small:
             self.put(0, 0, TOO_SMALL)
         elif self.helping:
-            for y, line in enumerate(self.HELP_LINES):
+            for y, line in enumerate(self.help_lines()):
                 self.put(y, 0, line)
+        elif self.viewing is not None and not self.in_really:
+            self.draw_view()
         else:
             self.draw()
         try:
@@ -465,6 +484,31 @@ class Ui:
         except curses.error:  # the terminal may be gone
             pass
         self.bell = False
+
+    def help_lines(self) -> list[str]:
+        """``?``: the keys and the rules, with the options in force."""
+        return [line.replace("{level}", self.session.level) for line in self.HELP_LINES]
+
+    def view_rows(self) -> int:
+        """Lines of the hand's log on one screen (L): all rows but the
+        title and the keys."""
+        return max(self.scr.getmaxyx()[0] - 2, 1)
+
+    def draw_view(self) -> None:
+        """L: the hand so far, full screen, a title above, the keys below."""
+        lines = self.viewing or []
+        height, width = self.scr.getmaxyx()
+        rows = self.view_rows()
+        self.view_top = max(min(self.view_top, len(lines) - rows), 0)  # after a resize
+        shown = lines[self.view_top:self.view_top + rows]
+        if lines:
+            where = f"lines {self.view_top + 1}-{self.view_top + len(shown)} of {len(lines)}"
+        else:
+            where = "nothing yet"
+        self.put(0, 0, f"{VIEW_TITLE} ({where})", curses.A_BOLD)
+        for y, line in enumerate(shown, start=1):
+            self.put(y, 0, line)
+        self.put(height - 1, 0, VIEW_KEYS)
 
     def draw(self) -> None:
         """The game's screen (not the help, not the too-small notice)."""
@@ -525,6 +569,24 @@ class Ui:
             self.draw_scores()
         if self.message:
             self.put(ERR_Y, ERR_X, escape(self.message)[: RIGHT - ERR_X + 1])
+        if self.hint_shown_whole():
+            self.draw_whole_hint()
+
+    def hint_shown_whole(self) -> bool:
+        """A hint too long for the error line is shown whole (until a key)."""
+        return bool(self.whole_hint) and self.hinted is not None \
+            and self.message == self.hinted[1] and self.hinted[0] == self.session.table
+
+    def draw_whole_hint(self) -> None:
+        """The whole hint in the score window's lower rows, ending on the
+        error line (those rows blanked first); the next key gives them back."""
+        import textwrap
+
+        lines = textwrap.wrap(self.whole_hint, RIGHT - ERR_X + 1)
+        top = ERR_Y - len(lines) + 1
+        for y, line in enumerate(lines, start=top):
+            self.put(y, SCORE_X + 1, " " * (RIGHT - SCORE_X))
+            self.put(y, ERR_X, line)
 
     def draw_tracker(self) -> None:
         """The card tracker in the score window (rows 0-14): how many of
@@ -626,7 +688,9 @@ class Ui:
                 self.error(f"no hint: {escape(str(exc)) or type(exc).__name__}")
                 return
             self.hinted = table.copy(), fit_line(text, self.MESSAGE_WIDTH)
+            self.hint_text = text
         self.note(self.hinted[1])
+        self.whole_hint = self.hint_text if self.hint_text != self.hinted[1] else ""
 
     def expire_hint(self) -> None:
         """A hint shown for another position (a move, O) leaves the error line."""
@@ -707,6 +771,7 @@ class Ui:
             if key == CTRL_C:  # only if the tty does not turn it into SIGINT
                 self.interrupted = True
                 continue
+            self.whole_hint = ""  # the next key gives the score window back
             if key == ESC:
                 return self.escape_sequence()
             return key
@@ -798,6 +863,8 @@ class Ui:
                 self.show_hint()
             elif question in HINT_QUESTIONS and key in (ord("t"), ord("T")):
                 self.toggle_tracker()
+            elif question in LOG_QUESTIONS and key in (ord("l"), ord("L")):
+                self.show_log()
             elif key == CTRL_L:
                 self.redraw()
             else:
@@ -869,6 +936,53 @@ class Ui:
         finally:
             self.helping = False
 
+    def log_lines_whole(self) -> list[str]:
+        """L: every move of this hand since the deal, in the log's words."""
+        import textwrap
+
+        from .describe import hand_lines
+
+        table = self.session.table
+        width = self.scr.getmaxyx()[1] - 1
+        return [row for line in hand_lines(table, self.session.log)
+                for row in textwrap.wrap(escape(line), width, subsequent_indent="  ") or [""]]
+
+    def show_log(self) -> None:
+        """L: the whole hand so far, full screen, from its end; up/down,
+        PgUp/PgDn, space and b, Home/End scroll; q, ESC or L leave."""
+        self.viewing = self.log_lines_whole()
+        self.view_top = max(len(self.viewing) - self.view_rows(), 0)
+        try:
+            while True:
+                key = self.read_key()
+                rows = self.view_rows()
+                bottom = max(len(self.viewing) - rows, 0)
+                char = chr(key).lower() if key < 128 else ""
+                seq = self.sequence if key == SEQUENCE else b""
+                if char in ("q", "l") or key == ESC:
+                    return
+                if seq in VIEW_UP or char == "k":
+                    step = -1
+                elif seq in VIEW_DOWN or char == "j" or key in (RETURN, NEWLINE):
+                    step = 1
+                elif seq in VIEW_PAGE_UP or char == "b":
+                    step = -rows
+                elif seq in VIEW_PAGE_DOWN or key == SPACE or char == "f":
+                    step = rows
+                elif seq in VIEW_HOME or key == ord("g"):
+                    step = -len(self.viewing)
+                elif seq in VIEW_END or key == ord("G"):
+                    step = len(self.viewing)
+                elif key == CTRL_L:
+                    self.redraw()
+                    continue
+                else:
+                    self.beep()
+                    continue
+                self.view_top = min(max(self.view_top + step, 0), bottom)
+        finally:
+            self.viewing = None
+
     # ----- commands --------------------------------------------------------
 
     def get_move(self) -> Move | None:
@@ -914,6 +1028,8 @@ class Ui:
                 self.error("E: command not implemented")
             elif char == "?":
                 self.show_help()
+            elif char == "L":
+                self.show_log()
             elif key in (RETURN, NEWLINE, SPACE, 0):
                 pass
             else:

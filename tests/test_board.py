@@ -35,6 +35,11 @@ class FakeWindow(fakewindow.FakeWindow):
         super().__init__(keys, rows, cols, prompt=(PROMPT_Y, 0, cols), error=(ERROR_Y, 0))
 
 
+def bare(prompt: str) -> str:
+    """The prompt row without the status at its right."""
+    return prompt[:board.STATUS_X].rstrip()
+
+
 def drawn(session: Session, rows: int = 24, cols: int = 80) -> FakeWindow:
     window = FakeWindow("", rows, cols)
     TableUi(window, session).render()  # type: ignore[arg-type]
@@ -97,10 +102,14 @@ def test_the_board_fits_80x24_with_every_side_on_it(rules: Rules) -> None:
     for full in (False, True):
         session.window_full = full
         small = drawn(session)
-        wide = drawn(session, rows=40, cols=130)
-        assert wide.lines()[:24] == small.lines(), "nothing cut at 80x24"
-        assert not any(wide.lines()[24:]), "nothing below row 23"
+        wide = drawn(session, cols=130)
+        assert wide.lines() == small.lines(), "nothing cut at 80x24"
         assert all(len(line) <= 80 for line in wide.lines()), "nothing right of column 79"
+        tall = drawn(session, rows=40).lines()  # (the log is empty)
+        foot = 2 if full else 5  # the prompt and error line, the reminders above
+        top = 24 - foot
+        assert tall[:top] == small.lines()[:top] and not any(tall[top:40 - foot])
+        assert tall[40 - foot:] == small.lines()[top:], "the foot at the foot"
     session.window_full = False
     lines = drawn(session).lines()
     team = rules.sides < rules.players
@@ -141,14 +150,14 @@ def test_seeded_hands_always_fit(rules: Rules) -> None:
     rng = random.Random(3)
     table = session.table
     while table.phase != OVER:
-        small, wide = drawn(session), drawn(session, rows=30, cols=120)
-        assert wide.lines()[:24] == small.lines() and not any(wide.lines()[24:])
+        small, wide = drawn(session), drawn(session, cols=120)
+        assert wide.lines() == small.lines()
         if session.computer_to_move:
             session.computer_move()
         else:
             session.play(rng.choice(table.legal_moves()))
     session.window_full = True
-    assert drawn(session, rows=30, cols=120).lines()[:24] == drawn(session).lines()
+    assert drawn(session, cols=120).lines() == drawn(session).lines()
 
 
 def test_the_bsd_preset_keeps_bsds_board() -> None:
@@ -193,7 +202,7 @@ def test_the_side_is_played_on_and_the_log_says_so() -> None:
 def test_erase_at_the_side_abandons_the_command() -> None:
     session = three_sides(SPEED_LIMIT)
     window, _ = run(session, "pu1\r\x7f")
-    assert window.prompts[-1] == ">>:Move:"
+    assert bare(window.prompts[-1]) == ">>:Move:"
     assert session.table.hands[0][1] == SPEED_LIMIT and session.table.to_move == 0
 
 
@@ -236,7 +245,7 @@ def test_coup_fourre_names_the_hazard_and_the_safety() -> None:
     table = session.table
     assert PUNCTURE_PROOF in table.tableaux[0].safeties and table.tableaux[0].coups[1]
     assert table.phase == PLAYING and table.to_move == 0
-    assert window.prompts[2] == ">>:Move:", "your turn comes at once"
+    assert bare(window.prompts[2]) == ">>:Move:", "your turn comes at once"
     assert any("You: Coup Fourre! Puncture Proof" in line for line in window.lines())
     assert window.lines()[board.SIDES_Y][40:62].strip() == "Proof*"
 
@@ -444,10 +453,53 @@ def test_restored_note_stays_until_you_move() -> None:
     assert session.table.hands[0][0] != NO_CARD
 
 
-def test_help_fits_the_screen() -> None:
-    assert len(board.TABLE_HELP) <= 24 and all(len(line) < 80 for line in board.TABLE_HELP)
-    window, _ = run(Session.new(find_rules("classic", players=3), seed=1), "?")
-    assert window.lines()[0] == board.TABLE_HELP[0]
+def all_options() -> Iterator[Rules]:
+    """Every configuration, and milebymile's with its options the other way."""
+    yield from CONFIGURATIONS
+    for players in range(2, 10):
+        for mode in TEAM_MODES[players]:
+            rules = find_rules("milebymile", players=players, team_mode=mode)
+            karma = rules.sides >= 3
+            yield find_rules("milebymile", players=players, team_mode=mode, karma=karma,
+                             distance=2500, winning_score=10000, perfect_crossing=False,
+                             stacking=True, reshuffle=False, always_discard=False,
+                             rigging="no duplicates")
+
+
+@pytest.mark.parametrize("rules", list(all_options()), ids=label)
+def test_help_fits_the_screen(rules: Rules) -> None:
+    for level in ("easy", "standard", "expert"):
+        lines = board.table_help(rules, level)
+        assert len(lines) <= 24 and all(len(line) < 80 for line in lines)
+    window, _ = run(Session.new(rules, seed=1), "?")
+    lines = board.table_help(rules)
+    assert window.lines()[:len(lines)] == lines
+
+
+@pytest.mark.parametrize("rules,has,lacks", [
+    (find_rules("classic", players=2), ["Coup Fourre?, Extension?: H, T, L too",
+                                        "Extension? (at 700): y races on to 1000"],
+     ["asks which side", "Partners", "Karma"]),
+    (find_rules("classic", players=3), ["U n on a hazard then asks which side",
+                                        "Coup Fourre?, Extension?: H, T, L too"],
+     ["Partners", "Karma"]),
+    (find_rules("classic", players=4), ["Coup Fourre?: H, T, L too", "Partners share"],
+     ["Extension?", "asks which side"]),
+    (find_rules("classic", players=6), ["Partners share", "U n on a hazard then asks"],
+     ["Extension?"]),
+    (find_rules("milebymile", players=6, team_mode="2v2v2", karma=True, stacking=True),
+     ["Coup Fourre?: H, T, L too", "Partners share", "Karma: a hazard costs", "stacking,",
+      "Hazards may hit a side that is stopped"], ["Extension?", "no stacking"]),
+    (find_rules("milebymile", players=2, perfect_crossing=False),
+     ["to the target or past it", "no perfect crossing"], ["Extension?", "Karma", "exactly"]),
+])
+def test_help_says_only_what_the_preset_has(rules: Rules, has: list[str],
+                                            lacks: list[str]) -> None:
+    text = " ".join(board.table_help(rules, "expert"))
+    for words in has + ["In force: ", "expert computer", "L      the hand so far"]:
+        assert words in text
+    for words in lacks:
+        assert words not in text
 
 
 def test_each_computers_move_is_shown_before_the_next_computer_decides(

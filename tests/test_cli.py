@@ -306,6 +306,17 @@ def test_help_names_the_man_page(capsys: pytest.CaptureFixture[str]) -> None:
     assert "mille(6)" in out and "man mille" in out
 
 
+def test_help_lists_the_keys_a_newcomer_needs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--help"]) == 0
+    keys = capsys.readouterr().out.split("keys (case does not matter):\n")[1]
+    for line in ("  H             a hint: the expert's move and why (never played)",
+                 "  T             the card tracker: the cards you have not seen yet",
+                 "  L             the whole hand so far (up/down, PgUp/PgDn; q leaves)",
+                 "  ?             a one-screen summary of the keys, the rules and the"):
+        assert line + "\n" in keys
+    assert all(len(line) < 80 for line in keys.splitlines())
+
+
 # ----- the interrupted game: offered before a new game ------------------------
 
 

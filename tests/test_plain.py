@@ -75,8 +75,12 @@ def classic3() -> Session:
 
 
 @pytest.mark.parametrize("typed,said", [
-    ("x", "unknown command: X"),
-    ("hello", "unknown command: H"),
+    ("x", "unknown command: X"),  # one letter: the board's words
+    ("hello", "unknown command: hello"),  # more: the whole line, as typed
+    ("play 2", "unknown command: play 2"),
+    ("p 2", "unknown command: p 2"),
+    ("o  x", "unknown command: o x"),
+    ("z" * 60, "unknown command: " + "z" * 37 + "..."),
     ("u 1", "must pick first"),
     ("d 9", "no such slot: 9 (P or 0, 1-6)"),
     ("u", "which card? (u N or d N, N is P or 1-6)"),
@@ -88,7 +92,9 @@ def classic3() -> Session:
     ("discard", "which card? (u N or d N, N is P or 1-6)"),
     ("help", "Commands (then RETURN; case does not matter):"),
     ("tracker\ntracker", "The card tracker is off."),
-    ("hints", "unknown command: H"),
+    ("hints", "unknown command: hints"),
+    ("log", "The hand so far: nothing yet."),
+    ("l", "The hand so far: nothing yet."),
 ])
 def test_commands_get_the_boards_messages(typed: str, said: str) -> None:
     status, out = run(classic3(), typed + "\n")
@@ -118,10 +124,11 @@ def test_your_turn_shows_every_side_your_hand_and_the_piles() -> None:
     _, out = run(Session.new(find_rules("classic", players=4), seed=5), "")
     lines = out.splitlines()
     assert lines[0].startswith("mille: classic, 4 players: side 1 Team A (You, Partner);")
-    assert lines[1].startswith("Side 1, Team A (You, Partner): 0 of 1000 miles; not started;")
-    assert lines[2].startswith("Side 2, Team B (Comp 1, Comp 3): 0 of 1000 miles")
-    assert lines[3] == "Deck: 82 cards. Discard pile: empty."
-    assert lines[4].startswith("Your hand: P: -, 1: ")
+    assert lines[1] == "In force: 1000 miles, game 5000 points, standard computers."
+    assert lines[2].startswith("Side 1, Team A (You, Partner): 0 of 1000 miles; not started;")
+    assert lines[3].startswith("Side 2, Team B (Comp 1, Comp 3): 0 of 1000 miles")
+    assert lines[4] == "Deck: 82 cards. Discard pile: empty."
+    assert lines[5].startswith("Your hand: P: -, 1: ")
 
 
 def test_the_pick_is_told_and_the_hand_shown_again() -> None:
@@ -207,6 +214,9 @@ def test_a_whole_seeded_game_from_a_script(args: tuple[str, ...], players: int,
     assert done.stderr == ""
     assert "the game with" in done.stdout and "Another game? n" in done.stdout
     assert "Save game? n" in done.stdout
+    games = [line for line in done.stdout.splitlines() if line.startswith("  Games:")]
+    counts = games[-1].split(":")[1].replace(",", " ").split()
+    assert sorted(counts) == ["0"] * (len(counts) - 1) + ["1"], "the game just won is counted"
     assert not (Path(env["XDG_STATE_HOME"]) / "mille").exists()
 
 
@@ -380,3 +390,156 @@ def test_each_computers_move_is_told_before_the_next_computer_decides(
     plain.play(session, stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)  # type: ignore[arg-type]
     assert len(told) >= 3, "computers moved one after another"
     assert all(shown for _, shown in told), told
+
+
+# ----- issue 22: help per preset, options, the whole hand, advice at questions ------------
+
+
+@pytest.mark.parametrize("rules,has,lacks", [
+    (find_rules("bsd"), ["answer a question (Extension?, Another hand?)"],
+     ["u N S", "Coup Fourre?"]),
+    (find_rules("classic", players=3),
+     ["u N S      use a hazard on side S",
+      "answer a question (Coup Fourre?, Extension?, Another hand?)"], []),
+    (find_rules("classic", players=4), ["answer a question (Coup Fourre?, Another hand?)"],
+     ["u N S", "Extension?"]),
+    (find_rules("milebymile", players=6, team_mode="2v2v2", karma=True),
+     ["u N S      use a hazard on side S", "answer a question (Coup Fourre?, Another hand?)",
+      "In force: 1000 miles, game 5000 points, perfect crossing, no stacking, reshuffle, "
+      "always discard, rigging none, karma, standard computers."], ["Extension?"]),
+])
+def test_help_lists_only_what_the_preset_has(rules: object, has: list[str],
+                                             lacks: list[str]) -> None:
+    _, out = run(Session.new(rules, seed=1), "?\n")  # type: ignore[arg-type]
+    summary = out.split("Your move: ?\n")[1]
+    for text in has:
+        assert text in summary
+    for text in lacks:
+        assert text not in summary
+    assert "  l          the whole hand so far" in summary
+
+
+def test_the_options_in_force_at_the_start_and_with_r() -> None:
+    session = Session.new(find_rules("milebymile", players=3, stacking=True, reshuffle=False,
+                                     rigging="2x attacks", distance=700), seed=1, level="easy")
+    _, out = run(session, "r\n")
+    line = ("In force: 700 miles, game 5000 points, perfect crossing, stacking, no reshuffle, "
+            "always discard, rigging 2x attacks, no karma, easy computers.")
+    assert out.splitlines()[1] == line
+    assert out.split("Your move: r\n")[1].splitlines()[0] == line
+
+
+def test_l_tells_the_whole_hand_since_the_deal() -> None:
+    session = Session.new(find_rules("milebymile", players=4), seed=2)
+    _, out = run(session, "p\nd 1\np\nd 1\nl\n")
+    told = out.split("Your move: l\n")[1].splitlines()
+    assert told[0] == "The hand so far:"
+    from mille.describe import describe
+
+    wanted = ["  " + line for event in session.log
+              for line in describe(session.table, event)]
+    assert told[1:1 + len(wanted)] == wanted
+    assert sum(line.startswith("  You drew ") for line in wanted) == 2
+    assert any(line.startswith("  Comp 3 ") for line in wanted), "before your last turn too"
+
+
+def test_an_unknown_word_at_a_question_is_not_a_command() -> None:
+    status, out = run(classic3(), "q\n?\nh\nt\nn\n")
+    lines = out.splitlines()
+    assert lines.count("Answer y or n (s saves the game first).") == 1  # Really? takes no h, t
+    assert lines.count("Answer y or n.") == 2 and status == 0
+
+
+def test_h_and_t_at_coup_fourre() -> None:
+    seed, commands = commands_until("classic", 3, "coup")
+    session = Session.new(find_rules("classic", players=3), seed=seed)
+    _, out = run(session, "\n".join(commands + ["?", "h", "t", "t", "y"]) + "\n")
+    lines = out.splitlines()
+    ask = lines.index("Coup Fourre? ?")
+    assert lines[ask + 1] == ("Answer y or n (s saves the game first; "
+                              "h: a hint, t: the card tracker, l: the hand).")
+    assert lines[ask + 2] == "Coup Fourre? h"
+    assert lines[ask + 3] in ("hint: y - 300 more and the next turn",
+                              "hint: n - keep it for later")
+    assert lines[ask + 4] == "Coup Fourre? t" and lines[ask + 5].startswith("Not seen yet: ")
+    assert lines[ask + 7] == "The card tracker is off."
+    assert "Coup Fourre? y" in lines
+
+
+def test_h_at_extension() -> None:
+    seed, commands = commands_until("classic", 2, "extension")
+    session = Session.new(find_rules("classic", players=2), seed=seed)
+    _, out = run(session, "\n".join(commands + ["h", "y"]) + "\n")
+    lines = out.splitlines()
+    ask = lines.index("Extension? h")
+    assert lines[ask + 1] in ("hint: y - you can make 1000", "hint: n - bank the trip now")
+    assert session.table.target == 1000
+
+
+def test_h_at_another_hand_and_the_games_row_counts_the_won_game() -> None:
+    """The score table after the winning hand counted the game only once
+    the next hand was dealt: ``Games: 0, 0`` under ``... wins the game``."""
+    script = whole_game("classic", 2, 11)
+    session = Session.new(find_rules("classic", players=2), seed=11)
+    _, out = run(session, "\n".join(script[:-2] + ["h", "l", "n", "n"]) + "\n")
+    lines = out.splitlines()
+    assert "Another game? h" in lines
+    assert lines[lines.index("Another game? h") + 1] == "hint: y starts a new game"
+    told = lines.index("Another game? l")
+    assert lines[told + 1] == "The hand so far:"
+    end = lines.index("Another game? n")
+    assert lines[end - 1] == "  " + next(line for line in lines if "the game with" in line)
+    won = next(line for line in lines if "the game with" in line)
+    winner = 0 if won.startswith("You ") else 1
+    games = [line for line in lines if line.startswith("  Games:")]
+    hands = lines.count("Another hand? y")
+    assert len(games) == hands + 1
+    assert all(line.split(":")[1].split() == ["0,", "0"] for line in games[:-1])
+    wanted = ["1", "0"] if winner == 0 else ["0", "1"]
+    assert [n.rstrip(",") for n in games[-1].split(":")[1].split()] == wanted
+    assert "Another hand? h" not in lines  # (the other questions: the test above)
+
+
+def test_each_computers_move_is_flushed_before_the_next_decides(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through a pipe, the line of each computer's move goes out before the
+    next computer thinks (not when the person is asked again)."""
+
+    class Out(io.StringIO):
+        unflushed = False
+
+        def write(self, text: str) -> int:
+            self.unflushed = True
+            return super().write(text)
+
+        def flush(self) -> None:
+            self.unflushed = False
+
+    out = Out()
+    waiting: list[bool] = []
+    move = Session.computer_move
+
+    def computer_move(self: Session) -> object:
+        waiting.append(out.unflushed)
+        return move(self)
+
+    monkeypatch.setattr(Session, "computer_move", computer_move)
+    plain.play(Session.new(find_rules("milebymile", players=5), seed=3),
+               stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)  # type: ignore[arg-type]
+    assert len(waiting) >= 4 and not any(waiting)
+
+
+def test_l_after_a_restore_says_the_start_of_the_hand_was_not_kept(tmp_path: Path) -> None:
+    from mille.describe import NOT_KEPT
+    from mille.savefile import load_session
+
+    name = tmp_path / "g.sav"
+    session = Session.new(find_rules("milebymile", players=3), seed=2)
+    run(session, f"p\nd 1\np\nd 1\nl\ns\n{name}\nq\ny\n")
+    whole = run(Session.new(find_rules("milebymile", players=3), seed=2),
+                "p\nd 1\np\nd 1\nl\n")[1].split("Your move: l\n")[1].splitlines()
+    assert whole[0] == "The hand so far:" and whole[1].startswith("  You drew ")
+    _, out = run(load_session(str(name)), "l\n")
+    told = out.split("Your move: l\n")[1].splitlines()
+    assert told[:2] == ["The hand so far:", "  " + NOT_KEPT]
+    assert told[2:5] == whole[-len(told) + 2:][:3] and not told[2].startswith("  You ")

@@ -1,0 +1,137 @@
+"""End to end (issue 22): what the boards tell a newcomer, through the
+installed ``mille`` in a pty: the options in force, the reminders, the
+computers thinking, L (the whole hand so far), a hint shown whole on
+BSD's board, ``?`` per preset, the N-seat board on a taller terminal."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Callable
+
+from mille import advice
+from mille.session import Session
+from mille.table import PICK
+from screen import Term
+
+Spawn = Callable[..., Term]
+PROMPT_Y = 22
+
+SIX = ("--rules", "milebymile", "--players", "6", "--teams", "2v2v2", "--karma", "--seed", "5")
+
+
+def quit_game(term: Term, prompt_y: int = PROMPT_Y) -> None:
+    term.send("q")
+    term.wait_for("Really?", row=prompt_y)
+    term.send("y")
+    assert term.wait_exit() == 0
+
+
+def test_the_n_seat_board_shows_options_keys_help_and_the_whole_hand(spawn: Spawn) -> None:
+    term = spawn(*SIX)
+    lines = term.wait_for("karma; standard computers", row=PROMPT_Y)
+    assert lines[PROMPT_Y].startswith(">>:Move:") and lines[PROMPT_Y].endswith("computers")
+    assert lines[19].startswith("h: hint  t: tracker")
+    assert lines[20].startswith("w: scores  ?: help")
+    assert "(l: the whole hand)" in lines[8]
+    board = term.settle()
+
+    term.send("?")
+    term.wait_for("In force: 1000 miles, game 5000 points, perfect crossing, no stacking,", row=1)
+    help_lines = term.settle()
+    text = "\n".join(help_lines)
+    assert "karma, standard computers." in text and "Extension?" not in text
+    assert "Karma: a hazard costs your side its karma" in text
+    assert "L      the hand so far" in text
+    term.send(" ")
+    term.wait(lambda: term.lines() == board, what="the board again")
+
+    term.send("p")
+    term.wait_for("You drew ", row=9)
+    term.send("d3\r")
+    term.wait(lambda: "You discarded" not in term.text()
+              and term.lines()[PROMPT_Y].endswith("standard computers"), what="your turn again")
+    term.settle()
+    assert "You drew " not in term.text(), "the short log starts after your last turn"
+    term.send("l")
+    term.wait_for("The hand so far (lines 1-", row=0)
+    view = term.settle()
+    assert view[1].startswith("You drew ") and view[2].startswith("You discarded ")
+    assert any(line.startswith("Comp 1 ") for line in view[3:])
+    assert view[23].startswith("up/down, PgUp/PgDn")
+    term.send("q")
+    term.wait_for(">>:Move:", row=PROMPT_Y)
+    term.wait_for("--HAND--", row=8)
+    quit_game(term)
+
+
+def test_slow_computers_are_shown_thinking_one_after_another(spawn: Spawn) -> None:
+    term = spawn("--rules", "milebymile", "--players", "9", "--level", "expert", "--seed", "5")
+    term.wait_for("expert computers", row=PROMPT_Y, timeout=20)
+    term.send("p")
+    term.wait_for("You drew ", row=12)
+    term.send("d3\r")
+    term.wait_for("Comp 1 is thinking...", row=PROMPT_Y, timeout=10)
+    seen = []
+
+    def thinking() -> bool:
+        row = term.lines()[PROMPT_Y]
+        if row.endswith("is thinking...") and row.split()[-3] not in seen:
+            seen.append(row.split()[-3])
+        return row.endswith("expert computers")
+
+    term.wait(thinking, timeout=60, what="your turn again")
+    assert len(seen) >= 3 and seen == sorted(seen), f"computers seen thinking: {seen}"
+    assert "Comp 8 " in term.text(), "their moves are in the log"
+    quit_game(term)
+
+
+def test_bsds_board_shows_a_long_hint_whole_then_its_own_screen_again(spawn: Spawn) -> None:
+    session = Session.new(seed=10)  # what mille --seed 10 deals
+    while session.computer_to_move:
+        session.computer_move()
+    session.play(PICK)
+    hint = advice.hint(session.table)
+    rows = textwrap.wrap(hint, 35)
+    assert len(rows) >= 2, hint
+
+    term = spawn("--seed", "10")
+    term.wait_for(">>:Move:", row=10)
+    term.wait_for("--MILEAGE--", row=17)
+    dealt = term.settle()
+    term.send("p")
+    term.wait(lambda: term.lines()[6] != dealt[6], what="the picked card")
+    picked = term.settle()
+    term.send("h")
+    term.wait_for(rows[-1], row=15)
+    shown = term.settle()
+    top = 16 - len(rows)
+    assert [line[45:].rstrip() for line in shown[top:16]] == rows, "the whole hint"
+    assert shown[:top] == picked[:top] and shown[16:] == picked[16:], "the rest is BSD's"
+    term.send("r")
+    term.wait_for("w: toggle window", row=14)
+    back = term.settle()
+    assert back[:15] == picked[:15], "the next key: BSD's score window again"
+
+    term.send("L")
+    term.wait_for("The hand so far (lines 1-", row=0)
+    assert term.settle()[1].startswith("You drew ")
+    term.send("\x1b")
+    term.wait_for("--MILEAGE--", row=17)
+
+    term.send("?")
+    term.wait_for("Computer: standard (--level).  Press any key", row=23)
+    assert "  L      the hand so far (scroll)" in term.text()
+    term.send(" ")
+    term.wait_for("--MILEAGE--", row=17)
+    term.send("q")
+    term.wait_for("Really?", row=10)
+    term.send("y")
+    assert term.wait_exit() == 0
+
+
+def test_a_taller_terminal_puts_the_prompt_at_the_foot(spawn: Spawn) -> None:
+    term = spawn(*SIX, rows=30)
+    lines = term.wait_for("karma; standard computers", row=28)
+    assert lines[28].startswith(">>:Move:")
+    assert lines[25].startswith("h: hint  t: tracker")
+    quit_game(term, 28)
