@@ -234,8 +234,11 @@ def _milebymile(
 ) -> Rules:
     if not 2 <= players <= 9:
         raise RulesError("milebymile needs 2 to 9 players")
-    if not 300 <= distance <= 3000 or distance % 25:
-        raise RulesError("race distance must be 300 to 3000, in 25s")
+    if not 300 <= distance <= 3000:
+        raise RulesError("race distance must be 300 to 3000")
+    if perfect_crossing and distance % 25:
+        # distance cards go in 25s: an exact finish could never be made
+        raise RulesError("perfect crossing needs a race distance in 25s")
     if not 1000 <= winning_score <= 10000:
         raise RulesError("winning score must be 1000 to 10000")
     if team_mode not in TEAM_MODES[players]:

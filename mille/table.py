@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
+import math
 import random
 
 from .battle import MODELS, BattleModel, TopModel
@@ -906,8 +907,11 @@ class Table:
 
     def _validate_totals(self, strict: bool) -> None:
         rules = self.rules
+        # scores go in 25s, but Milestones Played stops at a race distance
+        # that need not (milebymile, perfect crossing off)
+        step = math.gcd(25, rules.target)
         for side, total in enumerate(self.totals, 1):
-            if total < 0 or total % 25:
+            if total < 0 or total % step:
                 raise ValueError(f"side {side}: a total of {total} is not a score")
         best = max(self.totals)
         if strict and best >= rules.winning_score and (
