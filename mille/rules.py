@@ -4,13 +4,16 @@ A :class:`Rules` value carries everything a game's rules fix before the
 deal: the deck, the seats and sides, the target and extension, the scoring
 table, the coup-fourré rule and every option of ``milebymile``.  Presets are
 found by name, like python-chess's ``find_variant``; options are checked
-with the precise messages of the spec (``../shared/spec/variants.md``).
+with precise one-line messages.
 
 >>> rules = find_rules("classic", players=4)
 >>> rules.sides, rules.target, rules.extension, rules.deck_size
 (2, 1000, None, 106)
 >>> [rules.side_of(seat) for seat in range(4)]
 [1, 2, 1, 2]
+>>> rules = find_rules("classic", players=6)
+>>> rules.sides, rules.target, rules.extension
+(3, 700, 1000)
 >>> find_rules("classic", players=5)
 Traceback (most recent call last):
   ...
@@ -207,6 +210,10 @@ def find_rules(
 
 
 def _classic(players: int) -> Rules:
+    """2 or 3 players race alone, 4 in two teams and 6 in three teams of
+    two.  Every game but the 4-player one races to 700 with the extension
+    to 1000 (the article's best 6-player hand, 5,100, counts the extension
+    bonus); two teams race to 1000."""
     if players not in (2, 3, 4, 6):
         raise RulesError("classic needs 2, 3, 4 or 6 players")
     teams = players in (4, 6)
@@ -217,8 +224,8 @@ def _classic(players: int) -> Rules:
         team_mode="v".join(["2"] * sides) if teams else "individual",
         sides=sides,
         deck=CLASSIC_DECK,
-        target=1000 if teams else 700,
-        extension=None if teams else 1000,
+        target=1000 if players == 4 else 700,
+        extension=None if players == 4 else 1000,
         battle=STACK,
         coup=OFFER,
         game_tie=TIE_PLAY_ON,

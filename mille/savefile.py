@@ -36,6 +36,7 @@ import os
 import random
 import re
 import stat
+from dataclasses import replace
 
 TYPE_CHECKING = False  # typing and tempfile are not loaded at run time (start-up)
 if TYPE_CHECKING:
@@ -668,6 +669,22 @@ def _computer(kind: str, memory: Any, rng: random.Random, seat: int, where: str)
 
 # ----- version 2 ------------------------------------------------------------
 
+# Classic's 6-player game raced to 1000 without an extension until it became
+# a race to 700 with the extension to 1000, as every classic game but the
+# 4-player one.  A version-3 file saved before (its rules' distance 1000, the
+# target it was saved with) goes on under those rules to the end of the
+# game, later hands included: a hand cannot change its target half way,
+# and a game keeps its rules.  The Rules value is the preset's with that
+# target and no extension; it writes back as it was read (distance 1000).
+# Files written since say 700 and load as today's rules.
+LEGACY_SIX_TARGET = 1000
+
+
+def legacy_classic_six(rules: Rules) -> Rules:
+    """Classic's 6-player rules as saved before the extension came to it."""
+    return replace(rules, target=LEGACY_SIX_TARGET, extension=None)
+
+
 
 def _rules(data: Any, where: str) -> Rules:
     d = _object(data, where, _RULES_KEYS)
@@ -693,6 +710,8 @@ def _rules(data: Any, where: str) -> Rules:
             rules = find_rules(name, players=players)
     except RulesError as e:
         _fail(where, str(e))
+    if name == "classic" and players == 6 and options["distance"] == LEGACY_SIX_TARGET:
+        rules = legacy_classic_six(rules)
     # bsd and classic have no options: the file states the preset's own
     own = rules_to_dict(rules)
     for key, value in options.items():

@@ -51,7 +51,7 @@ def test_classic_deck_has_106_cards() -> None:
         (2, 2, [(0,), (1,)], 700, 1000),
         (3, 3, [(0,), (1,), (2,)], 700, 1000),
         (4, 2, [(0, 2), (1, 3)], 1000, None),
-        (6, 3, [(0, 3), (1, 4), (2, 5)], 1000, None),
+        (6, 3, [(0, 3), (1, 4), (2, 5)], 700, 1000),  # three teams: the extension too
     ],
 )
 def test_classic_seats_sides_and_target(

@@ -404,9 +404,12 @@ def test_21_six_seats_coup() -> None:
 
 
 def test_22_one_shut_out() -> None:
-    t = build(6, picked={0: D100}, sides={1: {"battle": [GO], "miles": [D100] * 9},
+    """Revised: three teams race to 700, with the extension."""
+    t = build(6, picked={0: D100}, sides={1: {"battle": [GO], "miles": [D100] * 6},
                                             3: {"miles": [D200, D50]}})
     use(t, 0, D100)
+    assert t.phase == EXTENSION and t.asked == 0
+    t.apply(NO)
     assert t.phase == OVER and t.hand_score(1).shut_out == 500
 
 
