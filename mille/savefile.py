@@ -104,6 +104,8 @@ _TABLE_KEYS = (
     "phase", "asked", "offer", "extender", "totals", "games", "ordering", "marks", "seed",
     "refills",
 )
+# written only when set (files from before them lack them: 0)
+_TABLE_OPTIONAL = ("idle_refills",)
 _TABLEAU_KEYS = (
     "battle", "speed", "miles", "safeties", "coups", "mileage", "top", "speed_top",
     "can_go", "battle_window", "speed_window", "record", "problems", "saved", "karma",
@@ -245,7 +247,7 @@ def table_to_dict(table: Table) -> dict[str, Any]:
         "marks": list(table.marks),
         "seed": table.seed,
         "refills": table.refills,
-    }
+    } | ({"idle_refills": table.idle_refills} if table.idle_refills else {})
 
 
 def session_to_dict(session: Session) -> dict[str, Any]:
@@ -763,8 +765,13 @@ def table_from_dict(data: Any, rules: Rules) -> Table:
     return _table(data, "table", rules)
 
 
+def _optional(data: Any, keys: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of the optional ``keys`` that ``data`` holds."""
+    return tuple(key for key in keys if isinstance(data, dict) and key in data)
+
+
 def _table(data: Any, where: str, rules: Rules) -> Table:
-    d = _object(data, where, _TABLE_KEYS)
+    d = _object(data, where, _TABLE_KEYS + _optional(data, _TABLE_OPTIONAL))
     seats, sides = rules.players, rules.sides
     phase = d["phase"]
     if not isinstance(phase, str) or phase not in _PHASES:
@@ -791,6 +798,7 @@ def _table(data: Any, where: str, rules: Rules) -> Table:
         marks=_ints(d["marks"], f"{where}.marks", sides, 0, BIG),
         seed=_int(d["seed"], f"{where}.seed", 0, 2**32 - 1),
         refills=_int(d["refills"], f"{where}.refills", 0, BIG),
+        idle_refills=_int(d.get("idle_refills", 0), f"{where}.idle_refills", 0, BIG),
     )
     return _validated(table)
 

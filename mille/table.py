@@ -11,6 +11,13 @@ for a hazard when there are two or more opposing sides), :class:`Discard`,
 and :class:`Answer` for ``Extension?`` and ``Coup Fourre?``.
 ``current_player`` is whoever must decide now.
 
+Mile by Mile's reshuffle refills an empty deck from the discard pile
+whenever a card is needed.  One guard, which ordinary races never meet,
+keeps a race from going on for ever: after three refills in a row with no
+mileage gained by anyone in between, the deck is not refilled again until
+some side gains mileage; play goes on without picking and the race ends
+as a run-out (nobody completes) once every hand is empty.
+
 >>> import random
 >>> from mille.rules import BSD
 >>> t = Table.new(BSD, random.Random(1))
@@ -64,6 +71,8 @@ from .rules import (
     Rules,
     Scoring,
 )
+
+IDLE_REFILLS = 3  # refills in a row with no mileage gained: no more after them
 
 # phases
 PLAYING = "playing"
@@ -231,6 +240,10 @@ class Table:
     marks: list[int] = field(default_factory=list)  # mileages at the last refill
     seed: int = 0  # reshuffles: the n-th uses random.Random(seed * 1000003 + n)
     refills: int = 0
+    # the last refills in a row each made with no mileage gained since the
+    # one before (0 to IDLE_REFILLS - 1: with that many, IDLE_REFILLS refills
+    # in a row gained nothing, and none is made until some side gains)
+    idle_refills: int = 0
     # notices of the last move (``discard pile reshuffled``, karma), for the UI
     notices: list[str] = field(default_factory=list, compare=False)
     drawn: tuple[int, ...] = field(default=(), compare=False)  # by the last pick
@@ -275,7 +288,7 @@ class Table:
         self.discard = []
         self.set_aside = []
         self.marks = [0] * rules.sides
-        self.refills = 0
+        self.refills = self.idle_refills = 0
         if rules.reshuffle:
             self.seed = rng.getrandbits(32)
         self.target = self.rules.target
@@ -307,7 +320,7 @@ class Table:
                      self.target, self.to_move, self.starter, self.phase, self.asked,
                      self.offer, self.extender, self.totals[:], self.games[:],
                      self.ordering, self.set_aside[:], self.marks[:], self.seed,
-                     self.refills)
+                     self.refills, self.idle_refills)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Table):
@@ -408,12 +421,16 @@ class Table:
 
     def can_supply(self) -> bool:
         """The deck can supply a card: it is not empty, or a reshuffle may
-        refill it (the option on, a discard pile, a side's mileage grown
-        since the deal or the last refill)."""
+        refill it (the option on, a discard pile; not after IDLE_REFILLS
+        refills in a row with no mileage gained, until some side gains)."""
         if self.deck:
             return True
         if not self.rules.reshuffle or not self.discard:
             return False
+        return self.idle_refills < IDLE_REFILLS - 1 or self._gained()
+
+    def _gained(self) -> bool:
+        """Some side's mileage grew since the last refill (or the deal)."""
         return any(tab.mileage > mark for tab, mark in zip(self.tableaux, self.marks))
 
     def _take(self, hand: list[int]) -> int:
@@ -432,6 +449,7 @@ class Table:
             self.deck = self.discard
             self.discard = []
             rng.shuffle(self.deck)
+            self.idle_refills = self.idle_refills + 1 if self.refills and not self._gained() else 0
             self.refills += 1
             self.marks = [tab.mileage for tab in self.tableaux]
             self.notices.append("discard pile reshuffled")
@@ -922,10 +940,12 @@ class Table:
 
     def _validate_reshuffle(self) -> None:
         if not self.rules.reshuffle:
-            if self.refills or self.seed or any(self.marks):
+            if self.refills or self.seed or any(self.marks) or self.idle_refills:
                 raise ValueError("reshuffle counters without the reshuffle rule")
             return
-        if not 0 <= self.seed < 2 ** 32 or self.refills < 0:
+        if not 0 <= self.seed < 2 ** 32 or self.refills < 0 or \
+                not 0 <= self.idle_refills < IDLE_REFILLS or \
+                (self.idle_refills and self.idle_refills >= self.refills):
             raise ValueError("impossible reshuffle counters")
         for side, (tab, mark) in enumerate(zip(self.tableaux, self.marks), 1):
             if not 0 <= mark <= tab.mileage or mark % 25 or (mark and not self.refills):
