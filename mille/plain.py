@@ -353,6 +353,9 @@ class LineUi:
             self.tell_table()
             self.turn_told = True
         move = self.command(self.read_line(PROMPT))
+        if move is not None and table.discards_safety(move) and \
+                not self.ask("Discard a safety?"):
+            return  # n: nothing changed, the same prompt again
         if move is None or not self.play(move):
             return
         table = self.session.table

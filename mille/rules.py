@@ -109,6 +109,9 @@ class Rules:
     karma: bool = False
     game_tie: str = TIE_NO_GAME
     deck_out: str = DECK_OUT_CANPLAY
+    # may a safety be discarded?  BSD refuses it (``discard a safety?``);
+    # classic's and Mile by Mile's texts let a player discard any card
+    discard_safeties: bool = False
     scoring: Scoring = field(default_factory=Scoring)
 
     @property
@@ -230,6 +233,7 @@ def _classic(players: int) -> Rules:
         coup=OFFER,
         game_tie=TIE_PLAY_ON,
         deck_out=DECK_OUT_RUN_OUT,
+        discard_safeties=True,
         scoring=Scoring(shut_out_rule=EACH_AT_ZERO, extension_to=BONUS_TO_EXTENDER),
     )
 
@@ -276,6 +280,7 @@ def _milebymile(
         karma=karma,
         game_tie=TIE_PLAY_ON,
         deck_out=DECK_OUT_RUN_OUT,
+        discard_safeties=True,
         scoring=Scoring(
             delayed_action=None, extension=None, shut_out_rule=ALL_AT_ZERO,
             perfect_crossing=None if perfect_crossing else 200,

@@ -456,7 +456,10 @@ class Table:
         return self._take(hand)
 
     def _usable(self, seat: int, card: int) -> bool:
-        """Could ``seat`` use ``card`` now (a hazard: on some side)?"""
+        """Could ``seat`` use ``card`` now (a hazard: on some side)?  A
+        safety always can."""
+        if 15 <= card <= 18:
+            return True
         if 5 <= card <= SPEED_LIMIT and self.rules.sides > 2:
             own = self.side_of(seat)
             return any(self._model.check(self, seat, card, target) is None
@@ -499,8 +502,8 @@ class Table:
                 return "must pick first"
             if card == NO_CARD:
                 return "no card there"
-            if 15 <= card <= 18:
-                return "discard a safety?"
+            if 15 <= card <= 18 and not self.rules.discard_safeties:
+                return "discard a safety?"  # bsd (the others ask the person to confirm)
             if not self.rules.always_discard and self._usable(seat, card):
                 return "that card is playable"
             return None
@@ -543,6 +546,12 @@ class Table:
     def is_legal(self, move: Move) -> bool:
         return self.check(move) is None
 
+    def discards_safety(self, move: Move) -> bool:
+        """``move`` is a legal discard of a safety (outside bsd, which
+        refuses it): the front ends ask a person ``Discard a safety?`` first."""
+        return isinstance(move, Discard) and self.phase == PLAYING and \
+            15 <= self.hands[self.to_move][move.slot] <= 18 and self.check(move) is None
+
     def legal_moves(self) -> list[Move]:
         """Every move whoever must decide may make now (``check``'s verdicts,
         computed once per card kind)."""
@@ -569,11 +578,14 @@ class Table:
         own = seat % sides + 1
         verdicts: dict[int, bool] = {}
         any_discard = self.rules.always_discard
+        safety_discards = any_discard and self.rules.discard_safeties
         for slot, card in enumerate(hand):
             if card < 0:
                 continue
-            if 15 <= card <= 18:
+            if 15 <= card <= 18:  # always usable
                 moves.append(USES[slot])
+                if safety_discards:
+                    moves.append(DISCARDS[slot])
                 continue
             usable = False
             if sides > 2 and 5 <= card <= SPEED_LIMIT:
@@ -785,7 +797,7 @@ class Table:
         pending): the one place the rules' consistency is checked, for the
         engine's tests and for save files alike.  ``strict`` adds what only
         a hand-built state breaks (a save file is loaded strictly): no
-        safety in the discard pile, no unsettled finished game in the
+        safety in the discard pile (bsd), no unsettled finished game in the
         totals, an extender for an extended target, no battle top a bsd
         side is protected from, a hand over only when it had to end.
         """
@@ -801,7 +813,7 @@ class Table:
             raise ValueError("only false virtues are set aside")
         if sorted(self.all_cards()) != deck_cards(rules):
             raise ValueError(f"cards are not the {rules.deck_size}-card deck")
-        if strict:
+        if strict and not rules.discard_safeties:
             for card in self.discard:
                 if 15 <= card <= 18:
                     raise ValueError(f"a safety in the discard pile ({CARD_NAMES[card]})")

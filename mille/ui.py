@@ -886,7 +886,8 @@ class Ui:
                 return PICK
             if char and char in "UD":
                 slot = self.read_slot()
-                move = None if slot is None else self.use(slot) if char == "U" else Discard(slot)
+                move = None if slot is None else self.use(slot) if char == "U" else \
+                    self.discard(slot)
                 if move is None:
                     continue
                 return move
@@ -925,6 +926,17 @@ class Ui:
         BSD's game has one opponent, so a hazard needs no target.
         """
         return Use(slot)
+
+    def discard(self, slot: int) -> Move | None:
+        """The move for ``D`` and a slot (None: the command was abandoned).
+
+        A safety the rules let you discard (not BSD's) asks ``Discard a
+        safety?`` first: n abandons the command, nothing changed.
+        """
+        move = Discard(slot)
+        if self.session.state.discards_safety(move) and not self.ask("Discard a safety?"):
+            return None
+        return move
 
     def save(self) -> bool:
         """BSD's save dialogue; True if the game was written."""

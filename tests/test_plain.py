@@ -64,6 +64,8 @@ def whole_game(rules_name: str, players: int, seed: int, **options: object) -> l
         else:
             move = rng.choice(table.legal_moves())
             commands.append(command(move))
+            if table.discards_safety(move):
+                commands.append("y")  # Discard a safety?
             session.play(move)
 
 

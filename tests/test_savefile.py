@@ -64,6 +64,8 @@ def step(session: Session, driver: random.Random) -> str:
         return "computer"
     moves = table.legal_moves()
     assert moves, "a person has no legal move"
+    # (a person's discard of a safety, asked first on the boards, has its own tests)
+    moves = [m for m in moves if not table.discards_safety(m)]
     if table.phase in (EXTENSION, COUP):
         phase = table.phase
         session.play(driver.choice(moves))

@@ -247,8 +247,14 @@ def test_8b_coup_declined_is_final() -> None:
 
 
 def test_9_discard_a_safety() -> None:
+    """Revised: classic lets a player discard any card, a safety too (bsd
+    alone refuses it); the front ends ask a person to confirm."""
     t = build(picked={0: EXTRA_TANK})
-    assert t.check(Discard(0)) == "discard a safety?"
+    assert t.check(Discard(0)) is None and Discard(0) in t.legal_moves()
+    assert t.discards_safety(Discard(0)) and not t.discards_safety(Discard(1))
+    t.apply(Discard(0))
+    t.validate(strict=True)
+    assert t.discard[-1] == EXTRA_TANK and t.to_move == 1 and not t.tableaux[0].safeties
 
 
 def test_10_run_out_and_skip() -> None:
