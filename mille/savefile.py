@@ -104,8 +104,9 @@ _TABLE_KEYS = (
     "phase", "asked", "offer", "extender", "totals", "games", "ordering", "marks", "seed",
     "refills",
 )
-# written only when set (files from before them lack them: 0)
+# written only when set (files from before them lack them: 0 and false)
 _TABLE_OPTIONAL = ("idle_refills",)
+_TABLEAU_OPTIONAL = ("needs_go",)
 _TABLEAU_KEYS = (
     "battle", "speed", "miles", "safeties", "coups", "mileage", "top", "speed_top",
     "can_go", "battle_window", "speed_window", "record", "problems", "saved", "karma",
@@ -220,7 +221,7 @@ def _tableau_to_dict(tab: Tableau) -> dict[str, Any]:
         "problems": _cards(tab.problems),
         "saved": _cards(tab.saved),
         "karma": tab.karma,
-    }
+    } | ({"needs_go": True} if tab.needs_go else {})
 
 
 def table_to_dict(table: Table) -> dict[str, Any]:
@@ -724,7 +725,7 @@ def _rules(data: Any, where: str) -> Rules:
 
 
 def _tableau(data: Any, where: str, rules: Rules) -> Tableau:
-    d = _object(data, where, _TABLEAU_KEYS)
+    d = _object(data, where, _TABLEAU_KEYS + _optional(data, _TABLEAU_OPTIONAL))
     piles = {key: _card_list(d[key], f"{where}.{key}")
              for key in ("battle", "speed", "miles", "safeties", "record", "problems", "saved")}
     played = piles["record"] if rules.battle == "problems" else piles["miles"]
@@ -745,6 +746,7 @@ def _tableau(data: Any, where: str, rules: Rules) -> Tableau:
         problems=piles["problems"],
         saved=piles["saved"],
         karma=_bool(d["karma"], f"{where}.karma"),
+        needs_go=_bool(d.get("needs_go", False), f"{where}.needs_go"),
     )
 
 

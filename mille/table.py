@@ -186,12 +186,16 @@ class Tableau:
     problems: list[int] = field(default_factory=list)
     saved: list[int] = field(default_factory=list)
     karma: bool = False
+    # the STACK model's (classic): a safety played in turn took a hazard off
+    # a Go, and the side needs a Go again (that Go no longer counts)
+    needs_go: bool = False
 
     def copy(self) -> Tableau:
         return Tableau(self.battle[:], self.speed[:], self.miles[:], self.safeties[:],
                        self.coups[:], self.mileage, self.nummiles[:], self.top,
                        self.speed_top, self.can_go, self.battle_window, self.speed_window,
-                       self.record[:], self.problems[:], self.saved[:], self.karma)
+                       self.record[:], self.problems[:], self.saved[:], self.karma,
+                       self.needs_go)
 
     def cards(self) -> list[int]:
         return self.battle + self.speed + self.miles + self.safeties
@@ -869,6 +873,8 @@ class Table:
                 raise ValueError(f"{where}: a coup fourre for an unplayed safety")
         if tab.karma and not self.rules.karma:
             raise ValueError(f"{where}: karma without the karma rule")
+        if tab.needs_go and (self.rules.battle != "stack" or GO not in tab.battle):
+            raise ValueError(f"{where}: needs a Go again without a Go on its battle pile")
         if problems_model:
             self._validate_problems(where, tab)
             return

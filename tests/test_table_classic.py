@@ -185,12 +185,14 @@ def test_4_exact_700_extension_declined() -> None:
 
 
 def test_5_safety_on_its_hazard() -> None:
+    """Revised: the hazard goes, but the side needs a Go again (the board
+    shows Stop); only a coup fourre lets the Go beneath count."""
     t = build(picked={0: PUNCTURE_PROOF}, sides={1: {"battle": [GO, FLAT_TIRE]}})
     use(t, 0, PUNCTURE_PROOF)
     tab = t.tableaux[0]
     assert tab.battle == [GO] and FLAT_TIRE == t.discard[-1]
-    assert t._model.rolling(tab) and t.hand_score(1).safeties == 100
-    assert t.hand_score(1).coups == 0
+    assert not t._model.rolling(tab) and t._model.tops(tab) == (STOP, NO_CARD)
+    assert t.hand_score(1).safeties == 100 and t.hand_score(1).coups == 0
     assert t.to_move == 0 and t.check(Use(1)) == "must pick first"
 
 
