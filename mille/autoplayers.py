@@ -6,7 +6,7 @@ to one seat and made as ``Kind(rng, seat)``.
 
 ``RandomPlayer`` chooses uniformly among the legal moves, picking only when
 it must (in ``bsd`` a coup-fourre window may offer a safety before the
-pick).  A question is a legal move too: it answers ``Extension?`` and
+pick); outside ``bsd`` that includes discarding a safety.  A question is a legal move too: it answers ``Extension?`` and
 ``Coup Fourre?`` yes or no at random, one chance in two.
 
 ``GreedyPlayer`` grabs what is there now: the longest distance it can
@@ -44,6 +44,7 @@ from .cards import (
     is_distance,
     is_hazard,
     is_remedy,
+    is_safety,
     safety_for,
 )
 from .table import PICK, YES, Answer, Discard, Move, Outcome, Pick, Table, Use
@@ -150,7 +151,7 @@ class GreedyPlayer(_Forgetful):
             targets = [m.target or 3 - table.side_of(self.seat) for m in hazards]
             lead = leading_side(table, sorted(set(targets)))
             return next(m for m, t in zip(hazards, targets) if t == lead)
-        discards = [m for m in legal if isinstance(m, Discard)]
+        discards = [m for m in legal if isinstance(m, Discard) and not is_safety(hand[m.slot])]
         if discards:
             return min(discards, key=lambda m: self.usefulness(table, hand[m.slot]))
         if safeties:

@@ -15,7 +15,15 @@ Each model is a small stateless object with one interface, used by
 * ``tops(tab)``: the battle and speed tops the board shows.
 
 ``TopModel`` is BSD's (the board's top card, ``can_go`` and the coup
-windows), ``StackModel`` classic's (real stacks with the clearing rule).
+windows), ``StackModel`` classic's (real stacks with the clearing rule),
+``ProblemsModel`` Mile by Mile's (a set of problems, Stop under every
+hazard).
+
+A safety that remedies its hazard in turn (not as a coup fourre) leaves
+the side stopped in ``classic`` as in ``milebymile``: unless it has Right
+of Way, it needs a Go before distance.  Only a coup fourre exposes the Go
+beneath again (the side rolls at once).  In ``bsd`` the side rolls (BSD's
+game).
 """
 
 from __future__ import annotations
@@ -234,7 +242,9 @@ class StackModel(BattleModel):
 
     def rolling(self, tab: Tableau) -> bool:
         top = tab.battle[-1] if tab.battle else NO_CARD
-        return top == GO or (RIGHT_OF_WAY in tab.safeties and not is_hazard(top))
+        if RIGHT_OF_WAY in tab.safeties:
+            return not is_hazard(top)
+        return top == GO and not tab.needs_go
 
     def limited(self, tab: Tableau) -> bool:
         return bool(tab.speed) and tab.speed[-1] == SPEED_LIMIT
@@ -244,9 +254,15 @@ class StackModel(BattleModel):
         return bool(tab.battle) or RIGHT_OF_WAY in tab.safeties
 
     def tops(self, tab: Tableau) -> tuple[int, int]:
+        """The top cards; a side rolling by Right of Way on an empty pile
+        shows Go (as BSD's board), one that needs a Go again on a Go shows
+        Stop (as Mile by Mile's board: never Go for a side that cannot move)."""
         top = tab.battle[-1] if tab.battle else NO_CARD
-        if top == NO_CARD and RIGHT_OF_WAY in tab.safeties:
-            top = GO
+        if RIGHT_OF_WAY in tab.safeties:
+            if top == NO_CARD:
+                top = GO
+        elif top == GO and tab.needs_go:
+            top = STOP
         speed = tab.speed[-1] if tab.speed else NO_CARD
         return top, speed
 
@@ -258,7 +274,7 @@ class StackModel(BattleModel):
         if is_repair(card):
             return None if top == opposite(card) else _REPAIR_REFUSALS[card]
         if card == GO:
-            if top == GO or (is_hazard(top) and top != STOP):
+            if (top == GO and not tab.needs_go) or (is_hazard(top) and top != STOP):
                 return _GO_ON[top]
             if RIGHT_OF_WAY in tab.safeties:
                 return '"Go" implied by "Right of Way"'
@@ -284,6 +300,8 @@ class StackModel(BattleModel):
             tab.speed.append(card)
         elif card >= GASOLINE_:
             tab.battle.append(card)
+            if card == GO:
+                tab.needs_go = False
         elif card == SPEED_LIMIT:
             t.tableaux[target - 1].speed.append(card)
             return True
@@ -302,9 +320,14 @@ class StackModel(BattleModel):
             t.discard.append(tab.speed.pop())
 
     def play_safety(self, t: Table, side: int, card: int) -> bool:
+        """In turn: the clearing rule discards the hazard, but the side
+        does not roll on the Go beneath (``needs_go``; Right of Way rolls)."""
         tab = t.tableaux[side - 1]
         tab.safeties.append(card)
+        height = len(tab.battle)
         self.clear(t, tab)
+        if len(tab.battle) < height and tab.battle and tab.battle[-1] == GO:
+            tab.needs_go = True
         return False
 
     def coup(self, t: Table, side: int, safety: int, hazard: int) -> None:

@@ -49,7 +49,8 @@ milebymile options:
   --teams MODE          individual (the default) or equal teams: 2v2 (4
                         players), 2v2v2 or 3v3 (6), 2v2v2v2 or 4v4 (8),
                         3v3v3 (9)
-  --distance N          race distance, 300 to 3000 in 25s (default 1000)
+  --distance N          race distance, 300 to 3000 (default 1000; in 25s
+                        with perfect crossing)
   --winning-score N     1000 to 10000 (default 5000)
   --no-perfect-crossing the race ends at or past the distance (Perfect
                         Crossing bonus for landing on it)

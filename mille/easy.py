@@ -8,7 +8,8 @@ memory of the hand).  Each turn, in this order:
 2. a distance card that completes the trip is always played;
 3. a safety that cures what stops or limits its side is played two times in
    three, any other safety it holds one turn in eight, and every safety
-   once the deck is out (a safety is never discarded: the rules refuse it);
+   once the deck is out (a safety is never discarded: playing it is always
+   legal and better, though only bsd's rules refuse the discard);
 4. otherwise it picks at random among the decent moves: the distances and
    needed remedies it may play, the hazards it may lay on an opposing side
    and the discards of its two least useful cards; one time in three it
@@ -25,7 +26,7 @@ import random
 from typing import Any
 
 from .autoplayers import GreedyPlayer
-from .cards import D200, EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, VALUES, opposite
+from .cards import D200, EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, VALUES, is_safety, opposite
 from .memory import integer, quote
 from .table import (
     COUP,
@@ -127,7 +128,7 @@ class Easy:
                 card = hand[move.slot]
                 if card < EXTRA_TANK or card == FALSE_VIRTUE:
                     moves.append(move)
-        discards = [m for m in legal if isinstance(m, Discard)]
+        discards = [m for m in legal if isinstance(m, Discard) and not is_safety(hand[m.slot])]
         discards.sort(key=lambda m: self._greedy.usefulness(table, hand[m.slot]))
         return moves + discards[:DISCARDS_KEPT]
 

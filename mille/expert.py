@@ -577,7 +577,8 @@ def _z(a: _Stats, b: _Stats, n: int) -> float:
 
 def distinct_moves(table: Table, legal: Sequence[Move]) -> list[Move]:
     """The legal moves that do different things: one per kind of move,
-    card and target (the first slot holding the card)."""
+    card and target (the first slot holding the card).  Never the discard
+    of a safety: playing it is always legal and better."""
     hand = table.hands[table.to_move]
     seen: set[tuple[int, int, int | None]] = set()
     moves: list[Move] = []
@@ -585,6 +586,8 @@ def distinct_moves(table: Table, legal: Sequence[Move]) -> list[Move]:
         if isinstance(move, Use):
             key = (0, hand[move.slot], move.target)
         elif isinstance(move, Discard):
+            if EXTRA_TANK <= hand[move.slot] < EXTRA_TANK + NUM_SAFETIES:
+                continue
             key = (1, hand[move.slot], None)
         else:
             moves.append(move)

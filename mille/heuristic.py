@@ -75,6 +75,7 @@ from .cards import (
     SPEED_LIMIT,
     STOP,
     VALUES,
+    is_safety,
     opposite,
     safety_for,
 )
@@ -304,7 +305,9 @@ class _Turn:
         for move in self.legal:
             if isinstance(move, Use):
                 scored.append((self.use_value(move), rng.random(), move))
-        discards = [m for m in self.legal if isinstance(m, Discard)]
+        # never a safety: playing it is always legal and better
+        discards = [m for m in self.legal
+                    if isinstance(m, Discard) and not is_safety(self.hand[m.slot])]
         best_use = max(scored, key=lambda x: (x[0], x[1])) if scored else None
         if best_use is not None and best_use[0] >= WEAK:
             return best_use[2]

@@ -66,6 +66,8 @@ def help_text(rules: Rules, level: str = "standard") -> str:
     questions = ["Coup Fourre?"] if rules.coup == OFFER else []
     if rules.extension is not None:
         questions.append("Extension?")
+    if rules.discard_safeties:
+        questions.append("Discard a safety?")
     questions.append("Another hand?")
     lines = [
         "Commands (then RETURN; case does not matter):",
@@ -434,6 +436,9 @@ class LineUi:
             self.tell_table()
             self.turn_told = True
         move = self.command(self.read_line(PROMPT))
+        if move is not None and table.discards_safety(move) and \
+                not self.ask("Discard a safety?"):
+            return  # n: nothing changed, the same prompt again
         if move is None or not self.play(move):
             return
         table = self.session.table

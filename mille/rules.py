@@ -4,13 +4,16 @@ A :class:`Rules` value carries everything a game's rules fix before the
 deal: the deck, the seats and sides, the target and extension, the scoring
 table, the coup-fourré rule and every option of ``milebymile``.  Presets are
 found by name, like python-chess's ``find_variant``; options are checked
-with the precise messages of the rules (``docs/rules.md``).
+with precise one-line messages (``docs/rules.md`` states the rules).
 
 >>> rules = find_rules("classic", players=4)
 >>> rules.sides, rules.target, rules.extension, rules.deck_size
 (2, 1000, None, 106)
 >>> [rules.side_of(seat) for seat in range(4)]
 [1, 2, 1, 2]
+>>> rules = find_rules("classic", players=6)
+>>> rules.sides, rules.target, rules.extension
+(3, 700, 1000)
 >>> find_rules("classic", players=5)
 Traceback (most recent call last):
   ...
@@ -106,6 +109,9 @@ class Rules:
     karma: bool = False
     game_tie: str = TIE_NO_GAME
     deck_out: str = DECK_OUT_CANPLAY
+    # may a safety be discarded?  BSD refuses it (``discard a safety?``);
+    # classic's and Mile by Mile's texts let a player discard any card
+    discard_safeties: bool = False
     scoring: Scoring = field(default_factory=Scoring)
 
     @property
@@ -207,6 +213,10 @@ def find_rules(
 
 
 def _classic(players: int) -> Rules:
+    """2 or 3 players race alone, 4 in two teams and 6 in three teams of
+    two.  Every game but the 4-player one races to 700 with the extension
+    to 1000 (the article's best 6-player hand, 5,100, counts the extension
+    bonus); two teams race to 1000."""
     if players not in (2, 3, 4, 6):
         raise RulesError("classic needs 2, 3, 4 or 6 players")
     teams = players in (4, 6)
@@ -217,12 +227,13 @@ def _classic(players: int) -> Rules:
         team_mode="v".join(["2"] * sides) if teams else "individual",
         sides=sides,
         deck=CLASSIC_DECK,
-        target=1000 if teams else 700,
-        extension=None if teams else 1000,
+        target=1000 if players == 4 else 700,
+        extension=None if players == 4 else 1000,
         battle=STACK,
         coup=OFFER,
         game_tie=TIE_PLAY_ON,
         deck_out=DECK_OUT_RUN_OUT,
+        discard_safeties=True,
         scoring=Scoring(shut_out_rule=EACH_AT_ZERO, extension_to=BONUS_TO_EXTENDER),
     )
 
@@ -234,8 +245,11 @@ def _milebymile(
 ) -> Rules:
     if not 2 <= players <= 9:
         raise RulesError("milebymile needs 2 to 9 players")
-    if not 300 <= distance <= 3000 or distance % 25:
-        raise RulesError("race distance must be 300 to 3000, in 25s")
+    if not 300 <= distance <= 3000:
+        raise RulesError("race distance must be 300 to 3000")
+    if perfect_crossing and distance % 25:
+        # distance cards go in 25s: an exact finish could never be made
+        raise RulesError("perfect crossing needs a race distance in 25s")
     if not 1000 <= winning_score <= 10000:
         raise RulesError("winning score must be 1000 to 10000")
     if team_mode not in TEAM_MODES[players]:
@@ -266,6 +280,7 @@ def _milebymile(
         karma=karma,
         game_tie=TIE_PLAY_ON,
         deck_out=DECK_OUT_RUN_OUT,
+        discard_safeties=True,
         scoring=Scoring(
             delayed_action=None, extension=None, shut_out_rule=ALL_AT_ZERO,
             perfect_crossing=None if perfect_crossing else 200,

@@ -36,6 +36,7 @@ import os
 import random
 import re
 import stat
+from dataclasses import replace
 
 TYPE_CHECKING = False  # typing and tempfile are not loaded at run time (start-up)
 if TYPE_CHECKING:
@@ -103,6 +104,9 @@ _TABLE_KEYS = (
     "phase", "asked", "offer", "extender", "totals", "games", "ordering", "marks", "seed",
     "refills",
 )
+# written only when set (files from before them lack them: 0 and false)
+_TABLE_OPTIONAL = ("idle_refills",)
+_TABLEAU_OPTIONAL = ("needs_go",)
 _TABLEAU_KEYS = (
     "battle", "speed", "miles", "safeties", "coups", "mileage", "top", "speed_top",
     "can_go", "battle_window", "speed_window", "record", "problems", "saved", "karma",
@@ -217,7 +221,7 @@ def _tableau_to_dict(tab: Tableau) -> dict[str, Any]:
         "problems": _cards(tab.problems),
         "saved": _cards(tab.saved),
         "karma": tab.karma,
-    }
+    } | ({"needs_go": True} if tab.needs_go else {})
 
 
 def table_to_dict(table: Table) -> dict[str, Any]:
@@ -244,7 +248,7 @@ def table_to_dict(table: Table) -> dict[str, Any]:
         "marks": list(table.marks),
         "seed": table.seed,
         "refills": table.refills,
-    }
+    } | ({"idle_refills": table.idle_refills} if table.idle_refills else {})
 
 
 def session_to_dict(session: Session) -> dict[str, Any]:
@@ -668,6 +672,22 @@ def _computer(kind: str, memory: Any, rng: random.Random, seat: int, where: str)
 
 # ----- version 2 ------------------------------------------------------------
 
+# Classic's 6-player game raced to 1000 without an extension until it became
+# a race to 700 with the extension to 1000, as every classic game but the
+# 4-player one.  A version-3 file saved before (its rules' distance 1000, the
+# target it was saved with) goes on under those rules to the end of the
+# game, later hands included: a hand cannot change its target half way,
+# and a game keeps its rules.  The Rules value is the preset's with that
+# target and no extension; it writes back as it was read (distance 1000).
+# Files written since say 700 and load as today's rules.
+LEGACY_SIX_TARGET = 1000
+
+
+def legacy_classic_six(rules: Rules) -> Rules:
+    """Classic's 6-player rules as saved before the extension came to it."""
+    return replace(rules, target=LEGACY_SIX_TARGET, extension=None)
+
+
 
 def _rules(data: Any, where: str) -> Rules:
     d = _object(data, where, _RULES_KEYS)
@@ -693,6 +713,8 @@ def _rules(data: Any, where: str) -> Rules:
             rules = find_rules(name, players=players)
     except RulesError as e:
         _fail(where, str(e))
+    if name == "classic" and players == 6 and options["distance"] == LEGACY_SIX_TARGET:
+        rules = legacy_classic_six(rules)
     # bsd and classic have no options: the file states the preset's own
     own = rules_to_dict(rules)
     for key, value in options.items():
@@ -703,7 +725,7 @@ def _rules(data: Any, where: str) -> Rules:
 
 
 def _tableau(data: Any, where: str, rules: Rules) -> Tableau:
-    d = _object(data, where, _TABLEAU_KEYS)
+    d = _object(data, where, _TABLEAU_KEYS + _optional(data, _TABLEAU_OPTIONAL))
     piles = {key: _card_list(d[key], f"{where}.{key}")
              for key in ("battle", "speed", "miles", "safeties", "record", "problems", "saved")}
     played = piles["record"] if rules.battle == "problems" else piles["miles"]
@@ -724,6 +746,7 @@ def _tableau(data: Any, where: str, rules: Rules) -> Tableau:
         problems=piles["problems"],
         saved=piles["saved"],
         karma=_bool(d["karma"], f"{where}.karma"),
+        needs_go=_bool(d.get("needs_go", False), f"{where}.needs_go"),
     )
 
 
@@ -744,8 +767,13 @@ def table_from_dict(data: Any, rules: Rules) -> Table:
     return _table(data, "table", rules)
 
 
+def _optional(data: Any, keys: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of the optional ``keys`` that ``data`` holds."""
+    return tuple(key for key in keys if isinstance(data, dict) and key in data)
+
+
 def _table(data: Any, where: str, rules: Rules) -> Table:
-    d = _object(data, where, _TABLE_KEYS)
+    d = _object(data, where, _TABLE_KEYS + _optional(data, _TABLE_OPTIONAL))
     seats, sides = rules.players, rules.sides
     phase = d["phase"]
     if not isinstance(phase, str) or phase not in _PHASES:
@@ -772,6 +800,7 @@ def _table(data: Any, where: str, rules: Rules) -> Table:
         marks=_ints(d["marks"], f"{where}.marks", sides, 0, BIG),
         seed=_int(d["seed"], f"{where}.seed", 0, 2**32 - 1),
         refills=_int(d["refills"], f"{where}.refills", 0, BIG),
+        idle_refills=_int(d.get("idle_refills", 0), f"{where}.idle_refills", 0, BIG),
     )
     return _validated(table)
 

@@ -297,7 +297,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--teams", metavar="MODE", default=None,
                         help="milebymile's team mode, e.g. individual, 2v2, 3v3")
     parser.add_argument("--distance", type=_integer, default=None,
-                        help="milebymile's race distance (300-3000, in 25s)")
+                        help="milebymile's race distance (300-3000; in 25s with perfect crossing)")
     parser.add_argument("--winning-score", type=_integer, default=None,
                         help="milebymile's winning score (1000-10000)")
     for flag, what in (("perfect-crossing", "exact finish needed"),

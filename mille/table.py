@@ -11,6 +11,13 @@ for a hazard when there are two or more opposing sides), :class:`Discard`,
 and :class:`Answer` for ``Extension?`` and ``Coup Fourre?``.
 ``current_player`` is whoever must decide now.
 
+Mile by Mile's reshuffle refills an empty deck from the discard pile
+whenever a card is needed.  One guard, which ordinary races never meet,
+keeps a race from going on for ever: after three refills in a row with no
+mileage gained by anyone in between, the deck is not refilled again until
+some side gains mileage; play goes on without picking and the race ends
+as a run-out (nobody completes) once every hand is empty.
+
 >>> import random
 >>> from mille.rules import BSD
 >>> t = Table.new(BSD, random.Random(1))
@@ -30,6 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
+import math
 import random
 
 from .battle import MODELS, BattleModel, TopModel
@@ -63,6 +71,8 @@ from .rules import (
     Rules,
     Scoring,
 )
+
+IDLE_REFILLS = 3  # refills in a row with no mileage gained: no more after them
 
 # phases
 PLAYING = "playing"
@@ -176,12 +186,16 @@ class Tableau:
     problems: list[int] = field(default_factory=list)
     saved: list[int] = field(default_factory=list)
     karma: bool = False
+    # the STACK model's (classic): a safety played in turn took a hazard off
+    # a Go, and the side needs a Go again (that Go no longer counts)
+    needs_go: bool = False
 
     def copy(self) -> Tableau:
         return Tableau(self.battle[:], self.speed[:], self.miles[:], self.safeties[:],
                        self.coups[:], self.mileage, self.nummiles[:], self.top,
                        self.speed_top, self.can_go, self.battle_window, self.speed_window,
-                       self.record[:], self.problems[:], self.saved[:], self.karma)
+                       self.record[:], self.problems[:], self.saved[:], self.karma,
+                       self.needs_go)
 
     def cards(self) -> list[int]:
         return self.battle + self.speed + self.miles + self.safeties
@@ -230,6 +244,10 @@ class Table:
     marks: list[int] = field(default_factory=list)  # mileages at the last refill
     seed: int = 0  # reshuffles: the n-th uses random.Random(seed * 1000003 + n)
     refills: int = 0
+    # the last refills in a row each made with no mileage gained since the
+    # one before (0 to IDLE_REFILLS - 1: with that many, IDLE_REFILLS refills
+    # in a row gained nothing, and none is made until some side gains)
+    idle_refills: int = 0
     # notices of the last move (``discard pile reshuffled``, karma), for the UI
     notices: list[str] = field(default_factory=list, compare=False)
     drawn: tuple[int, ...] = field(default=(), compare=False)  # by the last pick
@@ -274,7 +292,7 @@ class Table:
         self.discard = []
         self.set_aside = []
         self.marks = [0] * rules.sides
-        self.refills = 0
+        self.refills = self.idle_refills = 0
         if rules.reshuffle:
             self.seed = rng.getrandbits(32)
         self.target = self.rules.target
@@ -306,7 +324,7 @@ class Table:
                      self.target, self.to_move, self.starter, self.phase, self.asked,
                      self.offer, self.extender, self.totals[:], self.games[:],
                      self.ordering, self.set_aside[:], self.marks[:], self.seed,
-                     self.refills)
+                     self.refills, self.idle_refills)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Table):
@@ -407,12 +425,16 @@ class Table:
 
     def can_supply(self) -> bool:
         """The deck can supply a card: it is not empty, or a reshuffle may
-        refill it (the option on, a discard pile, a side's mileage grown
-        since the deal or the last refill)."""
+        refill it (the option on, a discard pile; not after IDLE_REFILLS
+        refills in a row with no mileage gained, until some side gains)."""
         if self.deck:
             return True
         if not self.rules.reshuffle or not self.discard:
             return False
+        return self.idle_refills < IDLE_REFILLS - 1 or self._gained()
+
+    def _gained(self) -> bool:
+        """Some side's mileage grew since the last refill (or the deal)."""
         return any(tab.mileage > mark for tab, mark in zip(self.tableaux, self.marks))
 
     def _take(self, hand: list[int]) -> int:
@@ -431,13 +453,17 @@ class Table:
             self.deck = self.discard
             self.discard = []
             rng.shuffle(self.deck)
+            self.idle_refills = self.idle_refills + 1 if self.refills and not self._gained() else 0
             self.refills += 1
             self.marks = [tab.mileage for tab in self.tableaux]
             self.notices.append("discard pile reshuffled")
         return self._take(hand)
 
     def _usable(self, seat: int, card: int) -> bool:
-        """Could ``seat`` use ``card`` now (a hazard: on some side)?"""
+        """Could ``seat`` use ``card`` now (a hazard: on some side)?  A
+        safety always can."""
+        if 15 <= card <= 18:
+            return True
         if 5 <= card <= SPEED_LIMIT and self.rules.sides > 2:
             own = self.side_of(seat)
             return any(self._model.check(self, seat, card, target) is None
@@ -480,8 +506,8 @@ class Table:
                 return "must pick first"
             if card == NO_CARD:
                 return "no card there"
-            if 15 <= card <= 18:
-                return "discard a safety?"
+            if 15 <= card <= 18 and not self.rules.discard_safeties:
+                return "discard a safety?"  # bsd (the others ask the person to confirm)
             if not self.rules.always_discard and self._usable(seat, card):
                 return "that card is playable"
             return None
@@ -524,6 +550,12 @@ class Table:
     def is_legal(self, move: Move) -> bool:
         return self.check(move) is None
 
+    def discards_safety(self, move: Move) -> bool:
+        """``move`` is a legal discard of a safety (outside bsd, which
+        refuses it): the front ends ask a person ``Discard a safety?`` first."""
+        return isinstance(move, Discard) and self.phase == PLAYING and \
+            15 <= self.hands[self.to_move][move.slot] <= 18 and self.check(move) is None
+
     def legal_moves(self) -> list[Move]:
         """Every move whoever must decide may make now (``check``'s verdicts,
         computed once per card kind)."""
@@ -550,11 +582,14 @@ class Table:
         own = seat % sides + 1
         verdicts: dict[int, bool] = {}
         any_discard = self.rules.always_discard
+        safety_discards = any_discard and self.rules.discard_safeties
         for slot, card in enumerate(hand):
             if card < 0:
                 continue
-            if 15 <= card <= 18:
+            if 15 <= card <= 18:  # always usable
                 moves.append(USES[slot])
+                if safety_discards:
+                    moves.append(DISCARDS[slot])
                 continue
             usable = False
             if sides > 2 and 5 <= card <= SPEED_LIMIT:
@@ -766,7 +801,7 @@ class Table:
         pending): the one place the rules' consistency is checked, for the
         engine's tests and for save files alike.  ``strict`` adds what only
         a hand-built state breaks (a save file is loaded strictly): no
-        safety in the discard pile, no unsettled finished game in the
+        safety in the discard pile (bsd), no unsettled finished game in the
         totals, an extender for an extended target, no battle top a bsd
         side is protected from, a hand over only when it had to end.
         """
@@ -782,7 +817,7 @@ class Table:
             raise ValueError("only false virtues are set aside")
         if sorted(self.all_cards()) != deck_cards(rules):
             raise ValueError(f"cards are not the {rules.deck_size}-card deck")
-        if strict:
+        if strict and not rules.discard_safeties:
             for card in self.discard:
                 if 15 <= card <= 18:
                     raise ValueError(f"a safety in the discard pile ({CARD_NAMES[card]})")
@@ -838,6 +873,8 @@ class Table:
                 raise ValueError(f"{where}: a coup fourre for an unplayed safety")
         if tab.karma and not self.rules.karma:
             raise ValueError(f"{where}: karma without the karma rule")
+        if tab.needs_go and (self.rules.battle != "stack" or GO not in tab.battle):
+            raise ValueError(f"{where}: needs a Go again without a Go on its battle pile")
         if problems_model:
             self._validate_problems(where, tab)
             return
@@ -906,8 +943,11 @@ class Table:
 
     def _validate_totals(self, strict: bool) -> None:
         rules = self.rules
+        # scores go in 25s, but Milestones Played stops at a race distance
+        # that need not (milebymile, perfect crossing off)
+        step = math.gcd(25, rules.target)
         for side, total in enumerate(self.totals, 1):
-            if total < 0 or total % 25:
+            if total < 0 or total % step:
                 raise ValueError(f"side {side}: a total of {total} is not a score")
         best = max(self.totals)
         if strict and best >= rules.winning_score and (
@@ -918,10 +958,12 @@ class Table:
 
     def _validate_reshuffle(self) -> None:
         if not self.rules.reshuffle:
-            if self.refills or self.seed or any(self.marks):
+            if self.refills or self.seed or any(self.marks) or self.idle_refills:
                 raise ValueError("reshuffle counters without the reshuffle rule")
             return
-        if not 0 <= self.seed < 2 ** 32 or self.refills < 0:
+        if not 0 <= self.seed < 2 ** 32 or self.refills < 0 or \
+                not 0 <= self.idle_refills < IDLE_REFILLS or \
+                (self.idle_refills and self.idle_refills >= self.refills):
             raise ValueError("impossible reshuffle counters")
         for side, (tab, mark) in enumerate(zip(self.tableaux, self.marks), 1):
             if not 0 <= mark <= tab.mileage or mark % 25 or (mark and not self.refills):

@@ -75,7 +75,7 @@ RIGHT = 79
 MILES_Y = 17
 
 MOVE_PROMPT = ">>:Move:"
-HINT_QUESTIONS = ("Coup Fourre?", "Extension?")  # the questions that take H and T
+HINT_QUESTIONS = ("Coup Fourre?", "Extension?", "Discard a safety?")  # they take H and T
 LOG_QUESTIONS = HINT_QUESTIONS + ("Another hand?", "Another game?")  # and L
 
 # The card tracker in the score window (T): a heading, two columns of cards.
@@ -1000,7 +1000,8 @@ class Ui:
                 return PICK
             if char and char in "UD":
                 slot = self.read_slot()
-                move = None if slot is None else self.use(slot) if char == "U" else Discard(slot)
+                move = None if slot is None else self.use(slot) if char == "U" else \
+                    self.discard(slot)
                 if move is None:
                     continue
                 return move
@@ -1041,6 +1042,17 @@ class Ui:
         BSD's game has one opponent, so a hazard needs no target.
         """
         return Use(slot)
+
+    def discard(self, slot: int) -> Move | None:
+        """The move for ``D`` and a slot (None: the command was abandoned).
+
+        A safety the rules let you discard (not BSD's) asks ``Discard a
+        safety?`` first: n abandons the command, nothing changed.
+        """
+        move = Discard(slot)
+        if self.session.state.discards_safety(move) and not self.ask("Discard a safety?"):
+            return None
+        return move
 
     def save(self) -> bool:
         """BSD's save dialogue; True if the game was written."""

@@ -41,6 +41,7 @@ from mille.table import (
     COUP,
     EXTENSION,
     FALSE_VIRTUE,
+    IDLE_REFILLS,
     OVER,
     PLAYING,
     Discard,
@@ -262,9 +263,10 @@ def play(rules: Rules, seed: int, hands: int) -> Counter[str]:
             seen["coup"] += outcome.coup_fourre
             # 8. a hand always ends: every Use or Discard takes a card out of
             # the hands, and only the deck (refilled a bounded number of
-            # times) brings cards in
-            refills_bound = rules.sides * (t_max(rules) + 200) // 25
-            assert table.refills <= refills_bound
+            # times: at most IDLE_REFILLS in a row with no mileage gained,
+            # and mileage grows a bounded number of times) brings cards in
+            gains = rules.sides * (t_max(rules) + 200) // 25
+            assert table.refills <= IDLE_REFILLS * (gains + 1)
             assert cards_out <= rules.deck_size * (table.refills + 1)
             assert moves <= 3 * rules.deck_size * (table.refills + 1) + 10
         seen["completed" if table.completing_side() else "run out"] += 1

@@ -64,6 +64,8 @@ def whole_game(rules_name: str, players: int, seed: int, **options: object) -> l
         else:
             move = rng.choice(table.legal_moves())
             commands.append(command(move))
+            if table.discards_safety(move):
+                commands.append("y")  # Discard a safety?
             session.play(move)
 
 
@@ -240,7 +242,9 @@ def test_a_dumb_terminal_is_told_about_plain(env: dict[str, str]) -> None:
     (("--rules", "classic", "--players", "5"), "mille: classic needs 2, 3, 4 or 6 players"),
     (("--rules", "milebymile", "--players", "10"), "mille: milebymile needs 2 to 9 players"),
     (("--rules", "milebymile", "--distance", "310"),
-     "mille: race distance must be 300 to 3000, in 25s"),
+     "mille: perfect crossing needs a race distance in 25s"),
+    (("--rules", "milebymile", "--distance", "3010", "--no-perfect-crossing"),
+     "mille: race distance must be 300 to 3000"),
     (("--rules", "milebymile", "--winning-score", "500"),
      "mille: winning score must be 1000 to 10000"),
     (("--rules", "milebymile", "--players", "5", "--teams", "2v2"),
@@ -400,11 +404,13 @@ def test_each_computers_move_is_told_before_the_next_computer_decides(
      ["u N S", "Coup Fourre?"]),
     (find_rules("classic", players=3),
      ["u N S      use a hazard on side S",
-      "answer a question (Coup Fourre?, Extension?, Another hand?)"], []),
-    (find_rules("classic", players=4), ["answer a question (Coup Fourre?, Another hand?)"],
+      "answer a question (Coup Fourre?, Extension?, Discard a safety?, Another hand?)"], []),
+    (find_rules("classic", players=4),
+     ["answer a question (Coup Fourre?, Discard a safety?, Another hand?)"],
      ["u N S", "Extension?"]),
     (find_rules("milebymile", players=6, team_mode="2v2v2", karma=True),
-     ["u N S      use a hazard on side S", "answer a question (Coup Fourre?, Another hand?)",
+     ["u N S      use a hazard on side S",
+      "answer a question (Coup Fourre?, Discard a safety?, Another hand?)",
       "In force: 1000 miles, game 5000 points, perfect crossing, no stacking, reshuffle, "
       "always discard, rigging none, karma, standard computers."], ["Extension?"]),
 ])
@@ -535,9 +541,9 @@ def test_l_after_a_restore_says_the_start_of_the_hand_was_not_kept(tmp_path: Pat
 
     name = tmp_path / "g.sav"
     session = Session.new(find_rules("milebymile", players=3), seed=2)
-    run(session, f"p\nd 1\np\nd 1\nl\ns\n{name}\nq\ny\n")
+    run(session, f"p\nd 1\np\nd p\nl\ns\n{name}\nq\ny\n")
     whole = run(Session.new(find_rules("milebymile", players=3), seed=2),
-                "p\nd 1\np\nd 1\nl\n")[1].split("Your move: l\n")[1].splitlines()
+                "p\nd 1\np\nd p\nl\n")[1].split("Your move: l\n")[1].splitlines()
     assert whole[0] == "The hand so far:" and whole[1].startswith("  You drew ")
     _, out = run(load_session(str(name)), "l\n")
     told = out.split("Your move: l\n")[1].splitlines()

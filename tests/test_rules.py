@@ -51,7 +51,7 @@ def test_classic_deck_has_106_cards() -> None:
         (2, 2, [(0,), (1,)], 700, 1000),
         (3, 3, [(0,), (1,), (2,)], 700, 1000),
         (4, 2, [(0, 2), (1, 3)], 1000, None),
-        (6, 3, [(0, 3), (1, 4), (2, 5)], 1000, None),
+        (6, 3, [(0, 3), (1, 4), (2, 5)], 700, 1000),  # three teams: the extension too
     ],
 )
 def test_classic_seats_sides_and_target(
@@ -111,9 +111,13 @@ def test_milebymile_defaults() -> None:
     [
         ({"players": 1}, "milebymile needs 2 to 9 players"),
         ({"players": 10}, "milebymile needs 2 to 9 players"),
-        ({"distance": 275}, "race distance must be 300 to 3000, in 25s"),
-        ({"distance": 3025}, "race distance must be 300 to 3000, in 25s"),
-        ({"distance": 1010}, "race distance must be 300 to 3000, in 25s"),
+        ({"distance": 275}, "race distance must be 300 to 3000"),
+        ({"distance": 3025}, "race distance must be 300 to 3000"),
+        ({"distance": 3001, "perfect_crossing": False}, "race distance must be 300 to 3000"),
+        ({"distance": 299, "perfect_crossing": False}, "race distance must be 300 to 3000"),
+        ({"distance": 1010}, "perfect crossing needs a race distance in 25s"),
+        ({"distance": 1010, "perfect_crossing": True},
+         "perfect crossing needs a race distance in 25s"),
         ({"winning_score": 999}, "winning score must be 1000 to 10000"),
         ({"winning_score": 10001}, "winning score must be 1000 to 10000"),
         ({"players": 5, "team_mode": "2v2"}, "team mode not available for 5 players"),

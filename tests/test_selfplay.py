@@ -150,7 +150,8 @@ def test_cli_bad_arguments(args: list[str], fragment: str) -> None:
         (["--rules", "milebymile", "--players", "random,random,random,random,random",
           "--teams", "2v2"], "team mode not available for 5 players"),
         (["--rules", "milebymile", "--distance", "310"],
-         "race distance must be 300 to 3000, in 25s"),
+         "perfect crossing needs a race distance in 25s"),
+        (["--rules", "milebymile", "--distance", "250"], "race distance must be 300 to 3000"),
         (["--stacking"], "bsd has no stacking attacks option"),
     ],
 )

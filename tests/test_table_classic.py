@@ -185,12 +185,14 @@ def test_4_exact_700_extension_declined() -> None:
 
 
 def test_5_safety_on_its_hazard() -> None:
+    """Revised: the hazard goes, but the side needs a Go again (the board
+    shows Stop); only a coup fourre lets the Go beneath count."""
     t = build(picked={0: PUNCTURE_PROOF}, sides={1: {"battle": [GO, FLAT_TIRE]}})
     use(t, 0, PUNCTURE_PROOF)
     tab = t.tableaux[0]
     assert tab.battle == [GO] and FLAT_TIRE == t.discard[-1]
-    assert t._model.rolling(tab) and t.hand_score(1).safeties == 100
-    assert t.hand_score(1).coups == 0
+    assert not t._model.rolling(tab) and t._model.tops(tab) == (STOP, NO_CARD)
+    assert t.hand_score(1).safeties == 100 and t.hand_score(1).coups == 0
     assert t.to_move == 0 and t.check(Use(1)) == "must pick first"
 
 
@@ -247,8 +249,14 @@ def test_8b_coup_declined_is_final() -> None:
 
 
 def test_9_discard_a_safety() -> None:
+    """Revised: classic lets a player discard any card, a safety too (bsd
+    alone refuses it); the front ends ask a person to confirm."""
     t = build(picked={0: EXTRA_TANK})
-    assert t.check(Discard(0)) == "discard a safety?"
+    assert t.check(Discard(0)) is None and Discard(0) in t.legal_moves()
+    assert t.discards_safety(Discard(0)) and not t.discards_safety(Discard(1))
+    t.apply(Discard(0))
+    t.validate(strict=True)
+    assert t.discard[-1] == EXTRA_TANK and t.to_move == 1 and not t.tableaux[0].safeties
 
 
 def test_10_run_out_and_skip() -> None:
@@ -404,9 +412,12 @@ def test_21_six_seats_coup() -> None:
 
 
 def test_22_one_shut_out() -> None:
-    t = build(6, picked={0: D100}, sides={1: {"battle": [GO], "miles": [D100] * 9},
+    """Revised: three teams race to 700, with the extension."""
+    t = build(6, picked={0: D100}, sides={1: {"battle": [GO], "miles": [D100] * 6},
                                             3: {"miles": [D200, D50]}})
     use(t, 0, D100)
+    assert t.phase == EXTENSION and t.asked == 0
+    t.apply(NO)
     assert t.phase == OVER and t.hand_score(1).shut_out == 500
 
 

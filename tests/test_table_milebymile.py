@@ -243,7 +243,9 @@ def test_32_always_allow_discarding_off() -> None:
     assert Discard(0) not in t.legal_moves()
 
 
-def test_33_reshuffle_and_its_progress_rule() -> None:
+def test_33_reshuffle_whenever_the_deck_runs_out() -> None:
+    """Revised: the discard pile refills the deck whenever it runs out; only
+    three refills in a row with no mileage gained stop it (a run-out)."""
     t = build(deck_size=0, sides={2: {"record": [D75]}})
     n = len(t.discard)
     assert not t.deck and t.can_supply()
@@ -252,12 +254,22 @@ def test_33_reshuffle_and_its_progress_rule() -> None:
     assert len(t.deck) == n - 1 and t.discard == []
     t.validate()
     idle(t)
-    # the deck runs out again with no mileage gained since the refill
+    for refills in (2, 3):
+        # the deck runs out again with no mileage gained since the refill
+        t.discard += t.deck
+        t.deck = []
+        t.validate()
+        assert t.can_supply()
+        t.apply(PICK)
+        assert t.notices == ["discard pile reshuffled"]
+        assert (t.refills, t.idle_refills) == (refills, refills - 1)
+        idle(t)
     t.discard += t.deck
     t.deck = []
     t.validate()
     assert not t.can_supply() and t.check(PICK) == "no more cards"
-    assert t.check(Discard(1)) is None
+    hand = t.hands[t.to_move]
+    assert t.check(Discard(next(i for i, c in enumerate(hand) if 0 <= c < 15))) is None
     # reshuffle off: every hand empty ends the race, nobody completes
     t = build(deck_size=0, reshuffle=False)
     t.discard += [c for c in t.hands[1] if c != NO_CARD]
