@@ -127,7 +127,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _seed(text: str) -> int:
+    """A number on the command line: ASCII digits (``int`` takes ``٣`` too)."""
     try:
+        if not text.isascii():
+            raise ValueError(text)
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {_quote(text)}") from None
@@ -262,7 +265,20 @@ def file_stamp(path: str) -> str:
     return f"{escape(path)} [{stamp}]"
 
 
+def _escape_what_cannot_be_shown() -> None:
+    """Output in an encoding that cannot show every character (ASCII, a
+    Latin-1 locale) shows the rest as ``\\xe9``, never an error."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError, TypeError):
+                pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    _escape_what_cannot_be_shown()
     try:
         options = parse_args(sys.argv[1:] if argv is None else argv)
     except UsageError as exc:

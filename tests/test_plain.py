@@ -6,6 +6,7 @@ import io
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -89,6 +90,9 @@ def classic3() -> Session:
     ("help", "Commands (then RETURN; case does not matter):"),
     ("tracker\ntracker", "The card tracker is off."),
     ("hints", "unknown command: H"),
+    # a number is ASCII digits: a superscript two is no side (it was an internal error)
+    ("p\nu 1 \u00b2", "no such opponent"),
+    ("p\nu 1 \u0663", "no such opponent"),
 ])
 def test_commands_get_the_boards_messages(typed: str, said: str) -> None:
     status, out = run(classic3(), typed + "\n")
@@ -380,3 +384,190 @@ def test_each_computers_move_is_told_before_the_next_computer_decides(
     plain.play(session, stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)  # type: ignore[arg-type]
     assert len(told) >= 3, "computers moved one after another"
     assert all(shown for _, shown in told), told
+
+
+# ----- signals: flags between moves, never a move cut in half ----------------------
+
+
+def kill_during(monkeypatch: pytest.MonkeyPatch, owner: object, name: str,
+                signum: int, times: int = 1) -> list[int]:
+    """Send ``signum`` to this process during the first ``times`` calls of
+    ``owner.name`` (the call then goes on); the list counts the calls."""
+    calls: list[int] = []
+    original = getattr(owner, name)
+
+    def wrapped(*args: object, **kwargs: object) -> object:
+        calls.append(len(calls))
+        if len(calls) <= times:
+            os.kill(os.getpid(), signum)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, wrapped)
+    return calls
+
+
+def five_seats() -> Session:
+    return Session.new(find_rules("milebymile", players=5), seed=3)
+
+
+def test_control_c_while_the_computers_move_asks_really_after_the_move(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    told: list[int] = []
+    move = Session.computer_move
+
+    def computer_move(self: Session) -> object:
+        told.append(len(self.log))
+        if len(told) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+        return move(self)
+
+    monkeypatch.setattr(Session, "computer_move", computer_move)
+    status, out = run(five_seats(), "p\nd 1\nn\nq\ny\n")
+    assert status == 0
+    lines = out.splitlines()
+    assert "Really? n" in lines  # asked, answered no: the game went on
+    assert lines.index("Really? n") > lines.index("Your move: d 1")
+    assert len(told) > 2  # the other computers moved after it
+
+
+def test_control_c_during_a_save_or_a_hint_asks_really_after_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mille.advice
+    import mille.savefile
+
+    kill_during(monkeypatch, mille.savefile, "save_session", signal.SIGINT)
+    kill_during(monkeypatch, mille.advice, "hint", signal.SIGINT)
+    name = tmp_path / "g.json"
+    status, out = run(classic3(), f"s\n{name}\nn\nh\ny\n")
+    lines = out.splitlines()
+    assert status == 0 and name.exists()
+    saved = next(i for i, line in enumerate(lines) if line.startswith(f"{name} ["))
+    assert lines[saved + 1:saved + 3] == ["", "Really? n"]
+    assert lines[-1] == "Really? y" and lines[-3].startswith("hint: ")
+
+
+def test_sigterm_during_a_save_saves_then_keeps_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, private_state_home: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import mille.savefile
+
+    kill_during(monkeypatch, mille.savefile, "save_session", signal.SIGTERM)
+    name = tmp_path / "g.json"
+    status, out = run(classic3(), f"p\ns\n{name}\nd 1\n")
+    assert status == 1 and name.exists()
+    assert "Your move: d 1" not in out  # it stopped there
+    kept = private_state_home / "mille"
+    assert len(os.listdir(kept)) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("mille: terminated; the game is kept in ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("second", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_second_signal_while_the_game_is_kept_changes_nothing(
+        second: int, monkeypatch: pytest.MonkeyPatch, private_state_home: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import mille.recovery
+
+    kill_during(monkeypatch, Session, "computer_move", signal.SIGHUP)
+    kill_during(monkeypatch, mille.recovery, "write", second)
+    session = five_seats()
+    status, _ = run(session, "p\nd 1\n")
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err.startswith("mille: hang-up; the game is kept in "), err
+    from mille import savefile
+
+    (kept,) = (private_state_home / "mille").iterdir()
+    assert savefile.dumps(savefile.load_session(str(kept))) == savefile.dumps(session)
+
+
+def test_the_hang_up_keeps_the_game_between_two_computer_moves(
+        monkeypatch: pytest.MonkeyPatch, private_state_home: Path) -> None:
+    calls = kill_during(monkeypatch, Session, "computer_move", signal.SIGTERM)
+    session = five_seats()
+    status, _ = run(session, "p\nd 1\n")
+    assert status == 1 and len(calls) == 1  # the move under way, no other
+
+
+class Popen:
+    """``mille --plain`` in a subprocess, its output read as it comes."""
+
+    def __init__(self, *args: str, env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(MILLE + ["--plain", *args], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     env=env)
+        self.out = b""
+
+    def expect(self, text: str, timeout: float = 60) -> None:
+        import select
+        import time
+
+        assert self.proc.stdout is not None
+        end = time.monotonic() + timeout
+        while text.encode() not in self.out:
+            left = end - time.monotonic()
+            assert left > 0, f"{text!r} not seen in {self.out[-300:]!r}"
+            if select.select([self.proc.stdout], [], [], left)[0]:
+                chunk = os.read(self.proc.stdout.fileno(), 65536)
+                assert chunk, f"output ended without {text!r}: {self.out[-300:]!r}"
+                self.out += chunk
+
+    def send(self, text: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(text.encode())
+        self.proc.stdin.flush()
+
+    def finish(self) -> tuple[int, str]:
+        assert self.proc.stderr is not None
+        status = self.proc.wait(timeout=60)
+        return status, self.proc.stderr.read().decode()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGQUIT"), reason="POSIX only")
+def test_control_backslash_keeps_the_game(env: dict[str, str]) -> None:
+    game = Popen("--rules", "classic", "--players", "3", "--seed", "4", env=env)
+    game.expect("Your move: ")
+    game.send("p\n")
+    game.expect("Your hand: ")
+    game.expect("Your move: ")
+    game.proc.send_signal(signal.SIGQUIT)
+    status, err = game.finish()
+    assert status == 1
+    assert err.startswith("mille: quit signal; the game is kept in ") and err.count("\n") == 1
+    assert len(os.listdir(Path(env["XDG_STATE_HOME"]) / "mille")) == 1
+
+
+def test_output_going_away_keeps_the_game(env: dict[str, str]) -> None:
+    game = Popen("--rules", "classic", "--players", "3", "--seed", "4", env=env)
+    game.expect("Your move: ")
+    assert game.proc.stdout is not None
+    game.proc.stdout.close()  # as | head -1 does
+    game.send("p\nd 1\n" * 3)
+    status, err = game.finish()
+    assert status == 1
+    assert err.startswith("mille: output lost; the game is kept in ") and err.count("\n") == 1
+    assert len(os.listdir(Path(env["XDG_STATE_HOME"]) / "mille")) == 1
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_a_full_disk_keeps_the_game(env: dict[str, str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(MILLE + ["--plain", "--seed", "4"], input="p\nd 1\n",
+                              stdout=full, stderr=subprocess.PIPE, text=True, env=env,
+                              timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.startswith("mille: output lost; the game is kept in ")
+    assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("encoding,typed,shown", [
+    ("ascii", "\u00e9", "\\xe9"), ("latin-1", "\u20ac", "\\u20ac"),
+])
+def test_what_the_output_cannot_encode_is_escaped(encoding: str, typed: str, shown: str,
+                                                   env: dict[str, str]) -> None:
+    done = subprocess.run(MILLE + ["--plain", "--seed", "4"], input=f"{typed}\nq\ny\n".encode(),
+                          capture_output=True, env=dict(env, PYTHONIOENCODING=encoding),
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    assert f"Your move: {shown}\n".encode() in done.stdout
