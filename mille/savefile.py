@@ -380,9 +380,10 @@ def save_session(session: Session, path: str) -> None:
     _sync_directory(directory or ".")
 
 
-# Signals whose handlers end the game (the UI's SIGTERM and SIGHUP handlers
-# raise SystemExit, SIGINT may raise KeyboardInterrupt); POSIX only.
-_EXIT_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+# Signals whose handlers may end the game (SIGINT may raise
+# KeyboardInterrupt; the line mode's handlers raise while it reads a line);
+# POSIX only.
+_EXIT_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
 
 
 def _block_exit_signals() -> set[int] | None:

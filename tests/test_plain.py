@@ -161,8 +161,8 @@ def test_a_question_wants_y_or_n() -> None:
 def test_end_of_input_keeps_the_game(private_state_home: Path) -> None:
     session = classic3()
     status, _ = run(session, "p\nd 1\n", fresh=True)
-    kept = private_state_home / "mille" / "interrupted-game.json"
-    assert status == 0 and kept.exists()
+    (kept,) = (private_state_home / "mille").glob("interrupted-*.json")
+    assert status == 0 and str(kept) == session.kept
     data = json.loads(kept.read_text())
     assert data["rules"]["name"] == "classic" and data["rules"]["players"] == 3
 
@@ -214,15 +214,22 @@ def test_a_whole_seeded_game_from_a_script(args: tuple[str, ...], players: int,
     assert not (Path(env["XDG_STATE_HOME"]) / "mille").exists()
 
 
-def test_end_of_input_then_the_next_mille_offers_the_game(env: dict[str, str]) -> None:
+def test_end_of_input_then_the_next_mille_says_a_game_is_waiting(env: dict[str, str]) -> None:
+    """A script is never asked Resume it? (it would answer with its moves):
+    the next game starts and the kept one waits for a mille on a terminal."""
     first = mille("--plain", "--rules", "classic", "--players", "3", "--seed", "4",
                   script="p\nd 1\n", env=env)
     assert first.returncode == 0
     assert first.stderr.startswith("mille: end of input; the game is kept in ")
-    second = mille("--plain", script="y\nr\nq\ny\n", env=env)
+    second = mille("--plain", "--seed", "3", script="n\nq\ny\n", env=env)
     assert second.returncode == 0
-    assert "a game was interrupted" in second.stdout
-    assert "mille: classic, 3 players" in second.stdout
+    assert "Resume it?" not in second.stdout
+    assert "mille: bsd, 2 players" in second.stdout and "Your move: n" in second.stdout
+    assert second.stderr.startswith("mille: a kept game is waiting (classic, 3 players, "
+                                    "scores 0, 0, 0; ")
+    assert second.stderr.endswith("): run mille alone to resume it\n")
+    kept = list((Path(env["XDG_STATE_HOME"]) / "mille").glob("interrupted-*.json"))
+    assert len(kept) == 1
 
 
 def test_a_dumb_terminal_is_told_about_plain(env: dict[str, str]) -> None:
