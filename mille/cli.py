@@ -96,7 +96,7 @@ _GAME_OPTIONS = (
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
-    from typing import NoReturn
+    from typing import Callable, NoReturn
 
     from .rules import Rules
     from .session import Session
@@ -421,7 +421,7 @@ def _interrupted_game(options: Options) -> tuple[Session, str, tuple[str, float,
                 complain(None, f"{left} kept games are waiting (the newest: {what}): "
                          "run mille alone to resume them")
             return None
-        _say(f"mille: a game was interrupted on {stamp}: {describe_game(session)}.\n")
+        _say(f"mille: a game was interrupted on {stamp}:\n{describe_game(session)}.\n")
         answer = _ask("Resume it? [yn] ", line=options.plain)
         if answer is None:
             complain(None, "no answer: the interrupted game is kept for next time")
@@ -509,24 +509,51 @@ def _ask_line(question: str) -> bool | None:
 
 def _ask_key(question: str) -> bool | None:
     _say(question)
-    while True:
+    restore = _cbreak()
+    try:
+        while True:
+            try:
+                key = _read_key()
+            except KeyboardInterrupt:
+                _say("\n")
+                raise
+            except OSError:  # the terminal is gone: no answer
+                key = b""
+            if key in (b"", b"\x04"):  # end of file, ^D
+                _say("\n")
+                return None
+            if key in (b"y", b"Y", b"n", b"N"):
+                _say(key.decode().lower() + "\n")
+                return key in (b"y", b"Y")
+            _say("\a")  # another key: a beep, as at the game's questions
+    finally:
+        restore()
+
+
+def _cbreak() -> Callable[[], None]:
+    """Standard input, if a terminal, in cbreak mode (a key at a time, no
+    echo; ^C still interrupts); what puts it back."""
+    try:
+        import termios
+        import tty
+
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd)
+        tty.setcbreak(fd)
+    except Exception:  # not a terminal (termios.error), Windows (ImportError), ...
+        return lambda: None
+
+    def restore() -> None:
         try:
-            key = _read_key()
-        except KeyboardInterrupt:
-            _say("\n")
-            raise
-        if key in (b"", b"\x04"):  # end of file, ^D
-            _say("\n")
-            return None
-        if key in (b"y", b"Y", b"n", b"N"):
-            _say(key.decode().lower() + "\n")
-            return key in (b"y", b"Y")
-        _say("\a")  # another key: a beep, as at the game's questions
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        except (OSError, termios.error):
+            pass
+
+    return restore
 
 
 def _read_key() -> bytes:
-    """One key from standard input: on a terminal in cbreak mode (no
-    RETURN, no echo), else one byte."""
+    """One key (byte) from standard input."""
     import os
 
     try:
@@ -535,22 +562,11 @@ def _read_key() -> bytes:
     except (AttributeError, ValueError, OSError):
         terminal = False
     if terminal:
-        try:
-            import termios
-            import tty
-        except ImportError:  # Windows
-            terminal = False
-    if not terminal:
-        stream = getattr(sys.stdin, "buffer", None)
-        if stream is None:
-            return sys.stdin.read(1).encode()
-        return bytes(stream.read(1))
-    saved = termios.tcgetattr(fd)
-    try:
-        tty.setcbreak(fd)
         return os.read(fd, 1)
-    finally:
-        termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        return sys.stdin.read(1).encode()
+    return bytes(stream.read(1))
 
 
 def _keep(session: Session, path: str, mtime: float, text: str) -> None:

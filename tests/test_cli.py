@@ -360,7 +360,7 @@ def interrupted(seed: int = 9, moves: int = 3) -> tuple[Session, Path, float]:
 
 
 def question(mtime: float, what: str = "bsd, 2 players, scores 0, 0") -> str:
-    return f"mille: a game was interrupted on {time.ctime(mtime)}: {what}.\n"
+    return f"mille: a game was interrupted on {time.ctime(mtime)}:\n{what}.\n"
 
 
 def kept_files(home: Path) -> list[Path]:
@@ -719,7 +719,7 @@ def test_two_kept_games_both_stay_and_are_offered_newest_first(
     assert cli.main([]) == 0
     out = capsys.readouterr().out
     assert out.startswith("mille: a game was interrupted on ")
-    assert out.split("\n")[0].endswith(": classic, 3 players, scores 700, 350, 0.")
+    assert out.split("\n")[1] == "classic, 3 players, scores 700, 350, 0."
     assert out.endswith(question(older_mtime) + ASK + "y\n")
     assert savefile.dumps(ui.calls[0][0]) == savefile.dumps(older)
     assert not first.exists() and not second.exists()
