@@ -508,9 +508,9 @@ def _ask_line(question: str) -> bool | None:
 
 
 def _ask_key(question: str) -> bool | None:
-    _say(question)
-    restore = _cbreak()
+    restore = _cbreak()  # before the question: a key typed at once is not lost
     try:
+        _say(question)
         while True:
             try:
                 key = _read_key()
@@ -539,7 +539,7 @@ def _cbreak() -> Callable[[], None]:
 
         fd = sys.stdin.fileno()
         saved = termios.tcgetattr(fd)
-        tty.setcbreak(fd)
+        tty.setcbreak(fd, termios.TCSANOW)  # (TCSAFLUSH would drop a key typed ahead)
     except Exception:  # not a terminal (termios.error), Windows (ImportError), ...
         return lambda: None
 

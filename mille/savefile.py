@@ -387,7 +387,7 @@ _EXIT_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
 
 
 def _block_exit_signals() -> set[int] | None:
-    """Hold back SIGINT, SIGTERM and SIGHUP; the mask to restore (None where
+    """Hold back SIGINT, SIGTERM, SIGHUP and SIGQUIT; the mask to restore (None where
     signals cannot be blocked).  A handler already pending runs first."""
     import signal
 

@@ -196,3 +196,5 @@ def test_the_save_format_doc_describes_it() -> None:
     assert f"$XDG_STATE_HOME/mille/{recovery.NAME}" in section
     assert f"{recovery.NAME}{recovery.BAD_SUFFIX}" in section
     assert "Resume it? [yn]" in section and "mode 0700" in section
+    assert f"$XDG_STATE_HOME/mille/{recovery.PREFIX}" in section
+    assert "run\nmille alone to resume it" in section and "another mille took or changed it" in section
