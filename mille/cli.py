@@ -37,8 +37,9 @@ the computer.
 
 arguments:
   file                  resume the game saved in file (it keeps its own rules
-                        and level); without it, a game that was interrupted
-                        (hang-up, terminal lost) is offered first
+                        and level); without it (and without game options
+                        or --seed), on a terminal, the games that were
+                        interrupted (hang-up, terminal lost) are offered first
 
 the game:
   --rules NAME          bsd (the default), classic (106 cards, 2, 3, 4 or 6
