@@ -240,7 +240,7 @@ def test_sigterm_while_nine_experts_move_is_seen_between_two_moves(
     term.child.kill(signal.SIGTERM)
     assert term.wait_exit(timeout=10) == 1
     took = time.monotonic() - start
-    assert took < 2.0, took
+    assert took < 2.5, took  # the move under way: the expert's time cap is 0.9 s
     assert b"mille: terminated; the game is kept in " in term.raw
     game = load_session(str(recovery_file(term)))  # a consistent table: it loads
     assert game.computer_to_move  # some computers had not moved yet
