@@ -815,3 +815,18 @@ def test_the_question_names_the_game() -> None:
     session = Session.new(find_rules("milebymile", players=4, team_mode="2v2"), seed=1)
     session.table.totals = [1250, 400]
     assert cli.describe_game(session) == "milebymile, 4 players, scores 1250, 400"
+
+
+@pytest.mark.parametrize("argv", [["--seed", "\u0663"], ["--seed", "\u00b2"],
+                                  ["--rules", "milebymile", "--players", "\u0663"]])
+def test_numbers_on_the_command_line_are_ascii_digits(argv: list[str]) -> None:
+    with pytest.raises(UsageError, match=f"not a number: {argv[-1]}\\n"):
+        parse_args(argv)
+
+
+def test_a_message_the_output_cannot_encode_is_escaped(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONIOENCODING="ascii", XDG_STATE_HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-m", "mille", "--plain", str(tmp_path / "\u00e9t\u00e9")],
+                          capture_output=True, env=env, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr == f"mille: {tmp_path}/\\xe9t\\xe9: No such file or directory\n".encode()
