@@ -42,6 +42,7 @@ import sys
 from . import describe
 from .cards import HAND_SLOTS, NUM_SAFETIES
 from .describe import card_name, seat_name, side_members, side_name
+from .recovery import signal_reason
 from .session import Session
 from .table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Use
 from .text import escape
@@ -150,7 +151,7 @@ class LineUi:
                 raise KeyboardInterrupt
             return
         if self.stop is None:
-            self.stop = stop_reason(signum)
+            self.stop = signal_reason(signum)
         if self.waiting:
             self.waiting = False
             raise Hangup(self.stop)
@@ -491,14 +492,6 @@ def _number(text: str) -> int | None:
     ``str.isdigit`` and not to ``int``)."""
     return int(text) if text.isascii() and text.isdecimal() and len(text) < 4 else None
 
-
-def stop_reason(signum: int) -> str:
-    """How the line to stderr names a signal that ends the game."""
-    if signum == getattr(signal, "SIGHUP", None):
-        return "hang-up"
-    if signum == getattr(signal, "SIGQUIT", None):
-        return "quit signal"
-    return "terminated"
 
 
 def _silence(stream: TextIO) -> None:

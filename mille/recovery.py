@@ -103,6 +103,17 @@ def write(session: Session) -> str:
     return target
 
 
+def signal_reason(signum: int) -> str:
+    """How the line on stderr names the signal a game is kept for."""
+    import signal
+
+    if signum == getattr(signal, "SIGHUP", None):
+        return "hang-up"
+    if signum == getattr(signal, "SIGQUIT", None):
+        return "quit signal"
+    return "terminated"
+
+
 def kept_games() -> list[tuple[str, float]]:
     """Every recovery file as ``(path, mtime)``, newest first."""
     try:

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from typing import Callable
 
 from .cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
+from .recovery import signal_reason
 from .session import Session
 from .table import (
     EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Pick, Table, Use,
@@ -652,7 +653,7 @@ class Ui:
         """SIGHUP, SIGTERM and SIGQUIT (^\\): only a flag; the key reader, or
         the loop between two moves, ends the game."""
         if self.stop is None:
-            self.stop = stop_reason(signum)
+            self.stop = signal_reason(signum)
 
     def on_winch(self, signum: int, frame: FrameType | None) -> None:
         self.winched = True
@@ -1087,14 +1088,6 @@ def install(ui: Ui) -> list[Callable[[], None]]:
     ui.keyboard = WindowKeyboard(ui.scr, POLL_MS)
     return undo
 
-
-def stop_reason(signum: int) -> str:
-    """How the line on stderr names a signal that ends the game."""
-    if signum == getattr(signal, "SIGHUP", None):
-        return "hang-up"
-    if signum == getattr(signal, "SIGQUIT", None):
-        return "quit signal"
-    return "terminated"
 
 
 def keep(session: Session, reason: str) -> str:
