@@ -450,8 +450,13 @@ def _interrupted_game(options: Options) -> tuple[Session, str, tuple[str, float,
 
 
 def _say(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    """Write the question; _Stop(1) if the output is gone (the games stay)."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        complain(None, "output lost: the interrupted games are kept for next time")
+        raise _Stop(1) from None
 
 
 ANSWER_MAX = 4096  # bytes of an answer line read (the rest is dropped)

@@ -830,3 +830,17 @@ def test_a_message_the_output_cannot_encode_is_escaped(tmp_path: Path) -> None:
                           capture_output=True, env=env, timeout=60)
     assert done.returncode == 1
     assert done.stderr == f"mille: {tmp_path}/\\xe9t\\xe9: No such file or directory\n".encode()
+
+
+def test_output_lost_at_the_question_keeps_the_game(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, path, _ = interrupted()
+    before = path.read_bytes()
+    ui = terminal(b"y")
+    monkeypatch.setattr(sys, "stdout", DeadTerminal())
+    assert cli.main([]) == 1
+    assert one_safe_line(capsys.readouterr().err) == \
+        "mille: output lost: the interrupted games are kept for next time"
+    assert path.read_bytes() == before and ui.calls == []
