@@ -3,12 +3,16 @@
 The game itself (curses, the engine, the save-file code) is imported only
 once it is needed.
 
-Without a file, a game that was interrupted (hang-up, SIGTERM, lost
-terminal: see :mod:`mille.recovery`) is offered first, on the terminal,
-before curses starts.  A resumed game has no file of its own
+Without a file, the games that were interrupted (hang-up, SIGTERM, lost
+terminal: see :mod:`mille.recovery`) are offered first, newest first, on
+the terminal, before curses starts: ``Resume it? [yn]`` takes one key for
+the boards, a line in the line mode.  It is asked only of ``mille`` (or
+``mille --plain``) alone with a terminal on standard input: with game
+options or ``--seed`` a new game starts, and so it does for a script on a
+pipe (it would answer with its moves); the kept games stay, and one line
+on stderr says so.  A resumed game has no file of its own
 (``session.source`` is None): S asks ``file:``, as in a new game, rather
-than offering to write back to the recovery file, which the game may
-overwrite on the next interruption.
+than offering to write back to a recovery file.
 """
 
 from __future__ import annotations
@@ -33,8 +37,9 @@ the computer.
 
 arguments:
   file                  resume the game saved in file (it keeps its own rules
-                        and level); without it, a game that was interrupted
-                        (hang-up, terminal lost) is offered first
+                        and level); without it (and without game options
+                        or --seed), on a terminal, the games that were
+                        interrupted (hang-up, terminal lost) are offered first
 
 the game:
   --rules NAME          bsd (the default), classic (106 cards, 2, 3, 4 or 6
@@ -98,7 +103,7 @@ _GAME_OPTIONS = (
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
-    from typing import NoReturn
+    from typing import Callable, NoReturn
 
     from .rules import Rules
     from .session import Session
@@ -122,6 +127,7 @@ class Options:
     rules: Rules | None = None
     level: str = "standard"
     plain: bool = False
+    chosen: bool = False  # game options or --seed: a new game, no Resume it?
 
 
 class _Parser(argparse.ArgumentParser):
@@ -133,7 +139,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _seed(text: str) -> int:
+    """A number on the command line: ASCII digits (``int`` takes ``٣`` too)."""
     try:
+        if not text.isascii():
+            raise ValueError(text)
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {_quote(text)}") from None
@@ -166,7 +175,7 @@ def parse_args(argv: list[str]) -> Options:
     """Read the command line; raises UsageError.
 
     >>> parse_args(["--seed", "7"])
-    Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False)
+    Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False, chosen=True)
     >>> parse_args(["a", "b"])
     Traceback (most recent call last):
     ...
@@ -216,8 +225,10 @@ def parse_args(argv: list[str]) -> Options:
             raise UsageError(f"mille: {_quote(str(exc), LINE_LIMIT - 7)}") from None
         if rules.name == "bsd":
             rules = None
+    chosen = bool(given) or any(getattr(args, name) is not None
+                                for name in ("rules", "level", "seed"))
     return Options(seed=args.seed, rules=rules, level=args.level or "standard",
-                   plain=args.plain)
+                   plain=args.plain, chosen=chosen)
 
 
 def _quote(text: str, limit: int = WORD_LIMIT) -> str:
@@ -268,7 +279,20 @@ def file_stamp(path: str) -> str:
     return f"{escape(path)} [{stamp}]"
 
 
+def _escape_what_cannot_be_shown() -> None:
+    """Output in an encoding that cannot show every character (ASCII, a
+    Latin-1 locale) shows the rest as ``\\xe9``, never an error."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError, TypeError):
+                pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    _escape_what_cannot_be_shown()
     try:
         options = parse_args(sys.argv[1:] if argv is None else argv)
     except UsageError as exc:
@@ -301,6 +325,14 @@ def _is_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+def _stdin_is_terminal() -> bool:
+    """Someone may answer a question (not a script on a pipe)."""
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 def _play(options: Options) -> int:
     message = ""
     resumed: tuple[str, float, str] | None = None  # recovery file, its mtime, its text
@@ -320,7 +352,7 @@ def _play(options: Options) -> int:
         return 1
     if options.file is None:
         try:
-            found = _interrupted_game()
+            found = _interrupted_game(options)
         except _Stop as stop:
             return stop.status
         if found is None:
@@ -349,63 +381,136 @@ def _play(options: Options) -> int:
     return status
 
 
-def _interrupted_game() -> tuple[Session, str, tuple[str, float, str]] | None:
-    """Offer the interrupted game, if there is one: ``(session, the note for
-    the error line, (recovery path, mtime, text))`` to resume it, None for a
-    new game.  Raises _Stop if the player gave no answer (the file is kept)."""
-    from . import recovery
+def describe_game(session: Session) -> str:
+    """``classic, 3 players, scores 1200, 850, 300``: which game a kept one is."""
+    table = session.table
+    rules = table.rules
+    scores = ", ".join(str(table.total(side)) for side in range(1, rules.sides + 1))
+    return f"{rules.name}, {rules.players} players, scores {scores}"
 
-    found = recovery.pending()
-    if found is None:
-        return None
-    path, mtime = found
-    from . import savefile
 
-    try:
-        session = savefile.load_session(path)
-    except savefile.SaveError as exc:
+def _interrupted_game(options: Options) -> tuple[Session, str, tuple[str, float, str]] | None:
+    """Offer the interrupted games, newest first, one at a time: ``(session,
+    the note for the error line, (recovery path, mtime, text))`` to resume
+    one, None for a new game.  Raises _Stop if the player gave no answer
+    (the file is kept).
+
+    Only ``mille`` (or ``mille --plain``) alone, on a terminal, asks: with
+    game options or ``--seed`` the player asked for a new game, and a script
+    on standard input would answer with its moves.  Then the new game
+    starts and one line on stderr says a kept game is waiting."""
+    from . import recovery, savefile
+
+    ask = _stdin_is_terminal() and not options.chosen
+    games = recovery.kept_games()
+    for index, (path, mtime) in enumerate(games):
         try:
-            aside = recovery.set_aside()
+            session = savefile.load_session(path)
+        except savefile.SaveError as exc:
+            try:
+                aside = recovery.set_aside(path)
+            except OSError as err:
+                complain(path, str(exc), f"; cannot move it aside: {err.strerror or err}")
+                raise _Stop(1) from None
+            import os
+
+            complain(path, str(exc), f" (moved to {os.path.basename(aside)})")
+            continue
+        import time
+
+        stamp = time.ctime(mtime)
+        if not ask:
+            left = len(games) - index
+            what = f"{describe_game(session)}; {stamp}"
+            if left == 1:
+                complain(None, f"a kept game is waiting ({what}): run mille alone to resume it")
+            else:
+                complain(None, f"{left} kept games are waiting (the newest: {what}): "
+                         "run mille alone to resume them")
+            return None
+        _say(f"mille: a game was interrupted on {stamp}:\n{describe_game(session)}.\n")
+        answer = _ask("Resume it? [yn] ", line=options.plain)
+        if answer is None:
+            complain(None, "no answer: the interrupted game is kept for next time")
+            raise _Stop(1)
+        text = savefile.dumps(session)
+        try:
+            claimed = recovery.claim(path, mtime)  # only the game that was offered
         except OSError as err:
-            complain(path, str(exc), f"; cannot move it aside: {err.strerror or err}")
+            complain(path, f"cannot remove: {err.strerror or err}")
             raise _Stop(1) from None
-        import os
-
-        complain(path, str(exc), f" (moved to {os.path.basename(aside)})")
-        return None
-    import time
-
-    stamp = time.ctime(mtime)
-    print(f"mille: a game was interrupted on {stamp}.")
-    answer = _ask("Resume it? [yn] ")
-    if answer is None:
-        complain(None, "no answer: the interrupted game is kept for next time")
-        raise _Stop(1)
-    text = savefile.dumps(session)
-    try:
-        recovery.remove()  # resumed or declined: never offered again
-    except OSError as err:
-        complain(path, f"cannot remove: {err.strerror or err}")
-        raise _Stop(1) from None
-    if not answer:
-        return None
-    session.source = None  # S asks file:, never Same file? for the recovery file
-    return session, f"resumed [{stamp}]", (path, mtime, text)
-
-
-def _ask(question: str) -> bool | None:
-    """Ask until the answer is y(es) or n(o); None at end of file."""
-    while True:
-        sys.stdout.write(question)
-        sys.stdout.flush()
-        stream = getattr(sys.stdin, "buffer", None)
+        if claimed is None:
+            complain(path, "another mille took or changed it meanwhile")
+            continue
         try:
-            raw = stream.readline() if stream is not None else sys.stdin.readline().encode()
+            recovery.remove(claimed)  # resumed or declined: never offered again
+        except OSError as err:
+            recovery.release(claimed, path)
+            complain(path, f"cannot remove: {err.strerror or err}")
+            raise _Stop(1) from None
+        if not answer:
+            continue
+        session.source = None  # S asks file:, never Same file? for the recovery file
+        return session, f"resumed [{stamp}]", (path, mtime, text)
+    return None
+
+
+def _say(text: str) -> None:
+    """Write the question; _Stop(1) if the output is gone (the games stay)."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        complain(None, "output lost: the interrupted games are kept for next time")
+        raise _Stop(1) from None
+
+
+ANSWER_MAX = 4096  # bytes of an answer line read (the rest is dropped)
+
+
+def _ask(question: str, line: bool = False) -> bool | None:
+    """Ask until the answer is y(es) or n(o); None at end of file.
+
+    The boards take one key, as their other questions (no RETURN); the
+    line mode (``line``) a line, at most ANSWER_MAX bytes of it.  ^\\ is
+    taken as ^C (KeyboardInterrupt) while it is asked."""
+    import signal
+
+    quit_signal = getattr(signal, "SIGQUIT", None)
+    previous = None
+    if quit_signal is not None:
+        try:
+            previous = signal.signal(quit_signal, _interrupt)
+        except (ValueError, OSError):  # not the main thread
+            quit_signal = None
+    try:
+        return _ask_line(question) if line else _ask_key(question)
+    finally:
+        if quit_signal is not None:
+            signal.signal(quit_signal, previous if previous is not None else signal.SIG_DFL)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _ask_line(question: str) -> bool | None:
+    stream = getattr(sys.stdin, "buffer", None)
+    while True:
+        _say(question)
+        try:
+            if stream is None:
+                raw = sys.stdin.readline(ANSWER_MAX).encode()
+            else:
+                raw = stream.readline(ANSWER_MAX)
+                rest = raw
+                while rest and not rest.endswith(b"\n"):  # drop an over-long line's rest
+                    rest = stream.readline(ANSWER_MAX)
         except KeyboardInterrupt:  # ^C: end the question's line, keep the game
-            sys.stdout.write("\n")
+            _say("\n")
             raise
         if not raw:
-            sys.stdout.write("\n")
+            _say("\n")
             return None
         answer = raw.decode("utf-8", "replace").strip().lower()
         if answer in ("y", "yes"):
@@ -414,13 +519,75 @@ def _ask(question: str) -> bool | None:
             return False
 
 
+def _ask_key(question: str) -> bool | None:
+    restore = _cbreak()  # before the question: a key typed at once is not lost
+    try:
+        _say(question)
+        while True:
+            try:
+                key = _read_key()
+            except KeyboardInterrupt:
+                _say("\n")
+                raise
+            except OSError:  # the terminal is gone: no answer
+                key = b""
+            if key in (b"", b"\x04"):  # end of file, ^D
+                _say("\n")
+                return None
+            if key in (b"y", b"Y", b"n", b"N"):
+                _say(key.decode().lower() + "\n")
+                return key in (b"y", b"Y")
+            _say("\a")  # another key: a beep, as at the game's questions
+    finally:
+        restore()
+
+
+def _cbreak() -> Callable[[], None]:
+    """Standard input, if a terminal, in cbreak mode (a key at a time, no
+    echo; ^C still interrupts); what puts it back."""
+    try:
+        import termios
+        import tty
+
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd)
+        tty.setcbreak(fd, termios.TCSANOW)  # (TCSAFLUSH would drop a key typed ahead)
+    except Exception:  # not a terminal (termios.error), Windows (ImportError), ...
+        return lambda: None
+
+    def restore() -> None:
+        try:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        except (OSError, termios.error):
+            pass
+
+    return restore
+
+
+def _read_key() -> bytes:
+    """One key (byte) from standard input."""
+    import os
+
+    try:
+        fd = sys.stdin.fileno()
+        terminal = os.isatty(fd)
+    except (AttributeError, ValueError, OSError):
+        terminal = False
+    if terminal:
+        return os.read(fd, 1)
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        return sys.stdin.read(1).encode()
+    return bytes(stream.read(1))
+
+
 def _keep(session: Session, path: str, mtime: float, text: str) -> None:
     """The resumed game did not end well (the terminal would not do, or the
-    game was cut short): write it back unless the game left a newer
-    recovery file, with its old date if nothing was played."""
+    game was cut short): keep it again, unless the game was kept already
+    (a hang-up), with its old date if nothing was played."""
     from . import recovery, savefile
 
-    if recovery.pending() is not None:
+    if session.kept is not None:
         return
     try:
         written = recovery.write(session)

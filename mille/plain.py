@@ -28,8 +28,15 @@ a script's transcript is the same on every run.
 Refusals are the board's messages (``must pick first``, ``which
 opponent?``).  At the end of the input (a script that stops, ^D) the game
 in progress is written to the recovery file, which the next ``mille``
-offers to resume: nothing is asked and nothing is lost.  A hang-up or
-SIGTERM does the same.
+offers to resume: nothing is asked and nothing is lost.  A hang-up,
+SIGTERM, ^\\ (SIGQUIT) or output that goes away (a closed pipe, a full
+disk) does the same, with exit status 1.
+
+Signals only set flags, except while the line mode waits for a line (then
+the handler raises at once): a computer's move, a save or a hint is never
+cut in half.  ^C asks ``Really?`` once the move under way is done; a
+hang-up keeps the game between two moves, and a second signal while the
+game is being kept changes nothing.
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ import sys
 from . import describe
 from .cards import HAND_SLOTS, NUM_SAFETIES
 from .describe import card_name, seat_name, side_members, side_name
+from .recovery import signal_reason
 from .rules import OFFER, Rules
 from .session import Session
 from .table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Use
@@ -125,6 +133,10 @@ class Quit(Exception):
     """The player is done (Really? yes, or no more hands)."""
 
 
+class OutputLost(Exception):
+    """Standard output is gone (a closed pipe, a full disk)."""
+
+
 class LineUi:
     """One run of the line mode over ``stdin`` (bytes) and ``stdout`` (text)."""
 
@@ -144,33 +156,82 @@ class LineUi:
         self.turn_told = False  # the table was shown at the start of this turn
         self.tracking = False  # the card tracker is shown with the table
         self.in_really = False  # ^C at Really? quits
+        self.stop: str | None = None  # a hang-up or SIGTERM came: why the game is kept
+        self.interrupted = False  # ^C came while busy: Really? at the next safe point
+        self.waiting = False  # reading a line: a signal's handler raises at once
 
     # ----- output ------------------------------------------------------------
 
     def say(self, text: str = "") -> None:
-        self.stdout.write(text + "\n")
+        self.write(text + "\n")
+
+    def write(self, text: str, flush: bool = False) -> None:
+        """Write to the output; OutputLost if it is gone."""
+        try:
+            self.stdout.write(text)
+            if flush:
+                self.stdout.flush()
+        except (OSError, ValueError):  # a closed pipe, a full disk, a closed file
+            raise OutputLost from None
+
+    # ----- signals ---------------------------------------------------------------
+
+    def on_signal(self, signum: int, frame: FrameType | None) -> None:
+        """SIGINT, SIGTERM, SIGHUP, SIGQUIT: a flag, looked at between moves;
+        while a line is awaited, at once (once: the next only sets a flag)."""
+        if signum == signal.SIGINT:
+            self.interrupted = True
+            if self.waiting:
+                self.waiting = False
+                self.interrupted = False
+                raise KeyboardInterrupt
+            return
+        if self.stop is None:
+            self.stop = signal_reason(signum)
+        if self.waiting:
+            self.waiting = False
+            raise Hangup(self.stop)
+
+    def checkpoint(self) -> None:
+        """Between two moves: act on the signals that came meanwhile."""
+        if self.stop is not None:
+            raise Hangup(self.stop)
+        if self.interrupted and not self.in_really:
+            self.interrupted = False
+            self.write("\n")
+            if self.ask("Really?"):
+                raise Quit
 
     def flush(self) -> None:
         """What was said goes out now (through a pipe too, as a prompt does)."""
-        self.stdout.flush()
+        self.write("", flush=True)
 
     def read_line(self, prompt: str) -> str:
         """A line of input after ``prompt``; EndOfInput at the end.  ^C asks
         ``Really?``, as on the board, then asks again."""
         while True:
-            self.stdout.write(prompt)
-            self.stdout.flush()
+            self.checkpoint()
+            self.write(prompt, flush=True)
             try:
-                raw = self.stdin.readline(LINE_MAX)
+                self.waiting = True
+                try:
+                    if self.stop is not None:  # came since the checkpoint
+                        raise Hangup(self.stop)
+                    if self.interrupted:
+                        self.interrupted = False
+                        raise KeyboardInterrupt
+                    raw = self.stdin.readline(LINE_MAX)
+                finally:
+                    self.waiting = False
                 break
             except KeyboardInterrupt:
-                self.stdout.write("\n")
+                self.write("\n")
                 if self.in_really or self.ask("Really?"):
                     raise Quit from None
             except OSError:  # the terminal or pipe is gone
                 raise EndOfInput from None
         if not raw:
-            self.stdout.write("\n")
+            self.write("\n")
             raise EndOfInput
         if not raw.endswith(b"\n"):
             rest = raw
@@ -178,7 +239,7 @@ class LineUi:
                 rest = self.stdin.readline(LINE_MAX)
         line = raw.decode("utf-8", "replace").strip()
         if self.echo:
-            self.stdout.write(escape(line)[:80] + "\n")
+            self.write(escape(line)[:80] + "\n")
         return line
 
     def ask(self, question: str, can_save: bool = True) -> bool:
@@ -496,6 +557,7 @@ class LineUi:
             if session.table.phase == OVER:
                 self.end_of_hand()
             elif session.computer_to_move:
+                self.checkpoint()  # a signal is seen between two moves
                 self.flush()  # what was said is out while the computer thinks
                 session.computer_move()
                 self.changed = True
@@ -514,7 +576,26 @@ def _slot(text: str) -> int | None:
 
 
 def _number(text: str) -> int | None:
-    return int(text) if text.isdigit() and len(text) < 4 else None
+    """A side number as typed: ASCII digits only (``²`` is a digit to
+    ``str.isdigit`` and not to ``int``)."""
+    return int(text) if text.isascii() and text.isdecimal() and len(text) < 4 else None
+
+
+
+def _silence(stream: TextIO) -> None:
+    """After the output went away: what is still buffered for it goes
+    nowhere (not to a traceback when Python exits)."""
+    try:
+        fd = stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+    except (OSError, ValueError, AttributeError):
+        return
+    try:
+        os.dup2(null, fd)
+    except OSError:
+        pass
+    finally:
+        os.close(null)
 
 
 def keep(session: Session, reason: str) -> str:
@@ -543,24 +624,23 @@ def play(session: Session, message: str = "", *, fresh: bool = False,
         return 1
     ui = LineUi(session, source, stdout if stdout is not None else sys.stdout, message)
 
-    def on_stop(signum: int, frame: FrameType | None) -> None:
-        hup = getattr(signal, "SIGHUP", None)
-        raise Hangup("hang-up" if hup is not None and signum == hup else "terminated")
-
     def tell(line: str) -> None:
         try:
             ui.stdout.flush()  # the line comes after what was said
         except (OSError, ValueError):
             pass
-        print(line, file=sys.stderr)
+        try:
+            print(line, file=sys.stderr, flush=True)
+        except (OSError, ValueError):  # stderr is gone too
+            pass
 
     undo = []
-    for name in ("SIGTERM", "SIGHUP"):
+    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"):
         signum = getattr(signal, name, None)
         if signum is not None:
             try:
-                undo.append((signum, signal.signal(signum, on_stop)))
-            except ValueError:  # not the main thread
+                undo.append((signum, signal.signal(signum, ui.on_signal)))
+            except (ValueError, OSError):  # not the main thread
                 pass
     try:
         try:
@@ -575,6 +655,11 @@ def play(session: Session, message: str = "", *, fresh: bool = False,
             return 0 if "is kept" in line else 1
         except Hangup as exc:
             tell(keep(session, exc.reason))
+            return 1
+        except OutputLost:
+            if ui.stdout is sys.stdout:
+                _silence(ui.stdout)
+            tell(keep(session, "output lost"))
             return 1
     finally:
         for signum, previous in undo:

@@ -1,13 +1,22 @@
-"""The recovery file: the game in progress, kept when the terminal goes away.
+"""Recovery files: games in progress, kept when the terminal goes away.
 
-On a hang-up, SIGTERM or a lost terminal the UI writes the game to
-:func:`path` with :func:`write` (an ordinary save file, written atomically)
-and exits.  The next plain ``mille`` finds it with :func:`pending`, offers to
-resume it, and removes it with :func:`remove` once the game is resumed or
-the player declines.  A recovery file that does not load is moved aside
-(:func:`set_aside`) rather than deleted.
+On a hang-up, SIGTERM, ^\\ or a lost terminal (and at the end of the line
+mode's input) the front end writes the game with :func:`write` and exits.
+Each kept game gets a file of its own, ``interrupted-DATE-PID.json``
+(:func:`new_path`: the date to the microsecond and the process number, so
+two games interrupted at once never share one), an ordinary save file
+written atomically.  ``interrupted-game.json``, the one file of earlier
+versions, is still found.
 
-The file lives in the per-user state directory: ``$XDG_STATE_HOME/mille``
+The next plain ``mille`` finds them with :func:`kept_games`, newest first,
+and offers them one at a time.  Before it uses or removes the one offered
+it takes it with :func:`claim`: a rename, which only one mille can win,
+then a check that the file is still the one that was offered (its
+modification time), so a game kept meanwhile by another mille is never
+removed.  A recovery file that does not load is moved aside
+(:func:`set_aside`, ``NAME.bad``) rather than deleted.
+
+The files live in the per-user state directory: ``$XDG_STATE_HOME/mille``
 (``~/.local/state/mille`` when ``XDG_STATE_HOME`` is unset or not an
 absolute path), ``%LOCALAPPDATA%\\mille`` on Windows.
 
@@ -24,13 +33,23 @@ TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from .session import Session
 
-NAME = "interrupted-game.json"
+NAME = "interrupted-game.json"  # the one recovery file of earlier versions
+PREFIX, SUFFIX = "interrupted-", ".json"
 BAD_SUFFIX = ".bad"  # a recovery file that did not load, kept for a look
+CLAIM_SUFFIX = ".claimed"  # a recovery file being taken by a mille
 DIRECTORY_MODE = 0o700  # the state directory is the user's alone
 
 
 def _windows() -> bool:
     return sys.platform == "win32"
+
+
+def _join(*parts: str) -> str:
+    if _windows():
+        import ntpath
+
+        return ntpath.join(*parts)
+    return os.path.join(*parts)
 
 
 def directory() -> str:
@@ -49,51 +68,122 @@ def directory() -> str:
 
 
 def path() -> str:
-    """``directory()/interrupted-game.json``."""
-    if _windows():
-        import ntpath
+    """``directory()/interrupted-game.json``: earlier versions' one file."""
+    return _join(directory(), NAME)
 
-        return ntpath.join(directory(), NAME)
-    return os.path.join(directory(), NAME)
+
+def new_path() -> str:
+    """A name no kept game has: ``interrupted-20261125-142324-123456-PID.json``."""
+    import time
+
+    now = time.time()
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+    base = f"{PREFIX}{stamp}-{int(now % 1 * 1e6):06d}-{os.getpid()}"
+    target = _join(directory(), base + SUFFIX)
+    count = 1
+    while os.path.lexists(target):
+        count += 1
+        target = _join(directory(), f"{base}-{count}{SUFFIX}")
+    return target
 
 
 def write(session: Session) -> str:
-    """Save ``session`` as the recovery file, atomically; returns its path.
+    """Keep ``session`` in a new recovery file, atomically; returns its
+    path (also set as ``session.kept``).
 
     The state directory is created (mode 0700) if need be.  Raises OSError
-    if the game cannot be written; an older recovery file is then left as
-    it was.
+    if the game cannot be written; nothing is left behind then.
     """
     from . import savefile
 
     os.makedirs(directory(), mode=DIRECTORY_MODE, exist_ok=True)
-    target = path()
+    target = new_path()
     savefile.save_session(session, target)
+    session.kept = target
     return target
 
 
-def pending() -> tuple[str, float] | None:
-    """``(path, mtime)`` if there is a recovery file, else None."""
-    target = path()
+def signal_reason(signum: int) -> str:
+    """How the line on stderr names the signal a game is kept for."""
+    import signal
+
+    if signum == getattr(signal, "SIGHUP", None):
+        return "hang-up"
+    if signum == getattr(signal, "SIGQUIT", None):
+        return "quit signal"
+    return "terminated"
+
+
+def kept_games() -> list[tuple[str, float]]:
+    """Every recovery file as ``(path, mtime)``, newest first."""
     try:
-        return target, os.stat(target).st_mtime
+        names = os.listdir(directory())
     except (OSError, ValueError):  # missing, unreachable, or a NUL in the name
-        return None
+        return []
+    found = []
+    for name in names:
+        if not (name.startswith(PREFIX) and name.endswith(SUFFIX)):
+            continue
+        target = _join(directory(), name)
+        try:
+            found.append((target, os.stat(target).st_mtime))
+        except (OSError, ValueError):  # gone meanwhile
+            continue
+    found.sort(key=lambda item: (-item[1], item[0]))
+    return found
 
 
-def remove() -> None:
-    """Delete the recovery file; a missing one is fine (OSError otherwise)."""
+def pending() -> tuple[str, float] | None:
+    """``(path, mtime)`` of the newest recovery file, or None."""
+    games = kept_games()
+    return games[0] if games else None
+
+
+def claim(target: str, mtime: float) -> str | None:
+    """Take the recovery file ``target`` that was offered (dated ``mtime``):
+    renamed so that no other mille can take it too; its new path, or None
+    if another mille took it first or wrote another game there (that one
+    is left where it was).  OSError if it cannot be renamed."""
+    taken = f"{target}{CLAIM_SUFFIX}-{os.getpid()}"
     try:
-        os.remove(path())
+        os.rename(target, taken)
+    except FileNotFoundError:
+        return None
+    try:
+        same = os.stat(taken).st_mtime == mtime
+    except OSError:
+        same = False
+    if not same:
+        try:
+            os.rename(taken, target)  # not the game offered: leave it be
+        except OSError:
+            pass
+        return None
+    return taken
+
+
+def release(taken: str, target: str) -> None:
+    """Put a claimed file back where it was offered (errors ignored)."""
+    try:
+        os.rename(taken, target)
+    except OSError:
+        pass
+
+
+def remove(target: str | None = None) -> None:
+    """Delete a recovery file (earlier versions' one by default); a
+    missing one is fine (OSError otherwise)."""
+    try:
+        os.remove(path() if target is None else target)
     except FileNotFoundError:
         pass
 
 
-def set_aside() -> str:
-    """Rename the recovery file to ``interrupted-game.json.bad`` (replacing
-    an older one) so that it neither blocks the next game nor is lost;
-    returns the new path.  Raises OSError if it cannot be done."""
-    target = path()
+def set_aside(target: str | None = None) -> str:
+    """Rename a recovery file (earlier versions' one by default) to
+    ``NAME.bad`` (replacing an older one) so that it neither blocks the next
+    game nor is lost; returns the new path.  OSError if it cannot be done."""
+    target = path() if target is None else target
     aside = target + BAD_SUFFIX
     os.replace(target, aside)
     return aside

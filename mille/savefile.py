@@ -68,7 +68,12 @@ from .text import escape, shorten
 FORMAT = "bsd-mille-save"
 VERSION = 3
 VERSIONS = (1, 2, 3)  # the versions this mille reads (1 converted, 2 without a log)
-MAX_SIZE = 1 << 20  # 1 MiB: a real save is about 20 KiB (9 seats: 60 KiB)
+# The most a save file may hold.  A save is about 20 KiB; nine seats with
+# eight experts about 250 KiB (their guesses at the hands).  Before the
+# expert wrote its guesses as card letters such a save took 1.2 to 2.3 MiB:
+# those load too.  A save is refused (not written) past it.
+MAX_SIZE = 4 << 20
+SIZE_TEXT = "4 MiB"
 # A temporary file's name is ".NAME." + 8 random characters + ".tmp" and
 # must fit NAME_MAX (255 bytes): NAME is cut to 200 bytes, 14 for the rest.
 TEMP_NAME_BYTES = 200
@@ -326,6 +331,9 @@ def save_session(session: Session, path: str) -> None:
     except SaveError as e:  # a bug, not the user's: keep the game, say why
         raise OSError(errno.EINVAL, f"cannot save: {e}") from e
     data = text.encode("ascii")
+    if len(data) > MAX_SIZE:  # it would not load: refuse it now
+        raise OSError(errno.EFBIG, f"cannot save: the game takes {len(data)} bytes, "
+                      f"over the {SIZE_TEXT} a save file may hold")
 
     if path.endswith(("/", os.sep)):  # creat(2) refuses "name/" too
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
@@ -376,13 +384,14 @@ def save_session(session: Session, path: str) -> None:
     _sync_directory(directory or ".")
 
 
-# Signals whose handlers end the game (the UI's SIGTERM and SIGHUP handlers
-# raise SystemExit, SIGINT may raise KeyboardInterrupt); POSIX only.
-_EXIT_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+# Signals whose handlers may end the game (SIGINT may raise
+# KeyboardInterrupt; the line mode's handlers raise while it reads a line);
+# POSIX only.
+_EXIT_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
 
 
 def _block_exit_signals() -> set[int] | None:
-    """Hold back SIGINT, SIGTERM and SIGHUP; the mask to restore (None where
+    """Hold back SIGINT, SIGTERM, SIGHUP and SIGQUIT; the mask to restore (None where
     signals cannot be blocked).  A handler already pending runs first."""
     import signal
 
@@ -1073,7 +1082,7 @@ def load_session(path: str) -> Session:
         if not stat.S_ISREG(info.st_mode):
             raise SaveError("not a regular file")
         if info.st_size > MAX_SIZE:
-            raise SaveError("not a mille save file (over 1 MiB)")
+            raise SaveError(f"not a mille save file (over {SIZE_TEXT})")
         chunks = []
         size = 0
         while size <= MAX_SIZE:
@@ -1088,7 +1097,7 @@ def load_session(path: str) -> Session:
         os.close(fd)
     raw = b"".join(chunks)
     if len(raw) > MAX_SIZE:
-        raise SaveError("not a mille save file (over 1 MiB)")
+        raise SaveError(f"not a mille save file (over {SIZE_TEXT})")
     if not raw.strip():
         raise SaveError("not a mille save file (empty)")
     try:

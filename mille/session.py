@@ -107,6 +107,7 @@ class Session:
     deal_rng: random.Random  # shuffles every new hand
     window_full: bool = False  # the W setting: full score window
     source: str | None = None  # the file this game was restored from
+    kept: str | None = None  # the recovery file it was last kept in (by this program)
     # every move of this hand, computers' answers too
     log: list[Event] = field(default_factory=list)
 

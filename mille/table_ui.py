@@ -449,7 +449,7 @@ class TableUi(Ui):
             if is_erase(key) or is_kill(key):
                 return None
             char = chr(key) if key < 128 else ""
-            if not (char and char.isdigit()):
+            if not (char and "0" <= char <= "9"):  # ASCII digits only
                 self.ghost = self.key_text(key)
                 self.beep()
                 continue

@@ -25,9 +25,11 @@ none is in BSD mille, and with none pressed the screen is BSD's.
 
 Signals only set flags: the key reader acts on them between keys, so a
 signal never cuts a save or a redraw in half.  ^C asks ``Really?``; a
-hang-up, SIGTERM or a terminal that is gone (100 failed reads in a row, as
-BSD's ``readch``) keeps the game in the recovery file and leaves with exit
-status 1.
+hang-up, SIGTERM, ^\\ (SIGQUIT) or a terminal that is gone (100 failed
+reads in a row, as BSD's ``readch``) keeps the game in the recovery file
+and leaves with exit status 1.  The game loop looks at the flags between
+two moves too, so a hang-up while the computers move is seen after the
+move under way, not after all of them.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
     from typing import Callable
 
 from .cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
+from .recovery import signal_reason
 from .session import Session
 from .table import (
     EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Pick, Table, Use,
@@ -711,9 +714,10 @@ class Ui:
         self.interrupted = True
 
     def on_stop(self, signum: int, frame: FrameType | None) -> None:
-        """SIGHUP and SIGTERM: only a flag; the key reader ends the game."""
-        hup = getattr(signal, "SIGHUP", None)
-        self.stop = "hang-up" if hup is not None and signum == hup else "terminated"
+        """SIGHUP, SIGTERM and SIGQUIT (^\\): only a flag; the key reader, or
+        the loop between two moves, ends the game."""
+        if self.stop is None:
+            self.stop = signal_reason(signum)
 
     def on_winch(self, signum: int, frame: FrameType | None) -> None:
         self.winched = True
@@ -1150,6 +1154,8 @@ class Ui:
         self.render()
         try:
             while True:
+                if self.stop is not None:  # between two moves (computers move a while)
+                    raise Hangup(self.stop)
                 self.step()
         except Quit:
             pass
@@ -1179,7 +1185,7 @@ def install(ui: Ui) -> list[Callable[[], None]]:
         undo.append(restore)
 
     handle(signal.SIGINT, ui.on_interrupt)
-    for name in ("SIGTERM", "SIGHUP"):
+    for name in ("SIGTERM", "SIGHUP", "SIGQUIT"):
         signum = getattr(signal, name, None)
         if signum is not None:
             handle(signum, ui.on_stop)
@@ -1209,6 +1215,7 @@ def install(ui: Ui) -> list[Callable[[], None]]:
             return undo
     ui.keyboard = WindowKeyboard(ui.scr, POLL_MS)
     return undo
+
 
 
 def keep(session: Session, reason: str) -> str:

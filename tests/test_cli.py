@@ -16,6 +16,7 @@ import pytest
 import mille
 from mille import cli, savefile
 from mille.cli import Options, UsageError, parse_args
+from mille.rules import find_rules
 from mille.session import Session
 
 LINE_LIMIT = 200  # the longest line mille prints about a file
@@ -36,9 +37,10 @@ def test_no_arguments_plays_a_new_unseeded_game() -> None:
 @pytest.mark.parametrize(
     "argv,expected",
     [
-        (["--seed", "7"], Options(seed=7)),
-        (["--seed=7"], Options(seed=7)),
-        (["--seed", "-3"], Options(seed=-3)),
+        (["--seed", "7"], Options(seed=7, chosen=True)),
+        (["--seed=7"], Options(seed=7, chosen=True)),
+        (["--seed", "-3"], Options(seed=-3, chosen=True)),
+        (["--plain"], Options(plain=True)),
         (["game.sav"], Options(file="game.sav")),
         (["--", "--odd-name"], Options(file="--odd-name")),
         (["-"], Options(file="-")),
@@ -272,7 +274,7 @@ def test_a_hostile_value_is_one_short_line(
     path.write_text(text)
     assert cli.main([str(path)]) == 1
     line = one_safe_line(capsys.readouterr().err)
-    assert line.startswith(f"mille: {path}: ")
+    assert line.startswith(f"mille: {cli.show_path(str(path))}: ")
 
 
 @pytest.mark.parametrize(
@@ -345,6 +347,7 @@ def terminal(monkeypatch: pytest.MonkeyPatch) -> Callable[..., FakeUi]:
     def set_up(typed: bytes, status: int = 0, action: Any = None) -> FakeUi:
         fake = FakeUi(status, action)
         monkeypatch.setattr(cli, "_is_terminal", lambda: True)
+        monkeypatch.setattr(cli, "_stdin_is_terminal", lambda: True)
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(typed)))
         monkeypatch.setattr(mille.ui, "play", fake)
         return fake
@@ -367,8 +370,12 @@ def interrupted(seed: int = 9, moves: int = 3) -> tuple[Session, Path, float]:
     return session, path, path.stat().st_mtime
 
 
-def question(mtime: float) -> str:
-    return f"mille: a game was interrupted on {time.ctime(mtime)}.\n"
+def question(mtime: float, what: str = "bsd, 2 players, scores 0, 0") -> str:
+    return f"mille: a game was interrupted on {time.ctime(mtime)}:\n{what}.\n"
+
+
+def kept_files(home: Path) -> list[Path]:
+    return sorted((home / "mille").glob("interrupted-*.json"))
 
 
 ASK = "Resume it? [yn] "
@@ -384,15 +391,17 @@ def test_nothing_interrupted_nothing_asked(
     assert savefile.dumps(session) == savefile.dumps(Session.new(seed=4)) and message == ""
 
 
-@pytest.mark.parametrize("answer", [b"y\n", b"yes\n", b" Y \n", b"YES\n", b"y"])
+@pytest.mark.parametrize("answer,beeps", [(b"y", 0), (b"Y", 0), (b"yes\n", 0), (b" Y \n", 1)])
 def test_yes_resumes_the_game_where_it_was(
-    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str], answer: bytes
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str], answer: bytes,
+    beeps: int,
 ) -> None:
     original, path, mtime = interrupted()
     ui = terminal(answer)
     assert cli.main([]) == 0
     out, err = capsys.readouterr()
-    assert out == question(mtime) + ASK and err == ""
+    # one key, as the board's questions take (no RETURN); another key beeps
+    assert out == question(mtime) + ASK + "\a" * beeps + "y\n" and err == ""
     ((session, message, still_there),) = ui.calls
     assert savefile.dumps(session) == savefile.dumps(original)
     assert message == f"resumed [{time.ctime(mtime)}]"
@@ -401,16 +410,17 @@ def test_yes_resumes_the_game_where_it_was(
     assert not still_there and not path.exists()
 
 
-@pytest.mark.parametrize("answer", [b"n\n", b"no\n", b"NO\n"])
+@pytest.mark.parametrize("answer", [b"n", b"N", b"no\n"])
 def test_no_starts_a_new_game_and_removes_the_file(
     terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str], answer: bytes
 ) -> None:
-    _, path, mtime = interrupted()
+    original, path, mtime = interrupted()
     ui = terminal(answer)
-    assert cli.main(["--seed", "5"]) == 0
-    assert capsys.readouterr() == (question(mtime) + ASK, "")
+    assert cli.main([]) == 0
+    assert capsys.readouterr() == (question(mtime) + ASK + "n\n", "")
     ((session, message, still_there),) = ui.calls
-    assert savefile.dumps(session) == savefile.dumps(Session.new(seed=5)) and message == ""
+    assert savefile.dumps(session) != savefile.dumps(original) and message == ""
+    assert session.log == [] and session.table.rules.name == "bsd"
     assert not still_there and not path.exists()
 
 
@@ -418,13 +428,13 @@ def test_anything_else_asks_again(
     terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str]
 ) -> None:
     original, path, mtime = interrupted()
-    ui = terminal(b"maybe\n\nyep\n\xff\xfe\nq\ny\n")
+    ui = terminal(b"m\n\xff\x1b[Ay")
     assert cli.main([]) == 0
-    assert capsys.readouterr().out == question(mtime) + ASK * 6
+    assert capsys.readouterr().out == question(mtime) + ASK + "\a" * 6 + "y\n"
     assert savefile.dumps(ui.calls[0][0]) == savefile.dumps(original)
 
 
-@pytest.mark.parametrize("typed", [b"", b"maybe\n", b"mayb"])
+@pytest.mark.parametrize("typed", [b"", b"q\n", b"\x04y"])
 def test_end_of_file_keeps_the_game_and_exits_1(
     terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str], typed: bytes
 ) -> None:
@@ -489,8 +499,8 @@ def test_a_recovery_file_that_does_not_load_is_moved_aside(
     out, err = capsys.readouterr()
     assert out == ""  # nothing to offer
     line = one_safe_line(err)
-    assert line.startswith(f"mille: {path}: ")
-    assert line.endswith(" (moved to interrupted-game.json.bad)")
+    assert line.startswith(f"mille: {cli.show_path(str(path))}: ")
+    assert line.endswith(f" (moved to {path.name}.bad)")
     assert Path(str(path) + ".bad").read_bytes() == text
     assert not path.exists()
     assert savefile.dumps(ui.calls[0][0]) == savefile.dumps(Session.new(seed=6))
@@ -504,7 +514,7 @@ def test_a_long_reason_still_says_where_the_file_went(
     terminal(b"")
     assert cli.main([]) == 0
     line = one_safe_line(capsys.readouterr().err)
-    assert line.endswith("... (moved to interrupted-game.json.bad)")
+    assert line.endswith(f"... (moved to {path.name}.bad)")
 
 
 def test_a_bad_recovery_file_that_cannot_be_moved_is_kept(
@@ -538,7 +548,8 @@ def test_a_recovery_file_that_cannot_be_removed_is_kept(
     monkeypatch.setattr(os, "remove", refuse)
     ui = terminal(answer)
     assert cli.main([]) == 1
-    assert one_safe_line(capsys.readouterr().err) == f"mille: {path}: cannot remove: Permission denied"
+    assert one_safe_line(capsys.readouterr().err) == \
+        f"mille: {cli.show_path(str(path))}: cannot remove: Permission denied"
     assert path.exists() and ui.calls == []
 
 
@@ -551,7 +562,8 @@ def test_a_game_that_could_not_start_is_put_back_as_it_was(
     ui = terminal(b"y\n", status=1)
     assert cli.main([]) == 1
     assert ui.calls and not ui.calls[0][2]
-    assert path.read_bytes() == before and path.stat().st_mtime == mtime
+    (kept,) = kept_files(path.parent.parent)
+    assert kept.read_bytes() == before and kept.stat().st_mtime == mtime
 
 
 def play_one(session: Session) -> None:
@@ -576,8 +588,9 @@ def test_a_resumed_game_cut_short_is_kept(
     with pytest.raises(SystemExit):
         cli.main([])
     session = ui.calls[0][0]
-    assert path.read_text() == savefile.dumps(session)
-    assert path.stat().st_mtime != mtime
+    (kept,) = kept_files(path.parent.parent)
+    assert kept.read_text() == savefile.dumps(session)
+    assert kept.stat().st_mtime != mtime
 
 
 def test_the_games_own_recovery_file_is_not_overwritten(
@@ -598,7 +611,8 @@ def test_the_games_own_recovery_file_is_not_overwritten(
     terminal(b"y\n", action=interrupted_again)
     with pytest.raises(SystemExit):
         cli.main([])
-    assert path.read_text() == kept[0]
+    (again,) = kept_files(path.parent.parent)
+    assert again.read_text() == kept[0]
 
 
 def test_a_resumed_game_played_to_the_end_leaves_nothing(
@@ -626,7 +640,7 @@ def test_interrupt_at_the_question_keeps_the_game(
     ui = terminal(b"")
 
     class Interrupted(io.BytesIO):
-        def readline(self, size: int | None = -1) -> bytes:
+        def read(self, size: int | None = -1) -> bytes:
             raise KeyboardInterrupt
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(Interrupted()))
@@ -656,3 +670,188 @@ def test_the_level_is_read() -> None:
         parse_args(["--level", "hard"])
     with pytest.raises(UsageError, match="--level cannot be used with a file"):
         parse_args(["--level", "easy", "game.sav"])
+
+
+# ----- who is asked, which game, several kept games -----------------------------------
+
+
+@pytest.mark.parametrize("argv", [["--seed", "3"], ["--rules", "classic", "--players", "4"],
+                                  ["--level", "easy"], ["--rules", "bsd"], ["--plain", "--seed", "3"]])
+def test_options_mean_a_new_game_and_the_kept_one_waits(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch, argv: list[str],
+) -> None:
+    from mille import plain
+
+    _, path, mtime = interrupted()
+    before = path.read_bytes()
+    ui = terminal(b"y")  # a y typed ahead is no answer
+    monkeypatch.setattr(plain, "play", lambda session, message, **_: ui(session, message))
+    assert cli.main(argv) == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert one_safe_line(err) == ("mille: a kept game is waiting (bsd, 2 players, scores 0, 0;"
+                                  f" {time.ctime(mtime)}): run mille alone to resume it")
+    ((session, message, _),) = ui.calls
+    assert message == "" and session.log == []  # the new game the options asked for
+    if "--players" in argv:
+        assert session.rules.name == "classic" and session.rules.players == 4
+    assert path.read_bytes() == before
+
+
+def test_a_script_on_standard_input_is_not_asked(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mille import plain
+
+    _, path, _ = interrupted()
+    ui = terminal(b"n\np\n")
+    monkeypatch.setattr(cli, "_stdin_is_terminal", lambda: False)
+    monkeypatch.setattr(plain, "play", lambda session, message, **_: ui(session, message))
+    assert cli.main(["--plain"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "" and "a kept game is waiting" in one_safe_line(err)
+    assert path.exists() and len(ui.calls) == 1
+    assert sys.stdin.read() == "n\np\n"  # the script's lines are left for the game
+
+
+def test_two_kept_games_both_stay_and_are_offered_newest_first(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+) -> None:
+    from mille import recovery
+
+    older, first, older_mtime = interrupted(seed=9)
+    newer = Session.new(find_rules("classic", players=3), seed=4)
+    newer.table.totals = [700, 350, 0]
+    second = Path(recovery.write(newer))
+    assert first.exists() and second.exists() and first != second
+    ui = terminal(b"ny")
+    assert cli.main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("mille: a game was interrupted on ")
+    assert out.split("\n")[1] == "classic, 3 players, scores 700, 350, 0."
+    assert out.endswith(question(older_mtime) + ASK + "y\n")
+    assert savefile.dumps(ui.calls[0][0]) == savefile.dumps(older)
+    assert not first.exists() and not second.exists()
+
+
+def test_several_waiting_are_counted(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+) -> None:
+    from mille import recovery
+
+    interrupted(seed=9)
+    recovery.write(Session.new(seed=2))
+    terminal(b"")
+    assert cli.main(["--seed", "1"]) == 0
+    line = one_safe_line(capsys.readouterr().err)
+    assert line.startswith("mille: 2 kept games are waiting (the newest: bsd, 2 players, ")
+    assert line.endswith("): run mille alone to resume them")
+
+
+@pytest.mark.parametrize("answer", [b"y", b"n"])
+def test_a_game_kept_meanwhile_by_another_mille_is_not_removed(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch, private_state_home: Path, answer: bytes,
+) -> None:
+    from mille import recovery
+
+    original, path, _ = interrupted()
+    other = Session.new(seed=20)
+    ask = cli._ask
+
+    def another_mille_keeps_one(question: str, line: bool = False) -> bool | None:
+        recovery.write(other)  # while the player thinks
+        return ask(question, line)
+
+    monkeypatch.setattr(cli, "_ask", another_mille_keeps_one)
+    ui = terminal(answer)
+    assert cli.main([]) == 0
+    assert not path.exists()
+    (left,) = kept_files(private_state_home)
+    assert left.read_text() == savefile.dumps(other)
+    if answer == b"y":
+        assert savefile.dumps(ui.calls[0][0]) == savefile.dumps(original)
+
+
+def test_a_game_taken_or_changed_meanwhile_is_left_as_it_is(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, path, mtime = interrupted()
+    ask = cli._ask
+
+    def changed(question: str, line: bool = False) -> bool | None:
+        os.utime(path, (mtime + 60, mtime + 60))  # another mille wrote it again
+        return ask(question, line)
+
+    monkeypatch.setattr(cli, "_ask", changed)
+    ui = terminal(b"y")
+    assert cli.main([]) == 0
+    err = capsys.readouterr().err
+    assert one_safe_line(err).endswith(": another mille took or changed it meanwhile")
+    assert path.exists() and path.stat().st_mtime == mtime + 60
+    assert ui.calls[0][0].log == []  # a new game
+
+
+class Bounded(io.BytesIO):
+    """Input that refuses an unbounded read (``mille --plain < /dev/zero``)."""
+
+    def readline(self, size: int | None = -1) -> bytes:
+        assert size is not None and 0 < size <= 65536, "an unbounded read"
+        return super().readline(size)
+
+    def read(self, size: int | None = -1) -> bytes:
+        assert size is not None and 0 < size <= 65536, "an unbounded read"
+        return super().read(size)
+
+
+def test_the_line_modes_question_reads_a_bounded_line(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mille import plain
+
+    original, path, mtime = interrupted()
+    ui = terminal(b"")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(Bounded(b"y" * 100_000 + b"\nyes\n")))
+    monkeypatch.setattr(plain, "play", lambda session, message, **_: ui(session, message))
+    assert cli.main(["--plain"]) == 0
+    assert capsys.readouterr().out == question(mtime) + ASK * 2  # the long line asks again
+    assert savefile.dumps(ui.calls[0][0]) == savefile.dumps(original)
+
+
+def test_the_question_names_the_game() -> None:
+    session = Session.new(find_rules("milebymile", players=4, team_mode="2v2"), seed=1)
+    session.table.totals = [1250, 400]
+    assert cli.describe_game(session) == "milebymile, 4 players, scores 1250, 400"
+
+
+@pytest.mark.parametrize("argv", [["--seed", "\u0663"], ["--seed", "\u00b2"],
+                                  ["--rules", "milebymile", "--players", "\u0663"]])
+def test_numbers_on_the_command_line_are_ascii_digits(argv: list[str]) -> None:
+    with pytest.raises(UsageError, match=f"not a number: {argv[-1]}\\n"):
+        parse_args(argv)
+
+
+def test_a_message_the_output_cannot_encode_is_escaped(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONIOENCODING="ascii", XDG_STATE_HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-m", "mille", "--plain", str(tmp_path / "\u00e9t\u00e9")],
+                          capture_output=True, env=env, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr == f"mille: {tmp_path}/\\xe9t\\xe9: No such file or directory\n".encode()
+
+
+def test_output_lost_at_the_question_keeps_the_game(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, path, _ = interrupted()
+    before = path.read_bytes()
+    ui = terminal(b"y")
+    monkeypatch.setattr(sys, "stdout", DeadTerminal())
+    assert cli.main([]) == 1
+    assert one_safe_line(capsys.readouterr().err) == \
+        "mille: output lost: the interrupted games are kept for next time"
+    assert path.read_bytes() == before and ui.calls == []

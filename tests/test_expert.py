@@ -15,6 +15,7 @@ from test_table_classic import build
 
 from mille.cards import (
     CARD_NAMES,
+    D25,
     D50,
     D75,
     D100,
@@ -30,6 +31,7 @@ from mille.expert import (
     Budget,
     Expert,
     ExpertError,
+    LETTERS,
     _Sampler,
     distinct_moves,
     game_chance,
@@ -418,6 +420,9 @@ def test_to_dict_round_trip() -> None:
     data = json.loads(json.dumps(bot.to_dict()))
     assert data["seat"] == 2 and sorted(data["beliefs"]) == ["0", "1"]
     assert len(data["beliefs"]["1"]) == 1000 and len(data["beliefs"]["1"][0]) == 6
+    # a guess is a string of card letters, a foreseen move names its card's letter
+    assert data["beliefs"]["1"][0] == "".join(LETTERS[c] for c in bot.beliefs[1][0])
+    assert all(len(key.partition(">")[0]) == 3 for key in data["predictions"]["0"])
     assert data["predictions"] == {"0": data["predictions"]["0"]}  # seat 0 is to move
     assert all(key.startswith(("U:", "D:")) for key in data["predictions"]["0"])
     back = Expert.from_dict(data, random.Random(1), 2)
@@ -473,6 +478,14 @@ def test_to_dict_round_trip() -> None:
         (lambda d: d["beliefs"].update({"2": [["Go", "Joker"]]}),
          "expert: beliefs '2': unknown card 'Joker'"),
         (lambda d: d["beliefs"].update({"2": [["Go", 13]]}), "expert: beliefs '2': unknown card 13"),
+        (lambda d: d["beliefs"].update({"2": ["abcdefgh"]}),
+         "expert: beliefs '2': a hand must be at most 7 card letters"),
+        (lambda d: d["beliefs"].update({"2": ["abz"]}),
+         "expert: beliefs '2': unknown card letter 'z'"),
+        (lambda d: d["beliefs"].update({"2": [7]}),
+         "expert: beliefs '2': a hand must be a string of card letters"),
+        (lambda d: d["predictions"].update({"0": ["P"] * 999 + ["U:z"]}),
+         "expert: predictions '0': 'U:z' is not a move"),
         (lambda d: d.update(predictions=None), "expert: predictions must be an object"),
         (lambda d: d["predictions"].update({"5": ["P"]}),
          "expert: predictions '5': no beliefs about seat 5"),
@@ -508,6 +521,13 @@ def test_from_dict_takes_every_move_it_writes() -> None:
                                 "U:False Virtue"] * 125
     bot = Expert.from_dict(data, random.Random(0), 1)
     assert bot.predictions[0][:3] == ["P", "Y", "N"]
+    # card letters (what it writes now) and card names (older saves) alike
+    data["predictions"]["0"] = ["D:a", "U:n", "U:i>2", "U:t"] * 250
+    bot = Expert.from_dict(data, random.Random(0), 1)
+    assert bot.predictions[0][:4] == ["D:25", "U:Go", "U:Stop>2", "U:False Virtue"]
+    data["beliefs"]["0"] = [["Go", "25"]] * 1000
+    assert Expert.from_dict(data, random.Random(0), 1).beliefs[0][0] == [GO, D25]
+    assert Expert.from_dict(data, random.Random(0), 1).to_dict()["beliefs"]["0"][0] == "na"
 
 
 def test_bad_seat_turn_and_budget() -> None:

@@ -6,6 +6,7 @@ import io
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -97,6 +98,9 @@ def classic3() -> Session:
     ("hints", "unknown command: hints"),
     ("log", "The hand so far: nothing yet."),
     ("l", "The hand so far: nothing yet."),
+    # a number is ASCII digits: a superscript two is no side (it was an internal error)
+    ("p\nu 1 \u00b2", "no such opponent"),
+    ("p\nu 1 \u0663", "no such opponent"),
 ])
 def test_commands_get_the_boards_messages(typed: str, said: str) -> None:
     status, out = run(classic3(), typed + "\n")
@@ -166,8 +170,8 @@ def test_a_question_wants_y_or_n() -> None:
 def test_end_of_input_keeps_the_game(private_state_home: Path) -> None:
     session = classic3()
     status, _ = run(session, "p\nd 1\n", fresh=True)
-    kept = private_state_home / "mille" / "interrupted-game.json"
-    assert status == 0 and kept.exists()
+    (kept,) = (private_state_home / "mille").glob("interrupted-*.json")
+    assert status == 0 and str(kept) == session.kept
     data = json.loads(kept.read_text())
     assert data["rules"]["name"] == "classic" and data["rules"]["players"] == 3
 
@@ -222,15 +226,22 @@ def test_a_whole_seeded_game_from_a_script(args: tuple[str, ...], players: int,
     assert not (Path(env["XDG_STATE_HOME"]) / "mille").exists()
 
 
-def test_end_of_input_then_the_next_mille_offers_the_game(env: dict[str, str]) -> None:
+def test_end_of_input_then_the_next_mille_says_a_game_is_waiting(env: dict[str, str]) -> None:
+    """A script is never asked Resume it? (it would answer with its moves):
+    the next game starts and the kept one waits for a mille on a terminal."""
     first = mille("--plain", "--rules", "classic", "--players", "3", "--seed", "4",
                   script="p\nd 1\n", env=env)
     assert first.returncode == 0
     assert first.stderr.startswith("mille: end of input; the game is kept in ")
-    second = mille("--plain", script="y\nr\nq\ny\n", env=env)
+    second = mille("--plain", "--seed", "3", script="n\nq\ny\n", env=env)
     assert second.returncode == 0
-    assert "a game was interrupted" in second.stdout
-    assert "mille: classic, 3 players" in second.stdout
+    assert "Resume it?" not in second.stdout
+    assert "mille: bsd, 2 players" in second.stdout and "Your move: n" in second.stdout
+    assert second.stderr.startswith("mille: a kept game is waiting (classic, 3 players, "
+                                    "scores 0, 0, 0; ")
+    assert second.stderr.endswith("): run mille alone to resume it\n")
+    kept = list((Path(env["XDG_STATE_HOME"]) / "mille").glob("interrupted-*.json"))
+    assert len(kept) == 1
 
 
 def test_a_dumb_terminal_is_told_about_plain(env: dict[str, str]) -> None:
@@ -549,3 +560,189 @@ def test_l_after_a_restore_says_the_start_of_the_hand_was_not_kept(tmp_path: Pat
     told = out.split("Your move: l\n")[1].splitlines()
     assert told[:2] == ["The hand so far:", "  " + NOT_KEPT]
     assert told[2:5] == whole[-len(told) + 2:][:3] and not told[2].startswith("  You ")
+
+# ----- signals: flags between moves, never a move cut in half ----------------------
+
+
+def kill_during(monkeypatch: pytest.MonkeyPatch, owner: object, name: str,
+                signum: int, times: int = 1) -> list[int]:
+    """Send ``signum`` to this process during the first ``times`` calls of
+    ``owner.name`` (the call then goes on); the list counts the calls."""
+    calls: list[int] = []
+    original = getattr(owner, name)
+
+    def wrapped(*args: object, **kwargs: object) -> object:
+        calls.append(len(calls))
+        if len(calls) <= times:
+            os.kill(os.getpid(), signum)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, wrapped)
+    return calls
+
+
+def five_seats() -> Session:
+    return Session.new(find_rules("milebymile", players=5), seed=3)
+
+
+def test_control_c_while_the_computers_move_asks_really_after_the_move(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    told: list[int] = []
+    move = Session.computer_move
+
+    def computer_move(self: Session) -> object:
+        told.append(len(self.log))
+        if len(told) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+        return move(self)
+
+    monkeypatch.setattr(Session, "computer_move", computer_move)
+    status, out = run(five_seats(), "p\nd 1\nn\nq\ny\n")
+    assert status == 0
+    lines = out.splitlines()
+    assert "Really? n" in lines  # asked, answered no: the game went on
+    assert lines.index("Really? n") > lines.index("Your move: d 1")
+    assert len(told) > 2  # the other computers moved after it
+
+
+def test_control_c_during_a_save_or_a_hint_asks_really_after_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mille.advice
+    import mille.savefile
+
+    kill_during(monkeypatch, mille.savefile, "save_session", signal.SIGINT)
+    kill_during(monkeypatch, mille.advice, "hint", signal.SIGINT)
+    name = tmp_path / "g.json"
+    status, out = run(classic3(), f"s\n{name}\nn\nh\ny\n")
+    lines = out.splitlines()
+    assert status == 0 and name.exists()
+    saved = next(i for i, line in enumerate(lines) if line.startswith(f"{name} ["))
+    assert lines[saved + 1:saved + 3] == ["", "Really? n"]
+    assert lines[-1] == "Really? y" and lines[-3].startswith("hint: ")
+
+
+def test_sigterm_during_a_save_saves_then_keeps_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, private_state_home: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import mille.savefile
+
+    kill_during(monkeypatch, mille.savefile, "save_session", signal.SIGTERM)
+    name = tmp_path / "g.json"
+    status, out = run(classic3(), f"p\ns\n{name}\nd 1\n")
+    assert status == 1 and name.exists()
+    assert "Your move: d 1" not in out  # it stopped there
+    kept = private_state_home / "mille"
+    assert len(os.listdir(kept)) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("mille: terminated; the game is kept in ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("second", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_second_signal_while_the_game_is_kept_changes_nothing(
+        second: int, monkeypatch: pytest.MonkeyPatch, private_state_home: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import mille.recovery
+
+    kill_during(monkeypatch, Session, "computer_move", signal.SIGHUP)
+    kill_during(monkeypatch, mille.recovery, "write", second)
+    session = five_seats()
+    status, _ = run(session, "p\nd 1\n")
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err.startswith("mille: hang-up; the game is kept in "), err
+    from mille import savefile
+
+    (kept,) = (private_state_home / "mille").iterdir()
+    assert savefile.dumps(savefile.load_session(str(kept))) == savefile.dumps(session)
+
+
+def test_the_hang_up_keeps_the_game_between_two_computer_moves(
+        monkeypatch: pytest.MonkeyPatch, private_state_home: Path) -> None:
+    calls = kill_during(monkeypatch, Session, "computer_move", signal.SIGTERM)
+    session = five_seats()
+    status, _ = run(session, "p\nd 1\n")
+    assert status == 1 and len(calls) == 1  # the move under way, no other
+
+
+class Popen:
+    """``mille --plain`` in a subprocess, its output read as it comes."""
+
+    def __init__(self, *args: str, env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(MILLE + ["--plain", *args], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     env=env)
+        self.out = b""
+
+    def expect(self, text: str, timeout: float = 60) -> None:
+        import select
+        import time
+
+        assert self.proc.stdout is not None
+        end = time.monotonic() + timeout
+        while text.encode() not in self.out:
+            left = end - time.monotonic()
+            assert left > 0, f"{text!r} not seen in {self.out[-300:]!r}"
+            if select.select([self.proc.stdout], [], [], left)[0]:
+                chunk = os.read(self.proc.stdout.fileno(), 65536)
+                assert chunk, f"output ended without {text!r}: {self.out[-300:]!r}"
+                self.out += chunk
+
+    def send(self, text: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(text.encode())
+        self.proc.stdin.flush()
+
+    def finish(self) -> tuple[int, str]:
+        assert self.proc.stderr is not None
+        status = self.proc.wait(timeout=60)
+        return status, self.proc.stderr.read().decode()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGQUIT"), reason="POSIX only")
+def test_control_backslash_keeps_the_game(env: dict[str, str]) -> None:
+    game = Popen("--rules", "classic", "--players", "3", "--seed", "4", env=env)
+    game.expect("Your move: ")
+    game.send("p\n")
+    game.expect("Your hand: ")
+    game.expect("Your move: ")
+    game.proc.send_signal(signal.SIGQUIT)
+    status, err = game.finish()
+    assert status == 1
+    assert err.startswith("mille: quit signal; the game is kept in ") and err.count("\n") == 1
+    assert len(os.listdir(Path(env["XDG_STATE_HOME"]) / "mille")) == 1
+
+
+def test_output_going_away_keeps_the_game(env: dict[str, str]) -> None:
+    game = Popen("--rules", "classic", "--players", "3", "--seed", "4", env=env)
+    game.expect("Your move: ")
+    assert game.proc.stdout is not None
+    game.proc.stdout.close()  # as | head -1 does
+    game.send("p\nd 1\n" * 3)
+    status, err = game.finish()
+    assert status == 1
+    assert err.startswith("mille: output lost; the game is kept in ") and err.count("\n") == 1
+    assert len(os.listdir(Path(env["XDG_STATE_HOME"]) / "mille")) == 1
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_a_full_disk_keeps_the_game(env: dict[str, str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(MILLE + ["--plain", "--seed", "4"], input="p\nd 1\n",
+                              stdout=full, stderr=subprocess.PIPE, text=True, env=env,
+                              timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.startswith("mille: output lost; the game is kept in ")
+    assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("encoding,typed,shown", [
+    ("ascii", "\u00e9", "\\xe9"), ("latin-1", "\u20ac", "\\u20ac"),
+])
+def test_what_the_output_cannot_encode_is_escaped(encoding: str, typed: str, shown: str,
+                                                   env: dict[str, str]) -> None:
+    done = subprocess.run(MILLE + ["--plain", "--seed", "4"], input=f"{typed}\nq\ny\n".encode(),
+                          capture_output=True, env=dict(env, PYTHONIOENCODING=encoding),
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    assert f"Your move: {shown}\n".encode() in done.stdout

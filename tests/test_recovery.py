@@ -79,16 +79,24 @@ def test_write_then_pending_then_remove(state_home: Path) -> None:
     session = Session.new(seed=11)
     session.play(session.state.legal_moves()[0])
     written = recovery.write(session)
-    assert written == recovery.path()
+    assert session.kept == written
+    name = os.path.basename(written)
+    assert name.startswith("interrupted-") and name.endswith(f"-{os.getpid()}.json")
     found = recovery.pending()
     assert found == (written, os.stat(written).st_mtime)
     restored = load_session(written)  # an ordinary save file
     assert dumps(restored) == dumps(session)
-    assert os.listdir(state_home / "mille") == ["interrupted-game.json"]  # no temporary left
-    recovery.remove()
+    assert os.listdir(state_home / "mille") == [name]  # no temporary left
+    recovery.remove(written)
     assert recovery.pending() is None
-    recovery.remove()  # missing is fine
+    recovery.remove(written)  # missing is fine
     assert os.listdir(state_home / "mille") == []
+
+
+def test_earlier_versions_one_file_is_found(state_home: Path) -> None:
+    (state_home / "mille").mkdir(parents=True)
+    Path(recovery.path()).write_text(dumps(Session.new(seed=1)))
+    assert recovery.pending() == (recovery.path(), os.stat(recovery.path()).st_mtime)
 
 
 def test_the_directory_is_made_private(state_home: Path) -> None:
@@ -107,12 +115,28 @@ def test_an_existing_directory_is_left_as_it_is(state_home: Path) -> None:
     assert stat.S_IMODE((state_home / "mille").stat().st_mode) == 0o750
 
 
-def test_a_second_write_replaces_the_first(state_home: Path) -> None:
-    recovery.write(Session.new(seed=1))
+def test_a_second_game_gets_a_file_of_its_own(state_home: Path) -> None:
+    """Two games interrupted one after the other are both kept: the newest
+    is found first."""
+    first = recovery.write(Session.new(seed=1))
+    os.utime(first, (1_795_000_000, 1_795_000_000))
     second = Session.new(seed=2)
     path = recovery.write(second)
-    assert Path(path).read_text() == dumps(second)
-    assert os.listdir(state_home / "mille") == ["interrupted-game.json"]
+    assert path != first and Path(path).read_text() == dumps(second)
+    assert [p for p, _ in recovery.kept_games()] == [path, first]
+    assert len(os.listdir(state_home / "mille")) == 2
+
+
+def test_claim_takes_only_the_file_offered(state_home: Path) -> None:
+    path = recovery.write(Session.new(seed=1))
+    mtime = os.stat(path).st_mtime
+    os.utime(path, (mtime + 5, mtime + 5))  # written again meanwhile
+    assert recovery.claim(path, mtime) is None and os.path.exists(path)
+    taken = recovery.claim(path, mtime + 5)
+    assert taken is not None and not os.path.exists(path) and recovery.pending() is None
+    assert recovery.claim(path, mtime + 5) is None  # gone: another mille has it
+    recovery.release(taken, path)
+    assert recovery.pending() == (path, mtime + 5)
 
 
 def test_a_write_that_cannot_be_done_raises_os_error(
@@ -141,14 +165,14 @@ def test_a_failed_write_keeps_the_older_file(
         recovery.write(Session.new(seed=2))
     monkeypatch.undo()
     assert Path(path).read_bytes() == before
-    assert os.listdir(state_home / "mille") == ["interrupted-game.json"]
+    assert os.listdir(state_home / "mille") == [os.path.basename(path)]
 
 
 def test_set_aside(state_home: Path) -> None:
     path = recovery.write(Session.new(seed=1))
     Path(path + ".bad").write_text("an older bad one")
     Path(path).write_text("garbage")
-    aside = recovery.set_aside()
+    aside = recovery.set_aside(path)
     assert aside == path + ".bad"
     assert Path(aside).read_text() == "garbage"
     assert recovery.pending() is None
@@ -172,3 +196,5 @@ def test_the_save_format_doc_describes_it() -> None:
     assert f"$XDG_STATE_HOME/mille/{recovery.NAME}" in section
     assert f"{recovery.NAME}{recovery.BAD_SUFFIX}" in section
     assert "Resume it? [yn]" in section and "mode 0700" in section
+    assert f"$XDG_STATE_HOME/mille/{recovery.PREFIX}" in section
+    assert "run\nmille alone to resume it" in section and "another mille took or changed it" in section

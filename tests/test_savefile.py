@@ -25,6 +25,7 @@ from mille.describe import recent
 from mille.rules import BSD, Rules, find_rules
 from mille.savefile import (
     FORMAT,
+    MAX_SIZE,
     VERSION,
     SaveError,
     dumps,
@@ -513,7 +514,7 @@ def non_utf8() -> bytes:
 
 def huge() -> bytes:
     text = json.dumps(BASE)
-    return (text[:-1] + ', "pad": "' + "x" * (1 << 20) + '"}').encode()
+    return (text[:-1] + ', "pad": "' + "x" * MAX_SIZE + '"}').encode()
 
 
 TAB0 = ("table", "tableaux", 0)
@@ -524,7 +525,7 @@ CORPUS: list[tuple[str, Callable[[], bytes], str]] = [
     # the file as a whole
     ("empty", lambda: b"", "not a mille save file (empty)"),
     ("blank", lambda: b"  \n\n", "not a mille save file (empty)"),
-    ("over 1 MiB", huge, "not a mille save file (over 1 MiB)"),
+    ("over 4 MiB", huge, "not a mille save file (over 4 MiB)"),
     ("not UTF-8", non_utf8, "not a mille save file (not UTF-8 text at byte "),
     ("truncated", bad_json_text, "not a mille save file (bad JSON at line 1 column "),
     ("plain text", lambda: b"hello, world\n", "not a mille save file (bad JSON at line 1 column 1: expecting value)"),

@@ -1,9 +1,10 @@
 """End to end: a game is never lost when the player is gone.
 
-A hang-up (SIGHUP), SIGTERM or a closed terminal, at the move prompt and at
-every other prompt, writes the game in progress to the recovery file
-(``$XDG_STATE_HOME/mille/interrupted-game.json``; every Term has its own
-state directory) and exits 1 with the terminal restored.  The file loads
+A hang-up (SIGHUP), SIGTERM, ^\\ (SIGQUIT) or a closed terminal, at the
+move prompt and at every other prompt, writes the game in progress to a
+recovery file (``$XDG_STATE_HOME/mille/interrupted-*.json``; every Term has
+its own state directory) and exits 1 with the terminal restored.  While
+the computers move, it is seen between two moves.  The file loads
 to the same game, and ``mille FILE`` (or a plain ``mille`` answering its
 offer) shows the same board.  A terminal that
 goes away with no SIGHUP reaching mille (the session leader ignores it)
@@ -52,7 +53,10 @@ def totals(line: str) -> tuple[str, str]:
 
 
 def recovery_file(term: Term) -> Path:
-    return Path(term.state_home) / "mille" / "interrupted-game.json"
+    """The one recovery file the game left (a name of its own)."""
+    kept = sorted((Path(term.state_home) / "mille").glob("interrupted-*.json"))
+    assert len(kept) == 1, kept
+    return kept[0]
 
 
 def drive(session: Session, dice: random.Random) -> None:
@@ -125,7 +129,10 @@ def reach(spawn: Spawn, tmp_path: Path, where: str) -> tuple[Term, Session]:
 
 
 def hang_up(term: Term, how: str) -> int:
-    """SIGHUP, SIGTERM or the terminal closed under mille; its exit status."""
+    """SIGHUP, SIGTERM, ^\\ or the terminal closed under mille; its exit status."""
+    if how == "quit":
+        term.send("\x1c")  # ^\\: the terminal sends SIGQUIT
+        return term.wait_exit()
     if how != "close":
         term.child.kill(signal.SIGHUP if how == "hup" else signal.SIGTERM)
         return term.wait_exit()
@@ -139,10 +146,13 @@ def hang_up(term: Term, how: str) -> int:
     return int(status)
 
 
-CASES = [("move", how) for how in ("hup", "term", "close")] + [
-    ("really", "hup"), ("file", "term"), ("overwrite", "close"), ("same", "hup"),
+CASES = [("move", how) for how in ("hup", "term", "close", "quit")] + [
+    ("really", "hup"), ("file", "term"), ("overwrite", "close"), ("same", "quit"),
     ("extension", "term"), ("another hand", "close"), ("save game", "hup"),
 ]
+
+
+REASONS = {"hup": "hang-up", "term": "terminated", "quit": "quit signal"}
 
 
 @pytest.mark.parametrize("where,how", CASES)
@@ -160,10 +170,12 @@ def test_a_hang_up_keeps_the_game(spawn: Spawn, tmp_path: Path, where: str, how:
     if where == "overwrite":
         assert (tmp_path / "g").read_text() == "someone's file"
 
+    if how in ("hup", "term", "quit"):
+        assert f"mille: {REASONS[how]}; the game is kept in ".encode() in term.raw
     if how == "close":  # a plain mille offers the interrupted game
         again = spawn(cwd=tmp_path, state_home=term.state_home)
         again.wait_for("Resume it? [yn]")
-        again.send("y\r")
+        again.send("y")
     else:
         copy = tmp_path / "kept.json"
         shutil.copy(kept, copy)
@@ -210,3 +222,25 @@ def test_a_lost_terminal_without_sighup_ends_the_game(spawn: Spawn, tmp_path: Pa
     pytest.importorskip("mille.recovery", reason="mille.recovery (saves side) not there yet")
     game = load_session(str(recovery_file(term)))
     assert game.state == Session.new(seed=1).state
+
+
+def test_sigterm_while_nine_experts_move_is_seen_between_two_moves(
+        spawn: Spawn, tmp_path: Path) -> None:
+    """The expert thinks up to about a second a move: mille leaves after
+    the move under way, not after all eight, with the game as it stood
+    between two moves."""
+    term = spawn("--rules", "milebymile", "--players", "9", "--level", "expert",
+                 "--seed", "3", cwd=tmp_path)
+    term.wait_for(">>:Move:", row=22, timeout=20)
+    term.send("p")
+    term.wait_for("You drew", timeout=20)
+    term.send("d1 ")
+    term.wait_for("Discard ", row=0, timeout=20)  # yours: the computers move now
+    start = time.monotonic()
+    term.child.kill(signal.SIGTERM)
+    assert term.wait_exit(timeout=10) == 1
+    took = time.monotonic() - start
+    assert took < 2.5, took  # the move under way: the expert's time cap is 0.9 s
+    assert b"mille: terminated; the game is kept in " in term.raw
+    game = load_session(str(recovery_file(term)))  # a consistent table: it loads
+    assert game.computer_to_move  # some computers had not moved yet

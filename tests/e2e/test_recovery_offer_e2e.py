@@ -1,6 +1,8 @@
 """End to end: a plain ``mille`` offers the interrupted game, on the terminal,
-before curses starts; y resumes it, n starts a new game, end of file or a
-closed terminal keeps it.
+before curses starts, naming it; one key answers (no RETURN, as every
+yes/no of the board): y resumes it, n starts a new game, end of file or a
+closed terminal keeps it.  With game options or ``--seed`` nothing is
+asked: the new game starts and the kept one waits.
 
 Each ``Term`` is given the test's own directory as its ``XDG_STATE_HOME``,
 where the test left the recovery file.
@@ -9,6 +11,7 @@ where the test left the recovery file.
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 from typing import Callable, Iterator
@@ -69,8 +72,11 @@ def hand_on_screen(term: Term) -> list[str]:
 
 
 def ask(term: Term) -> None:
-    term.wait_for(f"mille: a game was interrupted on {time.ctime(WHEN)}.")
+    term.wait_for(f"mille: a game was interrupted on {time.ctime(WHEN)}:")
     term.wait_for("Resume it? [yn]")
+    lines = term.lines()
+    which = lines[lines.index("Resume it? [yn]") - 1]
+    assert re.fullmatch(r"bsd, 2 players, scores \d+, \d+\.", which), which
 
 
 def quit_game(term: Term) -> int:
@@ -85,7 +91,7 @@ def test_yes_resumes_the_game(spawn: Callable[..., Term], state_home: Path) -> N
     term = spawn()
     ask(term)
     assert path.exists()
-    term.child.send("y\r")
+    term.child.send("y")  # one key: no RETURN
     term.wait_for(">>:Move:", row=10)
     term.wait(lambda: hand_on_screen(term) == hand_names(session), what="the resumed hand")
     assert term.lines()[15].ljust(80)[45:].rstrip() == f"resumed [{time.ctime(WHEN)}]"
@@ -98,23 +104,51 @@ def test_another_answer_asks_again(spawn: Callable[..., Term], state_home: Path)
     session, path = interrupted_game()
     term = spawn()
     ask(term)
-    term.child.send("perhaps\r")
-    term.wait(lambda: term.raw.count(b"Resume it? [yn] ") == 2, what="the second question")
-    term.child.send("YES\r")
+    term.child.send("p\r")
+    term.wait(lambda: term.bells() == 2, what="a beep for each other key")
+    assert b"Resume it? [yn] " in term.raw and b">>:Move:" not in term.raw
+    term.child.send("Y")
     term.wait(lambda: hand_on_screen(term) == hand_names(session), what="the resumed hand")
     assert not path.exists()
     assert quit_game(term) == 0
 
 
 def test_no_starts_a_new_game(spawn: Callable[..., Term], state_home: Path) -> None:
-    _, path = interrupted_game()
-    term = spawn("--seed", "4")
+    session, path = interrupted_game()
+    term = spawn()
     ask(term)
-    term.child.send("n\r")
+    term.child.send("n")
     term.wait_for(">>:Move:", row=10)
-    term.wait(lambda: hand_on_screen(term) == hand_names(Session.new(seed=4)), what="the new hand")
+    term.wait(lambda: hand_on_screen(term) != hand_names(session), what="a new hand")
     assert not path.exists()
     assert quit_game(term) == 0
+
+
+def test_options_start_a_new_game_and_the_kept_one_waits(
+        spawn: Callable[..., Term], state_home: Path) -> None:
+    _, path = interrupted_game()
+    before = path.read_bytes()
+    term = spawn("--seed", "4")
+    term.wait_for(">>:Move:", row=10)
+    term.wait(lambda: hand_on_screen(term) == hand_names(Session.new(seed=4)), what="the new hand")
+    assert b"Resume it?" not in term.raw
+    assert re.search((r"mille: a kept game is waiting \(bsd, 2 players, scores \d+, \d+; "
+                      f"{time.ctime(WHEN)}\\): run mille alone to resume it").encode(),
+                     bytes(term.raw))
+    assert quit_game(term) == 0
+    assert path.read_bytes() == before
+
+
+def test_control_backslash_at_the_question_keeps_the_game(
+        spawn: Callable[..., Term], state_home: Path) -> None:
+    _, path = interrupted_game()
+    before = path.read_bytes()
+    term = spawn()
+    ask(term)
+    term.child.send("\x1c")  # ^\\: SIGQUIT
+    assert term.wait_exit() == 130  # as ^C: nothing was answered
+    assert b"Traceback" not in term.raw
+    assert path.read_bytes() == before
 
 
 def test_end_of_file_keeps_the_game(spawn: Callable[..., Term], state_home: Path) -> None:
@@ -147,11 +181,11 @@ def test_a_closed_terminal_keeps_the_game(spawn: Callable[..., Term], state_home
 def test_a_bad_recovery_file_is_moved_aside(spawn: Callable[..., Term], state_home: Path) -> None:
     _, path = interrupted_game()
     path.write_text("not a game\n")
-    term = spawn("--seed", "4")
+    term = spawn()
     term.wait_for(">>:Move:", row=10)
     assert b"Resume it?" not in term.raw
-    assert b"interrupted-game.json: not a mille save file (bad JSON" in term.raw
-    assert b"(moved to interrupted-game.json.bad)" in term.raw
+    assert f"{path.name}: not a mille save file".encode() in term.raw
+    assert f"(moved to {path.name}.bad)".encode() in term.raw
     assert not path.exists()
     assert Path(str(path) + ".bad").read_text() == "not a game\n"
     assert quit_game(term) == 0
