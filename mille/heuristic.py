@@ -48,11 +48,12 @@ Each turn, in this order:
    distance that makes an exact finish with its hand is kept).  It never
    discards a safety.
 
-Under the problems model (milebymile) with three or more opposing sides a
-rolling side is hit again and again and every hazard brings a Stop: while
-it can move it plays miles rather than hazards (unless the target is on
-its last leg and ahead), and it keeps remedies over hazards.  A second
-copy of a needed remedy is only a spare.
+Under the problems model (milebymile) with three or more sides, while it
+can move it plays miles rather than hazards (unless the target is on its
+last leg and ahead); in a duel it attacks the rolling side as under the
+other models.  With three or more opposing sides a rolling side is hit
+again and again and every hazard brings a Stop: it keeps remedies over
+hazards.  A second copy of a needed remedy is only a spare.
 
 Under the karma rule a hazard that would clash is a weak move (nothing
 lands, both sides lose karma), and a False Virtue gets the karma back once
@@ -70,6 +71,7 @@ equal choices are broken with its ``random.Random``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass
@@ -130,8 +132,6 @@ CURE = 10000  # a safety against what ails the side
 FLUSH = 9000  # a safety played before it is too late
 FINISH = 8000  # the distance card that completes the trip
 WEAK = 10  # below this a use is no better than discarding a dead card
-ROLLING = 0.0  # an attack's worth while its own side could move instead
-LAST_LEG = 300  # a side this near the end is stopped even before its own miles
 CROWD = 1.5  # a remedy's keep among many attackers (milebymile)
 HOARD = 0.5  # a hazard's keep among many attackers (milebymile)
 EXACT = 5.0  # a finishing card that lands exactly on the target, over one past it
@@ -154,6 +154,10 @@ class Weights:
     double: float = 0.0  # more for a hazard that needs two cards to mend (remedy and Go)
     hazard_keep: float = 40.0  # a hazard's keep in hand
     extension_rounds: int = 6  # rounds of draws left that the extension asks for
+    # milebymile: an attack's worth while its own side could move instead,
+    # unless the target is this near the end and ahead
+    rolling: float = 0.0
+    last_leg: int = 300
 
 
 # two sides: attack more (the leader, what is hard to mend), never mind a
@@ -161,12 +165,16 @@ class Weights:
 TWO_SIDES = Weights(repair=100.0, attack=160.0, behind=0.6, stacked=0.1, lead=3.5,
                     scarce=0.5, coup_risk=50.0, double=0.2, hazard_keep=60.0,
                     extension_rounds=3)
+# two sides under the problems model (milebymile): attack while rolling too
+TWO_SIDES_PROBLEMS = dataclasses.replace(TWO_SIDES, rolling=1.0)
 MANY_SIDES = Weights()
 
 
 def weights(rules: Rules) -> Weights:
-    """The weights for ``rules``' number of sides."""
-    return TWO_SIDES if rules.sides == 2 else MANY_SIDES
+    """The weights for ``rules``' number of sides (and battle model)."""
+    if rules.sides > 2:
+        return MANY_SIDES
+    return TWO_SIDES_PROBLEMS if rules.battle == "problems" else TWO_SIDES
 
 
 class HeuristicError(ValueError):
@@ -493,10 +501,10 @@ class _Turn:
                 damage *= 1.0 + self.w.scarce * (1.0 - self.bot.unseen(remedy) / total)
         value = damage * self.threat(target) * self.time_left()
         if self.rules.battle == "problems" and not self.needs and self._can_move() \
-                and (left > LAST_LEG or opp.mileage < self.me.mileage):
+                and (left > self.w.last_leg or opp.mileage < self.me.mileage):
             # while rolling, miles first: every hazard brings a Stop, so the
             # chance to roll may not come back, and a hazard keeps
-            value *= ROLLING
+            value *= self.w.rolling
         # a coup fourre against it: its hazard wasted, 400 and a turn to them
         safety = safety_for(card)
         if self.bot.unseen(safety) > 0:

@@ -484,3 +484,20 @@ def test_never_discards_a_safety() -> None:
         [Discard(i) for i, c in enumerate(hand) if c != NO_CARD]
     move = _Turn(bot_for(t), t, legal).best()
     assert isinstance(move, Use)
+
+
+def test_attacks_while_rolling_in_a_milebymile_duel_but_not_in_a_crowd() -> None:
+    # two sides: a hazard on the rolling leader comes before its own miles
+    t = build_mbm(hands={0: [ACCIDENT, D25, D50, D75, GO, REPAIRS]}, picked={0: D100},
+                  sides={1: {"problems": [], "record": [D100] * 3},
+                         2: {"problems": [], "record": [D100] * 4}})
+    card, move = chosen_card(t)
+    assert isinstance(move, Use) and card == ACCIDENT and move.target in (None, 2)
+    # four sides: every hazard brings a Stop and it is hit again and again;
+    # while it can move, miles first
+    t = build_mbm(4, hands={0: [ACCIDENT, D25, D50, D75, GO, REPAIRS]}, picked={0: D100},
+                  sides={1: {"problems": [], "record": [D100] * 3},
+                         2: {"problems": [], "record": [D100] * 4},
+                         3: {"problems": []}, 4: {"problems": []}})
+    card, move = chosen_card(t)
+    assert isinstance(move, Use) and card == D100
