@@ -34,11 +34,12 @@ Each turn, in this order:
    and in that side's hands rather than in the deck; a hazard whose safety
    is in view cannot be countered), more when most of its remedies are in
    view.  In a duel (two sides) it attacks more readily, above all the
-   leader and with hazards that need a remedy and a Go, and under the stack
-   model (classic) it hardly ever piles a hazard on a side another hazard
-   or a Stop already stops: that mostly changes the remedy the side waits
-   for, and wastes a card that would stop a rolling side.  It never aims
-   at its own team: targets are chosen among the opposing sides;
+   leader and with hazards that need a remedy and a Go.  Under the stack
+   model (classic) it does not pile a hazard on a side another hazard or a
+   Stop already stops (it discards rather): that mostly changes the remedy
+   the side waits for, and wastes a card that would stop a rolling side.
+   It never aims at its own team: targets are chosen among the opposing
+   sides;
 5. the longest distance (a hazard on a rolling side usually comes first),
    preferring one that leaves a remainder its hand can make exactly;
 6. otherwise it discards its least useful card: cards that can never help
@@ -147,7 +148,7 @@ class Weights:
     repair: float = 150.0  # a remedy the side needs now
     attack: float = 100.0  # a hazard on a rolling side, before weighing the target
     behind: float = 0.3  # an attack's worth on a side at 0 when its own side is ahead
-    stacked: float = 1.0  # a hazard on a side a hazard or a Stop already stops (stack)
+    stacked: float = 0.0  # a hazard on a side a hazard or a Stop already stops (stack)
     lead: float = 1.5  # how much more a side at the target is worth stopping than one at 0
     scarce: float = 0.0  # more for a hazard when most of its remedies are in view
     coup_risk: float = 150.0  # what a coup fourre against a hazard costs, times its chance
@@ -161,8 +162,8 @@ class Weights:
 
 
 # two sides: attack more (the leader, what is hard to mend), never mind a
-# coup fourre much, do not stack a hazard on a stopped side
-TWO_SIDES = Weights(repair=100.0, attack=160.0, behind=0.6, stacked=0.1, lead=3.5,
+# coup fourre much
+TWO_SIDES = Weights(repair=100.0, attack=160.0, behind=0.6, lead=3.5,
                     scarce=0.5, coup_risk=50.0, double=0.2, hazard_keep=60.0,
                     extension_rounds=3)
 # two sides under the problems model (milebymile): attack while rolling too

@@ -424,6 +424,16 @@ def test_does_not_stack_a_hazard_on_a_stopped_side_in_classic() -> None:
                      2: {"battle": [GO, FLAT_TIRE], "miles": [D200, D100, D100]}})
     card, move = chosen_card(t)
     assert not (isinstance(move, Use) and card == ACCIDENT)
+    # nor on a side stopped by a Stop (in a duel or not): the Accident
+    # would only turn the Go it waits for into Repairs and a Go; it
+    # discards instead
+    for players in (2, 3):
+        t = build(players, hands={0: [ACCIDENT, D25, D50, D100, SPARE_TIRE, REPAIRS]},
+                  picked={0: D75},
+                  sides={1: {"battle": [GO, STOP]},
+                         2: {"battle": [GO, STOP], "miles": [D200, D100]}})
+        card, move = chosen_card(t)
+        assert isinstance(move, Discard), (players, card, move)
     # the same hazard on the same side rolling: it attacks
     t = build(hands={0: [ACCIDENT, D25, D50, D100, REPAIRS, SPEED_LIMIT]}, picked={0: D75},
               sides={1: {"battle": [GO, STOP]},
