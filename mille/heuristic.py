@@ -65,9 +65,10 @@ enough deck left (three rounds of draws in a duel, six otherwise, two more
 for each side at 0), the other sides far behind and miles in hand.
 
 The weights that differ between a duel and a race of three or more sides
-(:data:`TWO_SIDES`, :data:`MANY_SIDES`) were tuned by self-play against
-the previous version on duplicate deals, and checked on other seeds.  Ties between
-equal choices are broken with its ``random.Random``.
+(:data:`TWO_SIDES`, :data:`TWO_SIDES_PROBLEMS`, :data:`MANY_SIDES`) were
+tuned by self-play against the previous version on duplicate deals, and
+checked on other seeds.  Ties between equal choices are broken with its
+``random.Random``.
 """
 
 from __future__ import annotations
@@ -128,7 +129,8 @@ _DECKS: frozenset[tuple[int, ...]] = frozenset(
     for fv in (0, 2)
 )
 
-# Values of the moves, on one scale (about half a point of score each).
+# Values of the moves, on one scale (about half a point of score each; the
+# first three are above any attack, however strong).
 CURE = 10000  # a safety against what ails the side
 FLUSH = 9000  # a safety played before it is too late
 FINISH = 8000  # the distance card that completes the trip
