@@ -221,6 +221,9 @@ class LineUi:
                         self.interrupted = False
                         raise KeyboardInterrupt
                     raw = self.stdin.readline(LINE_MAX)
+                    rest = raw
+                    while rest and not rest.endswith(b"\n"):  # drop an over-long line's rest
+                        rest = self.stdin.readline(LINE_MAX)  # (a signal stops it)
                 finally:
                     self.waiting = False
                 break
@@ -233,10 +236,6 @@ class LineUi:
         if not raw:
             self.write("\n")
             raise EndOfInput
-        if not raw.endswith(b"\n"):
-            rest = raw
-            while rest and not rest.endswith(b"\n"):  # drop an over-long line's rest
-                rest = self.stdin.readline(LINE_MAX)
         line = raw.decode("utf-8", "replace").strip()
         if self.echo:
             self.write(escape(line)[:80] + "\n")
