@@ -220,7 +220,7 @@ def parse_args(argv: list[str]) -> Options:
                     raise UsageError(f"mille: {flag} is an option of --rules milebymile")
 
         try:
-            rules = find_rules(args.rules or "bsd", **given)
+            rules = find_rules("bsd" if args.rules is None else args.rules, **given)
         except RulesError as exc:
             raise UsageError(f"mille: {_quote(str(exc), LINE_LIMIT - 7)}") from None
         if rules.name == "bsd":
