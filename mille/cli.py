@@ -434,6 +434,7 @@ def _interrupted_game(options: Options) -> tuple[Session, str, tuple[str, float,
             complain(None, "no answer: the interrupted game is kept for next time")
             raise _Stop(1)
         text = savefile.dumps(session)
+        recovery.hold_exit_signals()  # until the game's own handlers are in place
         try:
             claimed = recovery.claim(path, mtime)  # only the game that was offered
         except OSError as err:

@@ -641,6 +641,10 @@ def play(session: Session, message: str = "", *, fresh: bool = False,
                 undo.append((signum, signal.signal(signum, ui.on_signal)))
             except (ValueError, OSError):  # not the main thread
                 pass
+    if undo:
+        from .recovery import hold_exit_signals
+
+        hold_exit_signals(False)  # held back while a resumed game had no file
     try:
         try:
             ui.run()

@@ -6,6 +6,7 @@ import io
 import json
 import os
 import subprocess
+import signal
 import sys
 import time
 from pathlib import Path
@@ -855,3 +856,31 @@ def test_output_lost_at_the_question_keeps_the_game(
     assert one_safe_line(capsys.readouterr().err) == \
         "mille: output lost: the interrupted games are kept for next time"
     assert path.read_bytes() == before and ui.calls == []
+
+
+RESUME_THEN_SIGNAL = """
+import os, signal, sys
+from mille import cli, recovery
+real_remove = recovery.remove
+def remove_then_signal(target=None):
+    real_remove(target)  # the offered file is gone: the game lives in memory only
+    os.kill(os.getpid(), signal.SIGTERM)
+recovery.remove = remove_then_signal
+cli._stdin_is_terminal = lambda: True
+cli._ask = lambda question, line=False: True  # Resume it? y
+sys.exit(cli.main(["--plain"]))
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX only")
+def test_a_signal_as_the_resumed_game_starts_keeps_it(private_state_home: Path) -> None:
+    """SIGTERM (or a hang-up) between the answer y, which removes the
+    recovery file, and the game's own handlers: it waits for them, and the
+    game is kept again (the process was killed, the game lost)."""
+    original, path, _ = interrupted()
+    done = subprocess.run([sys.executable, "-c", RESUME_THEN_SIGNAL], input=b"",
+                          capture_output=True, timeout=60)
+    assert done.returncode == 1, done
+    assert done.stderr.decode().startswith("mille: terminated; the game is kept in ")
+    (kept,) = kept_files(private_state_home)
+    assert kept.read_text() == savefile.dumps(original)
