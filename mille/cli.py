@@ -322,7 +322,10 @@ class _Stop(Exception):
 
 
 def _is_terminal() -> bool:
-    return sys.stdin.isatty() and sys.stdout.isatty()
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError, OSError):  # closed (mille <&-: None)
+        return False
 
 
 def _stdin_is_terminal() -> bool:

@@ -621,6 +621,9 @@ def play(session: Session, message: str = "", *, fresh: bool = False,
     if source is None:
         print("mille: no standard input", file=sys.stderr)
         return 1
+    if stdout is None and sys.stdout is None:  # mille --plain >&-
+        print("mille: no standard output", file=sys.stderr)
+        return 1
     ui = LineUi(session, source, stdout if stdout is not None else sys.stdout, message)
 
     def tell(line: str) -> None:

@@ -884,3 +884,25 @@ def test_a_signal_as_the_resumed_game_starts_keeps_it(private_state_home: Path) 
     assert done.stderr.decode().startswith("mille: terminated; the game is kept in ")
     (kept,) = kept_files(private_state_home)
     assert kept.read_text() == savefile.dumps(original)
+
+
+@pytest.mark.parametrize("stream", ["stdin", "stdout"])
+def test_a_closed_standard_stream_is_one_line(
+        stream: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``mille <&-``, ``mille >&-``: Python has no sys.stdin (or stdout)."""
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(sys, stream, None)
+    assert cli.main(["--seed", "1"]) == 1
+    assert err.getvalue() == ("mille: standard input and output must be a terminal "
+                              "(for plain lines on pipes: mille --plain)\n")
+
+
+def test_the_line_mode_without_standard_output_is_one_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"p\n")))
+    monkeypatch.setattr(sys, "stdout", None)
+    assert cli.main(["--plain", "--seed", "1"]) == 1
+    assert err.getvalue() == "mille: no standard output\n"
