@@ -599,5 +599,6 @@ def _keep(session: Session, path: str, mtime: float, text: str) -> None:
             import os
 
             os.utime(written, (mtime, mtime))
+        complain(None, "the interrupted game is kept for next time")
     except OSError as err:
         complain(path, f"cannot keep the interrupted game: {err.strerror or err}")

@@ -565,6 +565,9 @@ def test_a_game_that_could_not_start_is_put_back_as_it_was(
     assert ui.calls and not ui.calls[0][2]
     (kept,) = kept_files(path.parent.parent)
     assert kept.read_bytes() == before and kept.stat().st_mtime == mtime
+    # after the UI's own line (Screen must be at least 24x80), one that
+    # says the game is not lost
+    assert capsys.readouterr().err == "mille: the interrupted game is kept for next time\n"
 
 
 def play_one(session: Session) -> None:
