@@ -220,7 +220,7 @@ def parse_args(argv: list[str]) -> Options:
                     raise UsageError(f"mille: {flag} is an option of --rules milebymile")
 
         try:
-            rules = find_rules(args.rules or "bsd", **given)
+            rules = find_rules("bsd" if args.rules is None else args.rules, **given)
         except RulesError as exc:
             raise UsageError(f"mille: {_quote(str(exc), LINE_LIMIT - 7)}") from None
         if rules.name == "bsd":
@@ -322,7 +322,10 @@ class _Stop(Exception):
 
 
 def _is_terminal() -> bool:
-    return sys.stdin.isatty() and sys.stdout.isatty()
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError, OSError):  # closed (mille <&-: None)
+        return False
 
 
 def _stdin_is_terminal() -> bool:
@@ -434,6 +437,7 @@ def _interrupted_game(options: Options) -> tuple[Session, str, tuple[str, float,
             complain(None, "no answer: the interrupted game is kept for next time")
             raise _Stop(1)
         text = savefile.dumps(session)
+        recovery.hold_exit_signals()  # until the game's own handlers are in place
         try:
             claimed = recovery.claim(path, mtime)  # only the game that was offered
         except OSError as err:
@@ -595,5 +599,6 @@ def _keep(session: Session, path: str, mtime: float, text: str) -> None:
             import os
 
             os.utime(written, (mtime, mtime))
+        complain(None, "the interrupted game is kept for next time")
     except OSError as err:
         complain(path, f"cannot keep the interrupted game: {err.strerror or err}")

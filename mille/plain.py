@@ -221,6 +221,9 @@ class LineUi:
                         self.interrupted = False
                         raise KeyboardInterrupt
                     raw = self.stdin.readline(LINE_MAX)
+                    rest = raw
+                    while rest and not rest.endswith(b"\n"):  # drop an over-long line's rest
+                        rest = self.stdin.readline(LINE_MAX)  # (a signal stops it)
                 finally:
                     self.waiting = False
                 break
@@ -233,10 +236,6 @@ class LineUi:
         if not raw:
             self.write("\n")
             raise EndOfInput
-        if not raw.endswith(b"\n"):
-            rest = raw
-            while rest and not rest.endswith(b"\n"):  # drop an over-long line's rest
-                rest = self.stdin.readline(LINE_MAX)
         line = raw.decode("utf-8", "replace").strip()
         if self.echo:
             self.write(escape(line)[:80] + "\n")
@@ -622,6 +621,9 @@ def play(session: Session, message: str = "", *, fresh: bool = False,
     if source is None:
         print("mille: no standard input", file=sys.stderr)
         return 1
+    if stdout is None and sys.stdout is None:  # mille --plain >&-
+        print("mille: no standard output", file=sys.stderr)
+        return 1
     ui = LineUi(session, source, stdout if stdout is not None else sys.stdout, message)
 
     def tell(line: str) -> None:
@@ -642,6 +644,10 @@ def play(session: Session, message: str = "", *, fresh: bool = False,
                 undo.append((signum, signal.signal(signum, ui.on_signal)))
             except (ValueError, OSError):  # not the main thread
                 pass
+    if undo:
+        from .recovery import hold_exit_signals
+
+        hold_exit_signals(False)  # held back while a resumed game had no file
     try:
         try:
             ui.run()

@@ -103,6 +103,27 @@ def write(session: Session) -> str:
     return target
 
 
+EXIT_SIGNALS = ("SIGTERM", "SIGHUP", "SIGQUIT")  # those a game is kept for
+
+
+def hold_exit_signals(hold: bool = True) -> None:
+    """Hold the exit signals back (``hold``) or let them come: a resumed
+    game whose recovery file is removed lives only in memory until the
+    line mode's or the board's handlers are in place, and they let the
+    signals come (a hang-up meanwhile then keeps it, as any other).  A
+    no-op where the system cannot block signals."""
+    import signal
+
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:
+        return
+    signums = {getattr(signal, name) for name in EXIT_SIGNALS if hasattr(signal, name)}
+    try:
+        mask(signal.SIG_BLOCK if hold else signal.SIG_UNBLOCK, signums)
+    except (OSError, ValueError):
+        pass
+
+
 def signal_reason(signum: int) -> str:
     """How the line on stderr names the signal a game is kept for."""
     import signal

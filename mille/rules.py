@@ -200,14 +200,14 @@ def find_rules(
         return _classic(2 if players is None else players)
     return _milebymile(
         2 if players is None else players,
-        team_mode or "individual",
+        "individual" if team_mode is None else team_mode,
         1000 if distance is None else distance,
         5000 if winning_score is None else winning_score,
         perfect_crossing=True if perfect_crossing is None else perfect_crossing,
         stacking=bool(stacking),
         reshuffle=True if reshuffle is None else reshuffle,
         always_discard=True if always_discard is None else always_discard,
-        rigging=rigging or "none",
+        rigging="none" if rigging is None else rigging,
         karma=bool(karma),
     )
 
@@ -253,6 +253,9 @@ def _milebymile(
     if not 1000 <= winning_score <= 10000:
         raise RulesError("winning score must be 1000 to 10000")
     if team_mode not in TEAM_MODES[players]:
+        known = dict.fromkeys(mode for modes in TEAM_MODES.values() for mode in modes)
+        if team_mode not in known:
+            raise RulesError(f"unknown team mode: {team_mode!r} (choose {', '.join(known)})")
         raise RulesError(f"team mode not available for {players} players")
     if rigging not in RIGGINGS:
         raise RulesError(f"unknown deck rigging: {rigging!r} (choose {', '.join(RIGGINGS)})")

@@ -36,6 +36,7 @@ import os
 import random
 import re
 import stat
+import sys
 from dataclasses import replace
 
 TYPE_CHECKING = False  # typing and tempfile are not loaded at run time (start-up)
@@ -1061,6 +1062,9 @@ def loads(text: str) -> Session:
     except SaveError:
         raise
     except ValueError as e:  # e.g. an integer too long to convert
+        limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+        if limit and "integer string conversion" in str(e):  # Python's own words
+            _fail("", f"not a mille save file (a number of more than {limit} digits)")
         _fail("", f"not a mille save file ({str(e).splitlines()[0]})")
     return session_from_dict(data)
 

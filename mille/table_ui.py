@@ -89,6 +89,8 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
     only where there is one, partners only in a team game), then the
     options in force; at most 24 lines of at most 79 columns."""
     questions = "Coup Fourre?" + (", Extension?" if rules.extension is not None else "")
+    if rules.discard_safeties:
+        questions += ", Discard a safety?"
     lines = ["MILLE BORNES: keys and rules"]
     lines += textwrap.wrap("In force: " + ", ".join(option_words(rules, level)) + ".",
                            LAST_COL)
@@ -104,8 +106,9 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
         "  R, ^L  redraw the screen         S      save the game",
         "  H      hint: the expert's move   T      cards not seen yet (on / off)",
         "  L      the hand so far (scroll)  ?      this help     Q, ^C  quit (Really?)",
-        f"Yes/no: y, n, S (save first), ^L; {questions}: H, T, L too.",
     ]
+    lines += textwrap.wrap(f"Yes/no: y, n, S (save first), ^L; {questions}: H, T, L too.",
+                           LAST_COL)
     if rules.perfect_crossing:
         race = "Race your side to exactly the target."
     else:

@@ -1212,9 +1212,21 @@ def install(ui: Ui) -> list[Callable[[], None]]:
             undo.append(close)
             ui.keyboard = keyboard
             handle(winch, ui.on_winch)
+            release_exit_signals()
             return undo
     ui.keyboard = WindowKeyboard(ui.scr, POLL_MS)
+    release_exit_signals()
     return undo
+
+
+def release_exit_signals() -> None:
+    """The handlers are in place: the exit signals held back while a
+    resumed game had no recovery file may come (see mille.recovery)."""
+    try:
+        from .recovery import hold_exit_signals
+    except ImportError:
+        return
+    hold_exit_signals(False)
 
 
 

@@ -477,18 +477,18 @@ def test_help_fits_the_screen(rules: Rules) -> None:
 
 
 @pytest.mark.parametrize("rules,has,lacks", [
-    (find_rules("classic", players=2), ["Coup Fourre?, Extension?: H, T, L too",
+    (find_rules("classic", players=2), ["Coup Fourre?, Extension?, Discard a safety?: H, T, L too",
                                         "Extension? (at 700): y races on to 1000"],
      ["asks which side", "Partners", "Karma"]),
     (find_rules("classic", players=3), ["U n on a hazard then asks which side",
-                                        "Coup Fourre?, Extension?: H, T, L too"],
+                                        "Coup Fourre?, Extension?, Discard a safety?: H, T, L too"],
      ["Partners", "Karma"]),
-    (find_rules("classic", players=4), ["Coup Fourre?: H, T, L too", "Partners share"],
+    (find_rules("classic", players=4), ["Coup Fourre?, Discard a safety?: H, T, L too", "Partners share"],
      ["Extension?", "asks which side"]),
     (find_rules("classic", players=6), ["Partners share", "U n on a hazard then asks",
-                                        "Coup Fourre?, Extension?: H, T, L too"], []),
+                                        "Coup Fourre?, Extension?, Discard a safety?: H, T, L too"], []),
     (find_rules("milebymile", players=6, team_mode="2v2v2", karma=True, stacking=True),
-     ["Coup Fourre?: H, T, L too", "Partners share", "Karma: a hazard costs", "stacking,",
+     ["Coup Fourre?, Discard a safety?: H, T, L too", "Partners share", "Karma: a hazard costs", "stacking,",
       "Hazards may hit a side that is stopped"], ["Extension?", "no stacking"]),
     (find_rules("milebymile", players=2, perfect_crossing=False),
      ["to the target or past it", "no perfect crossing"], ["Extension?", "Karma", "exactly"]),

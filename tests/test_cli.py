@@ -6,6 +6,7 @@ import io
 import json
 import os
 import subprocess
+import signal
 import sys
 import time
 from pathlib import Path
@@ -564,6 +565,9 @@ def test_a_game_that_could_not_start_is_put_back_as_it_was(
     assert ui.calls and not ui.calls[0][2]
     (kept,) = kept_files(path.parent.parent)
     assert kept.read_bytes() == before and kept.stat().st_mtime == mtime
+    # after the UI's own line (Screen must be at least 24x80), one that
+    # says the game is not lost
+    assert capsys.readouterr().err == "mille: the interrupted game is kept for next time\n"
 
 
 def play_one(session: Session) -> None:
@@ -855,3 +859,53 @@ def test_output_lost_at_the_question_keeps_the_game(
     assert one_safe_line(capsys.readouterr().err) == \
         "mille: output lost: the interrupted games are kept for next time"
     assert path.read_bytes() == before and ui.calls == []
+
+
+RESUME_THEN_SIGNAL = """
+import os, signal, sys
+from mille import cli, recovery
+real_remove = recovery.remove
+def remove_then_signal(target=None):
+    real_remove(target)  # the offered file is gone: the game lives in memory only
+    os.kill(os.getpid(), signal.SIGTERM)
+recovery.remove = remove_then_signal
+cli._stdin_is_terminal = lambda: True
+cli._ask = lambda question, line=False: True  # Resume it? y
+sys.exit(cli.main(["--plain"]))
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX only")
+def test_a_signal_as_the_resumed_game_starts_keeps_it(private_state_home: Path) -> None:
+    """SIGTERM (or a hang-up) between the answer y, which removes the
+    recovery file, and the game's own handlers: it waits for them, and the
+    game is kept again (the process was killed, the game lost)."""
+    original, path, _ = interrupted()
+    done = subprocess.run([sys.executable, "-c", RESUME_THEN_SIGNAL], input=b"",
+                          capture_output=True, timeout=60)
+    assert done.returncode == 1, done
+    assert done.stderr.decode().startswith("mille: terminated; the game is kept in ")
+    (kept,) = kept_files(private_state_home)
+    assert kept.read_text() == savefile.dumps(original)
+
+
+@pytest.mark.parametrize("stream", ["stdin", "stdout"])
+def test_a_closed_standard_stream_is_one_line(
+        stream: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``mille <&-``, ``mille >&-``: Python has no sys.stdin (or stdout)."""
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(sys, stream, None)
+    assert cli.main(["--seed", "1"]) == 1
+    assert err.getvalue() == ("mille: standard input and output must be a terminal "
+                              "(for plain lines on pipes: mille --plain)\n")
+
+
+def test_the_line_mode_without_standard_output_is_one_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"p\n")))
+    monkeypatch.setattr(sys, "stdout", None)
+    assert cli.main(["--plain", "--seed", "1"]) == 1
+    assert err.getvalue() == "mille: no standard output\n"

@@ -261,6 +261,9 @@ def test_a_dumb_terminal_is_told_about_plain(env: dict[str, str]) -> None:
     (("--rules", "milebymile", "--players", "5", "--teams", "2v2"),
      "mille: team mode not available for 5 players"),
     (("--rules", "milebymile", "--karma"), "mille: karma rule needs 3 or more sides"),
+    (("--rules", "milebymile", "--players", "4", "--teams", "4v"),
+     "mille: unknown team mode: '4v' (choose individual, 2v2, 2v2v2, 3v3, 2v2v2v2, 4v4, 3v3v3)"),
+    (("--rules", "", "--plain"), "mille: unknown rules: '' (choose bsd, classic, milebymile)"),
     (("--rules", "classic", "--distance", "700"),
      "mille: --distance is an option of --rules milebymile"),
     (("--players", "3"), "mille: bsd needs 2 players"),
@@ -746,3 +749,44 @@ def test_what_the_output_cannot_encode_is_escaped(encoding: str, typed: str, sho
     assert done.returncode == 0, done.stderr
     assert done.stderr == b""
     assert f"Your move: {shown}\n".encode() in done.stdout
+
+
+def test_a_line_that_never_ends_still_stops_at_sigterm(env: dict[str, str]) -> None:
+    """``(printf 'p\\n'; cat /dev/zero) | mille --plain``: the rest of an
+    over-long line is read to be dropped, and a SIGTERM meanwhile keeps the
+    game and stops (it was only noted, and the reading went on for ever)."""
+    import threading
+    import time
+
+    game = Popen("--rules", "classic", "--players", "3", "--seed", "4", env=env)
+    game.expect("Your move: ")
+    game.send("p\n")
+    game.expect("Your move: ")
+    assert game.proc.stdin is not None
+    stdin = game.proc.stdin
+
+    written = [0]
+
+    def endless() -> None:
+        try:
+            while True:
+                stdin.write(b"\0" * 65536)
+                written[0] += 65536
+        except (OSError, ValueError):  # mille has gone
+            pass
+
+    threading.Thread(target=endless, daemon=True).start()
+    end = time.monotonic() + 30
+    while written[0] < 1 << 20:  # mille has read far past the pipe's buffer
+        assert time.monotonic() < end, "mille does not read its input"
+        time.sleep(0.01)
+    game.proc.send_signal(signal.SIGTERM)
+    try:
+        status = game.proc.wait(timeout=20)
+    finally:
+        game.proc.kill()
+    assert game.proc.stderr is not None
+    err = game.proc.stderr.read().decode()
+    assert status == 1
+    assert err.startswith("mille: terminated; the game is kept in "), err
+    assert len(os.listdir(Path(env["XDG_STATE_HOME"]) / "mille")) == 1

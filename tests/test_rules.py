@@ -122,6 +122,11 @@ def test_milebymile_defaults() -> None:
         ({"winning_score": 10001}, "winning score must be 1000 to 10000"),
         ({"players": 5, "team_mode": "2v2"}, "team mode not available for 5 players"),
         ({"players": 4, "team_mode": "3v3"}, "team mode not available for 4 players"),
+        ({"players": 4, "team_mode": "foo"}, "unknown team mode: 'foo' (choose individual, "
+         "2v2, 2v2v2, 3v3, 2v2v2v2, 4v4, 3v3v3)"),
+        ({"players": 4, "team_mode": ""}, "unknown team mode: '' (choose individual, "
+         "2v2, 2v2v2, 3v3, 2v2v2v2, 4v4, 3v3v3)"),
+        ({"players": 10, "team_mode": "5v5"}, "milebymile needs 2 to 9 players"),
         ({"karma": True}, "karma rule needs 3 or more sides"),
         ({"players": 4, "team_mode": "2v2", "karma": True}, "karma rule needs 3 or more sides"),
     ],
@@ -164,6 +169,13 @@ def test_scenario_42_nine_seats_three_teams_with_karma() -> None:
 def test_unknown_rigging() -> None:
     with pytest.raises(RulesError, match=r"^unknown deck rigging: 'lots'"):
         find_rules("milebymile", rigging="lots")
+    with pytest.raises(RulesError, match=r"^unknown deck rigging: ''"):
+        find_rules("milebymile", rigging="")
+
+
+def test_an_empty_preset_name_is_unknown() -> None:
+    with pytest.raises(RulesError, match=r"^unknown rules: '' \(choose"):
+        find_rules("")
 
 
 def test_scoring_tables() -> None:

@@ -533,6 +533,8 @@ CORPUS: list[tuple[str, Callable[[], bytes], str]] = [
     ("JSON array", lambda: b"[1, 2, 3]", "not a mille save file (not a JSON object)"),
     ("duplicate key", dup_key_text, "not a mille save file (duplicate key 'target')"),
     ("NaN", nan_text, "not a mille save file (NaN is not JSON)"),
+    ("a number of 5000 digits", lambda: b'{"version": ' + b"9" * 5000 + b"}",
+     "not a mille save file (a number of more than 4300 digits)"),
     ("no format name", lambda: mutated(delitem("format")), "not a mille save file (no format name)"),
     ("wrong format name", lambda: mutated(setitem("format", "bsd-rogue-save")), "format: not a mille save file ('bsd-rogue-save')"),
     ("newer version", lambda: mutated(setitem("version", 4)), "version: unsupported save version 4 (this mille reads versions 1, 2 and 3)"),
