@@ -7,12 +7,12 @@
 
 ``--players`` names one kind per seat (seat 0 first; its length is the
 number of seats): ``standard`` is the preset's computer
-(:func:`mille.session.make_computer`: BSD's for ``bsd``, the rules-aware
+(:func:`mille.game.session.make_computer`: BSD's for ``bsd``, the rules-aware
 heuristic for the others; ``bsd`` is an alias), ``heuristic`` the
 rules-aware heuristic under any preset, ``random`` and ``greedy`` the
-simple players of :mod:`mille.autoplayers`, and the levels around
-``standard``: ``easy`` (:mod:`mille.easy`) and ``expert``
-(:mod:`mille.expert`, a search player: a tenth to a quarter of a second
+simple players of :mod:`mille.players.autoplayers`, and the levels around
+``standard``: ``easy`` (:mod:`mille.players.easy`) and ``expert``
+(:mod:`mille.players.expert`, a search player: a tenth to a quarter of a second
 a decision).  Seat s plays for side ``s % sides + 1``.  Who starts rotates
 by seat, as in the game.
 
@@ -35,34 +35,34 @@ import sys
 import time
 from typing import Any, Callable, NoReturn, Sequence
 
-from .autoplayers import GreedyPlayer, RandomPlayer
-from .players import Player
-from .rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
-from .table import OVER, Table
+from .players.autoplayers import GreedyPlayer, RandomPlayer
+from .players.base import Player
+from .engine.rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
+from .engine.table import OVER, Table
 
 PlayerMaker = Callable[[Rules, random.Random, int], Player]
 
 
 def _standard(rules: Rules, rng: random.Random, seat: int) -> Player:
-    from .session import make_computer
+    from .game.session import make_computer
 
     return make_computer(rules, seat, rng)
 
 
 def _heuristic(rules: Rules, rng: random.Random, seat: int) -> Player:
-    from .heuristic import Heuristic
+    from .players.heuristic import Heuristic
 
     return Heuristic(rng, seat)
 
 
 def _easy(rules: Rules, rng: random.Random, seat: int) -> Player:
-    from .easy import Easy
+    from .players.easy import Easy
 
     return Easy(rng, seat)
 
 
 def _expert(rules: Rules, rng: random.Random, seat: int) -> Player:
-    from .expert import Expert
+    from .players.expert import Expert
 
     return Expert(rng, seat)
 

@@ -6,9 +6,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from mille.cards import NO_CARD, VALUES, card_from_name
-from mille.rules import BSD
-from mille.table import OVER, Outcome, Table, Tableau, deck_cards
+from mille.engine.cards import NO_CARD, VALUES, card_from_name
+from mille.engine.rules import BSD
+from mille.engine.table import OVER, Outcome, Table, deck_cards
+from mille.engine.tableau import Tableau
 
 Card = str | int | None
 

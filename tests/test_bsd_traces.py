@@ -1,5 +1,5 @@
 """Replay what OpenBSD's own mille did, move by move, through our table
-(``mille.table``, the ``bsd`` preset) and our BSD computer.
+(``mille.engine.table``, the ``bsd`` preset) and our BSD computer.
 
 The traces (``tests/data/bsd-traces/``, see its README.md) were written by
 a kit that compiles OpenBSD's ``games/mille`` C code headless: player 0 a
@@ -34,11 +34,11 @@ from typing import NamedTuple
 
 import pytest
 
-from mille.battle import TOP
-from mille.cards import NO_CARD, is_safety, safety_index
-from mille.computer import BsdComputer
-from mille.rules import BSD
-from mille.table import (
+from mille.engine.battle import TOP
+from mille.engine.cards import NO_CARD, is_safety, safety_index
+from mille.players.computer import BsdComputer
+from mille.engine.rules import BSD
+from mille.engine.table import (
     EXTENSION,
     PICK,
     PLAYING,

@@ -15,8 +15,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from mille.battle import TOP
-from mille.cards import (
+from mille.engine.battle import TOP
+from mille.engine.cards import (
     ACCIDENT,
     CARD_NAMES,
     D25,
@@ -38,7 +38,7 @@ from mille.cards import (
     STOP,
     VALUES,
 )
-from mille.computer import (
+from mille.players.computer import (
     IN_HAND,
     INITIAL_NEED,
     PLAYED,
@@ -47,9 +47,9 @@ from mille.computer import (
     ComputerError,
     canplay,
 )
-from mille.players import Player
-from mille.rules import BSD
-from mille.table import (
+from mille.players.base import Player
+from mille.engine.rules import BSD
+from mille.engine.table import (
     EXTENSION,
     NO,
     OVER,
@@ -601,9 +601,9 @@ def test_statuses_are_named() -> None:
 def test_module_doctests() -> None:
     import doctest
 
-    import mille.computer
+    import mille.players.computer
 
-    result = doctest.testmod(mille.computer)
+    result = doctest.testmod(mille.players.computer)
     assert result.failed == 0 and result.attempted > 0
 
 

@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from mille.autoplayers import GreedyPlayer, RandomPlayer
-from mille.cards import (
+from mille.players.autoplayers import GreedyPlayer, RandomPlayer
+from mille.engine.cards import (
     D200,
     END_OF_LIMIT,
     GO,
@@ -34,10 +34,10 @@ from mille.cards import (
     VALUES,
     safety_for,
 )
-from mille.heuristic import Heuristic
-from mille.players import Player
-from mille.rules import RIGGINGS, TEAM_MODES, Rules, find_rules
-from mille.table import (
+from mille.players.heuristic import Heuristic
+from mille.players.base import Player
+from mille.engine.rules import RIGGINGS, TEAM_MODES, Rules, find_rules
+from mille.engine.table import (
     COUP,
     EXTENSION,
     FALSE_VIRTUE,

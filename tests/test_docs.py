@@ -58,7 +58,7 @@ def test_a_baseline_git_does_not_know_is_one_line(bench: str) -> None:
 def test_the_man_page_names_every_option() -> None:
     """mille.6 covers every option of ``mille --help`` (both forms of the
     on/off ones), every preset and every key of the board."""
-    from mille.cli import _parser
+    from mille.frontends.cli import _parser
 
     text = (ROOT / "mille.6").read_text()
     for action in _parser()._actions:

@@ -1,4 +1,4 @@
-"""The rules-aware computer (mille.heuristic): its strength in self-play, its
+"""The rules-aware computer (mille.players.heuristic): its strength in self-play, its
 memory and what it may see, its choices in set positions, its save data.
 
 "Against random" with 3 or more sides means: half the sides are standard
@@ -20,7 +20,7 @@ import pytest
 from test_table_classic import build
 from test_table_milebymile import build as build_mbm
 
-from mille.cards import (
+from mille.engine.cards import (
     ACCIDENT,
     D25,
     D50,
@@ -39,11 +39,11 @@ from mille.cards import (
     SPEED_LIMIT,
     STOP,
 )
-from mille.heuristic import Heuristic, HeuristicError
-from mille.rules import Rules, find_rules
+from mille.players.heuristic import Heuristic, HeuristicError
+from mille.engine.rules import Rules, find_rules
 from mille.selfplay import play_hands
-from mille.session import make_computer
-from mille.table import COUP, EXTENSION, NO, OVER, PICK, YES, Discard, Table, Use
+from mille.game.session import make_computer
+from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, YES, Discard, Table, Use
 
 
 def layouts(rules: Rules, other: str) -> list[tuple[list[str], set[int]]]:

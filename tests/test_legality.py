@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from builders import build, player
-from mille.table import NO, OVER, PICK, YES, Answer, Discard, IllegalMove, Use
+from mille.engine.table import NO, OVER, PICK, YES, Answer, Discard, IllegalMove, Use
 
 ROLLING = dict(battle="Go")
 

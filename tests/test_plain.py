@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from mille import plain
-from mille.rules import find_rules
-from mille.session import Session
-from mille.table import OVER, Answer, Discard, Move, Pick, Use
+from mille.frontends import plain
+from mille.engine.rules import find_rules
+from mille.game.session import Session
+from mille.engine.table import OVER, Answer, Discard, Move, Pick, Use
 
 MILLE = [sys.executable, "-m", "mille"]
 
@@ -141,7 +141,7 @@ def test_the_pick_is_told_and_the_hand_shown_again() -> None:
     session = classic3()
     _, out = run(session, "p\n")
     drawn = session.table.hands[0][0]
-    from mille.describe import card_name
+    from mille.engine.describe import card_name
 
     assert f"You drew {card_name(drawn)}" in out
     assert out.count("Your hand: P: -") == 1 and f"Your hand: P: {card_name(drawn)}," in out
@@ -186,7 +186,7 @@ def test_save_and_restore(tmp_path: Path) -> None:
     session = Session.new(find_rules("milebymile", players=3), seed=2)
     status, out = run(session, f"p\nd 1\ns\n{name}\nq\ny\n")
     assert status == 0 and name.exists() and f"{name} [" in out
-    from mille.savefile import load_session
+    from mille.storage.savefile import load_session
 
     restored = load_session(str(name))
     assert restored.table == session.table
@@ -297,8 +297,8 @@ def test_the_tracker_counts_what_you_have_not_seen() -> None:
     table = session.table
     assert sum(map(int, counts.values())) == len(table.deck) + 12  # the deck, two hands
     mine = [c for c in table.hands[0] if c >= 0]
-    from mille.describe import card_name
-    from mille.rules import find_rules as rules_of
+    from mille.engine.describe import card_name
+    from mille.engine.rules import find_rules as rules_of
 
     deck = rules_of("classic").deck
     for card, total in enumerate(deck):
@@ -307,11 +307,11 @@ def test_the_tracker_counts_what_you_have_not_seen() -> None:
 
 
 def test_rigging_takes_the_hyphenated_names() -> None:
-    from mille.cli import parse_args
+    from mille.frontends.cli import parse_args
 
     assert parse_args(["--rules", "milebymile", "--rigging", "no-duplicates"]).rules.rigging \
         == "no duplicates"  # type: ignore[union-attr]
-    from mille.cli import UsageError
+    from mille.frontends.cli import UsageError
 
     with pytest.raises(UsageError, match="invalid choice: 'bad'"):
         parse_args(["--rules", "milebymile", "--rigging", "bad"])
@@ -388,7 +388,7 @@ def test_each_computers_move_is_told_before_the_next_computer_decides(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A screen reader hears each move as it is made, not when all the
     computers (the expert thinks up to 0.9 s a move) have moved."""
-    from mille.describe import describe
+    from mille.engine.describe import describe
 
     session = Session.new(find_rules("milebymile", players=5), seed=3)
     out = io.StringIO()
@@ -451,7 +451,7 @@ def test_l_tells_the_whole_hand_since_the_deal() -> None:
     _, out = run(session, "p\nd 1\np\nd 1\nl\n")
     told = out.split("Your move: l\n")[1].splitlines()
     assert told[0] == "The hand so far:"
-    from mille.describe import describe
+    from mille.engine.describe import describe
 
     wanted = ["  " + line for event in session.log
               for line in describe(session.table, event)]
@@ -547,8 +547,8 @@ def test_each_computers_move_is_flushed_before_the_next_decides(
 
 
 def test_l_after_a_restore_says_the_start_of_the_hand_was_not_kept(tmp_path: Path) -> None:
-    from mille.describe import NOT_KEPT
-    from mille.savefile import load_session
+    from mille.engine.describe import NOT_KEPT
+    from mille.storage.savefile import load_session
 
     name = tmp_path / "g.sav"
     session = Session.new(find_rules("milebymile", players=3), seed=2)
@@ -607,11 +607,11 @@ def test_control_c_while_the_computers_move_asks_really_after_the_move(
 
 def test_control_c_during_a_save_or_a_hint_asks_really_after_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import mille.advice
-    import mille.savefile
+    import mille.players.advice
+    import mille.storage.savefile
 
-    kill_during(monkeypatch, mille.savefile, "save_session", signal.SIGINT)
-    kill_during(monkeypatch, mille.advice, "hint", signal.SIGINT)
+    kill_during(monkeypatch, mille.storage.savefile, "save_session", signal.SIGINT)
+    kill_during(monkeypatch, mille.players.advice, "hint", signal.SIGINT)
     name = tmp_path / "g.json"
     status, out = run(classic3(), f"s\n{name}\nn\nh\ny\n")
     lines = out.splitlines()
@@ -624,9 +624,9 @@ def test_control_c_during_a_save_or_a_hint_asks_really_after_it(
 def test_sigterm_during_a_save_saves_then_keeps_the_game(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, private_state_home: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    import mille.savefile
+    import mille.storage.savefile
 
-    kill_during(monkeypatch, mille.savefile, "save_session", signal.SIGTERM)
+    kill_during(monkeypatch, mille.storage.savefile, "save_session", signal.SIGTERM)
     name = tmp_path / "g.json"
     status, out = run(classic3(), f"p\ns\n{name}\nd 1\n")
     assert status == 1 and name.exists()
@@ -641,16 +641,16 @@ def test_sigterm_during_a_save_saves_then_keeps_the_game(
 def test_a_second_signal_while_the_game_is_kept_changes_nothing(
         second: int, monkeypatch: pytest.MonkeyPatch, private_state_home: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    import mille.recovery
+    import mille.storage.recovery
 
     kill_during(monkeypatch, Session, "computer_move", signal.SIGHUP)
-    kill_during(monkeypatch, mille.recovery, "write", second)
+    kill_during(monkeypatch, mille.storage.recovery, "write", second)
     session = five_seats()
     status, _ = run(session, "p\nd 1\n")
     err = capsys.readouterr().err
     assert status == 1
     assert err.startswith("mille: hang-up; the game is kept in "), err
-    from mille import savefile
+    from mille.storage import savefile
 
     (kept,) = (private_state_home / "mille").iterdir()
     assert savefile.dumps(savefile.load_session(str(kept))) == savefile.dumps(session)

@@ -1,4 +1,4 @@
-"""Where the unseen safeties are (mille.safeties): the chances at the deal,
+"""Where the unseen safeties are (mille.players.safeties): the chances at the deal,
 after picks, after moves that would have played a safety, after coup-fourre
 questions (and their absence), in the expert's worlds, and in its save."""
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from builders import watched
 
-from mille.cards import (
+from mille.engine.cards import (
     D25,
     DRIVING_ACE,
     EXTRA_TANK,
@@ -21,11 +21,11 @@ from mille.cards import (
     PUNCTURE_PROOF,
     RIGHT_OF_WAY,
 )
-from mille.expert import Budget, Expert, ExpertError, _Sampler, unseen_counts
-from mille.rules import BSD, find_rules
-from mille.safeties import DECK, SAFETY_KINDS, SLIP, SafetyTracker
+from mille.players.expert import Budget, Expert, ExpertError, _Sampler, unseen_counts
+from mille.engine.rules import BSD, find_rules
+from mille.players.safeties import DECK, SAFETY_KINDS, SLIP, SafetyTracker
 from mille.selfplay import PLAYERS
-from mille.table import COUP, PICK, Table, Use
+from mille.engine.table import COUP, PICK, Table, Use
 
 QUICK = Budget(moves=100, worlds=2, seconds=None)
 

@@ -12,9 +12,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mille.rules import BSD, Rules, find_rules
-from mille.savefile import SaveError, dumps, load_session, loads, session_to_dict
-from mille.session import Session
+from mille.engine.rules import BSD, Rules, find_rules
+from mille.storage.savefile import SaveError, dumps, load_session, loads, session_to_dict
+from mille.game.session import Session
 
 from test_savefile import step
 

@@ -13,9 +13,9 @@ from typing import Any, Callable
 
 import pytest
 
-from mille.computer import BsdComputer
-from mille.rules import BSD
-from mille.savefile import SaveError, dumps, load_session, loads, session_from_dict
+from mille.players.computer import BsdComputer
+from mille.engine.rules import BSD
+from mille.storage.savefile import SaveError, dumps, load_session, loads, session_from_dict
 
 from test_savefile import clone_rng, fingerprint, step
 

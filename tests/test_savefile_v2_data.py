@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from mille.savefile import dumps, load_session, loads
-from mille.table import COUP, EXTENSION, OVER, PLAYING
+from mille.storage.savefile import dumps, load_session, loads
+from mille.engine.table import COUP, EXTENSION, OVER, PLAYING
 
 from test_savefile import fingerprint, step
 

@@ -10,10 +10,10 @@ import random
 
 import pytest
 
-from mille.cards import CARD_NAMES
-from mille.describe import describe, recent
-from mille.savefile import dumps, load_session, loads
-from mille.table import COUP, PLAYING, Pick, Use
+from mille.engine.cards import CARD_NAMES
+from mille.engine.describe import describe, recent
+from mille.storage.savefile import dumps, load_session, loads
+from mille.engine.table import COUP, PLAYING, Pick, Use
 
 from test_savefile import EVENT_KEYS, step
 

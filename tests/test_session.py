@@ -1,4 +1,4 @@
-"""The Session: what the UI drives and a save file holds (mille.session)."""
+"""The Session: what the UI drives and a save file holds (mille.game.session)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import random
 import pytest
 
 from builders import build, player
-from mille.computer import BsdComputer
-from mille.rules import BSD, find_rules
-from mille.session import Session, make_computer
-from mille.table import (
+from mille.players.computer import BsdComputer
+from mille.engine.rules import BSD, find_rules
+from mille.game.session import Session, make_computer
+from mille.engine.table import (
     COUP,
     EXTENSION,
     OVER,
@@ -202,7 +202,7 @@ def test_questions_to_computers_are_answered_in_play() -> None:
 def test_make_computer_by_preset() -> None:
     bsd = make_computer(BSD, 1, random.Random(1))
     assert isinstance(bsd, BsdComputer) and bsd.seat == 1
-    from mille.heuristic import Heuristic
+    from mille.players.heuristic import Heuristic
 
     for rules in (find_rules("classic", players=4), find_rules("milebymile", players=5)):
         bot = make_computer(rules, 3, random.Random(1))
@@ -236,7 +236,7 @@ def test_sessions_of_other_presets_play_a_hand(name: str, players: int) -> None:
     ("expert", {"bsd": "Expert", "classic": "Expert"}),
 ])
 def test_the_level_chooses_the_computers_and_is_saved(level: str, kinds: dict[str, str]) -> None:
-    from mille.savefile import dumps, loads
+    from mille.storage.savefile import dumps, loads
 
     for name, players in (("bsd", 2), ("classic", 4)):
         s = Session.new(find_rules(name, players=players), seed=5, level=level)

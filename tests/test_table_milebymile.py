@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mille.cards import (
+from mille.engine.cards import (
     ACCIDENT,
     D25,
     D50,
@@ -28,8 +28,8 @@ from mille.cards import (
     STOP,
     VALUES,
 )
-from mille.rules import RulesError, find_rules
-from mille.table import (
+from mille.engine.rules import RulesError, find_rules
+from mille.engine.table import (
     COUP,
     FALSE_VIRTUE,
     NO,
@@ -43,7 +43,7 @@ from mille.table import (
     Use,
     deck_cards,
 )
-from mille.savefile import table_from_dict, table_to_dict
+from mille.storage.savefile import table_from_dict, table_to_dict
 
 FILLER = (D25, D50, D75, REPAIRS, GO)
 

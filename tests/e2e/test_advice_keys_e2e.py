@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from mille import advice, ui
-from mille.describe import card_name, unseen
-from mille.session import Session
-from mille.table import PICK
+from mille.players import advice
+from mille.frontends import ui
+from mille.engine.describe import card_name, unseen
+from mille.game.session import Session
+from mille.engine.table import PICK
 from screen import Term
 
 Spawn = Callable[..., Term]

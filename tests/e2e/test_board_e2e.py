@@ -98,7 +98,7 @@ def test_w_toggles_the_full_window(spawn: Callable[..., Term]) -> None:
 
 
 def test_o_relabels_and_sorts(spawn: Callable[..., Term]) -> None:
-    from mille.cards import CARD_NAMES
+    from mille.engine.cards import CARD_NAMES
 
     term = start(spawn)
     before = hand(term)

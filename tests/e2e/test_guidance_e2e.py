@@ -8,9 +8,9 @@ from __future__ import annotations
 import textwrap
 from typing import Callable
 
-from mille import advice
-from mille.session import Session
-from mille.table import PICK
+from mille.players import advice
+from mille.game.session import Session
+from mille.engine.table import PICK
 from screen import Term
 
 Spawn = Callable[..., Term]

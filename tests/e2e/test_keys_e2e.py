@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from mille.savefile import save_session
-from mille.session import Session
+from mille.storage.savefile import save_session
+from mille.game.session import Session
 from screen import Term
 from test_ui_scripted import hand_over
 
@@ -61,7 +61,7 @@ def test_a_python_without_sighup_plays(spawn: Spawn, tmp_path: Path) -> None:
     """As on Windows: no SIGHUP, no SIGWINCH in the signal module."""
     script = (
         "import signal; del signal.SIGHUP, signal.SIGWINCH\n"
-        "from mille import cli; raise SystemExit(cli.main(['--seed', '1']))\n"
+        "from mille.frontends import cli; raise SystemExit(cli.main(['--seed', '1']))\n"
     )
     term = start(spawn, "-c", script, command=sys.executable, cwd=tmp_path)
     term.send("q")
@@ -188,7 +188,7 @@ def test_question_mark_shows_the_help_until_a_key(spawn: Spawn) -> None:
 
 LATE_CTRL_C = """
 import os, signal
-from mille import cli, ui
+from mille.frontends import cli, ui
 
 real, count = ui.Ui.render, [0]
 

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Callable
 
-from mille.ui import MOVE_X, MOVE_Y
+from mille.frontends.ui import MOVE_X, MOVE_Y
 from screen import Term
 
 Spawn = Callable[..., Term]

@@ -8,7 +8,7 @@ import signal
 from pathlib import Path
 from typing import Callable
 
-from mille.savefile import load_session
+from mille.storage.savefile import load_session
 from screen import Term
 
 Spawn = Callable[..., Term]

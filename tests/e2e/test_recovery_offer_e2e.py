@@ -18,10 +18,10 @@ from typing import Callable, Iterator
 
 import pytest
 
-from mille import recovery
-from mille.cards import card_name
-from mille.savefile import dumps
-from mille.session import Session
+from mille.storage import recovery
+from mille.engine.cards import card_name
+from mille.storage.savefile import dumps
+from mille.game.session import Session
 from screen import Term
 
 HUMAN = 0

@@ -21,14 +21,14 @@ from typing import Callable
 from fakewindow import Grid
 from screen import Term
 
-from mille.table_ui import LABEL_WIDTH, LOG_BOTTOM, LOG_X, SIDES_Y, TableUi, question_context
-from mille.describe import score_rows
-from mille.rules import Rules, find_rules
-from mille.session import Session
-from mille.table import (
+from mille.frontends.table_ui import LABEL_WIDTH, LOG_BOTTOM, LOG_X, SIDES_Y, TableUi, question_context
+from mille.engine.describe import score_rows
+from mille.engine.rules import Rules, find_rules
+from mille.game.session import Session
+from mille.engine.table import (
     COUP, EXTENSION, NO, OVER, PICK, PLAYING, YES, Answer, Discard, Move, Pick, Table, Use,
 )
-from mille.ui import MOVE_PROMPT
+from mille.frontends.ui import MOVE_PROMPT
 
 Spawn = Callable[..., Term]
 PROMPT_Y, ERROR_Y = 22, 23

@@ -2,7 +2,7 @@
 
 Seats 0..N-1 each hold a private hand of 7 slots (0 = P); sides 1..S each
 own one :class:`Tableau` (seat s plays for side ``s % S + 1``).  The rules
-come in as a :class:`mille.rules.Rules`; the battle model (``mille.battle``)
+come in as a :class:`mille.engine.rules.Rules`; the battle model (``mille.engine.battle``)
 keeps each side's battle and speed state.  Pure Python: no curses, no I/O,
 no globals; randomness only through a passed ``random.Random``.
 
@@ -19,7 +19,7 @@ some side gains mileage; play goes on without picking and the race ends
 as a run-out (nobody completes) once every hand is empty.
 
 >>> import random
->>> from mille.rules import BSD
+>>> from mille.engine.rules import BSD
 >>> t = Table.new(BSD, random.Random(1))
 >>> t.check(Use(1))
 'must pick first'
@@ -27,7 +27,7 @@ as a run-out (nobody completes) once every hand is empty.
 True
 >>> t.check(Pick())
 'already picked'
->>> from mille.rules import find_rules
+>>> from mille.engine.rules import find_rules
 >>> t = Table.new(find_rules("classic", players=3), random.Random(1))
 >>> len(t.deck), t.current_player, t.legal_moves()
 (88, 0, [Pick()])
@@ -59,6 +59,7 @@ from .cards import (
     is_safety,
     safety_for,
 )
+from .tableau import Tableau
 from .rules import (
     ALL_AT_ZERO,
     BONUS_TO_COMPLETER,
@@ -140,6 +141,19 @@ class Outcome:
     extra_turn: bool = False
 
 
+@dataclass(frozen=True)
+class Event:
+    """A move that was made, for the front ends' logs: its outcome, the
+    table's notices after it (``discard pile reshuffled``, karma), the phase
+    it was made in (an Answer's question) and the mover's side's mileage
+    after it."""
+
+    outcome: Outcome
+    notices: tuple[str, ...] = ()
+    phase: str = PLAYING
+    mileage: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class HandScore:
     """One side's score for a hand, row by row (BSD's score window)."""
@@ -160,45 +174,6 @@ class HandScore:
         return (self.miles + self.safeties + self.all_four + self.coups + self.trip
                 + self.safe_trip + self.delayed_action + self.extension + self.shut_out
                 + self.perfect_crossing)
-
-
-@dataclass(slots=True)
-class Tableau:
-    """One side's cards on the table and its counters for the hand."""
-
-    battle: list[int] = field(default_factory=list)  # pile, bottom to top
-    speed: list[int] = field(default_factory=list)
-    miles: list[int] = field(default_factory=list)  # distance cards, in play order
-    safeties: list[int] = field(default_factory=list)  # in play order
-    coups: list[bool] = field(default_factory=lambda: [False] * NUM_SAFETIES)
-    mileage: int = 0
-    nummiles: list[int] = field(default_factory=lambda: [0] * 5)
-    # the TOP model's view (bsd): the tops the board shows, can_go, windows
-    top: int = NO_CARD
-    speed_top: int = NO_CARD
-    can_go: bool = False
-    battle_window: bool = False
-    speed_window: bool = False
-    # the PROBLEMS model's (milebymile): distances played (the cards are
-    # discarded), problems in landing order, those before the last landing
-    # (a coup fourre restores them), karma
-    record: list[int] = field(default_factory=list)
-    problems: list[int] = field(default_factory=list)
-    saved: list[int] = field(default_factory=list)
-    karma: bool = False
-    # the STACK model's (classic): a safety played in turn took a hazard off
-    # a Go, and the side needs a Go again (that Go no longer counts)
-    needs_go: bool = False
-
-    def copy(self) -> Tableau:
-        return Tableau(self.battle[:], self.speed[:], self.miles[:], self.safeties[:],
-                       self.coups[:], self.mileage, self.nummiles[:], self.top,
-                       self.speed_top, self.can_go, self.battle_window, self.speed_window,
-                       self.record[:], self.problems[:], self.saved[:], self.karma,
-                       self.needs_go)
-
-    def cards(self) -> list[int]:
-        return self.battle + self.speed + self.miles + self.safeties
 
 
 def _close_holes(hand: list[int]) -> None:

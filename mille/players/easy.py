@@ -13,7 +13,7 @@ memory of the hand).  Each turn, in this order:
 4. otherwise it picks at random among the decent moves: the distances and
    needed remedies it may play, the hazards it may lay on an opposing side
    and the discards of its two least useful cards; one time in three it
-   takes the greedy choice (:class:`mille.autoplayers.GreedyPlayer`)
+   takes the greedy choice (:class:`mille.players.autoplayers.GreedyPlayer`)
    instead.
 
 It answers ``Extension?`` as the greedy player does (a long deck, every
@@ -26,9 +26,9 @@ import random
 from typing import Any
 
 from .autoplayers import GreedyPlayer
-from .cards import D200, EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, VALUES, is_safety, opposite
+from ..engine.cards import D200, EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, VALUES, is_safety, opposite
 from .memory import integer, quote
-from .table import (
+from ..engine.table import (
     COUP,
     EXTENSION,
     PICK,

@@ -2,7 +2,7 @@
 
 This is what a front end drives and what a save file holds.  It has no
 screen: the front end asks it to make moves and draws what comes back.  The
-engine (``mille.table``) knows seats; the session knows which seats are
+engine (``mille.engine.table``) knows seats; the session knows which seats are
 played by a person and which by a computer.
 """
 
@@ -11,27 +11,15 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .rules import BSD, Rules
-from .table import COUP, EXTENSION, PLAYING, Move, Outcome, Table
+from ..engine.rules import BSD, Rules
+from ..engine.table import COUP, EXTENSION, PLAYING, Event, Move, Outcome, Table
 
-
-@dataclass(frozen=True)
-class Event:
-    """A move that was made, for the front ends' logs: its outcome, the
-    table's notices after it (``discard pile reshuffled``, karma), the phase
-    it was made in (an Answer's question) and the mover's side's mileage
-    after it."""
-
-    outcome: Outcome
-    notices: tuple[str, ...] = ()
-    phase: str = PLAYING
-    mileage: int = 0
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from typing import Any
 
-    from .players import Player
+    from ..players.base import Player
 
 
 LEVELS = ("easy", "standard", "expert")
@@ -57,19 +45,19 @@ def computer_kinds(rules: Rules) -> tuple[str, ...]:
 def computer_class(kind: str) -> type[Any]:
     """The class of a computer kind (what a save file names)."""
     if kind == "bsd":
-        from .computer import BsdComputer
+        from ..players.computer import BsdComputer
 
         return BsdComputer
     if kind == "heuristic":
-        from .heuristic import Heuristic
+        from ..players.heuristic import Heuristic
 
         return Heuristic
     if kind == "easy":
-        from .easy import Easy
+        from ..players.easy import Easy
 
         return Easy
     if kind == "expert":
-        from .expert import Expert
+        from ..players.expert import Expert
 
         return Expert
     raise ValueError(f"unknown computer kind {kind!r}")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .text import escape, shorten
+from ..engine.text import escape, shorten
 
 QUOTE_LIMIT = 60  # the most of a value a message shows
 

@@ -4,7 +4,7 @@ The game itself (curses, the engine, the save-file code) is imported only
 once it is needed.
 
 Without a file, the games that were interrupted (hang-up, SIGTERM, lost
-terminal: see :mod:`mille.recovery`) are offered first, newest first, on
+terminal: see :mod:`mille.storage.recovery`) are offered first, newest first, on
 the terminal, before curses starts: ``Resume it? [yn]`` takes one key for
 the boards, a line in the line mode.  It is asked only of ``mille`` (or
 ``mille --plain``) alone with a terminal on standard input: with game
@@ -21,7 +21,7 @@ import argparse
 import sys
 from dataclasses import dataclass
 
-from . import __version__
+from .. import __version__
 
 USAGE = "usage: mille [--rules NAME] [--players N] [options] [--seed N] [--plain] [file]"
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
@@ -105,8 +105,8 @@ TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from typing import Callable, NoReturn
 
-    from .rules import Rules
-    from .session import Session
+    from ..engine.rules import Rules
+    from ..game.session import Session
 
 
 class UsageError(Exception):
@@ -179,11 +179,11 @@ def parse_args(argv: list[str]) -> Options:
     >>> parse_args(["a", "b"])
     Traceback (most recent call last):
     ...
-    mille.cli.UsageError: usage: mille [file]
+    mille.frontends.cli.UsageError: usage: mille [file]
     >>> parse_args(["--rules", "classic", "--players", "5"])
     Traceback (most recent call last):
     ...
-    mille.cli.UsageError: mille: classic needs 2, 3, 4 or 6 players
+    mille.frontends.cli.UsageError: mille: classic needs 2, 3, 4 or 6 players
     """
     cut = argv.index("--") if "--" in argv else len(argv)
     head, rest = argv[:cut], argv[cut + 1:]  # after --, only files
@@ -212,7 +212,7 @@ def parse_args(argv: list[str]) -> Options:
         return Options(file=files[0], plain=args.plain)
     rules = None
     if args.rules is not None or given:
-        from .rules import RulesError, find_rules
+        from ..engine.rules import RulesError, find_rules
 
         if args.rules != "milebymile":
             for flag, key in _GAME_OPTIONS[1:]:
@@ -233,7 +233,7 @@ def parse_args(argv: list[str]) -> Options:
 
 def _quote(text: str, limit: int = WORD_LIMIT) -> str:
     """An argument for a usage error: escaped, cut to ``limit``."""
-    from .text import escape, shorten
+    from ..engine.text import escape, shorten
 
     return shorten(escape(text), limit)
 
@@ -241,7 +241,7 @@ def _quote(text: str, limit: int = WORD_LIMIT) -> str:
 def show_path(path: str) -> str:
     """A file name for a message: escaped and, if long, cut to its end
     (``.../saves/game``), where the name that matters is."""
-    from .text import ELLIPSIS, escape
+    from ..engine.text import ELLIPSIS, escape
 
     text = escape(path)
     if len(text) <= PATH_LIMIT:
@@ -253,7 +253,7 @@ def complain(path: str | None, reason: str, tail: str = "") -> None:
     """Print ``mille: FILE: reason tail`` (or ``mille: reason``) on stderr as
     one line: control characters escaped, at most ``LINE_LIMIT`` characters
     (the reason is cut, ``tail`` is always shown whole)."""
-    from .text import escape, shorten
+    from ..engine.text import escape, shorten
 
     head = "mille: " + ("" if path is None else show_path(path) + ": ")
     tail = escape(tail)
@@ -270,7 +270,7 @@ def file_stamp(path: str) -> str:
     import os
     import time
 
-    from .text import escape
+    from ..engine.text import escape
 
     try:
         stamp = time.ctime(os.stat(path).st_mtime)
@@ -337,7 +337,7 @@ def _play(options: Options) -> int:
     message = ""
     resumed: tuple[str, float, str] | None = None  # recovery file, its mtime, its text
     if options.file is not None:
-        from . import savefile
+        from ..storage import savefile
 
         try:
             session = savefile.load_session(options.file)
@@ -356,7 +356,7 @@ def _play(options: Options) -> int:
         except _Stop as stop:
             return stop.status
         if found is None:
-            from .session import Session
+            from ..game.session import Session
 
             if options.rules is None:
                 session = Session.new(seed=options.seed, level=options.level)
@@ -372,9 +372,9 @@ def _play(options: Options) -> int:
 
             status = plain.play(session, message, fresh=resumed is None and options.file is None)
         else:
-            from . import ui
+            from . import terminal
 
-            status = ui.play(session, message)
+            status = terminal.play(session, message)
     finally:
         if resumed is not None and status != 0:
             _keep(session, *resumed)
@@ -399,7 +399,7 @@ def _interrupted_game(options: Options) -> tuple[Session, str, tuple[str, float,
     game options or ``--seed`` the player asked for a new game, and a script
     on standard input would answer with its moves.  Then the new game
     starts and one line on stderr says a kept game is waiting."""
-    from . import recovery, savefile
+    from ..storage import recovery, savefile
 
     ask = _stdin_is_terminal() and not options.chosen
     games = recovery.kept_games()
@@ -585,7 +585,7 @@ def _keep(session: Session, path: str, mtime: float, text: str) -> None:
     """The resumed game did not end well (the terminal would not do, or the
     game was cut short): keep it again, unless the game was kept already
     (a hang-up), with its old date if nothing was played."""
-    from . import recovery, savefile
+    from ..storage import recovery, savefile
 
     if session.kept is not None:
         return

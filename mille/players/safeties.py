@@ -34,10 +34,10 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Sequence
 
-from .cards import CARD_NAMES, EXTRA_TANK, HAZARDS, NO_CARD, NUM_SAFETIES, safety_for
+from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAZARDS, NO_CARD, NUM_SAFETIES, safety_for
 from .memory import quote, seat_number
-from .rules import OFFER
-from .table import COUP, Outcome, Pick, Table, Use
+from ..engine.rules import OFFER
+from ..engine.table import COUP, Outcome, Pick, Table, Use
 
 SAFETY_KINDS = tuple(range(EXTRA_TANK, EXTRA_TANK + NUM_SAFETIES))
 DECK = -1  # the place of a safety still in the deck

@@ -25,7 +25,7 @@ in later hands is foreseen 95 times in 100, not 99, and the guesses drift.
 The guesses cannot tell where the safeties are (a computer keeps them, so
 they hardly change what it plays, and drawing the guesses again fixes a
 safety into most of them by chance): a ``SafetyTracker`` keeps the chance
-of each place for each unseen safety apart (see ``mille.safeties``).
+of each place for each unseen safety apart (see ``mille.players.safeties``).
 
 For each real decision (more than one distinct legal move):
 
@@ -80,7 +80,7 @@ from time import monotonic
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .cards import (
+from ..engine.cards import (
     CARD_NAMES,
     EXTRA_TANK,
     HAND_SLOTS,
@@ -90,9 +90,9 @@ from .cards import (
 from .computer import INITIAL_NEED, IN_HAND, PLAYED, UNKNOWN, BsdComputer, needed_remedy
 from .heuristic import KINDS, NAMES, Heuristic
 from .memory import card_counts, integer, quote, seat_number
-from .players import Player
+from .base import Player
 from .safeties import SafetyTracker
-from .table import (
+from ..engine.table import (
     COUP,
     EXTENSION,
     NO,

@@ -1,7 +1,7 @@
 """Simple automatic players, to measure the computers against.
 
-Both follow the :class:`mille.players.Player` protocol over the N-seat
-:class:`mille.table.Table`, for every preset and seat count; each is bound
+Both follow the :class:`mille.players.base.Player` protocol over the N-seat
+:class:`mille.engine.table.Table`, for every preset and seat count; each is bound
 to one seat and made as ``Kind(rng, seat)``.
 
 ``RandomPlayer`` chooses uniformly among the legal moves, picking only when
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 
-from .cards import (
+from ..engine.cards import (
     ACCIDENT,
     D25,
     D50,
@@ -47,7 +47,7 @@ from .cards import (
     is_safety,
     safety_for,
 )
-from .table import PICK, YES, Answer, Discard, Move, Outcome, Pick, Table, Use
+from ..engine.table import PICK, YES, Answer, Discard, Move, Outcome, Pick, Table, Use
 
 
 class _Forgetful:

@@ -59,7 +59,7 @@ import math
 import random
 from typing import Any
 
-from .cards import (
+from ..engine.cards import (
     CARD_NAMES,
     D25,
     D50,
@@ -80,8 +80,9 @@ from .cards import (
     safety_for,
 )
 from .memory import card_counts, integer, quote
-from .rules import RIGGINGS, Rules, find_rules
-from .table import (
+from ..engine.rules import RIGGINGS, Rules, find_rules
+from ..engine.tableau import Tableau
+from ..engine.table import (
     COUP,
     EXTENSION,
     NO,
@@ -93,7 +94,6 @@ from .table import (
     Outcome,
     Pick,
     Table,
-    Tableau,
     Use,
 )
 

@@ -7,7 +7,7 @@ that is not a complete, consistent save is refused with a one-line reason,
 and never modified.  Nothing is ever pickled, marshalled or evaluated.
 
 Version 3 holds any preset and seat count: the rules (rebuilt through
-:func:`mille.rules.find_rules`), who controls each seat (a person, or a
+:func:`mille.engine.rules.find_rules`), who controls each seat (a person, or a
 computer at its level, with its memory and generator), the whole table,
 the dealer's generator, and the log of the moves since your last turn (what
 the N-seat board and the line mode show, so a restored game shows the same
@@ -16,7 +16,7 @@ owner of the rules' invariants; this module checks the shape, and that each
 logged move is one the engine could have made.  Version 2 (the same without
 the log) still loads, as does version 1 (bsd only, mille 1.0), converted.
 
->>> from mille.session import Session
+>>> from mille.game.session import Session
 >>> game = Session.new(seed=7)
 >>> text = dumps(game)
 >>> dumps(loads(text)) == text
@@ -24,7 +24,7 @@ True
 >>> loads(text.replace('"target": 700', '"target": 800'))
 Traceback (most recent call last):
   ...
-mille.savefile.SaveError: impossible game: target must be one of [700, 1000], not 800
+mille.storage.savefile.SaveError: impossible game: target must be one of [700, 1000], not 800
 """
 
 from __future__ import annotations
@@ -42,14 +42,16 @@ TYPE_CHECKING = False  # typing and tempfile are not loaded at run time (start-u
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
-    from .players import Player
+    from ..players.base import Player
 
-from .cards import (CARD_NAMES, FALSE_VIRTUE_NAME, HAND_SLOTS, NO_CARD, NUM_SAFETIES,
+from ..engine.cards import (CARD_NAMES, FALSE_VIRTUE_NAME, HAND_SLOTS, NO_CARD, NUM_SAFETIES,
                     OUT_OF_GAS, SPEED_LIMIT, is_safety)
-from .rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
-from .describe import recent
-from .session import Event, Session, computer_class, computer_kinds, kind_of
-from .table import (
+from ..engine.rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
+from ..engine.describe import recent
+from ..game.session import Session, computer_class, computer_kinds, kind_of
+from ..engine.tableau import Tableau
+from ..engine.table import (
+    Event,
     COUP,
     EXTENSION,
     OVER,
@@ -60,10 +62,9 @@ from .table import (
     Outcome,
     Pick,
     Table,
-    Tableau,
     Use,
 )
-from .text import escape, shorten
+from ..engine.text import escape, shorten
 
 FORMAT = "bsd-mille-save"
 VERSION = 3

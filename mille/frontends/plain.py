@@ -45,14 +45,14 @@ import os
 import signal
 import sys
 
-from . import describe
-from .cards import HAND_SLOTS, NUM_SAFETIES
-from .describe import card_name, seat_name, side_members, side_name
-from .recovery import signal_reason
-from .rules import OFFER, Rules
-from .session import Session
-from .table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Use
-from .text import escape
+from ..engine import describe
+from ..engine.cards import HAND_SLOTS, NUM_SAFETIES
+from ..engine.describe import card_name, seat_name, side_members, side_name
+from ..storage.recovery import signal_reason
+from ..engine.rules import OFFER, Rules
+from ..game.session import Session
+from ..engine.table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Use
+from ..engine.text import escape
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -419,7 +419,7 @@ class LineUi:
             self.say(f"unknown command: {shown}")
 
     def hint(self) -> None:
-        from .advice import hint
+        from ..players.advice import hint
 
         try:
             self.say(hint(self.session.table))
@@ -453,7 +453,7 @@ class LineUi:
             if name != source and os.path.exists(name) and \
                     not self.ask("Overwrite file?", can_save=False):
                 return False
-        from . import savefile
+        from ..storage import savefile
 
         try:
             savefile.save_session(session, name)
@@ -600,7 +600,7 @@ def _silence(stream: TextIO) -> None:
 
 def keep(session: Session, reason: str) -> str:
     """Write the game to the recovery file; the line to tell."""
-    from . import recovery
+    from ..storage import recovery
 
     try:
         path = recovery.write(session)

@@ -1,5 +1,5 @@
 """Advice for the person at the keyboard: the hint (the expert's move and
-one line of why).  The card tracker's counts are :func:`mille.describe.unseen`.
+one line of why).  The card tracker's counts are :func:`mille.engine.describe.unseen`.
 
 The hint asks a fresh expert computer for seat 0's move, so it knows only
 what that seat may know, and it never plays the move: the front end shows
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from .cards import (
+from ..engine.cards import (
     D200,
     END_OF_LIMIT,
     FALSE_VIRTUE,
@@ -24,8 +24,8 @@ from .cards import (
     is_repair,
     is_safety,
 )
-from .describe import YOU, card_name, side_name
-from .table import COUP, EXTENSION, OVER, Answer, Discard, Move, Pick, Table, Use
+from ..engine.describe import YOU, card_name, side_name
+from ..engine.table import COUP, EXTENSION, OVER, Answer, Discard, Move, Pick, Table, Use
 
 HINT_SEED = 0x4D494C4C45  # the hint's own random stream: same position, same hint
 

@@ -17,7 +17,7 @@ with precise one-line messages (``docs/rules.md`` states the rules).
 >>> find_rules("classic", players=5)
 Traceback (most recent call last):
   ...
-mille.rules.RulesError: classic needs 2, 3, 4 or 6 players
+mille.engine.rules.RulesError: classic needs 2, 3, 4 or 6 players
 >>> find_rules("milebymile", players=6, team_mode="3v3").members(1)
 (0, 2, 4)
 >>> find_rules("bsd") == BSD
