@@ -42,7 +42,7 @@ from mille.players.computer import INITIAL_NEED, BsdComputer
 from mille.players.base import Player
 from mille.engine.rules import BSD, find_rules
 from mille.selfplay import PLAYERS, play_hands
-from mille.game.session import make_computer
+from mille.players.registry import make_computer
 from mille.engine.table import (
     COUP,
     EXTENSION,

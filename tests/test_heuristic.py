@@ -42,7 +42,7 @@ from mille.engine.cards import (
 from mille.players.heuristic import Heuristic, HeuristicError
 from mille.engine.rules import Rules, find_rules
 from mille.selfplay import play_hands
-from mille.game.session import make_computer
+from mille.players.registry import make_computer
 from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, YES, Discard, Table, Use
 
 

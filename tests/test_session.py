@@ -9,8 +9,10 @@ import pytest
 from builders import build, player
 from mille.players.computer import BsdComputer
 from mille.engine.rules import BSD, find_rules
-from mille.game.session import Session, make_computer
+from mille.players.registry import make_computer
+from mille.game.session import Session
 from mille.engine.table import (
+    Event,
     COUP,
     EXTENSION,
     OVER,
@@ -69,7 +71,7 @@ def test_a_new_bsd_session() -> None:
     assert sorted(s.computers) == [COMPUTER]
     assert isinstance(s.computers[COMPUTER], BsdComputer)
     assert s.computers[COMPUTER].seat == COMPUTER
-    assert s.human_to_move and not s.computer_to_move and s.playing
+    assert s.human_to_move and not s.computer_to_move and s.table.phase == PLAYING
     assert s.log == [] and not s.window_full and s.source is None
     with pytest.raises(ValueError, match="no computer is to move"):
         s.computer_move()
@@ -107,7 +109,7 @@ def play_through(s: Session, rng: random.Random) -> None:
         else:
             assert s.human_to_move and t.current_player == HUMAN
             s.play(rng.choice(t.legal_moves()))
-    assert not s.human_to_move and not s.computer_to_move and not s.playing
+    assert not s.human_to_move and not s.computer_to_move and s.table.phase != PLAYING
 
 
 def test_hands_alternate_and_the_computer_decides_its_own_extension() -> None:
@@ -154,7 +156,7 @@ def test_next_hand_tells_every_computer() -> None:
     t = Table.new(BSD, random.Random(5))
     s = Session(table=t, computers={COMPUTER: bot}, deal_rng=random.Random(6))
     t.phase = OVER
-    s.log.append(Outcome(HUMAN, PICK))
+    s.log.append(Event(Outcome(HUMAN, PICK)))
     s.next_hand()
     assert bot.hands == 1 and s.log == [] and s.table.starter == COMPUTER
     assert s.computer_to_move

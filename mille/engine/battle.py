@@ -35,8 +35,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .tableau import Tableau, TableState
 
+from . import rules
 from .cards import (
+    is_remedy,
     CARD_NAMES,
+    D50,
+    D75,
     D200,
     END_OF_LIMIT,
     FALSE_VIRTUE,
@@ -99,30 +103,38 @@ class BattleModel(abc.ABC):
         if card == D200 and t.rules.max_200s is not None and \
                 tab.nummiles[D200] >= t.rules.max_200s:
             return "only two 200's per hand"
-        if card >= 2 and self.limited(tab):
+        if card >= D75 and self.limited(tab):
             return "limit of 50"
-        if card >= 1 and tab.mileage + VALUES[card] > t.target and t.rules.perfect_crossing:
+        if card >= D50 and tab.mileage + VALUES[card] > t.target and t.rules.perfect_crossing:
             return f"puts you over {t.target}"
         if not self.rolling(tab):
             return "cannot move now"
         return None
 
 
+def _bsd_distance(tab: Tableau, card: int, target: int) -> str | None:
+    """BSD's distance rows (``check_distance`` for the top-card model, with
+    its rules fixed: two 200s, perfect crossing), ``None`` if the card may
+    go; one function for the legality check and for ``could_play``, kept
+    flat because playouts call it for nearly every card."""
+    if card == D200 and tab.nummiles[D200] >= 2:
+        return "only two 200's per hand"
+    if card >= D75 and tab.speed_top == SPEED_LIMIT:
+        return "limit of 50"
+    if card >= D50 and tab.mileage + VALUES[card] > target:
+        return f"puts you over {target}"
+    return None if tab.can_go else "cannot move now"
+
+
 class TopModel(BattleModel):
     """BSD: the board's battle and speed tops, ``can_go``, coup windows."""
 
-    name = "top"
+    name = rules.TOP
 
     def check(self, t: TableState, seat: int, card: int, target: int) -> str | None:
         tab = t.tableaux[seat % len(t.tableaux)]
-        if card <= D200:  # check_distance, inlined (the playout's hot path)
-            if card == D200 and tab.nummiles[D200] >= 2:
-                return "only two 200's per hand"
-            if card >= 2 and tab.speed_top == SPEED_LIMIT:
-                return "limit of 50"
-            if card >= 1 and tab.mileage + VALUES[card] > t.target:
-                return f"puts you over {t.target}"
-            return None if tab.can_go else "cannot move now"
+        if card <= D200:
+            return _bsd_distance(tab, card, t.target)
         if is_repair(card):
             return None if tab.top == opposite(card) else _REPAIR_REFUSALS[card]
         if card == GO:
@@ -213,13 +225,7 @@ class TopModel(BattleModel):
         """BSD comp.c's ``canplay`` (the deck-empty end of a hand)."""
         me = t.tableaux[seat % 2]
         if card <= D200:
-            if card == D200 and me.nummiles[D200] == 2:
-                return False
-            if card >= 2 and me.speed_top == SPEED_LIMIT:
-                return False
-            if card >= 1 and me.mileage + VALUES[card] > t.target:
-                return False
-            return me.can_go
+            return _bsd_distance(me, card, t.target) is None
         opp = t.tableaux[1 - t.side_index(seat)]
         if card <= SPEED_LIMIT:
             if card == SPEED_LIMIT:
@@ -239,7 +245,7 @@ class StackModel(BattleModel):
     """Classic: real battle and speed stacks; only the top counts; the
     clearing rule discards a top hazard the side is protected from."""
 
-    name = "stack"
+    name = rules.STACK
 
     def rolling(self, tab: Tableau) -> bool:
         top = tab.battle[-1] if tab.battle else NO_CARD
@@ -348,7 +354,6 @@ STACK = StackModel()
 MODELS: dict[str, BattleModel] = {TOP.name: TOP, STACK.name: STACK}
 
 
-_CRITICAL = (5, 6, 7, 8)  # Out of Gas, Flat Tire, Accident, Stop
 _ALREADY = tuple(f'opponent already has "{name}"' for name in CARD_NAMES)
 
 
@@ -357,7 +362,7 @@ class ProblemsModel(BattleModel):
     Stop comes with every hazard; played hazards stay on the target's piles,
     distances and remedies go to the discard pile."""
 
-    name = "problems"
+    name = rules.PROBLEMS
 
     def rolling(self, tab: Tableau) -> bool:
         problems = tab.problems
@@ -416,7 +421,7 @@ class ProblemsModel(BattleModel):
             t.set_aside.append(card)
             t.notices.append(f"side {t.side_index(seat) + 1} regains karma")
             return False
-        if card >= 10:  # remedies
+        if is_remedy(card):
             problem = STOP if card == GO else opposite(card)
             tab.problems.remove(problem)
             t.discard.append(card)

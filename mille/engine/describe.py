@@ -20,8 +20,9 @@ No curses, no I/O.
 
 from __future__ import annotations
 
-from .cards import (CARD_NAMES, D200, FALSE_VIRTUE, FALSE_VIRTUE_NAME, NO_CARD, NUM_SAFETIES,
+from .cards import (card_name, EXTRA_TANK, HAZARDS, CARD_NAMES, D200, FALSE_VIRTUE, FALSE_VIRTUE_NAME, NO_CARD, NUM_SAFETIES,
                     SAFETIES)
+from .rules import other_side
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
@@ -30,15 +31,6 @@ if TYPE_CHECKING:
 
 YOU = 0  # the seat of the person at the keyboard
 SAFETY_SHORT = ("Tank", "Proof", "Ace", "RoW")  # Extra Tank .. Right of Way
-
-
-def card_name(card: int) -> str:
-    """A card's name (False Virtue too), ``""`` for no card."""
-    if card == NO_CARD:
-        return ""
-    if card == FALSE_VIRTUE:
-        return FALSE_VIRTUE_NAME
-    return CARD_NAMES[card]
 
 
 def is_team_game(rules: Rules) -> bool:
@@ -84,7 +76,7 @@ def opponents(rules: Rules, seat: int = YOU) -> list[int]:
 
 def needs_target(rules: Rules, card: int) -> bool:
     """A hazard with two or more opposing sides must name its target."""
-    return 5 <= card <= 9 and rules.sides > 2
+    return card in HAZARDS and rules.sides > 2
 
 
 # ----- what a side shows ------------------------------------------------------
@@ -101,7 +93,7 @@ def safety_marks(table: Table, side: int) -> list[str]:
     tab = table.tableaux[side - 1]
     shown = []
     for index in range(NUM_SAFETIES):
-        card = 15 + index
+        card = EXTRA_TANK + index
         if card in tab.safeties:
             shown.append(SAFETY_SHORT[index] + ("*" if tab.coups[index] else ""))
     return shown
@@ -141,8 +133,8 @@ def describe(table: Table, event: Event, viewer: int = YOU) -> list[str]:
             miles = event.mileage
             whose = "" if not is_team_game(rules) else f"{side_name(rules, side)} "
             lines.append(f"{who} played {name}: {whose}{miles} miles")
-        elif 5 <= card <= 9:
-            target = move.target if move.target is not None else 3 - side
+        elif card in HAZARDS:
+            target = move.target if move.target is not None else other_side(side)
             lines.append(f"{who} played {name} on side {target} ({side_name(rules, target)})")
         elif card in SAFETIES:
             extra = "Coup Fourre! " if outcome.coup_fourre else ""

@@ -28,7 +28,6 @@ BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 LINE_LIMIT = 200  # the longest line mille prints on stderr
 PATH_LIMIT = 100  # the most of a file name shown in it (its end)
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
-LEVELS = ("easy", "standard", "expert")
 
 HELP = f"""{USAGE}
 
@@ -152,6 +151,8 @@ RIGGINGS = ("none", "no-duplicates", "2x-attacks", "2x-defenses")  # the rules' 
 
 
 def _parser() -> _Parser:
+    from ..players.registry import LEVELS
+
     parser = _Parser(prog="mille", usage=USAGE[len("usage: "):], add_help=False,
                      allow_abbrev=False)
     parser.add_argument("-h", "--help", action="store_true")
@@ -212,7 +213,7 @@ def parse_args(argv: list[str]) -> Options:
         return Options(file=files[0], plain=args.plain)
     rules = None
     if args.rules is not None or given:
-        from ..engine.rules import RulesError, find_rules
+        from ..engine.rules import BSD, RulesError, find_rules
 
         if args.rules != "milebymile":
             for flag, key in _GAME_OPTIONS[1:]:
@@ -223,7 +224,7 @@ def parse_args(argv: list[str]) -> Options:
             rules = find_rules(args.rules or "bsd", **given)
         except RulesError as exc:
             raise UsageError(f"mille: {_quote(str(exc), LINE_LIMIT - 7)}") from None
-        if rules.name == "bsd":
+        if rules == BSD:  # the default game
             rules = None
     chosen = bool(given) or any(getattr(args, name) is not None
                                 for name in ("rules", "level", "seed"))

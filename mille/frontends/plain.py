@@ -46,7 +46,7 @@ import signal
 import sys
 
 from ..engine import describe
-from ..engine.cards import HAND_SLOTS, NUM_SAFETIES
+from ..engine.cards import EXTRA_TANK, HAND_SLOTS, NUM_SAFETIES
 from ..engine.describe import card_name, seat_name, side_members, side_name
 from ..storage.recovery import signal_reason
 from ..engine.rules import OFFER, Rules
@@ -298,9 +298,9 @@ class LineUi:
             parts.append(speed)
         safeties = []
         for index in range(NUM_SAFETIES):
-            if 15 + index in tab.safeties:
+            if EXTRA_TANK + index in tab.safeties:
                 coup = " (coup fourre)" if tab.coups[index] else ""
-                safeties.append(card_name(15 + index) + coup)
+                safeties.append(card_name(EXTRA_TANK + index) + coup)
         if safeties:
             parts.append("safeties " + ", ".join(safeties))
         if rules.karma:

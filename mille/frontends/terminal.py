@@ -11,6 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable
 
+from ..engine.rules import TOP
 from ..game.session import Session
 from .table_ui import TableUi
 from .ui import Hangup, MIN_COLS, MIN_LINES, TOO_SMALL, Ui, cannot_use_terminal, install, keep, terminal_problem
@@ -18,7 +19,8 @@ from .ui import Hangup, MIN_COLS, MIN_LINES, TOO_SMALL, Ui, cannot_use_terminal,
 
 def board_class(session: Session) -> type[Ui]:
     """BSD's board for the bsd preset, the N-seat board for the others."""
-    if session.rules.name == "bsd":
+    rules = session.rules
+    if rules.players == 2 and rules.battle == TOP:  # what BSD's board can draw
         return Ui
     return TableUi
 

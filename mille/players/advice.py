@@ -26,6 +26,7 @@ from ..engine.cards import (
 )
 from ..engine.describe import YOU, card_name, side_name
 from ..engine.table import COUP, EXTENSION, OVER, Answer, Discard, Move, Pick, Table, Use
+from ..engine.rules import other_side
 
 HINT_SEED = 0x4D494C4C45  # the hint's own random stream: same position, same hint
 
@@ -104,7 +105,7 @@ def reason(table: Table, seat: int, move: Move) -> str:
     if is_repair(card):
         return "repairs you; a Go then rolls"
     if is_hazard(card):
-        target = move.target if isinstance(move, Use) and move.target is not None else 3 - side
+        target = move.target if isinstance(move, Use) and move.target is not None else other_side(side)
         other = table.tableaux[target - 1]
         verb = "slows" if card == SPEED_LIMIT else "stops"
         return f"{verb} {side_name(rules, target)} at {other.mileage}"

@@ -48,6 +48,7 @@ from ..engine.cards import (
     safety_for,
 )
 from ..engine.table import PICK, YES, Answer, Discard, Move, Outcome, Pick, Table, Use
+from ..engine.rules import other_side
 
 
 class _Forgetful:
@@ -148,7 +149,7 @@ class GreedyPlayer(_Forgetful):
             return remedies[0]
         hazards = [m for m in uses if is_hazard(hand[m.slot])]
         if hazards:
-            targets = [m.target or 3 - table.side_of(self.seat) for m in hazards]
+            targets = [m.target or other_side(table.side_of(self.seat)) for m in hazards]
             lead = leading_side(table, sorted(set(targets)))
             return next(m for m, t in zip(hazards, targets) if t == lead)
         discards = [m for m in legal if isinstance(m, Discard) and not is_safety(hand[m.slot])]

@@ -28,6 +28,7 @@ from typing import Any
 from .autoplayers import GreedyPlayer
 from ..engine.cards import D200, EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, VALUES, is_safety, opposite
 from .memory import integer, quote
+from ..engine.rules import PROBLEMS, STACK
 from ..engine.table import (
     COUP,
     EXTENSION,
@@ -113,9 +114,9 @@ class Easy:
         if model.rolling(me):
             return False
         hazard = opposite(safety)
-        if table.rules.battle == "problems":
+        if table.rules.battle == PROBLEMS:
             return hazard in me.problems
-        top = me.battle[-1] if table.rules.battle == "stack" and me.battle else me.top
+        top = me.battle[-1] if table.rules.battle == STACK and me.battle else me.top
         return top == hazard
 
     def decent(self, table: Table, legal: list[Move]) -> list[Move]:

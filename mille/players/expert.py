@@ -746,7 +746,7 @@ def standard_policy(table: Table, seat: int, rng: random.Random,
     for card in hand:
         if card != NO_CARD:
             seen[card] += 1
-    if rules.name == "bsd":
+    if rules.standard_computer == "bsd":
         bot = BsdComputer(rng, seat)
         bot.seen = seen[:EXTRA_TANK + NUM_SAFETIES]
         own = table.tableaux[seat].safeties

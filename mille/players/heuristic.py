@@ -67,7 +67,7 @@ from ..engine.cards import (
     END_OF_LIMIT,
     EXTRA_TANK,
     FALSE_VIRTUE,
-    FALSE_VIRTUE_NAME,
+    ALL_NAMES,
     GASOLINE,
     GO,
     NO_CARD,
@@ -80,7 +80,7 @@ from ..engine.cards import (
     safety_for,
 )
 from .memory import card_counts, integer, quote
-from ..engine.rules import RIGGINGS, Rules, find_rules
+from ..engine.rules import PROBLEMS, RIGGINGS, STACK, Rules, find_rules, other_side
 from ..engine.tableau import Tableau
 from ..engine.table import (
     COUP,
@@ -98,8 +98,7 @@ from ..engine.table import (
 )
 
 KINDS = FALSE_VIRTUE + 1  # the 19 card kinds and False Virtue
-NAMES: tuple[str, ...] = tuple(CARD_NAMES) + (FALSE_VIRTUE_NAME,)
-CRITICAL = (5, 6, 7, STOP)  # hazards that stop a side
+NAMES = ALL_NAMES
 
 # The decks a preset may deal (by kind, False Virtue last): what a saved
 # memory may count against.
@@ -132,12 +131,12 @@ def _needs(table: Table, tab: Tableau) -> list[int]:
     """The remedies ``tab``'s side must play before it rolls (Go last)."""
     model = table.rules.battle
     right_of_way = RIGHT_OF_WAY in tab.safeties
-    if model == "problems":
+    if model == PROBLEMS:
         needs = [opposite(p) for p in tab.problems if p in (5, 6, 7)]
         return needs + ([GO] if STOP in tab.problems else [])
     if table.model.rolling(tab):
         return []
-    if model == "stack":
+    if model == STACK:
         top = tab.battle[-1] if tab.battle else NO_CARD
     else:
         top = tab.top
@@ -331,14 +330,14 @@ class _Turn:
             return self.distance_value(card)
         if card >= GASOLINE:
             return self.remedy_value(card)
-        target = move.target if move.target is not None else 3 - self.own
+        target = move.target if move.target is not None else other_side(self.own)
         return self.attack_value(card, target)
 
     def safety_value(self, card: int) -> float:
         me = self.me
         if card == RIGHT_OF_WAY:
             cures = bool(self.needs) and self.needs[-1] == GO or self.model.limited(me) or \
-                (self.rules.battle == "problems" and STOP in me.problems)
+                (self.rules.battle == PROBLEMS and STOP in me.problems)
         else:
             cures = opposite(card) in self._hazards_on_me()
         if cures:
@@ -356,7 +355,7 @@ class _Turn:
 
     def _hazards_on_me(self) -> set[int]:
         me = self.me
-        if self.rules.battle == "problems":
+        if self.rules.battle == PROBLEMS:
             return set(me.problems)
         top, speed = self.model.tops(me)
         return {top, speed}
@@ -433,7 +432,7 @@ class _Turn:
             if damage <= 0:
                 return damage - 5
         value = damage * self.threat(target) * self.time_left()
-        if self.rules.battle == "problems" and not self.needs and self._can_move() \
+        if self.rules.battle == PROBLEMS and not self.needs and self._can_move() \
                 and (left > LAST_LEG or opp.mileage < self.me.mileage):
             # while rolling, miles first: every hazard brings a Stop, so the
             # chance to roll may not come back, and a hazard keeps
@@ -478,7 +477,7 @@ class _Turn:
         return threat
 
     def _needs_after(self, opp: Tableau, card: int) -> list[int]:
-        if self.rules.battle == "problems":
+        if self.rules.battle == PROBLEMS:
             problems = set(opp.problems) | {card}
             if card != STOP and RIGHT_OF_WAY not in opp.safeties:
                 problems.add(STOP)
@@ -563,7 +562,7 @@ class _Turn:
     def _crowd(self) -> bool:
         """Three or more opposing sides under the problems model: a rolling
         side is hit again and again (every hazard also brings a Stop)."""
-        return self.rules.battle == "problems" and len(self.opponents) >= 3
+        return self.rules.battle == PROBLEMS and len(self.opponents) >= 3
 
 
 def _makes(rest: int, cards: list[int], two_hundreds: int) -> bool:

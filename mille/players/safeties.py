@@ -36,7 +36,7 @@ from typing import Any, Callable, Sequence
 
 from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAZARDS, NO_CARD, NUM_SAFETIES, safety_for
 from .memory import quote, seat_number
-from ..engine.rules import OFFER
+from ..engine.rules import other_side, OFFER
 from ..engine.table import COUP, Outcome, Pick, Table, Use
 
 SAFETY_KINDS = tuple(range(EXTRA_TANK, EXTRA_TANK + NUM_SAFETIES))
@@ -144,7 +144,7 @@ class SafetyTracker:
         if table.rules.coup != OFFER or not isinstance(move, Use) or \
                 outcome.card not in HAZARDS or any("clash" in n for n in table.notices):
             return
-        side = move.target if move.target is not None else 3 - table.side_of(outcome.seat)
+        side = move.target if move.target is not None else other_side(table.side_of(outcome.seat))
         places = self.weights.get(safety_for(outcome.card))
         if not places:
             return

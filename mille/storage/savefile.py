@@ -44,11 +44,12 @@ if TYPE_CHECKING:
 
     from ..players.base import Player
 
-from ..engine.cards import (CARD_NAMES, FALSE_VIRTUE_NAME, HAND_SLOTS, NO_CARD, NUM_SAFETIES,
+from ..engine.cards import (ALL_NAMES, CARD_NAMES, HAND_SLOTS, NO_CARD, NUM_SAFETIES,
                     OUT_OF_GAS, SPEED_LIMIT, is_safety)
-from ..engine.rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
+from ..engine.rules import BSD, PROBLEMS, PRESETS, RIGGINGS, Rules, RulesError, find_rules
 from ..engine.describe import recent
-from ..game.session import Session, computer_class, computer_kinds, kind_of
+from ..game.session import Session
+from ..players.registry import computer_class, computer_kinds, kind_of
 from ..engine.tableau import Tableau
 from ..engine.table import (
     Event,
@@ -82,7 +83,7 @@ SHOW_LIMIT = 60  # characters of a bad value quoted in a message
 MESSAGE_LIMIT = 160  # characters of a SaveError's message
 BIG = 10**9  # the bound of a counter that has no other (games, totals)
 
-NAMES: tuple[str, ...] = tuple(CARD_NAMES) + (FALSE_VIRTUE_NAME,)  # card i's name
+NAMES = ALL_NAMES  # card i's name
 _CARD_BY_NAME = {name: card for card, name in enumerate(NAMES)}
 _MT_N = 624  # words in the Mersenne Twister's state
 _PHASES = (PLAYING, EXTENSION, COUP, OVER)
@@ -738,7 +739,7 @@ def _tableau(data: Any, where: str, rules: Rules) -> Tableau:
     d = _object(data, where, _TABLEAU_KEYS + _optional(data, _TABLEAU_OPTIONAL))
     piles = {key: _card_list(d[key], f"{where}.{key}")
              for key in ("battle", "speed", "miles", "safeties", "record", "problems", "saved")}
-    played = piles["record"] if rules.battle == "problems" else piles["miles"]
+    played = piles["record"] if rules.battle == PROBLEMS else piles["miles"]
     return Tableau(
         battle=piles["battle"],
         speed=piles["speed"],
