@@ -46,11 +46,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from mille.players.expert import DEFAULT_BUDGET, Expert
-from mille.players.base import Player
 from mille.engine.rules import Rules, find_rules
-from mille.selfplay import PLAYERS, play_one_hand
 from mille.engine.table import OVER, Table
+from mille.players.base import Player
+from mille.players.expert import DEFAULT_BUDGET, Expert
+from mille.selfplay import PLAYERS, play_one_hand
 
 Z95 = 1.959964
 

@@ -20,6 +20,7 @@ import random
 import time
 
 import revision
+
 from mille.engine.rules import find_rules
 from mille.engine.table import COUP, EXTENSION, NO, PICK, PLAYING, Table
 

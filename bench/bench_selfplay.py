@@ -20,6 +20,7 @@ import argparse
 import os
 
 import revision
+
 from mille.engine.rules import find_rules
 from mille.selfplay import play_hands, play_parallel
 

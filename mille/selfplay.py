@@ -33,12 +33,13 @@ import json
 import random
 import sys
 import time
-from typing import Any, Callable, NoReturn, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
-from .players.base import Player
-from .players.registry import PLAYER_NAMES, make_player
 from .engine.rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
 from .engine.table import OVER, Table
+from .players.base import Player
+from .players.registry import PLAYER_NAMES, make_player
 
 PlayerMaker = Callable[[Rules, random.Random, int], Player]
 

@@ -12,16 +12,17 @@ from __future__ import annotations
 import curses
 
 import pytest
-from fakewindow import FakeWindow, OutOfKeys
 
-from mille.players import advice
-from mille.frontends import table_ui as board, ui
-from mille.frontends.table_ui import TableUi
 from mille.engine.cards import D50, FLAT_TIRE, PUNCTURE_PROOF
 from mille.engine.describe import card_name, unseen
 from mille.engine.rules import Rules, find_rules
-from mille.game.session import Session
 from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, Table, Use
+from mille.frontends import table_ui as board
+from mille.frontends import ui
+from mille.frontends.table_ui import TableUi
+from mille.game.session import Session
+from mille.players import advice
+from support.fakewindow import FakeWindow, OutOfKeys
 
 BSD_ERROR = (15, 45)  # BSD's error line: row 15 from column 45 to 79
 TABLE_ERROR = 23  # the N-seat board's error line: all of row 23

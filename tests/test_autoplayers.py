@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from test_table_classic import build
 
-from mille.players.autoplayers import GreedyPlayer, RandomPlayer
 from mille.engine.cards import (
     D25,
     D50,
@@ -23,8 +22,9 @@ from mille.engine.cards import (
     STOP,
 )
 from mille.engine.rules import find_rules
-from mille.selfplay import play_hands
 from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, YES, Discard, Table, Use
+from mille.players.autoplayers import GreedyPlayer, RandomPlayer
+from mille.selfplay import play_hands
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("bsd", {}),

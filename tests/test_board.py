@@ -8,22 +8,33 @@ prompt, the coup and extension questions, the end-of-hand table, W, the log.
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
-import fakewindow
 import pytest
-from fakewindow import OutOfKeys
 
-from mille.frontends import table_ui as board, terminal, ui
-from mille.frontends.table_ui import TableUi
 from mille.engine.cards import (
-    D50, DRIVING_ACE, END_OF_LIMIT, EXTRA_TANK, FLAT_TIRE, GO, NO_CARD, OUT_OF_GAS,
-    PUNCTURE_PROOF, RIGHT_OF_WAY, SPEED_LIMIT, STOP,
+    D50,
+    DRIVING_ACE,
+    END_OF_LIMIT,
+    EXTRA_TANK,
+    FLAT_TIRE,
+    GO,
+    NO_CARD,
+    OUT_OF_GAS,
+    PUNCTURE_PROOF,
+    RIGHT_OF_WAY,
+    SPEED_LIMIT,
+    STOP,
 )
 from mille.engine.describe import describe, score_rows, score_table, side_members, side_name
 from mille.engine.rules import TEAM_MODES, Rules, find_rules
-from mille.game.session import Session
 from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, Discard, Use
+from mille.frontends import table_ui as board
+from mille.frontends import terminal, ui
+from mille.frontends.table_ui import TableUi
+from mille.game.session import Session
+from support import fakewindow
+from support.fakewindow import OutOfKeys
 
 PROMPT_Y, ERROR_Y = 22, 23
 

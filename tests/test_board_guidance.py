@@ -8,13 +8,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from fakewindow import FakeWindow, OutOfKeys
 
-from mille.frontends import table_ui as board, ui
 from mille.engine.describe import hand_lines, seat_name
 from mille.engine.rules import find_rules
-from mille.game.session import Session
 from mille.engine.table import OVER, PICK, PLAYING
+from mille.frontends import table_ui as board
+from mille.frontends import ui
+from mille.game.session import Session
+from support.fakewindow import FakeWindow, OutOfKeys
 
 PROMPT_Y, ERROR_Y = 22, 23
 
@@ -272,7 +273,8 @@ def test_l_at_another_hand_shows_how_the_hand_went(which: str) -> None:
         else:
             session.play(random.Random(len(session.log)).choice(table.legal_moves()))
     window = FakeWindow(b"Lq") if which == "bsd" else table_window(b"Lq")
-    game = ui.Ui(window, session) if which == "bsd" else board.TableUi(window, session)
+    game = (ui.Ui(window, session) if which == "bsd"  # type: ignore[arg-type]
+            else board.TableUi(window, session))  # type: ignore[arg-type]
     with pytest.raises(OutOfKeys):
         game.end_of_hand()  # (run() would deal the next hand of a game saved at its end)
     asked, view, back = window.screens

@@ -36,7 +36,6 @@ import pytest
 
 from mille.engine.battle import TOP
 from mille.engine.cards import NO_CARD, is_safety, safety_index
-from mille.players.computer import BsdComputer
 from mille.engine.rules import BSD
 from mille.engine.table import (
     EXTENSION,
@@ -48,9 +47,10 @@ from mille.engine.table import (
     Outcome,
     Pick,
     Table,
-    Tableau,
     Use,
 )
+from mille.engine.tableau import Tableau
+from mille.players.computer import BsdComputer
 
 CORPUS = Path(__file__).parent / "data" / "bsd-traces"
 ENV = "MILLE_BSD_TRACES"
@@ -797,7 +797,7 @@ def test_the_end_of_the_file_is_checked() -> None:
 def test_an_empty_hand_ends_the_hand() -> None:
     # Player 0 holds nothing, the deck is empty, the computer could still
     # play: BSD's only way on is D6 on the empty slot, which ends the hand.
-    from builders import build, player
+    from support.builders import build, player
 
     # (its four safeties played, so that none is left for the discard pile)
     table = build(player(["", "", "", "", "", "Stop", "25"], battle="Go",

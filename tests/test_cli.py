@@ -8,17 +8,18 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 import mille
-from mille.frontends import cli
-from mille.storage import savefile
-from mille.frontends.cli import Options, UsageError, parse_args
 from mille.engine.rules import find_rules
+from mille.frontends import cli
+from mille.frontends.cli import Options, UsageError, parse_args
 from mille.game.session import Session
+from mille.storage import savefile
 
 LINE_LIMIT = 200  # the longest line mille prints about a file
 

@@ -8,8 +8,6 @@ import random
 from typing import Any
 
 import pytest
-from builders import build as build_bsd
-from builders import player
 from test_table_classic import build
 from test_table_milebymile import build as build_mbm
 
@@ -27,10 +25,12 @@ from mille.engine.cards import (
     SPARE_TIRE,
     STOP,
 )
-from mille.players.easy import Easy, EasyError
 from mille.engine.rules import find_rules
-from mille.selfplay import play_hands
 from mille.engine.table import COUP, EXTENSION, OVER, PICK, YES, Answer, Discard, Table, Use
+from mille.players.easy import Easy, EasyError
+from mille.selfplay import play_hands
+from support.builders import build as build_bsd
+from support.builders import player
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("bsd", {}),

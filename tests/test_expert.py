@@ -9,8 +9,6 @@ import random
 from typing import Any
 
 import pytest
-from builders import build as build_bsd
-from builders import player, watched
 from test_table_classic import build
 
 from mille.engine.cards import (
@@ -27,22 +25,7 @@ from mille.engine.cards import (
     PUNCTURE_PROOF,
     RIGHT_OF_WAY,
 )
-from mille.players.expert import (
-    Budget,
-    Expert,
-    ExpertError,
-    LETTERS,
-    _Sampler,
-    distinct_moves,
-    game_chance,
-    standard_policy,
-    unseen_counts,
-)
-from mille.players.computer import INITIAL_NEED, BsdComputer
-from mille.players.base import Player
 from mille.engine.rules import BSD, find_rules
-from mille.selfplay import PLAYERS, play_hands
-from mille.players.registry import make_computer
 from mille.engine.table import (
     COUP,
     EXTENSION,
@@ -55,6 +38,23 @@ from mille.engine.table import (
     Table,
     Use,
 )
+from mille.players.base import Player
+from mille.players.computer import INITIAL_NEED, BsdComputer
+from mille.players.expert import (
+    LETTERS,
+    Budget,
+    Expert,
+    ExpertError,
+    _Sampler,
+    distinct_moves,
+    game_chance,
+    standard_policy,
+    unseen_counts,
+)
+from mille.players.registry import make_computer
+from mille.selfplay import PLAYERS, play_hands
+from support.builders import build as build_bsd
+from support.builders import player, watched
 
 # (no time cap: the same stream gives the same choice on a busy machine too)
 QUICK = Budget(moves=100, worlds=2, seconds=None)  # a few playouts a decision: legal, not strong
@@ -336,7 +336,7 @@ def test_guesses_follow_what_a_seat_shows() -> None:
     # view, and share more cards with the true hand than random guesses
     rng = random.Random(6)
     overlap = chance = 0.0
-    for hand in range(4):
+    for _hand in range(4):
         table = Table.new(BSD, random.Random(rng.getrandbits(64)))
         players = [make_computer(BSD, seat, random.Random(seat)) for seat in range(2)]
         bot = Expert(random.Random(1), 0)

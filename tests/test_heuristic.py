@@ -39,11 +39,11 @@ from mille.engine.cards import (
     SPEED_LIMIT,
     STOP,
 )
-from mille.players.heuristic import Heuristic, HeuristicError
 from mille.engine.rules import Rules, find_rules
-from mille.selfplay import play_hands
-from mille.players.registry import make_computer
 from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, YES, Discard, Table, Use
+from mille.players.heuristic import Heuristic, HeuristicError
+from mille.players.registry import make_computer
+from mille.selfplay import play_hands
 
 
 def layouts(rules: Rules, other: str) -> list[tuple[list[str], set[int]]]:

@@ -10,13 +10,14 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from mille.frontends import plain
 from mille.engine.rules import find_rules
-from mille.game.session import Session
 from mille.engine.table import OVER, Answer, Discard, Move, Pick, Use
+from mille.frontends import plain
+from mille.game.session import Session
 
 MILLE = [sys.executable, "-m", "mille"]
 
@@ -47,7 +48,7 @@ def command(move: Move) -> str:
     return f"u {slot}" + ("" if move.target is None else f" {move.target}")
 
 
-def whole_game(rules_name: str, players: int, seed: int, **options: object) -> list[str]:
+def whole_game(rules_name: str, players: int, seed: int, **options: Any) -> list[str]:
     """The commands of a whole game to its winning score, made by playing
     the same seeded game in this process (random legal moves for you)."""
     session = Session.new(find_rules(rules_name, players=players, **options), seed=seed)
@@ -309,8 +310,8 @@ def test_the_tracker_counts_what_you_have_not_seen() -> None:
 def test_rigging_takes_the_hyphenated_names() -> None:
     from mille.frontends.cli import parse_args
 
-    assert parse_args(["--rules", "milebymile", "--rigging", "no-duplicates"]).rules.rigging \
-        == "no duplicates"  # type: ignore[union-attr]
+    rules = parse_args(["--rules", "milebymile", "--rigging", "no-duplicates"]).rules
+    assert rules is not None and rules.rigging == "no duplicates"
     from mille.frontends.cli import UsageError
 
     with pytest.raises(UsageError, match="invalid choice: 'bad'"):
@@ -402,7 +403,7 @@ def test_each_computers_move_is_told_before_the_next_computer_decides(
         return move(self)
 
     monkeypatch.setattr(Session, "computer_move", computer_move)
-    plain.play(session, stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)  # type: ignore[arg-type]
+    plain.play(session, stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)
     assert len(told) >= 3, "computers moved one after another"
     assert all(shown for _, shown in told), told
 
@@ -542,7 +543,7 @@ def test_each_computers_move_is_flushed_before_the_next_decides(
 
     monkeypatch.setattr(Session, "computer_move", computer_move)
     plain.play(Session.new(find_rules("milebymile", players=5), seed=3),
-               stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)  # type: ignore[arg-type]
+               stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)
     assert len(waiting) >= 4 and not any(waiting)
 
 

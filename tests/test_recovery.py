@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from mille.game.session import Session
 from mille.storage import recovery
 from mille.storage.savefile import dumps, load_session
-from mille.game.session import Session
 
 
 @pytest.fixture

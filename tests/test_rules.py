@@ -10,7 +10,13 @@ import pytest
 
 from mille.engine.cards import COUNTS, GO, NUM_KINDS, STOP
 from mille.engine.rules import (
-    BSD, CLASSIC_DECK, PRESETS, TEAM_MODES, Rules, RulesError, find_rules,
+    BSD,
+    CLASSIC_DECK,
+    PRESETS,
+    TEAM_MODES,
+    Rules,
+    RulesError,
+    find_rules,
 )
 
 

@@ -13,8 +13,9 @@ import os
 import random
 import signal
 import stat
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -23,6 +24,8 @@ import mille.storage.savefile
 from mille.engine.cards import FALSE_VIRTUE
 from mille.engine.describe import recent
 from mille.engine.rules import BSD, Rules, find_rules
+from mille.engine.table import COUP, EXTENSION, OVER, Use
+from mille.game.session import Session
 from mille.storage.savefile import (
     FORMAT,
     MAX_SIZE,
@@ -35,8 +38,6 @@ from mille.storage.savefile import (
     session_from_dict,
     session_to_dict,
 )
-from mille.game.session import Session
-from mille.engine.table import COUP, EXTENSION, OVER, Use
 
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 

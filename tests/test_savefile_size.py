@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from mille.engine.cards import HAND_SLOTS
+from mille.engine.rules import find_rules
+from mille.engine.table import OVER, Use
+from mille.game.session import Session
 from mille.players.expert import LETTERS, MAX_PARTICLES, PARTICLES, Expert
 from mille.players.heuristic import NAMES
-from mille.engine.rules import find_rules
 from mille.storage.savefile import MAX_SIZE, dumps, load_session, loads, save_session
-from mille.game.session import Session
-from mille.engine.table import OVER, Use
 
 # the largest deck and the longest hands: nine seats, every card doubled
 # that can be, karma, the discard pile reshuffled, a 3000-mile race

@@ -6,25 +6,25 @@ import random
 
 import pytest
 
-from builders import build, player
-from mille.players.computer import BsdComputer
 from mille.engine.rules import BSD, find_rules
-from mille.players.registry import make_computer
-from mille.game.session import Session
 from mille.engine.table import (
-    Event,
     COUP,
     EXTENSION,
     OVER,
     PICK,
     PLAYING,
     Answer,
+    Event,
     IllegalMove,
     Move,
     Outcome,
     Table,
     Use,
 )
+from mille.game.session import Session
+from mille.players.computer import BsdComputer
+from mille.players.registry import make_computer
+from support.builders import build, player
 
 HUMAN, COMPUTER = 0, 1  # BSD's seats
 

@@ -19,12 +19,28 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mille.engine.cards import (
-    COUNTS, D200, END_OF_LIMIT, NO_CARD, SPEED_LIMIT, full_deck, is_distance, is_hazard,
+    COUNTS,
+    D200,
+    END_OF_LIMIT,
+    NO_CARD,
+    SPEED_LIMIT,
+    full_deck,
+    is_distance,
+    is_hazard,
     is_remedy,
 )
 from mille.engine.rules import BSD, TEAM_MODES, Rules, find_rules
 from mille.engine.table import (
-    COUP, DISCARDS, EXTENSION, OVER, PICK, PLAYING, USES, Answer, Table, deck_cards,
+    COUP,
+    DISCARDS,
+    EXTENSION,
+    OVER,
+    PICK,
+    PLAYING,
+    USES,
+    Answer,
+    Table,
+    deck_cards,
 )
 
 HAND_MOVES = 3000  # no hand takes more moves (a bound, not a measure)

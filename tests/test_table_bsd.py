@@ -57,9 +57,9 @@ from mille.engine.table import (
     Outcome,
     Pick,
     Table,
-    Tableau,
     Use,
 )
+from mille.engine.tableau import Tableau
 from mille.storage.savefile import table_from_dict, table_to_dict
 
 HANDS = int(os.environ.get("MILLE_TABLE_HANDS", "200"))

@@ -17,6 +17,7 @@ from mille.engine.cards import (
     D75,
     D100,
     D200,
+    FALSE_VIRTUE,
     FLAT_TIRE,
     GO,
     NO_CARD,
@@ -31,7 +32,6 @@ from mille.engine.cards import (
 from mille.engine.rules import RulesError, find_rules
 from mille.engine.table import (
     COUP,
-    FALSE_VIRTUE,
     NO,
     OVER,
     PICK,
@@ -39,10 +39,10 @@ from mille.engine.table import (
     YES,
     Discard,
     Table,
-    Tableau,
     Use,
     deck_cards,
 )
+from mille.engine.tableau import Tableau
 from mille.storage.savefile import table_from_dict, table_to_dict
 
 FILLER = (D25, D50, D75, REPAIRS, GO)

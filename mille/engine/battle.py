@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 
 from . import rules
 from .cards import (
-    is_remedy,
     CARD_NAMES,
     D50,
     D75,
@@ -51,6 +50,7 @@ from .cards import (
     STOP,
     VALUES,
     is_hazard,
+    is_remedy,
     is_repair,
     opposite,
     safety_for,

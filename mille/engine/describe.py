@@ -20,8 +20,16 @@ No curses, no I/O.
 
 from __future__ import annotations
 
-from .cards import (card_name, EXTRA_TANK, HAZARDS, CARD_NAMES, D200, FALSE_VIRTUE, FALSE_VIRTUE_NAME, NO_CARD, NUM_SAFETIES,
-                    SAFETIES)
+from .cards import (
+    D200,
+    EXTRA_TANK,
+    FALSE_VIRTUE,
+    HAZARDS,
+    NO_CARD,
+    NUM_SAFETIES,
+    SAFETIES,
+    card_name,
+)
 from .rules import other_side
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)

@@ -35,53 +35,54 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-
 import math
 import random
+from dataclasses import dataclass, field, fields
 
 from .battle import MODELS, BattleModel, TopModel
 from .cards import (
-    HAZARDS,
     ACCIDENT,
-    FLAT_TIRE,
-    OUT_OF_GAS,
     CARD_NAMES,
     D200,
     END_OF_LIMIT,
     EXTRA_TANK,
     FALSE_VIRTUE,
+    FLAT_TIRE,
     GO,
-    RIGHT_OF_WAY,
-    SAFETIES,
-    STOP,
     HAND_SLOTS,
+    HAZARDS,
     NO_CARD,
     NUM_SAFETIES,
+    OUT_OF_GAS,
+    RIGHT_OF_WAY,
+    SAFETIES,
     SPEED_LIMIT,
+    STOP,
     VALUES,
     is_hazard,
     is_repair,
     is_safety,
     safety_for,
 )
-from .tableau import Tableau
 from .rules import (
-    PROBLEMS,
-    STACK,
-    TOP as TOP_BATTLE,
-    other_side,
     ALL_AT_ZERO,
     BONUS_TO_COMPLETER,
     DECK_OUT_CANPLAY,
     DECK_OUT_RUN_OUT,
-    TIE_NO_GAME,
     EACH_AT_ZERO,
     OFFER,
+    PROBLEMS,
+    STACK,
+    TIE_NO_GAME,
     WINDOW,
     Rules,
     Scoring,
+    other_side,
 )
+from .rules import (
+    TOP as TOP_BATTLE,
+)
+from .tableau import Tableau
 
 IDLE_REFILLS = 3  # refills in a row with no mileage gained: no more after them
 
@@ -742,9 +743,7 @@ class Table:
         if self.rules.deck_out == DECK_OUT_CANPLAY:
             model = self._model
             assert isinstance(model, TopModel)
-            if not any(self._bsd_could_play(model, seat) for seat in (0, 1)):
-                self.phase = OVER
-            elif all(c == NO_CARD for c in hands[self.to_move]):
+            if not any(self._bsd_could_play(model, seat) for seat in (0, 1)) or all(c == NO_CARD for c in hands[self.to_move]):
                 self.phase = OVER
             return
         n = self.rules.players

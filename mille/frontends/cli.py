@@ -102,7 +102,8 @@ _GAME_OPTIONS = (
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
-    from typing import Callable, NoReturn
+    from collections.abc import Callable
+    from typing import NoReturn
 
     from ..engine.rules import Rules
     from ..game.session import Session

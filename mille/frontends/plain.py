@@ -48,11 +48,23 @@ import sys
 from ..engine import describe
 from ..engine.cards import EXTRA_TANK, HAND_SLOTS, NUM_SAFETIES
 from ..engine.describe import card_name, seat_name, side_members, side_name
-from ..storage.recovery import signal_reason
 from ..engine.rules import OFFER, Rules
-from ..game.session import Session
-from ..engine.table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Use
+from ..engine.table import (
+    COUP,
+    EXTENSION,
+    NO,
+    OVER,
+    PICK,
+    PLAYING,
+    YES,
+    Discard,
+    IllegalMove,
+    Move,
+    Use,
+)
 from ..engine.text import escape
+from ..game.session import Session
+from ..storage.recovery import signal_reason
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

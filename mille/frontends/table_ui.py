@@ -35,14 +35,29 @@ import curses
 import textwrap
 
 from ..engine.describe import (
-    SAFETY_SHORT, YOU, card_name, describe, game_result, hand_result, is_team_game,
-    opponents, option_summary, option_words, recent, safety_marks, score_table, seat_name,
-    side_label, side_members, side_name, tops,
+    SAFETY_SHORT,
+    YOU,
+    card_name,
+    describe,
+    game_result,
+    hand_result,
+    is_team_game,
+    opponents,
+    option_summary,
+    option_words,
+    recent,
+    safety_marks,
+    score_table,
+    seat_name,
+    side_label,
+    side_members,
+    side_name,
+    tops,
 )
-from ..game.session import Session
-from ..engine.table import COUP, EXTENSION, NO, OVER, PLAYING, YES, Event, Move, Table, Use
 from ..engine.rules import Rules
+from ..engine.table import COUP, EXTENSION, NO, OVER, PLAYING, YES, Event, Move, Table, Use
 from ..engine.text import ELLIPSIS, shorten
+from ..game.session import Session
 from .ui import MOVE_PROMPT, NEWLINE, RETURN, SPACE, Ui, is_erase, is_kill, tracker_cells
 
 COLS = 80

@@ -9,12 +9,22 @@ import signal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable
+    from collections.abc import Callable
 
 from ..engine.rules import TOP
 from ..game.session import Session
 from .table_ui import TableUi
-from .ui import Hangup, MIN_COLS, MIN_LINES, TOO_SMALL, Ui, cannot_use_terminal, install, keep, terminal_problem
+from .ui import (
+    MIN_COLS,
+    MIN_LINES,
+    TOO_SMALL,
+    Hangup,
+    Ui,
+    cannot_use_terminal,
+    install,
+    keep,
+    terminal_problem,
+)
 
 
 def board_class(session: Session) -> type[Ui]:

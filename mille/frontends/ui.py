@@ -42,16 +42,27 @@ import signal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import FrameType
-    from typing import Callable
 
 from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
-from ..storage.recovery import signal_reason
-from ..game.session import Session
 from ..engine.table import (
-    EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Pick, Table, Use,
+    EXTENSION,
+    NO,
+    OVER,
+    PICK,
+    PLAYING,
+    YES,
+    Discard,
+    IllegalMove,
+    Move,
+    Pick,
+    Table,
+    Use,
 )
 from ..engine.text import ELLIPSIS, escape, shorten
+from ..game.session import Session
+from ..storage.recovery import signal_reason
 
 MIN_LINES = 24
 MIN_COLS = 80
@@ -226,7 +237,7 @@ def fit_line(text: str, width: int) -> str:
     room = width - len(ELLIPSIS)
     space = text.rfind(" ", 0, room + 1)
     dash = text.find(" - ")
-    if 0 <= dash and space <= dash + 2:  # not one word of the why fits
+    if dash >= 0 and space <= dash + 2:  # not one word of the why fits
         return text[:dash] if dash <= width else shorten(text, width)
     if space <= 0:
         return shorten(text, width)

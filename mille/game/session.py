@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 
 from ..engine.rules import BSD, Rules
-from ..engine.table import COUP, EXTENSION, PLAYING, Event, Move, Outcome, Table
+from ..engine.table import COUP, EXTENSION, Event, Move, Outcome, Table
 from ..players.registry import STANDARD, level_of, make_computer
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)

@@ -25,8 +25,8 @@ from ..engine.cards import (
     is_safety,
 )
 from ..engine.describe import YOU, card_name, side_name
-from ..engine.table import COUP, EXTENSION, OVER, Answer, Discard, Move, Pick, Table, Use
 from ..engine.rules import other_side
+from ..engine.table import COUP, EXTENSION, OVER, Answer, Discard, Move, Pick, Table, Use
 
 HINT_SEED = 0x4D494C4C45  # the hint's own random stream: same position, same hint
 

@@ -47,8 +47,8 @@ from ..engine.cards import (
     is_safety,
     safety_for,
 )
-from ..engine.table import PICK, YES, Answer, Discard, Move, Outcome, Pick, Table, Use
 from ..engine.rules import other_side
+from ..engine.table import PICK, YES, Answer, Discard, Move, Outcome, Pick, Table, Use
 
 
 class _Forgetful:

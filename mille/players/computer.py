@@ -54,6 +54,7 @@ True
 from __future__ import annotations
 
 import random
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -86,8 +87,6 @@ from ..engine.cards import (
     opposite,
     safety_for,
 )
-from .memory import card_counts, integer, quote
-from ..engine.tableau import Tableau
 from ..engine.table import (
     DISCARDS,
     EXTENSION,
@@ -102,6 +101,8 @@ from ..engine.table import (
     Table,
     Use,
 )
+from ..engine.tableau import Tableau
+from .memory import card_counts, integer, quote
 
 
 class ComputerError(ValueError):

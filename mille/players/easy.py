@@ -25,9 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .autoplayers import GreedyPlayer
 from ..engine.cards import D200, EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, VALUES, is_safety, opposite
-from .memory import integer, quote
 from ..engine.rules import PROBLEMS, STACK
 from ..engine.table import (
     COUP,
@@ -41,6 +39,8 @@ from ..engine.table import (
     Table,
     Use,
 )
+from .autoplayers import GreedyPlayer
+from .memory import integer, quote
 
 CURE_CHANCE = 2 / 3  # plays a safety that cures what ails it
 SAFETY_CHANCE = 1 / 8  # plays some other safety it holds

@@ -76,9 +76,10 @@ from __future__ import annotations
 
 import math
 import random
-from time import monotonic
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from time import monotonic
+from typing import Any
 
 from ..engine.cards import (
     CARD_NAMES,
@@ -87,11 +88,6 @@ from ..engine.cards import (
     NO_CARD,
     NUM_SAFETIES,
 )
-from .computer import INITIAL_NEED, IN_HAND, PLAYED, UNKNOWN, BsdComputer, needed_remedy
-from .heuristic import KINDS, NAMES, Heuristic
-from .memory import card_counts, integer, quote, seat_number
-from .base import Player
-from .safeties import SafetyTracker
 from ..engine.table import (
     COUP,
     EXTENSION,
@@ -108,6 +104,11 @@ from ..engine.table import (
     Table,
     Use,
 )
+from .base import Player
+from .computer import IN_HAND, INITIAL_NEED, PLAYED, UNKNOWN, BsdComputer, needed_remedy
+from .heuristic import KINDS, NAMES, Heuristic
+from .memory import card_counts, integer, quote, seat_number
+from .safeties import SafetyTracker
 
 # Guesses kept about the other hands, shared out.  Against one opponent,
 # 1,000 guesses hold four times as many different hands as 200 did and get

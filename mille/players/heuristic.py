@@ -60,14 +60,13 @@ import random
 from typing import Any
 
 from ..engine.cards import (
-    CARD_NAMES,
+    ALL_NAMES,
     D25,
     D50,
     D200,
     END_OF_LIMIT,
     EXTRA_TANK,
     FALSE_VIRTUE,
-    ALL_NAMES,
     GASOLINE,
     GO,
     NO_CARD,
@@ -79,9 +78,7 @@ from ..engine.cards import (
     opposite,
     safety_for,
 )
-from .memory import card_counts, integer, quote
 from ..engine.rules import PROBLEMS, RIGGINGS, STACK, Rules, find_rules, other_side
-from ..engine.tableau import Tableau
 from ..engine.table import (
     COUP,
     EXTENSION,
@@ -96,6 +93,8 @@ from ..engine.table import (
     Table,
     Use,
 )
+from ..engine.tableau import Tableau
+from .memory import card_counts, integer, quote
 
 KINDS = FALSE_VIRTUE + 1  # the 19 card kinds and False Virtue
 NAMES = ALL_NAMES

@@ -32,12 +32,13 @@ given under 10%), where the guesses' own share was not.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAZARDS, NO_CARD, NUM_SAFETIES, safety_for
-from .memory import quote, seat_number
-from ..engine.rules import other_side, OFFER
+from ..engine.rules import OFFER, other_side
 from ..engine.table import COUP, Outcome, Pick, Table, Use
+from .memory import quote, seat_number
 
 SAFETY_KINDS = tuple(range(EXTRA_TANK, EXTRA_TANK + NUM_SAFETIES))
 DECK = -1  # the place of a safety still in the deck

@@ -44,28 +44,35 @@ if TYPE_CHECKING:
 
     from ..players.base import Player
 
-from ..engine.cards import (ALL_NAMES, CARD_NAMES, HAND_SLOTS, NO_CARD, NUM_SAFETIES,
-                    OUT_OF_GAS, SPEED_LIMIT, is_safety)
-from ..engine.rules import BSD, PROBLEMS, PRESETS, RIGGINGS, Rules, RulesError, find_rules
+from ..engine.cards import (
+    ALL_NAMES,
+    HAND_SLOTS,
+    NO_CARD,
+    NUM_SAFETIES,
+    OUT_OF_GAS,
+    SPEED_LIMIT,
+    is_safety,
+)
 from ..engine.describe import recent
-from ..game.session import Session
-from ..players.registry import computer_class, computer_kinds, kind_of
-from ..engine.tableau import Tableau
+from ..engine.rules import BSD, PRESETS, PROBLEMS, RIGGINGS, Rules, RulesError, find_rules
 from ..engine.table import (
-    Event,
     COUP,
     EXTENSION,
     OVER,
     PLAYING,
     Answer,
     Discard,
+    Event,
     Move,
     Outcome,
     Pick,
     Table,
     Use,
 )
+from ..engine.tableau import Tableau
 from ..engine.text import escape, shorten
+from ..game.session import Session
+from ..players.registry import computer_class, computer_kinds, kind_of
 
 FORMAT = "bsd-mille-save"
 VERSION = 3
@@ -677,7 +684,7 @@ def _computer(kind: str, memory: Any, rng: random.Random, seat: int, where: str)
             reason = reason.removeprefix(prefix)
         _fail(where, reason)
     if getattr(computer, "seat", seat) != seat:
-        _fail(where, f"the memory of seat {_show(getattr(computer, 'seat'))}, not {seat}")
+        _fail(where, f"the memory of seat {_show(computer.seat)}, not {seat}")
     return computer
 
 

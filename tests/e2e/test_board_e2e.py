@@ -7,12 +7,12 @@ names are masked; every other cell must be equal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
-from screen import Term
+from support.screen import Term
 
 REFERENCE = Path(__file__).parent / "reference"
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
-
-from screen import Term
 
 from mille.frontends.cli import USAGE
+from support.screen import Term
 
 
 def test_two_files_usage(spawn: Callable[..., Term]) -> None:

@@ -18,8 +18,8 @@ import random
 import shutil
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -27,9 +27,9 @@ from mille.engine.cards import VALUES, is_distance
 from mille.engine.table import EXTENSION, NO, OVER, PLAYING, Use
 
 HUMAN = 0
-from mille.storage.savefile import load_session, save_session
 from mille.game.session import Session
-from screen import Term, mille_command
+from mille.storage.savefile import load_session, save_session
+from support.screen import Term, mille_command
 
 Spawn = Callable[..., Term]
 

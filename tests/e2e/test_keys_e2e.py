@@ -12,13 +12,14 @@ import random
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from mille.storage.savefile import save_session
-from mille.game.session import Session
-from screen import Term
 from test_ui_scripted import hand_over
+
+from mille.game.session import Session
+from mille.storage.savefile import save_session
+from support.screen import Term
 
 Spawn = Callable[..., Term]
 
@@ -157,7 +158,8 @@ def test_arrow_and_function_keys_are_one_unknown_key(spawn: Spawn) -> None:
     for keys, name in [("\x1b[D", "^[[D"), ("\x1bOP", "^[OP"), ("\x1b[15~", "^[[15~"),
                        ("\x1b", "^[")]:
         term.send(keys)
-        term.wait(lambda: error_line(term) == f"unknown command: {name}", what=name)
+        message = f"unknown command: {name}"
+        term.wait(lambda: error_line(term) == message, what=name)  # noqa: B023 (called at once)
         term.settle()
         assert prompt_line(term) == ">>:Move:"
         assert [line[:40] for line in term.lines()[:10]] == [

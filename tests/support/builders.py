@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from mille.engine.cards import NO_CARD, VALUES, card_from_name
 from mille.engine.rules import BSD
