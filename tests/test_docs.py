@@ -67,8 +67,85 @@ def test_the_man_page_names_every_option() -> None:
                 assert f"Fl {flag[1:]}" in text, flag
     for preset in ("bsd", "classic", "milebymile"):
         assert f"Cm {preset}" in text
-    for key in ("P", "U", "D", "O", "W", "H", "T", "\\&?", "R", "S", "Q"):
+    for key in ("P", "U", "D", "O", "W", "H", "T", "L", "\\&?", "R", "S", "Q"):
         assert f".It Ic {key}" in text, key
+
+
+def man_key(key: str) -> str:
+    """A key as mille.6 writes it (``?`` is ``\\&?`` in mdoc)."""
+    return "\\&?" if key == "?" else key
+
+
+def help_keys() -> list[str]:
+    """The keys ``mille --help`` lists: each letter of its keys section
+    (``U n / D n`` gives U and D), and ``^L``, ``^C``, ``?``."""
+    from mille.cli import HELP
+
+    section = HELP.split("keys (case does not matter):\n")[1].split("\n\n")[0]
+    keys = []
+    for line in section.splitlines():
+        if line.startswith("  ") and not line.startswith("   ") and not line.startswith("  ("):
+            names = re.split(r"\s{2,}", line.strip())[0]
+            keys += [word for word in re.split(r"[ ,/]+", names) if word != "n"]
+    return keys
+
+
+def test_the_help_lists_the_keys() -> None:
+    assert help_keys() == ["P", "U", "D", "O", "W", "R", "^L", "S", "H", "T", "L", "Q",
+                           "^C", "?"]
+
+
+def test_the_man_page_and_the_readme_name_every_key_of_the_help() -> None:
+    """Each key of ``mille --help`` has its entry in mille.6's KEYS (^L and
+    ^C are control-L and the interrupt key there) and its row in the
+    README's key table."""
+    page = (ROOT / "mille.6").read_text()
+    keys = page.split(".Sh KEYS\n")[1].split(".Sh ")[0]
+    readme = (ROOT / "README.md").read_text()
+    table = readme.split("## Keys")[1].split("\n\n## ")[0]
+    for key in help_keys():
+        if key.startswith("^"):
+            assert {"^L": "control-L", "^C": "interrupt key"}[key] in keys, key
+            assert f"`{key}`" in table, key
+        else:
+            assert ".It Ic " + man_key(key) in keys, key
+            assert re.search(rf"^\| `{re.escape(key)}[` ]", table, re.M), key
+
+
+def test_the_line_modes_commands_are_named() -> None:
+    """Every word command of the line mode (and its letter) is in the
+    README's line mode section and in mille.6's LINE MODE."""
+    from mille.plain import WORDS
+
+    readme = (ROOT / "README.md").read_text().split("## Line mode")[1].split("\n## ")[0]
+    page = (ROOT / "mille.6").read_text().split(".Sh LINE MODE\n")[1].split(".Sh ")[0]
+    for word, letter in WORDS.items():
+        assert f"`{word}" in readme, word
+        assert re.search(rf"^    {re.escape(letter)}[ ,]", readme, re.M) or \
+            re.search(rf" {re.escape(letter)}(, [a-z])? +[a-z]", readme), letter
+        assert re.search(rf"^\.Ic .*\b{word}\b", page, re.M), word
+        assert re.search(r"^\.Ic " + re.escape(man_key(letter)) + "( |$)", page, re.M), letter
+
+
+def test_the_pages_tell_the_revised_rules_and_the_kept_games() -> None:
+    """The texts a player meets, as the code writes them, are in the
+    README and mille.6: the safety discard, the reshuffle's guard, the
+    distances, the kept games and the save limit."""
+    readme = (ROOT / "README.md").read_text()
+    page = (ROOT / "mille.6").read_text()
+    rules = (ROOT / "docs" / "rules.md").read_text()
+    for text in (readme, page, rules):
+        assert "Discard a safety?" in text
+    for text in (page, rules):
+        assert "until some side gains mileage" in text
+        assert "three reshuffles in a row" in text and "end the race" not in text
+    assert "race distance must be 300 to 3000" in rules
+    assert "perfect crossing needs a race distance in 25s" in rules
+    for text in (readme, page):
+        assert "run mille alone to resume it" in text
+        assert "4 MiB" in text
+        assert "another mille took or changed it meanwhile" in text
+    assert "interrupted-YYYYmmdd-HHMMSS-" in readme and "interrupted-YYYYmmdd-HHMMSS-" in page
 
 
 @pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed")
@@ -83,3 +160,14 @@ def test_the_man_page_fits_80_columns() -> None:
     table = lines[cards + 1:cards + 20]
     assert any(line.split() == ["Speed", "Limit", "hazard", "3", "4"] for line in table)
     assert any(line.split() == ["Right", "of", "Way", "safety", "1", "1"] for line in table)
+
+
+def test_the_optional_save_keys_have_their_rows() -> None:
+    """The keys a save writes only when set have a row in
+    docs/save-format.md that says so."""
+    from mille.savefile import _TABLE_OPTIONAL, _TABLEAU_OPTIONAL
+
+    doc = (ROOT / "docs" / "save-format.md").read_text()
+    for key in (*_TABLE_OPTIONAL, *_TABLEAU_OPTIONAL):
+        row = doc.split(f"| `{key}` |")[1].split("\n")[0]
+        assert "optional, written only when" in row, key
