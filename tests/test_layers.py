@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import mille
 
 PACKAGE = Path(mille.__file__).parent
@@ -112,3 +114,12 @@ def test_the_checks_see_relative_imports() -> None:
     ``from ..storage import savefile`` to the modules they name."""
     assert "mille.engine.table" in GRAPH["mille.game.session"]
     assert "mille.storage.savefile" in GRAPH["mille.frontends.cli"]
+
+
+def test_every_package_is_installed() -> None:
+    """pyproject.toml lists the packages a wheel carries: all of them."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 and later
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    found = {module_name(path) for path in PACKAGE.rglob("__init__.py")}
+    assert listed == found
