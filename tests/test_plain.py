@@ -177,6 +177,23 @@ def test_end_of_input_keeps_the_game(private_state_home: Path) -> None:
     assert data["rules"]["name"] == "classic" and data["rules"]["players"] == 3
 
 
+def test_end_of_input_with_a_game_that_cannot_be_kept_fails(
+        monkeypatch: pytest.MonkeyPatch, private_state_home: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The exit status says the game is lost: 1, with the reason on stderr."""
+    import mille.storage.recovery
+
+    def refuse(session: Session) -> str:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(mille.storage.recovery, "write", refuse)
+    status, _ = run(classic3(), "p\nd 1\n", fresh=True)
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err == ("mille: end of input; the game could not be kept: "
+                   "[Errno 28] No space left on device\n")
+
+
 def test_a_new_game_nobody_played_is_not_kept(private_state_home: Path) -> None:
     status, _ = run(classic3(), "r\n", fresh=True)
     assert status == 0 and not (private_state_home / "mille").exists()

@@ -610,15 +610,16 @@ def _silence(stream: TextIO) -> None:
         os.close(null)
 
 
-def keep(session: Session, reason: str) -> str:
-    """Write the game to the recovery file; the line to tell."""
+def keep(session: Session, reason: str) -> tuple[str, bool]:
+    """Write the game to the recovery file: the line to tell, and whether
+    the game is kept (the exit status says when it is not)."""
     from ..storage import recovery
 
     try:
         path = recovery.write(session)
     except Exception as exc:  # the line says why; the exit status says it failed
-        return f"mille: {reason}; the game could not be kept: {escape(str(exc))}"
-    return f"mille: {reason}; the game is kept in {escape(path)} (mille offers it next time)"
+        return f"mille: {reason}; the game could not be kept: {escape(str(exc))}", False
+    return f"mille: {reason}; the game is kept in {escape(path)} (mille offers it next time)", True
 
 
 def play(session: Session, message: str = "", *, fresh: bool = False,
@@ -662,16 +663,16 @@ def play(session: Session, message: str = "", *, fresh: bool = False,
         except EndOfInput:
             if not ui.changed and (fresh or session.source is not None):
                 return 0  # nothing played: nothing to keep
-            line = keep(session, "end of input")
+            line, kept = keep(session, "end of input")
             tell(line)
-            return 0 if "is kept" in line else 1
+            return 0 if kept else 1
         except Hangup as exc:
-            tell(keep(session, exc.reason))
+            tell(keep(session, exc.reason)[0])
             return 1
         except OutputLost:
             if ui.stdout is sys.stdout:
                 _silence(ui.stdout)
-            tell(keep(session, "output lost"))
+            tell(keep(session, "output lost")[0])
             return 1
     finally:
         for signum, previous in undo:

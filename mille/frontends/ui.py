@@ -1231,10 +1231,8 @@ def install(ui: Ui) -> list[Callable[[], None]]:
 
 def keep(session: Session, reason: str) -> str:
     """Write the game to the recovery file; the line to tell the player."""
-    try:
-        from ..storage import recovery
-    except ImportError:
-        return f"mille: {reason}; the game could not be kept (no recovery module)"
+    from ..storage import recovery
+
     try:
         path = recovery.write(session)
     except OSError as exc:

@@ -157,7 +157,6 @@ REASONS = {"hup": "hang-up", "term": "terminated", "quit": "quit signal"}
 
 @pytest.mark.parametrize("where,how", CASES)
 def test_a_hang_up_keeps_the_game(spawn: Spawn, tmp_path: Path, where: str, how: str) -> None:
-    pytest.importorskip("mille.storage.recovery", reason="mille.storage.recovery (saves side) not there yet")
     term, expected = reach(spawn, tmp_path, where)
     before = term.lines()
     assert hang_up(term, how) == 1
@@ -219,7 +218,6 @@ def test_a_lost_terminal_without_sighup_ends_the_game(spawn: Spawn, tmp_path: Pa
             if Path(f"/proc/{pid}").exists():
                 os.kill(pid, signal.SIGKILL)
     assert status.read_text().strip() == "1"
-    pytest.importorskip("mille.storage.recovery", reason="mille.storage.recovery (saves side) not there yet")
     game = load_session(str(recovery_file(term)))
     assert game.state == Session.new(seed=1).state
 
