@@ -65,6 +65,7 @@ from ..engine.table import (
 from ..engine.text import escape
 from ..game.session import Session
 from ..storage.recovery import signal_reason
+from . import flow
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -453,33 +454,18 @@ class LineUi:
             self.say("  " + line)
 
     def save(self) -> bool:
-        """The save dialogue: ``Same file?`` for a restored game, else ``file:``."""
-        session = self.session
-        source = session.source
-        if source and self.ask("Same file?", can_save=False):
-            name = source
-        else:
-            name = self.read_line("file: ")
-            if not name:
-                return False
-            if name != source and os.path.exists(name) and \
-                    not self.ask("Overwrite file?", can_save=False):
-                return False
-        from ..storage import savefile
+        """The save dialogue (``flow.save``); True if the game was written."""
+        return flow.save(self)
 
-        try:
-            savefile.save_session(session, name)
-        except OSError as exc:
-            self.say(escape(exc.strerror or str(exc)))
-            return False
-        except Exception as exc:  # a save never ends the game
-            self.say(escape(str(exc) or type(exc).__name__))
-            return False
-        import time
+    def read_file_name(self) -> str:
+        return self.read_line("file: ")
 
-        self.say(f"{escape(name)} [{time.ctime()}]")
+    def save_failed(self, reason: str) -> None:
+        self.say(escape(reason))
+
+    def saved_to(self, name: str, when: str) -> None:
+        self.say(f"{escape(name)} [{when}]")
         self.changed = False
-        return True
 
     # ----- the game --------------------------------------------------------------
 
@@ -529,14 +515,11 @@ class LineUi:
         won = describe.game_result(table)
         if won:
             self.say(won)
-        if self.ask("Another game?" if table.game_over else "Another hand?"):
-            self.new_hand()
-            return
-        if not self.saved and self.ask("Save game?"):
-            if not self.save():
-                self.new_hand()
-                return
-        raise Quit
+        if not flow.end_of_hand(self):
+            raise Quit
+
+    def go_on_after_failed_save(self) -> None:
+        self.new_hand()
 
     def new_hand(self) -> None:
         self.session.next_hand()

@@ -63,6 +63,7 @@ from ..engine.table import (
 from ..engine.text import ELLIPSIS, escape, shorten
 from ..game.session import Session
 from ..storage.recovery import signal_reason
+from . import flow
 
 MIN_LINES = 24
 MIN_COLS = 80
@@ -1070,37 +1071,17 @@ class Ui:
         return move
 
     def save(self) -> bool:
-        """BSD's save dialogue; True if the game was written."""
-        session = self.session
-        source = session.source
-        if source and self.ask("Same file?", can_save=False):
-            name = source
-        else:
-            name = self.read_name()
-            if not name:
-                return False
-            if name != source and os.path.exists(name) and not self.ask(
-                "Overwrite file?", can_save=False
-            ):
-                return False
-        try:
-            from ..storage import savefile
-        except ImportError:
-            self.error("saving is not available")
-            return False
-        try:
-            savefile.save_session(session, name)
-        except OSError as exc:
-            self.error(exc.strerror or str(exc))
-            return False
-        except Exception as exc:  # a save must never end the game
-            self.error(str(exc) or type(exc).__name__)
-            return False
-        import time
+        """BSD's save dialogue (``flow.save``); True if the game was written."""
+        return flow.save(self)
 
-        # as in BSD, only a game restored from a file asks "Same file?"
-        self.note(f"{name} [{time.ctime()}]")
-        return True
+    def read_file_name(self) -> str:
+        return self.read_name()
+
+    def save_failed(self, reason: str) -> None:
+        self.error(reason)
+
+    def saved_to(self, name: str, when: str) -> None:
+        self.note(f"{name} [{when}]")
 
     # ----- the game --------------------------------------------------------
 
@@ -1128,18 +1109,14 @@ class Ui:
         self.message = ""
 
     def end_of_hand(self) -> None:
-        state = self.session.state
         self.message = ""  # the score window switches layout, as in BSD
-        if self.ask("Another game?" if state.game_over else "Another hand?"):
-            self.new_hand()
-            return
-        if not self.saved and self.ask("Save game?"):
-            if not self.save():
-                reason = self.message
-                self.new_hand()
-                self.message = reason  # why the game goes on stays in view
-                return
-        raise Quit
+        if not flow.end_of_hand(self):
+            raise Quit
+
+    def go_on_after_failed_save(self) -> None:
+        reason = self.message
+        self.new_hand()
+        self.message = reason  # why the game goes on stays in view
 
     def step(self) -> None:
         """One move, prompt or decision, whichever the game needs next."""
