@@ -2,6 +2,7 @@
 
     python bench/bench_levels.py --rules bsd --players expert,standard --deals 200
         [--seed S] [--workers W] [--games N] [--seats N] [--teams MODE]
+        [--baseline REV]
 
 Each deal (seeded) is played twice with the kinds swapped between the
 seats, so the luck of the deal cancels: with ``--players A,B`` seat 0 plays
@@ -27,6 +28,16 @@ the figures do not depend on how busy the machine is: the same seeds give
 the same games.  In play, the cap cuts short the decisions counted as
 longer than it.
 
+``--baseline REV`` makes B the kind as a git revision's code plays it,
+in the same run: ``--players standard,standard --baseline c73a8c6`` is the
+current tree's standard (A) against c73a8c6's standard (B, reported as
+``standard@c73a8c6``).  The revision's ``mille/`` is extracted to a
+temporary directory as the package ``mille_base`` and its players are
+imported from there; the engine (``mille.engine``; in a revision from
+before the packages, its ``table`` and ``battle`` modules) is the current
+tree's for both kinds, so both play the same game and the revision's
+players read today's tables and moves.
+
 ``--save FILE`` also writes the raw tallies (JSON); ``--merge FILE...``
 prints the figures of several saved runs together (runs of at most ten
 minutes each add up to a long measurement).  Run it under ``nice`` with
@@ -37,15 +48,26 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib
+import io
 import json
 import math
 import multiprocessing
+import os
 import random
+import shutil
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 
+import mille.engine
+import mille.engine.battle
+import mille.engine.table
 from mille.engine.rules import Rules, find_rules
 from mille.engine.table import OVER, Table
 from mille.players.base import Player
@@ -129,23 +151,100 @@ def side_scores(table: Table, rules: Rules, kinds: list[str], a: str) -> tuple[f
 UNCAPPED = dataclasses.replace(DEFAULT_BUDGET, seconds=None)
 
 
-def make_player(rules: Rules, kind: str, rng: random.Random, seat: int) -> Player:
-    """The kind's player (the expert without its time cap)."""
+BASE = "mille_base"  # the package name of a revision's code
+# modules always taken from the current tree: in a revision with the engine
+# package, all of it; in one from before, its table and battle modules
+FLAT_ENGINE = {"table": mille.engine.table, "battle": mille.engine.battle}
+_loaded: dict[str, ModuleType] = {}  # extracted directory -> its selfplay module
+
+
+class BaselineError(ValueError):
+    """A revision that cannot be measured; the message says why."""
+
+
+def extract_baseline(rev: str, repo: str | None = None) -> str:
+    """The revision's ``mille/`` extracted as ``mille_base`` in a new
+    temporary directory; :class:`BaselineError` for an unknown revision."""
+    repo = repo or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    found = subprocess.run(["git", "rev-parse", "--verify", "--quiet", rev + "^{commit}"],
+                           cwd=repo, capture_output=True, text=True)
+    if found.returncode != 0:
+        raise BaselineError(f"unknown revision {rev!r}")
+    commit = found.stdout.strip()
+    archive = subprocess.run(["git", "archive", "--format=tar", commit, "mille"], cwd=repo,
+                             capture_output=True)
+    if archive.returncode != 0:
+        raise BaselineError(f"revision {rev!r} has no mille package")
+    where = tempfile.mkdtemp(prefix="bench_levels_")
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(where, filter="data")
+    os.rename(os.path.join(where, "mille"), os.path.join(where, BASE))
+    return where
+
+
+def load_baseline(where: str) -> ModuleType:
+    """The selfplay module of the revision extracted in ``where`` (once per
+    process), its engine modules being the current tree's."""
+    if where in _loaded:
+        return _loaded[where]
+    if _loaded:
+        raise BaselineError("one baseline revision per process")
+    sys.path.insert(0, where)
+    package = importlib.import_module(BASE)
+    layered = os.path.isdir(os.path.join(where, BASE, "engine"))
+    if layered:
+        engine = {name.removeprefix("mille."): module for name, module in sys.modules.items()
+                  if name == "mille.engine" or name.startswith("mille.engine.")}
+    else:
+        engine = FLAT_ENGINE
+    for name, module in engine.items():
+        sys.modules[f"{BASE}.{name}"] = module
+        if "." not in name:
+            setattr(package, name, module)
+    players = f"{BASE}.players." if layered else f"{BASE}."
+    try:
+        selfplay = importlib.import_module(f"{BASE}.selfplay")
+        for kind in ("easy", "heuristic", "expert", "computer", "autoplayers"):
+            importlib.import_module(players + kind)
+    except ImportError as exc:
+        raise BaselineError(f"the revision's players do not run on this engine: {exc}") from None
+    _loaded[where] = selfplay
+    return selfplay
+
+
+def make_player(rules: Rules, kind: str, rng: random.Random, seat: int,
+                baseline: str | None = None) -> Player:
+    """The kind's player (the expert without its time cap); a kind named
+    ``kind@rev`` is the revision's, extracted in ``baseline``."""
+    if "@" in kind:
+        assert baseline is not None, "a revision's kind without its code"
+        selfplay = load_baseline(baseline)
+        kind = kind.split("@")[0]
+        if kind == "expert":
+            expert = sys.modules.get(f"{BASE}.players.expert") or sys.modules[f"{BASE}.expert"]
+            budget = dataclasses.replace(expert.DEFAULT_BUDGET, seconds=None)
+            return expert.Expert(rng, seat, budget=budget)  # type: ignore[no-any-return]
+        return selfplay.PLAYERS[kind](rules, rng, seat)  # type: ignore[no-any-return]
     if kind == "expert":
         return Expert(rng, seat, budget=UNCAPPED)
     return PLAYERS[kind](rules, rng, seat)
 
 
-def make_seats(rules: Rules, kinds: list[str], seed: int, tally: Tally) -> list[Timed]:
+Job = tuple[Rules, str, str, int, int, "str | None"]  # rules, A, B, count, seed, baseline
+
+
+def make_seats(rules: Rules, kinds: list[str], seed: int, tally: Tally,
+               baseline: str | None = None) -> list[Timed]:
     master = random.Random(seed)
-    return [Timed(make_player(rules, kind, random.Random(master.getrandbits(64)), seat),
+    return [Timed(make_player(rules, kind, random.Random(master.getrandbits(64)), seat,
+                              baseline),
                   tally.times.setdefault(kind, []))
             for seat, kind in enumerate(kinds)]
 
 
-def play_deals(args: tuple[Rules, str, str, int, int]) -> Tally:
+def play_deals(args: Job) -> Tally:
     """``count`` duplicate deals from ``seed``."""
-    rules, a, b, count, seed = args
+    rules, a, b, count, seed, baseline = args
     tally = Tally()
     master = random.Random(seed)
     for _ in range(count):
@@ -155,7 +254,7 @@ def play_deals(args: tuple[Rules, str, str, int, int]) -> Tally:
         for swapped in (False, True):
             kinds = seat_kinds(rules, a, b, swapped)
             table = Table.new(rules, random.Random(deal_seed))
-            seats = make_seats(rules, kinds, players_seed, tally)
+            seats = make_seats(rules, kinds, players_seed, tally, baseline)
             play_one_hand(table, seats)  # type: ignore[arg-type]
             mine, theirs = side_scores(table, rules, kinds, a)
             tally.hands += 1
@@ -167,9 +266,9 @@ def play_deals(args: tuple[Rules, str, str, int, int]) -> Tally:
     return tally
 
 
-def play_games(args: tuple[Rules, str, str, int, int]) -> Tally:
+def play_games(args: Job) -> Tally:
     """``count`` duplicate whole games from ``seed``."""
-    rules, a, b, count, seed = args
+    rules, a, b, count, seed, baseline = args
     tally = Tally()
     master = random.Random(seed)
     for _ in range(count):
@@ -180,7 +279,7 @@ def play_games(args: tuple[Rules, str, str, int, int]) -> Tally:
             kinds = seat_kinds(rules, a, b, swapped)
             dealer = random.Random(deal_seed)
             table = Table.new(rules, dealer)
-            seats = make_seats(rules, kinds, players_seed, tally)
+            seats = make_seats(rules, kinds, players_seed, tally, baseline)
             diffs.append([])
             while True:
                 play_one_hand(table, seats)  # type: ignore[arg-type]
@@ -234,8 +333,7 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[k]
 
 
-def run(jobs: list[tuple[Rules, str, str, int, int]],
-        worker: Callable[[tuple[Rules, str, str, int, int]], Tally], workers: int) -> Tally:
+def run(jobs: list[Job], worker: Callable[[Job], Tally], workers: int) -> Tally:
     total = Tally()
     if workers > 1:
         with multiprocessing.Pool(workers) as pool:
@@ -314,6 +412,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--chunk", type=int, default=10, help="deals or games per job")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="B plays as this git revision's code (see above)")
     parser.add_argument("--save", metavar="FILE", help="also write the raw tallies (JSON)")
     parser.add_argument("--merge", metavar="FILE", nargs="+",
                         help="print the figures of saved runs together, and nothing else")
@@ -326,17 +426,29 @@ def main(argv: Sequence[str] | None = None) -> None:
         if kind not in PLAYERS:
             parser.error(f"unknown player {kind!r}")
     rules = find_rules(args.rules, players=args.seats, team_mode=args.teams)
+    baseline: str | None = None
+    if args.baseline:
+        try:
+            baseline = extract_baseline(args.baseline)
+            load_baseline(baseline)
+        except BaselineError as exc:
+            raise SystemExit(f"bench_levels: {exc}") from None
+        b = f"{b}@{args.baseline}"
     began = time.perf_counter()
 
-    def jobs(count: int, salt: int) -> list[tuple[Rules, str, str, int, int]]:
+    def jobs(count: int, salt: int) -> list[Job]:
         sizes = [args.chunk] * (count // args.chunk) + (
             [count % args.chunk] if count % args.chunk else [])
-        return [(rules, a, b, size, args.seed * 100003 + salt + i)
+        return [(rules, a, b, size, args.seed * 100003 + salt + i, baseline)
                 for i, size in enumerate(sizes)]
 
-    tally = run(jobs(args.deals, 0), play_deals, args.workers) if args.deals else Tally()
-    if args.games:
-        tally.add(run(jobs(args.games, 50000), play_games, args.workers))
+    try:
+        tally = run(jobs(args.deals, 0), play_deals, args.workers) if args.deals else Tally()
+        if args.games:
+            tally.add(run(jobs(args.games, 50000), play_games, args.workers))
+    finally:
+        if baseline is not None:
+            shutil.rmtree(baseline, ignore_errors=True)
     seconds = time.perf_counter() - began
 
     report(tally, a, b, f"{args.rules} ({rules.players} seats, {rules.team_mode}): {a} against "

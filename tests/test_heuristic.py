@@ -393,3 +393,121 @@ def test_deepcopy_keeps_it_usable() -> None:
     twin = copy.deepcopy(bot)
     assert twin.to_dict() == bot.to_dict()
 
+
+
+# ----- the priorities of the stronger standard (issue 23) -----------------------------------
+
+
+def test_lands_exactly_when_an_exact_finish_is_in_hand() -> None:
+    # milebymile without perfect crossing: 100 to go, a 200 and a 100 both
+    # finish; only the 100 lands on 1000 (the perfect crossing bonus)
+    t = build_mbm(perfect_crossing=False, hands={0: [D200, D75, D50, D25, GO, STOP]},
+                  picked={0: D100}, sides={1: {"problems": [], "record": [D200] * 2 + [D100] * 5}})
+    assert t.rules.scoring.perfect_crossing
+    for seed in range(6):
+        bot = Heuristic(random.Random(seed), 0)
+        bot.start_hand(t)
+        move = bot.choose(t)
+        assert isinstance(move, Use) and t.hands[0][move.slot] == D100
+    # classic: the finishing 100 before an attack on the leader
+    t = build(hands={0: [ACCIDENT, D75, D50, D25, GO, GO]}, picked={0: D100},
+              sides={1: {"battle": [GO], "miles": [D200, D200, D100, D100]},
+                     2: {"battle": [GO], "miles": [D200, D200, D100, D75]}})
+    assert chosen_card(t)[0] == D100
+
+
+def test_does_not_stack_a_hazard_on_a_stopped_side_in_classic() -> None:
+    # it cannot move (Stop on its side, no Go); the other side is stopped by
+    # a Flat Tire: an Accident on top only changes the remedy it waits for
+    t = build(hands={0: [ACCIDENT, D25, D50, D100, REPAIRS, SPEED_LIMIT]}, picked={0: D75},
+              sides={1: {"battle": [GO, STOP]},
+                     2: {"battle": [GO, FLAT_TIRE], "miles": [D200, D100, D100]}})
+    card, move = chosen_card(t)
+    assert not (isinstance(move, Use) and card == ACCIDENT)
+    # nor on a side stopped by a Stop (in a duel or not): the Accident
+    # would only turn the Go it waits for into Repairs and a Go; it
+    # discards instead
+    for players in (2, 3):
+        t = build(players, hands={0: [ACCIDENT, D25, D50, D100, SPARE_TIRE, REPAIRS]},
+                  picked={0: D75},
+                  sides={1: {"battle": [GO, STOP]},
+                         2: {"battle": [GO, STOP], "miles": [D200, D100]}})
+        card, move = chosen_card(t)
+        assert isinstance(move, Discard), (players, card, move)
+    # the same hazard on the same side rolling: it attacks
+    t = build(hands={0: [ACCIDENT, D25, D50, D100, REPAIRS, SPEED_LIMIT]}, picked={0: D75},
+              sides={1: {"battle": [GO, STOP]},
+                     2: {"battle": [GO], "miles": [D200, D100, D100]}})
+    card, move = chosen_card(t)
+    assert isinstance(move, Use) and card == ACCIDENT
+
+
+def test_prefers_the_hazard_that_cannot_be_countered() -> None:
+    # Driving Ace in its own hand: an Accident cannot be answered by a coup
+    # fourre, a Flat Tire can (Puncture Proof unseen)
+    t = build(hands={0: [DRIVING_ACE, FLAT_TIRE, D25, D25, D50, GO]}, picked={0: ACCIDENT},
+              sides={1: {"battle": [GO, STOP]},
+                     2: {"battle": [GO], "miles": [D200, D100, D100]}})
+    for seed in range(5):
+        bot = Heuristic(random.Random(seed), 0)
+        bot.start_hand(t)
+        move = bot.choose(t)
+        assert isinstance(move, Use) and t.hands[0][move.slot] == ACCIDENT
+
+
+def test_discards_the_dead_card_first() -> None:
+    # a third 200 can never be played (two are down): it goes, not the
+    # remedies or the hazard
+    t = build(hands={0: [D200, SPARE_TIRE, REPAIRS, STOP, D25, D75]}, picked={0: D50},
+              sides={1: {"battle": [GO, STOP], "miles": [D200, D200]},
+                     2: {"battle": [GO, STOP]}})
+    card, move = chosen_card(t)
+    assert isinstance(move, Discard) and card == D200
+    # a hazard whose safety every opposing side has played is dead
+    t = build(hands={0: [FLAT_TIRE, D25, D50, D75, REPAIRS, SPARE_TIRE]}, picked={0: D100},
+              sides={1: {"battle": [GO, STOP], "miles": [D200, D200, D100]},
+                     2: {"battle": [GO, STOP], "safeties": [PUNCTURE_PROOF]}})
+    card, move = chosen_card(t)
+    assert isinstance(move, Discard) and card == FLAT_TIRE
+
+
+def test_never_discards_a_safety() -> None:
+    # a safety held for a coup fourre is the least useful card by nothing:
+    # even were its discard legal (a rules change), it is kept
+    from mille.players.heuristic import _Turn
+
+    t = build(hands={0: [DRIVING_ACE, D25, D50, D75, D100, D100]}, picked={0: D25},
+              sides={1: {"battle": [GO, STOP]}, 2: {"battle": [GO, STOP]}})
+    bot = bot_for(t)
+    legal = t.legal_moves() + [Discard(1)]
+    assert t.hands[0][1] == DRIVING_ACE
+    for _ in range(5):
+        move = _Turn(bot, t, legal).best()
+        assert move != Discard(1)
+    # a hand of nothing but safeties: one is played
+    t = build(hands={0: [DRIVING_ACE, PUNCTURE_PROOF]}, sides={1: {"battle": [GO]}})
+    hand = t.hands[0]
+    for i in range(len(hand)):
+        if hand[i] not in (DRIVING_ACE, PUNCTURE_PROOF, NO_CARD):
+            hand[i] = NO_CARD
+    legal = [Use(i) for i, c in enumerate(hand) if c != NO_CARD]
+    legal += [Discard(i) for i, c in enumerate(hand) if c != NO_CARD]
+    move = _Turn(bot_for(t), t, legal).best()
+    assert isinstance(move, Use)
+
+
+def test_attacks_while_rolling_in_a_milebymile_duel_but_not_in_a_crowd() -> None:
+    # two sides: a hazard on the rolling leader comes before its own miles
+    t = build_mbm(hands={0: [ACCIDENT, D25, D50, D75, GO, REPAIRS]}, picked={0: D100},
+                  sides={1: {"problems": [], "record": [D100] * 3},
+                         2: {"problems": [], "record": [D100] * 4}})
+    card, move = chosen_card(t)
+    assert isinstance(move, Use) and card == ACCIDENT and move.target in (None, 2)
+    # four sides: every hazard brings a Stop and it is hit again and again;
+    # while it can move, miles first
+    t = build_mbm(4, hands={0: [ACCIDENT, D25, D50, D75, GO, REPAIRS]}, picked={0: D100},
+                  sides={1: {"problems": [], "record": [D100] * 3},
+                         2: {"problems": [], "record": [D100] * 4},
+                         3: {"problems": []}, 4: {"problems": []}})
+    card, move = chosen_card(t)
+    assert isinstance(move, Use) and card == D100

@@ -23,43 +23,64 @@ Each turn, in this order:
    its hazard is in view), when the hand may soon end (the deck is nearly
    out, some side could finish within a turn or two) or before its own
    finishing card: a safety gives another turn, so this costs nothing;
-3. a distance card that completes the trip;
+3. a distance card that completes the trip (one that lands exactly on the
+   target first), before any attack;
 4. a remedy its side needs now (the side's tableau is its partners' too),
    or a hazard on the opposing side it hurts most, whichever is worth
    more: a hazard is weighed by how likely the side is to finish first (a
    side about to finish is stopped even before its own repair; one far
    behind its own side is mostly left alone), by the turns the hand has
    left, less the chance of a coup fourre against it (the safety unseen
-   and in that side's hands rather than in the deck).  It never aims at
-   its own team: targets are chosen among the opposing sides;
+   and in that side's hands rather than in the deck; a hazard whose safety
+   is in view cannot be countered), more when most of its remedies are in
+   view.  In a duel (two sides) it attacks more readily, above all the
+   leader and with hazards that need a remedy and a Go.  Under the stack
+   model (classic) it does not pile a hazard on a side another hazard or a
+   Stop already stops (it discards rather): that mostly changes the remedy
+   the side waits for, and wastes a card that would stop a rolling side.
+   It never aims at its own team: targets are chosen among the opposing
+   sides;
 5. the longest distance (a hazard on a rolling side usually comes first),
    preferring one that leaves a remainder its hand can make exactly;
 6. otherwise it discards its least useful card: cards that can never help
-   first, then duplicates and remedies whose hazard is unlikely to come
-   (a small distance that makes an exact finish with its hand is kept).
+   first (a remedy whose safety its side has, a hazard whose safety every
+   opposing side has, a distance past the target, a 200 over the limit),
+   then duplicates and remedies whose hazard is unlikely to come (a small
+   distance that makes an exact finish with its hand is kept).  It never
+   discards a safety.
 
-Under the problems model (milebymile) with three or more opposing sides a
-rolling side is hit again and again and every hazard brings a Stop: while
-it can move it plays miles rather than hazards (unless the target is on
-its last leg and ahead), and it keeps remedies over hazards.  A second
-copy of a needed remedy is only a spare.
+Under the problems model (milebymile) with three or more sides, while it
+can move it plays miles rather than hazards (unless the target is on its
+last leg and ahead); in a duel it attacks the rolling side as under the
+other models.  With three or more opposing sides a rolling side is hit
+again and again and every hazard brings a Stop: it keeps remedies over
+hazards.  A second copy of a needed remedy is only a spare.
 
 Under the karma rule a hazard that would clash is a weak move (nothing
 lands, both sides lose karma), and a False Virtue gets the karma back once
 its side has lost it, when nothing better is on.
 
-It always answers ``Coup Fourre?`` yes, and ``Extension?`` yes only with a
-long deck, the other sides far behind and miles in hand.  Ties between
-equal choices are broken with its ``random.Random``.
+It always answers ``Coup Fourre?`` yes, and ``Extension?`` yes only with
+enough deck left (three rounds of draws in a duel, six otherwise, two more
+for each side at 0), the other sides far behind and miles in hand.
+
+The weights that differ between a duel and a race of three or more sides
+(:data:`TWO_SIDES`, :data:`TWO_SIDES_PROBLEMS`, :data:`MANY_SIDES`) were
+tuned by self-play against the previous version on duplicate deals, and
+checked on other seeds.  Ties between equal choices are broken with its
+``random.Random``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from ..engine.cards import (
+    ACCIDENT,
     ALL_NAMES,
     D25,
     D50,
@@ -67,9 +88,11 @@ from ..engine.cards import (
     END_OF_LIMIT,
     EXTRA_TANK,
     FALSE_VIRTUE,
+    FLAT_TIRE,
     GASOLINE,
     GO,
     NO_CARD,
+    OUT_OF_GAS,
     RIGHT_OF_WAY,
     SPEED_LIMIT,
     STOP,
@@ -98,6 +121,7 @@ from .memory import card_counts, integer, quote
 
 KINDS = FALSE_VIRTUE + 1  # the 19 card kinds and False Virtue
 NAMES = ALL_NAMES
+CRITICAL = (OUT_OF_GAS, FLAT_TIRE, ACCIDENT, STOP)  # hazards that stop a side
 
 # The decks a preset may deal (by kind, False Virtue last): what a saved
 # memory may count against.
@@ -108,18 +132,55 @@ _DECKS: frozenset[tuple[int, ...]] = frozenset(
     for fv in (0, 2)
 )
 
-# Values of the moves, on one scale (about half a point of score each).
-CURE = 1000  # a safety against what ails the side
-FLUSH = 900  # a safety played before it is too late
-FINISH = 800  # the distance card that completes the trip
-REPAIR = 150  # a remedy the side needs now
-ATTACK = 100  # a hazard on a rolling side, before weighing the target
+# Values of the moves, on one scale (about half a point of score each; the
+# first three are above any attack, however strong).
+CURE = 10000  # a safety against what ails the side
+FLUSH = 9000  # a safety played before it is too late
+FINISH = 8000  # the distance card that completes the trip
 WEAK = 10  # below this a use is no better than discarding a dead card
-ROLLING = 0.0  # an attack's worth while its own side could move instead
-LAST_LEG = 300  # a side this near the end is stopped even before its own miles
 CROWD = 1.5  # a remedy's keep among many attackers (milebymile)
 HOARD = 0.5  # a hazard's keep among many attackers (milebymile)
-BEHIND = 0.3  # what an attack is worth on a side at 0 when its own side is ahead
+EXACT = 5.0  # a finishing card that lands exactly on the target, over one past it
+FLUSH_DECK = 2  # safeties go once the deck holds this many rounds of draws or fewer
+FLUSH_LEFT = 200  # ... or a rolling opposing side is this near the target
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The weights that differ between a duel of two sides and a race of
+    three or more (tuned by self-play on duplicate deals)."""
+
+    repair: float = 150.0  # a remedy the side needs now
+    attack: float = 100.0  # a hazard on a rolling side, before weighing the target
+    behind: float = 0.3  # an attack's worth on a side at 0 when its own side is ahead
+    stacked: float = 0.0  # a hazard on a side a hazard or a Stop already stops (stack)
+    lead: float = 1.5  # how much more a side at the target is worth stopping than one at 0
+    scarce: float = 0.0  # more for a hazard when most of its remedies are in view
+    coup_risk: float = 150.0  # what a coup fourre against a hazard costs, times its chance
+    double: float = 0.0  # more for a hazard that needs two cards to mend (remedy and Go)
+    hazard_keep: float = 40.0  # a hazard's keep in hand
+    extension_rounds: int = 6  # rounds of draws left that the extension asks for
+    # milebymile: an attack's worth while its own side could move instead,
+    # unless the target is this near the end and ahead
+    rolling: float = 0.0
+    last_leg: int = 300
+
+
+# two sides: attack more (the leader, what is hard to mend), never mind a
+# coup fourre much
+TWO_SIDES = Weights(repair=100.0, attack=160.0, behind=0.6, lead=3.5,
+                    scarce=0.5, coup_risk=50.0, double=0.2, hazard_keep=60.0,
+                    extension_rounds=3)
+# two sides under the problems model (milebymile): attack while rolling too
+TWO_SIDES_PROBLEMS = dataclasses.replace(TWO_SIDES, rolling=1.0)
+MANY_SIDES = Weights()
+
+
+def weights(rules: Rules) -> Weights:
+    """The weights for ``rules``' number of sides (and battle model)."""
+    if rules.sides > 2:
+        return MANY_SIDES
+    return TWO_SIDES_PROBLEMS if rules.battle == PROBLEMS else TWO_SIDES
 
 
 class HeuristicError(ValueError):
@@ -228,7 +289,7 @@ class Heuristic:
         hand = [c for c in table.hands[self.seat] if 0 <= c <= D200]
         miles = sum(min(VALUES[c], left) for c in hand)
         shut_outs = sum(o.mileage == 0 for o in others)
-        need_rounds = 6 + 2 * shut_outs
+        need_rounds = weights(rules).extension_rounds + 2 * shut_outs
         return rounds >= need_rounds and miles >= 100 * (1 + shut_outs) and \
             not model.limited(me)
 
@@ -284,6 +345,7 @@ class _Turn:
         self.legal = legal
         self.rules: Rules = table.rules
         self.model = table.model
+        self.w = weights(table.rules)
         self.hand = table.hands[bot.seat]
         self.own = table.side_of(bot.seat)
         self.me = table.tableaux[self.own - 1]
@@ -370,7 +432,7 @@ class _Turn:
         if not table.can_supply():
             return True
         players = self.rules.players
-        if not self.rules.reshuffle and len(table.deck) <= 2 * players:
+        if not self.rules.reshuffle and len(table.deck) <= FLUSH_DECK * players:
             return True
         for tab in table.tableaux:
             if tab is self.me:
@@ -378,14 +440,14 @@ class _Turn:
             left = self.target - tab.mileage
             if not self.model.rolling(tab):
                 continue
-            if left <= (50 if self.model.limited(tab) else 200):
+            if left <= (50 if self.model.limited(tab) else FLUSH_LEFT):
                 return True
         return False
 
     def distance_value(self, card: int) -> float:
         value = VALUES[card]
         if value >= self.left:
-            return FINISH
+            return FINISH + (EXACT if value == self.left else 0.0)
         rest = self.left - value
         others = [c for c in self.hand if 0 <= c <= D200]
         others.remove(card)
@@ -408,8 +470,8 @@ class _Turn:
             big = any(2 <= c <= D200 and VALUES[c] <= self.left for c in self.hand)
             if not big:
                 return 5.0
-            return 20.0 if small else REPAIR * 0.6
-        return float(REPAIR)
+            return 20.0 if small else self.w.repair * 0.6
+        return self.w.repair
 
     def attack_value(self, card: int, target: int) -> float:
         table = self.table
@@ -423,23 +485,36 @@ class _Turn:
             if left <= 100:
                 damage /= 2
         elif rolling:
-            damage = float(ATTACK)
+            damage = self.w.attack
+            if len(self._needs_after(opp, card)) > 1:
+                damage *= 1.0 + self.w.double
         else:
             before = _needs(table, opp)
             after = self._needs_after(opp, card)
             damage = 60.0 * (len(after) - len(before))
             if damage <= 0:
                 return damage - 5
+            if self.rules.battle == STACK:
+                # the side is stopped already: the hazard mostly changes
+                # which remedy it waits for, and it would stop a rolling
+                # side later
+                damage *= self.w.stacked
+        if card in CRITICAL:
+            # a hazard whose remedies are mostly in view lasts longer
+            remedy = GO if card == STOP else opposite(card)
+            total = self.bot.deck[remedy]
+            if total:
+                damage *= 1.0 + self.w.scarce * (1.0 - self.bot.unseen(remedy) / total)
         value = damage * self.threat(target) * self.time_left()
         if self.rules.battle == PROBLEMS and not self.needs and self._can_move() \
-                and (left > LAST_LEG or opp.mileage < self.me.mileage):
+                and (left > self.w.last_leg or opp.mileage < self.me.mileage):
             # while rolling, miles first: every hazard brings a Stop, so the
             # chance to roll may not come back, and a hazard keeps
-            value *= ROLLING
+            value *= self.w.rolling
         # a coup fourre against it: its hazard wasted, 400 and a turn to them
         safety = safety_for(card)
         if self.bot.unseen(safety) > 0:
-            value -= 150.0 * self._chance_held(target)
+            value -= self.w.coup_risk * self._chance_held(target)
         if self.rules.karma:
             if self.me.karma and opp.karma:
                 return min(value, 12.0)  # a clash: nothing lands, both lose karma
@@ -463,12 +538,13 @@ class _Turn:
         finish soon or leads, least for one far behind its own side."""
         opp = self.table.tableaux[side - 1]
         target = max(self.target, 1)
-        threat = 1.0 + 1.5 * opp.mileage / target
+        threat = 1.0 + self.w.lead * opp.mileage / target
         if opp.mileage + 200 >= self.target:
             threat += 0.5
         mine = self.me.mileage
         if opp.mileage < mine:
-            threat *= BEHIND + (1 - BEHIND) * opp.mileage / mine
+            behind = self.w.behind
+            threat *= behind + (1 - behind) * opp.mileage / mine
         if self.rules.sides > 2:
             lead = max(t.mileage for t in self.table.tableaux)
             if opp.mileage == lead:
@@ -506,6 +582,8 @@ class _Turn:
         count = self.hand.count(card)
         if card == FALSE_VIRTUE:
             return 10.0 if me.karma else 45.0
+        if card >= EXTRA_TANK:
+            return 1000.0  # a safety: never discarded
         if card <= D200:
             value = VALUES[card]
             if value > self.left and self.rules.perfect_crossing:
@@ -553,7 +631,7 @@ class _Turn:
                    if safety_for(card) not in self.table.tableaux[s - 1].safeties]
         if not targets:
             return 0.0
-        keep = 10.0 if card == SPEED_LIMIT else 40.0 / math.sqrt(count)
+        keep = 10.0 if card == SPEED_LIMIT else self.w.hazard_keep / math.sqrt(count)
         if self._crowd():
             keep *= HOARD  # another hazard comes soon enough: room for remedies
         return keep
