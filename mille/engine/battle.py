@@ -112,20 +112,6 @@ class BattleModel(abc.ABC):
         return None
 
 
-def _bsd_distance(tab: Tableau, card: int, target: int) -> str | None:
-    """BSD's distance rows (``check_distance`` for the top-card model, with
-    its rules fixed: two 200s, perfect crossing), ``None`` if the card may
-    go; one function for the legality check and for ``could_play``, kept
-    flat because playouts call it for nearly every card."""
-    if card == D200 and tab.nummiles[D200] >= 2:
-        return "only two 200's per hand"
-    if card >= D75 and tab.speed_top == SPEED_LIMIT:
-        return "limit of 50"
-    if card >= D50 and tab.mileage + VALUES[card] > target:
-        return f"puts you over {target}"
-    return None if tab.can_go else "cannot move now"
-
-
 class TopModel(BattleModel):
     """BSD: the board's battle and speed tops, ``can_go``, coup windows."""
 
@@ -133,8 +119,14 @@ class TopModel(BattleModel):
 
     def check(self, t: TableState, seat: int, card: int, target: int) -> str | None:
         tab = t.tableaux[seat % len(t.tableaux)]
-        if card <= D200:
-            return _bsd_distance(tab, card, t.target)
+        if card <= D200:  # check_distance's rows with BSD's rules, flat: the playouts' hot path
+            if card == D200 and tab.nummiles[D200] >= 2:
+                return "only two 200's per hand"
+            if card >= D75 and tab.speed_top == SPEED_LIMIT:
+                return "limit of 50"
+            if card >= D50 and tab.mileage + VALUES[card] > t.target:
+                return f"puts you over {t.target}"
+            return None if tab.can_go else "cannot move now"
         if is_repair(card):
             return None if tab.top == opposite(card) else _REPAIR_REFUSALS[card]
         if card == GO:
@@ -224,8 +216,8 @@ class TopModel(BattleModel):
     def could_play(self, t: TableState, seat: int, card: int) -> bool:
         """BSD comp.c's ``canplay`` (the deck-empty end of a hand)."""
         me = t.tableaux[seat % 2]
-        if card <= D200:
-            return _bsd_distance(me, card, t.target) is None
+        if card <= D200:  # BSD's distance rows, as the legality check has them
+            return self.check(t, seat, card, 0) is None
         opp = t.tableaux[1 - t.side_index(seat)]
         if card <= SPEED_LIMIT:
             if card == SPEED_LIMIT:

@@ -563,7 +563,7 @@ class Table:
         model = self._model
         check = model.check
         own = seat % sides + 1
-        other = other_side(own) if sides == 2 else 0
+        other = other_side(own)  # the target of a hazard in a game of two sides
         verdicts: dict[int, bool] = {}
         any_discard = self.rules.always_discard
         safety_discards = any_discard and self.rules.discard_safeties
