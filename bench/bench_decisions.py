@@ -60,9 +60,12 @@ from dataclasses import dataclass
 
 from bench_levels import UNCAPPED, mean_interval, percentile
 
-from mille.cards import EXTRA_TANK, NO_CARD
-from mille.computer import BsdComputer
-from mille.expert import (
+from mille.engine.cards import EXTRA_TANK, NO_CARD
+from mille.engine.rules import Rules, find_rules
+from mille.engine.table import EXTENSION, NO, OVER, PICK, PLAYING, YES, Move, Table
+from mille.players.base import Player
+from mille.players.computer import BsdComputer
+from mille.players.expert import (
     Expert,
     _expand,
     _Sampler,
@@ -70,10 +73,7 @@ from mille.expert import (
     move_key,
     unseen_counts,
 )
-from mille.players import Player
-from mille.rules import Rules, find_rules
 from mille.selfplay import PLAYERS
-from mille.table import EXTENSION, NO, OVER, PICK, PLAYING, YES, Move, Table
 
 
 @dataclass

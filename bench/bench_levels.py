@@ -33,9 +33,10 @@ in the same run: ``--players standard,standard --baseline c73a8c6`` is the
 current tree's standard (A) against c73a8c6's standard (B, reported as
 ``standard@c73a8c6``).  The revision's ``mille/`` is extracted to a
 temporary directory as the package ``mille_base`` and its players are
-imported from there; the engine modules (``mille.table`` and
-``mille.battle``) are the current tree's for both kinds, so both play the
-same game and the revision's players read today's tables and moves.
+imported from there; the engine (``mille.engine``; in a revision from
+before the packages, its ``table`` and ``battle`` modules) is the current
+tree's for both kinds, so both play the same game and the revision's
+players read today's tables and moves.
 
 ``--save FILE`` also writes the raw tallies (JSON); ``--merge FILE...``
 prints the figures of several saved runs together (runs of at most ten
@@ -47,10 +48,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
-import math
 import importlib
 import io
+import json
+import math
 import multiprocessing
 import os
 import random
@@ -64,13 +65,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 
-import mille.battle
-import mille.table
-from mille.expert import DEFAULT_BUDGET, Expert
-from mille.players import Player
-from mille.rules import Rules, find_rules
+import mille.engine
+import mille.engine.battle
+import mille.engine.table
+from mille.engine.rules import Rules, find_rules
+from mille.engine.table import OVER, Table
+from mille.players.base import Player
+from mille.players.expert import DEFAULT_BUDGET, Expert
 from mille.selfplay import PLAYERS, play_one_hand
-from mille.table import OVER, Table
 
 Z95 = 1.959964
 
@@ -150,7 +152,9 @@ UNCAPPED = dataclasses.replace(DEFAULT_BUDGET, seconds=None)
 
 
 BASE = "mille_base"  # the package name of a revision's code
-ENGINE = ("table", "battle")  # modules always taken from the current tree
+# modules always taken from the current tree: in a revision with the engine
+# package, all of it; in one from before, its table and battle modules
+FLAT_ENGINE = {"table": mille.engine.table, "battle": mille.engine.battle}
 _loaded: dict[str, ModuleType] = {}  # extracted directory -> its selfplay module
 
 
@@ -187,14 +191,21 @@ def load_baseline(where: str) -> ModuleType:
         raise BaselineError("one baseline revision per process")
     sys.path.insert(0, where)
     package = importlib.import_module(BASE)
-    for name in ENGINE:
-        module = getattr(mille, name)
+    layered = os.path.isdir(os.path.join(where, BASE, "engine"))
+    if layered:
+        engine = {name.removeprefix("mille."): module for name, module in sys.modules.items()
+                  if name == "mille.engine" or name.startswith("mille.engine.")}
+    else:
+        engine = FLAT_ENGINE
+    for name, module in engine.items():
         sys.modules[f"{BASE}.{name}"] = module
-        setattr(package, name, module)
+        if "." not in name:
+            setattr(package, name, module)
+    players = f"{BASE}.players." if layered else f"{BASE}."
     try:
         selfplay = importlib.import_module(f"{BASE}.selfplay")
         for kind in ("easy", "heuristic", "expert", "computer", "autoplayers"):
-            importlib.import_module(f"{BASE}.{kind}")
+            importlib.import_module(players + kind)
     except ImportError as exc:
         raise BaselineError(f"the revision's players do not run on this engine: {exc}") from None
     _loaded[where] = selfplay
@@ -210,7 +221,7 @@ def make_player(rules: Rules, kind: str, rng: random.Random, seat: int,
         selfplay = load_baseline(baseline)
         kind = kind.split("@")[0]
         if kind == "expert":
-            expert = sys.modules[f"{BASE}.expert"]
+            expert = sys.modules.get(f"{BASE}.players.expert") or sys.modules[f"{BASE}.expert"]
             budget = dataclasses.replace(expert.DEFAULT_BUDGET, seconds=None)
             return expert.Expert(rng, seat, budget=budget)  # type: ignore[no-any-return]
         return selfplay.PLAYERS[kind](rules, rng, seat)  # type: ignore[no-any-return]

@@ -20,20 +20,21 @@ import random
 import time
 
 import revision
-from mille.rules import find_rules
-from mille.table import COUP, EXTENSION, NO, PICK, PLAYING, Table
+
+from mille.engine.rules import find_rules
+from mille.engine.table import COUP, EXTENSION, NO, PICK, PLAYING, Table
 
 TABLES = (("bsd", 2), ("classic", 2), ("classic", 3), ("classic", 4), ("classic", 6),
           ("milebymile", 2), ("milebymile", 4), ("milebymile", 6), ("milebymile", 9))
 
 # the same measure, bsd, on another revision's code: the N-seat engine
-# (mille.table) where it has one, else mille 1.0's engine (mille.engine)
+# (mille.engine.table) where it has one, else mille 1.0's engine (mille.engine)
 BASELINE = """
 import random, sys, time
 playouts, seed = int(sys.argv[1]), int(sys.argv[2])
 try:
-    from mille.rules import find_rules
-    from mille.table import COUP, EXTENSION, NO, PICK, PLAYING, Table
+    from mille.engine.rules import find_rules
+    from mille.engine.table import COUP, EXTENSION, NO, PICK, PLAYING, Table
 except ImportError:
     from mille.engine import GameState, Phase, Pick
     def new(rng):

@@ -20,7 +20,8 @@ import argparse
 import os
 
 import revision
-from mille.rules import find_rules
+
+from mille.engine.rules import find_rules
 from mille.selfplay import play_hands, play_parallel
 
 # BSD's computer against itself, one process, on another revision's code

@@ -7,12 +7,12 @@
 
 ``--players`` names one kind per seat (seat 0 first; its length is the
 number of seats): ``standard`` is the preset's computer
-(:func:`mille.session.make_computer`: BSD's for ``bsd``, the rules-aware
+(:func:`mille.players.registry.make_computer`: BSD's for ``bsd``, the rules-aware
 heuristic for the others; ``bsd`` is an alias), ``heuristic`` the
 rules-aware heuristic under any preset, ``random`` and ``greedy`` the
-simple players of :mod:`mille.autoplayers`, and the levels around
-``standard``: ``easy`` (:mod:`mille.easy`) and ``expert``
-(:mod:`mille.expert`, a search player: a tenth to a quarter of a second
+simple players of :mod:`mille.players.autoplayers`, and the levels around
+``standard``: ``easy`` (:mod:`mille.players.easy`) and ``expert``
+(:mod:`mille.players.expert`, a search player: a tenth to a quarter of a second
 a decision).  Seat s plays for side ``s % sides + 1``.  Who starts rotates
 by seat, as in the game.
 
@@ -33,49 +33,26 @@ import json
 import random
 import sys
 import time
-from typing import Any, Callable, NoReturn, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
-from .autoplayers import GreedyPlayer, RandomPlayer
-from .players import Player
-from .rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
-from .table import OVER, Table
+from .engine.rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
+from .engine.table import OVER, Table
+from .players.base import Player
+from .players.registry import PLAYER_NAMES, make_player
 
 PlayerMaker = Callable[[Rules, random.Random, int], Player]
 
 
-def _standard(rules: Rules, rng: random.Random, seat: int) -> Player:
-    from .session import make_computer
+def _maker(name: str) -> PlayerMaker:
+    def make(rules: Rules, rng: random.Random, seat: int) -> Player:
+        return make_player(rules, name, seat, rng)
 
-    return make_computer(rules, seat, rng)
-
-
-def _heuristic(rules: Rules, rng: random.Random, seat: int) -> Player:
-    from .heuristic import Heuristic
-
-    return Heuristic(rng, seat)
+    return make
 
 
-def _easy(rules: Rules, rng: random.Random, seat: int) -> Player:
-    from .easy import Easy
-
-    return Easy(rng, seat)
-
-
-def _expert(rules: Rules, rng: random.Random, seat: int) -> Player:
-    from .expert import Expert
-
-    return Expert(rng, seat)
-
-
-PLAYERS: dict[str, PlayerMaker] = {
-    "easy": _easy,
-    "standard": _standard,
-    "bsd": _standard,  # the old name of the standard computer
-    "heuristic": _heuristic,
-    "random": lambda rules, rng, seat: RandomPlayer(rng, seat),
-    "greedy": lambda rules, rng, seat: GreedyPlayer(rng, seat),
-    "expert": _expert,
-}
+# one maker per name of the registry's self-play vocabulary
+PLAYERS: dict[str, PlayerMaker] = {name: _maker(name) for name in PLAYER_NAMES}
 
 MAX_MOVES_PER_HAND = 20_000  # a hand takes a few hundred at most
 

@@ -1,12 +1,12 @@
-"""The hint's line of why (mille.advice.reason), card by card."""
+"""The hint's line of why (mille.players.advice.reason), card by card."""
 
 from __future__ import annotations
 
 from test_table_milebymile import build
 
-from mille.advice import label, reason
-from mille.cards import EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, is_safety
-from mille.table import Use
+from mille.engine.cards import EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, is_safety
+from mille.engine.table import Use
+from mille.players.advice import label, reason
 
 
 def test_false_virtue_is_not_a_safety() -> None:

@@ -1,10 +1,10 @@
 """H (a hint) and T (the card tracker) on both curses boards, on a stand-in
-window (no pty): BSD's board (``mille.ui.Ui``) and the N-seat board
-(``mille.table_ui.TableUi``).
+window (no pty): BSD's board (``mille.frontends.ui.Ui``) and the N-seat board
+(``mille.frontends.table_ui.TableUi``).
 
 H shows the expert's move and why on the error line, without a beep and
 without touching the table; T shows how many of each card you have not
-seen (:func:`mille.describe.unseen`) and T again gives the screen back.
+seen (:func:`mille.engine.describe.unseen`) and T again gives the screen back.
 """
 
 from __future__ import annotations
@@ -12,15 +12,17 @@ from __future__ import annotations
 import curses
 
 import pytest
-from fakewindow import FakeWindow, OutOfKeys
 
-from mille import advice, table_ui as board, ui
-from mille.table_ui import TableUi
-from mille.cards import D50, FLAT_TIRE, PUNCTURE_PROOF
-from mille.describe import card_name, unseen
-from mille.rules import Rules, find_rules
-from mille.session import Session
-from mille.table import COUP, EXTENSION, NO, OVER, PICK, Table, Use
+from mille.engine.cards import D50, FLAT_TIRE, PUNCTURE_PROOF
+from mille.engine.describe import card_name, unseen
+from mille.engine.rules import Rules, find_rules
+from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, Table, Use
+from mille.frontends import table_ui as board
+from mille.frontends import ui
+from mille.frontends.table_ui import TableUi
+from mille.game.session import Session
+from mille.players import advice
+from support.fakewindow import FakeWindow, OutOfKeys
 
 BSD_ERROR = (15, 45)  # BSD's error line: row 15 from column 45 to 79
 TABLE_ERROR = 23  # the N-seat board's error line: all of row 23

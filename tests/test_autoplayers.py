@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 from test_table_classic import build
 
-from mille.autoplayers import GreedyPlayer, RandomPlayer
-from mille.cards import (
+from mille.engine.cards import (
     D25,
     D50,
     D100,
@@ -22,9 +21,10 @@ from mille.cards import (
     SPEED_LIMIT,
     STOP,
 )
-from mille.rules import find_rules
+from mille.engine.rules import find_rules
+from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, YES, Discard, Table, Use
+from mille.players.autoplayers import GreedyPlayer, RandomPlayer
 from mille.selfplay import play_hands
-from mille.table import COUP, EXTENSION, NO, OVER, PICK, YES, Discard, Table, Use
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("bsd", {}),

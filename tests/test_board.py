@@ -1,6 +1,6 @@
 """The board of the classic and milebymile presets, on a stand-in window.
 
-``mille.table_ui.TableUi`` is driven with scripted keys on a fake curses
+``mille.frontends.table_ui.TableUi`` is driven with scripted keys on a fake curses
 window (no pty): the layout for every seat count and team mode, the target
 prompt, the coup and extension questions, the end-of-hand table, W, the log.
 """
@@ -8,22 +8,33 @@ prompt, the coup and extension questions, the end-of-hand table, W, the log.
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
-import fakewindow
 import pytest
-from fakewindow import OutOfKeys
 
-from mille import table_ui as board, ui
-from mille.table_ui import TableUi
-from mille.cards import (
-    D50, DRIVING_ACE, END_OF_LIMIT, EXTRA_TANK, FLAT_TIRE, GO, NO_CARD, OUT_OF_GAS,
-    PUNCTURE_PROOF, RIGHT_OF_WAY, SPEED_LIMIT, STOP,
+from mille.engine.cards import (
+    D50,
+    DRIVING_ACE,
+    END_OF_LIMIT,
+    EXTRA_TANK,
+    FLAT_TIRE,
+    GO,
+    NO_CARD,
+    OUT_OF_GAS,
+    PUNCTURE_PROOF,
+    RIGHT_OF_WAY,
+    SPEED_LIMIT,
+    STOP,
 )
-from mille.describe import describe, score_rows, score_table, side_members, side_name
-from mille.rules import TEAM_MODES, Rules, find_rules
-from mille.session import Session
-from mille.table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, Discard, Use
+from mille.engine.describe import describe, score_rows, score_table, side_members, side_name
+from mille.engine.rules import TEAM_MODES, Rules, find_rules
+from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, Discard, Use
+from mille.frontends import table_ui as board
+from mille.frontends import terminal, ui
+from mille.frontends.table_ui import TableUi
+from mille.game.session import Session
+from support import fakewindow
+from support.fakewindow import OutOfKeys
 
 PROMPT_Y, ERROR_Y = 22, 23
 
@@ -161,8 +172,8 @@ def test_seeded_hands_always_fit(rules: Rules) -> None:
 
 
 def test_the_bsd_preset_keeps_bsds_board() -> None:
-    assert ui.board_class(Session.new(seed=1)) is ui.Ui
-    assert ui.board_class(Session.new(find_rules("classic"), seed=1)) is TableUi
+    assert terminal.board_class(Session.new(seed=1)) is ui.Ui
+    assert terminal.board_class(Session.new(find_rules("classic"), seed=1)) is TableUi
 
 
 # ----- the target of a hazard -------------------------------------------------

@@ -8,13 +8,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from fakewindow import FakeWindow, OutOfKeys
 
-from mille import table_ui as board, ui
-from mille.describe import hand_lines, seat_name
-from mille.rules import find_rules
-from mille.session import Session
-from mille.table import OVER, PICK, PLAYING
+from mille.engine.describe import hand_lines, seat_name
+from mille.engine.rules import find_rules
+from mille.engine.table import OVER, PICK, PLAYING
+from mille.frontends import table_ui as board
+from mille.frontends import ui
+from mille.game.session import Session
+from support.fakewindow import FakeWindow, OutOfKeys
 
 PROMPT_Y, ERROR_Y = 22, 23
 
@@ -178,7 +179,7 @@ LONG = "hint: U4 Right of Way - safe for good, another turn, and more words to w
 
 def test_a_long_hint_is_shown_whole_on_bsds_board_until_the_next_key(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("mille.advice.hint", lambda table: LONG)
+    monkeypatch.setattr("mille.players.advice.hint", lambda table: LONG)
     session = your_move(Session.new(seed=10))
     window = FakeWindow(b"r")
     game = ui.Ui(window, session)  # type: ignore[arg-type]
@@ -212,7 +213,7 @@ def test_a_hint_that_fits_changes_only_bsds_error_line() -> None:
 def test_a_long_hint_is_shown_whole_on_the_n_seat_board(
         monkeypatch: pytest.MonkeyPatch) -> None:
     text = LONG + " " + "x" * 30
-    monkeypatch.setattr("mille.advice.hint", lambda table: text)
+    monkeypatch.setattr("mille.players.advice.hint", lambda table: text)
     session = your_move(Session.new(find_rules("classic", players=3), seed=1))
     window = table_window(b"hr")
     play(board.TableUi(window, session))  # type: ignore[arg-type]
@@ -272,7 +273,8 @@ def test_l_at_another_hand_shows_how_the_hand_went(which: str) -> None:
         else:
             session.play(random.Random(len(session.log)).choice(table.legal_moves()))
     window = FakeWindow(b"Lq") if which == "bsd" else table_window(b"Lq")
-    game = ui.Ui(window, session) if which == "bsd" else board.TableUi(window, session)
+    game = (ui.Ui(window, session) if which == "bsd"  # type: ignore[arg-type]
+            else board.TableUi(window, session))  # type: ignore[arg-type]
     with pytest.raises(OutOfKeys):
         game.end_of_hand()  # (run() would deal the next hand of a game saved at its end)
     asked, view, back = window.screens

@@ -1,5 +1,5 @@
 """Replay what OpenBSD's own mille did, move by move, through our table
-(``mille.table``, the ``bsd`` preset) and our BSD computer.
+(``mille.engine.table``, the ``bsd`` preset) and our BSD computer.
 
 The traces (``tests/data/bsd-traces/``, see its README.md) were written by
 a kit that compiles OpenBSD's ``games/mille`` C code headless: player 0 a
@@ -34,11 +34,10 @@ from typing import NamedTuple
 
 import pytest
 
-from mille.battle import TOP
-from mille.cards import NO_CARD, is_safety, safety_index
-from mille.computer import BsdComputer
-from mille.rules import BSD
-from mille.table import (
+from mille.engine.battle import TOP
+from mille.engine.cards import NO_CARD, is_safety, safety_index
+from mille.engine.rules import BSD
+from mille.engine.table import (
     EXTENSION,
     PICK,
     PLAYING,
@@ -48,9 +47,10 @@ from mille.table import (
     Outcome,
     Pick,
     Table,
-    Tableau,
     Use,
 )
+from mille.engine.tableau import Tableau
+from mille.players.computer import BsdComputer
 
 CORPUS = Path(__file__).parent / "data" / "bsd-traces"
 ENV = "MILLE_BSD_TRACES"
@@ -797,7 +797,7 @@ def test_the_end_of_the_file_is_checked() -> None:
 def test_an_empty_hand_ends_the_hand() -> None:
     # Player 0 holds nothing, the deck is empty, the computer could still
     # play: BSD's only way on is D6 on the empty slot, which ends the hand.
-    from builders import build, player
+    from support.builders import build, player
 
     # (its four safeties played, so that none is left for the discard pile)
     table = build(player(["", "", "", "", "", "Stop", "25"], battle="Go",

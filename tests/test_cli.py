@@ -9,16 +9,18 @@ import subprocess
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 import mille
-from mille import cli, savefile
-from mille.cli import Options, UsageError, parse_args
-from mille.rules import find_rules
-from mille.session import Session
+from mille.engine.rules import find_rules
+from mille.frontends import cli
+from mille.frontends.cli import Options, UsageError, parse_args
+from mille.game.session import Session
+from mille.storage import savefile
 
 LINE_LIMIT = 200  # the longest line mille prints about a file
 
@@ -150,11 +152,12 @@ def test_python_dash_m(tmp_path: Path) -> None:
 def test_imports_stay_light() -> None:
     """--version must not load curses, the engine or the save code."""
     code = (
-        "import sys; from mille import cli; cli.main(['--version']); "
+        "import sys; from mille.frontends import cli; cli.main(['--version']); "
         "print(sorted(m for m in sys.modules if m.startswith('mille') or m == '_curses'))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.stdout.splitlines()[-1] == "['mille', 'mille.cli']"
+    assert done.stdout.splitlines()[-1] == (
+        "['mille', 'mille.frontends', 'mille.frontends.cli', 'mille.players', 'mille.players.registry']")
 
 
 # ----- whatever the name or the file holds: one short, safe line --------------
@@ -324,14 +327,14 @@ def test_help_lists_the_keys_a_newcomer_needs(capsys: pytest.CaptureFixture[str]
 
 
 class FakeUi:
-    """Stands in for ``mille.ui.play``: records what it was given."""
+    """Stands in for ``mille.frontends.terminal.play``: records what it was given."""
 
     def __init__(self, status: int = 0, action: Any = None) -> None:
         self.status, self.action = status, action
         self.calls: list[tuple[Session, str, bool]] = []
 
     def __call__(self, session: Session, message: str = "") -> int:
-        from mille import recovery
+        from mille.storage import recovery
 
         self.calls.append((session, message, recovery.pending() is not None))
         if self.action is not None:
@@ -343,14 +346,14 @@ class FakeUi:
 def terminal(monkeypatch: pytest.MonkeyPatch) -> Callable[..., FakeUi]:
     """``terminal(typed, status=0, action=None)``: a terminal where ``typed``
     (bytes) is what the player types, and a fake UI."""
-    import mille.ui
+    import mille.frontends.terminal
 
     def set_up(typed: bytes, status: int = 0, action: Any = None) -> FakeUi:
         fake = FakeUi(status, action)
         monkeypatch.setattr(cli, "_is_terminal", lambda: True)
         monkeypatch.setattr(cli, "_stdin_is_terminal", lambda: True)
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(typed)))
-        monkeypatch.setattr(mille.ui, "play", fake)
+        monkeypatch.setattr(mille.frontends.terminal, "play", fake)
         return fake
 
     return set_up
@@ -358,7 +361,7 @@ def terminal(monkeypatch: pytest.MonkeyPatch) -> Callable[..., FakeUi]:
 
 def interrupted(seed: int = 9, moves: int = 3) -> tuple[Session, Path, float]:
     """A recovery file for a seeded game a few moves in, dated 2026."""
-    from mille import recovery
+    from mille.storage import recovery
 
     session = Session.new(seed=seed)
     for _ in range(moves):
@@ -600,7 +603,7 @@ def test_a_resumed_game_cut_short_is_kept(
 def test_the_games_own_recovery_file_is_not_overwritten(
     terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from mille import recovery
+    from mille.storage import recovery
 
     _, path, _ = interrupted()
     kept: list[str] = []
@@ -685,7 +688,7 @@ def test_options_mean_a_new_game_and_the_kept_one_waits(
     terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch, argv: list[str],
 ) -> None:
-    from mille import plain
+    from mille.frontends import plain
 
     _, path, mtime = interrupted()
     before = path.read_bytes()
@@ -707,7 +710,7 @@ def test_a_script_on_standard_input_is_not_asked(
     terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from mille import plain
+    from mille.frontends import plain
 
     _, path, _ = interrupted()
     ui = terminal(b"n\np\n")
@@ -723,7 +726,7 @@ def test_a_script_on_standard_input_is_not_asked(
 def test_two_kept_games_both_stay_and_are_offered_newest_first(
     terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from mille import recovery
+    from mille.storage import recovery
 
     older, first, older_mtime = interrupted(seed=9)
     newer = Session.new(find_rules("classic", players=3), seed=4)
@@ -743,7 +746,7 @@ def test_two_kept_games_both_stay_and_are_offered_newest_first(
 def test_several_waiting_are_counted(
     terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from mille import recovery
+    from mille.storage import recovery
 
     interrupted(seed=9)
     recovery.write(Session.new(seed=2))
@@ -759,7 +762,7 @@ def test_a_game_kept_meanwhile_by_another_mille_is_not_removed(
     terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch, private_state_home: Path, answer: bytes,
 ) -> None:
-    from mille import recovery
+    from mille.storage import recovery
 
     original, path, _ = interrupted()
     other = Session.new(seed=20)
@@ -815,7 +818,7 @@ def test_the_line_modes_question_reads_a_bounded_line(
     terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from mille import plain
+    from mille.frontends import plain
 
     original, path, mtime = interrupted()
     ui = terminal(b"")

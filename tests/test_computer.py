@@ -11,12 +11,13 @@ import copy
 import json
 import random
 from collections import Counter
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from mille.battle import TOP
-from mille.cards import (
+from mille.engine.battle import TOP
+from mille.engine.cards import (
     ACCIDENT,
     CARD_NAMES,
     D25,
@@ -38,18 +39,8 @@ from mille.cards import (
     STOP,
     VALUES,
 )
-from mille.computer import (
-    IN_HAND,
-    INITIAL_NEED,
-    PLAYED,
-    UNKNOWN,
-    BsdComputer,
-    ComputerError,
-    canplay,
-)
-from mille.players import Player
-from mille.rules import BSD
-from mille.table import (
+from mille.engine.rules import BSD
+from mille.engine.table import (
     EXTENSION,
     NO,
     OVER,
@@ -61,9 +52,19 @@ from mille.table import (
     Move,
     Outcome,
     Table,
-    Tableau,
     Use,
     deck_cards,
+)
+from mille.engine.tableau import Tableau
+from mille.players.base import Player
+from mille.players.computer import (
+    IN_HAND,
+    INITIAL_NEED,
+    PLAYED,
+    UNKNOWN,
+    BsdComputer,
+    ComputerError,
+    canplay,
 )
 
 HUMAN, COMPUTER = 0, 1  # BSD's seats: the player, the computer
@@ -527,8 +528,7 @@ def test_two_computers_play_whole_games() -> None:
 
 @pytest.mark.parametrize("seat", [COMPUTER, HUMAN])
 def test_to_dict_round_trips_through_json(seat: int) -> None:
-    for table, bot in _games(3, 31, seat):
-        pass
+    *_, (_, bot) = _games(3, 31, seat)
     data = json.loads(json.dumps(bot.to_dict()))
     assert data["player"] == seat
     again = BsdComputer.from_dict(data, random.Random(0), seat)
@@ -601,9 +601,9 @@ def test_statuses_are_named() -> None:
 def test_module_doctests() -> None:
     import doctest
 
-    import mille.computer
+    import mille.players.computer
 
-    result = doctest.testmod(mille.computer)
+    result = doctest.testmod(mille.players.computer)
     assert result.failed == 0 and result.attempted > 0
 
 

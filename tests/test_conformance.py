@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 
-from mille.autoplayers import GreedyPlayer, RandomPlayer
-from mille.cards import (
+from mille.engine.cards import (
     D200,
     END_OF_LIMIT,
+    FALSE_VIRTUE,
     GO,
     HAND_SLOTS,
     NO_CARD,
@@ -34,13 +34,10 @@ from mille.cards import (
     VALUES,
     safety_for,
 )
-from mille.heuristic import Heuristic
-from mille.players import Player
-from mille.rules import RIGGINGS, TEAM_MODES, Rules, find_rules
-from mille.table import (
+from mille.engine.rules import RIGGINGS, TEAM_MODES, Rules, find_rules
+from mille.engine.table import (
     COUP,
     EXTENSION,
-    FALSE_VIRTUE,
     IDLE_REFILLS,
     OVER,
     PLAYING,
@@ -48,6 +45,9 @@ from mille.table import (
     Table,
     Use,
 )
+from mille.players.autoplayers import GreedyPlayer, RandomPlayer
+from mille.players.base import Player
+from mille.players.heuristic import Heuristic
 
 HAZARDS = range(5, 10)
 CRITICAL = (5, 6, 7, STOP)
@@ -80,7 +80,7 @@ def full_product() -> list[dict[str, Any]]:
     return [c for c in combos if _valid(c)]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def pairwise_sample(seed: int = 0) -> tuple[dict[str, Any], ...]:
     """A seeded sample of the product covering every pair of option values
     (that some valid combination has), chosen greedily."""

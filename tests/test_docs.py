@@ -58,7 +58,7 @@ def test_a_baseline_git_does_not_know_is_one_line(bench: str) -> None:
 def test_the_man_page_names_every_option() -> None:
     """mille.6 covers every option of ``mille --help`` (both forms of the
     on/off ones), every preset and every key of the board."""
-    from mille.cli import _parser
+    from mille.frontends.cli import _parser
 
     text = (ROOT / "mille.6").read_text()
     for action in _parser()._actions:
@@ -79,7 +79,7 @@ def man_key(key: str) -> str:
 def help_keys() -> list[str]:
     """The keys ``mille --help`` lists: each letter of its keys section
     (``U n / D n`` gives U and D), and ``^L``, ``^C``, ``?``."""
-    from mille.cli import HELP
+    from mille.frontends.cli import HELP
 
     section = HELP.split("keys (case does not matter):\n")[1].split("\n\n")[0]
     keys = []
@@ -115,7 +115,7 @@ def test_the_man_page_and_the_readme_name_every_key_of_the_help() -> None:
 def test_the_line_modes_commands_are_named() -> None:
     """Every word command of the line mode (and its letter) is in the
     README's line mode section and in mille.6's LINE MODE."""
-    from mille.plain import WORDS
+    from mille.frontends.plain import WORDS
 
     readme = (ROOT / "README.md").read_text().split("## Line mode")[1].split("\n## ")[0]
     page = (ROOT / "mille.6").read_text().split(".Sh LINE MODE\n")[1].split(".Sh ")[0]
@@ -165,7 +165,7 @@ def test_the_man_page_fits_80_columns() -> None:
 def test_the_optional_save_keys_have_their_rows() -> None:
     """The keys a save writes only when set have a row in
     docs/save-format.md that says so."""
-    from mille.savefile import _TABLE_OPTIONAL, _TABLEAU_OPTIONAL
+    from mille.storage.savefile import _TABLE_OPTIONAL, _TABLEAU_OPTIONAL
 
     doc = (ROOT / "docs" / "save-format.md").read_text()
     for key in (*_TABLE_OPTIONAL, *_TABLEAU_OPTIONAL):

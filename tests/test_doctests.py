@@ -1,7 +1,7 @@
 """The examples in the package's docstrings are run as tests.
 
 Every module of ``mille`` with examples runs here, found by reading the
-sources; the board (``mille.ui``, which imports curses) only where curses
+sources; the board (``mille.frontends.ui``, which imports curses) only where curses
 can be imported.
 """
 
@@ -18,17 +18,18 @@ import mille
 
 PACKAGE = Path(mille.__file__).parent
 IMPORTS_CURSES = re.compile(r"^\s*(import curses|from curses\b)", re.MULTILINE)
-REQUIRED = {"mille.cards", "mille.table", "mille.rules", "mille.session", "mille.text"}
+REQUIRED = {"mille.engine.cards", "mille.engine.table", "mille.engine.rules", "mille.game.session", "mille.engine.text"}
 
 
 def modules_with_examples() -> tuple[list[str], list[str]]:
     """(modules without curses, modules with curses) whose docstrings have examples."""
-    plain, curses = [], []
-    for path in sorted(PACKAGE.glob("*.py")):
+    plain: list[str] = []
+    curses: list[str] = []
+    for path in sorted(PACKAGE.rglob("*.py")):
         source = path.read_text(encoding="utf-8")
         if ">>>" not in source or path.stem == "__main__":
             continue
-        name = f"mille.{path.stem}"
+        name = ".".join(("mille", *path.relative_to(PACKAGE).with_suffix("").parts))
         (curses if IMPORTS_CURSES.search(source) else plain).append(name)
     return plain, curses
 
@@ -37,8 +38,8 @@ PLAIN, CURSES = modules_with_examples()
 
 
 def test_the_modules_found() -> None:
-    assert REQUIRED <= set(PLAIN)
-    assert "mille.ui" in CURSES
+    assert set(PLAIN) >= REQUIRED
+    assert "mille.frontends.ui" in CURSES
 
 
 def run(name: str) -> doctest.TestResults:

@@ -1,4 +1,4 @@
-"""The easy computer (mille.easy): legal everywhere, never silly, weaker than
+"""The easy computer (mille.players.easy): legal everywhere, never silly, weaker than
 the standard computer, and its save data."""
 
 from __future__ import annotations
@@ -8,12 +8,10 @@ import random
 from typing import Any
 
 import pytest
-from builders import build as build_bsd
-from builders import player
 from test_table_classic import build
 from test_table_milebymile import build as build_mbm
 
-from mille.cards import (
+from mille.engine.cards import (
     ACCIDENT,
     D25,
     D50,
@@ -27,10 +25,12 @@ from mille.cards import (
     SPARE_TIRE,
     STOP,
 )
-from mille.easy import Easy, EasyError
-from mille.rules import find_rules
+from mille.engine.rules import find_rules
+from mille.engine.table import COUP, EXTENSION, OVER, PICK, YES, Answer, Discard, Table, Use
+from mille.players.easy import Easy, EasyError
 from mille.selfplay import play_hands
-from mille.table import COUP, EXTENSION, OVER, PICK, YES, Answer, Discard, Table, Use
+from support.builders import build as build_bsd
+from support.builders import player
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("bsd", {}),

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from builders import build, card, player
-from mille.cards import NO_CARD, full_deck
-from mille.rules import BSD
-from mille.table import OVER, PICK, Discard, Table, Use
+from mille.engine.cards import NO_CARD, full_deck
+from mille.engine.rules import BSD
+from mille.engine.table import OVER, PICK, Discard, Table, Use
+from support.builders import build, card, player
 
 
 def test_deal() -> None:

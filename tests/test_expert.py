@@ -1,4 +1,4 @@
-"""The expert computer (mille.expert): legal everywhere, the questions, what
+"""The expert computer (mille.players.expert): legal everywhere, the questions, what
 it may see (its choice does not move when the hidden cards are dealt
 again), its worlds, its memory and save data, and a strength check."""
 
@@ -9,11 +9,9 @@ import random
 from typing import Any
 
 import pytest
-from builders import build as build_bsd
-from builders import player, watched
 from test_table_classic import build
 
-from mille.cards import (
+from mille.engine.cards import (
     CARD_NAMES,
     D25,
     D50,
@@ -27,23 +25,8 @@ from mille.cards import (
     PUNCTURE_PROOF,
     RIGHT_OF_WAY,
 )
-from mille.expert import (
-    Budget,
-    Expert,
-    ExpertError,
-    LETTERS,
-    _Sampler,
-    distinct_moves,
-    game_chance,
-    standard_policy,
-    unseen_counts,
-)
-from mille.computer import INITIAL_NEED, BsdComputer
-from mille.players import Player
-from mille.rules import BSD, find_rules
-from mille.selfplay import PLAYERS, play_hands
-from mille.session import make_computer
-from mille.table import (
+from mille.engine.rules import BSD, find_rules
+from mille.engine.table import (
     COUP,
     EXTENSION,
     NO,
@@ -55,6 +38,23 @@ from mille.table import (
     Table,
     Use,
 )
+from mille.players.base import Player
+from mille.players.computer import INITIAL_NEED, BsdComputer
+from mille.players.expert import (
+    LETTERS,
+    Budget,
+    Expert,
+    ExpertError,
+    _Sampler,
+    distinct_moves,
+    game_chance,
+    standard_policy,
+    unseen_counts,
+)
+from mille.players.registry import make_computer
+from mille.selfplay import PLAYERS, play_hands
+from support.builders import build as build_bsd
+from support.builders import player, watched
 
 # (no time cap: the same stream gives the same choice on a busy machine too)
 QUICK = Budget(moves=100, worlds=2, seconds=None)  # a few playouts a decision: legal, not strong
@@ -167,7 +167,7 @@ def test_the_time_cap_met_while_widening_keeps_every_world_played(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A clock that passes the cap after the first round: the search stops
     in the next round, keeping every world it has played (never fewer)."""
-    import mille.expert as expert
+    import mille.players.expert as expert
 
     ticks = iter(range(10**6))
     monkeypatch.setattr(expert, "monotonic", lambda: float(next(ticks)))
@@ -336,7 +336,7 @@ def test_guesses_follow_what_a_seat_shows() -> None:
     # view, and share more cards with the true hand than random guesses
     rng = random.Random(6)
     overlap = chance = 0.0
-    for hand in range(4):
+    for _hand in range(4):
         table = Table.new(BSD, random.Random(rng.getrandbits(64)))
         players = [make_computer(BSD, seat, random.Random(seat)) for seat in range(2)]
         bot = Expert(random.Random(1), 0)
@@ -377,7 +377,7 @@ def test_counts_bsds_need_as_bsds_computer_does(monkeypatch: pytest.MonkeyPatch)
     """BSD's computer counts a remedy as needed each time it decides while
     stopped, for good; the expert, watching, keeps the same count (and its
     guesses about that hand weigh moves by it)."""
-    import mille.expert as expert
+    import mille.players.expert as expert
 
     monkeypatch.setattr(expert, "PARTICLES", 4)  # guesses are not what is tested
     dealer = random.Random(0)

@@ -6,8 +6,19 @@ import random
 
 import pytest
 
-from builders import build, player
-from mille.table import EXTENSION, NO, PICK, PLAYING, YES, Discard, HandScore, IllegalMove, Table, Use
+from mille.engine.table import (
+    EXTENSION,
+    NO,
+    PICK,
+    PLAYING,
+    YES,
+    Discard,
+    HandScore,
+    IllegalMove,
+    Table,
+    Use,
+)
+from support.builders import build, player
 
 AT_675 = ["100"] * 6 + ["75"]  # 675 miles
 

@@ -1,4 +1,4 @@
-"""The rules-aware computer (mille.heuristic): its strength in self-play, its
+"""The rules-aware computer (mille.players.heuristic): its strength in self-play, its
 memory and what it may see, its choices in set positions, its save data.
 
 "Against random" with 3 or more sides means: half the sides are standard
@@ -20,7 +20,7 @@ import pytest
 from test_table_classic import build
 from test_table_milebymile import build as build_mbm
 
-from mille.cards import (
+from mille.engine.cards import (
     ACCIDENT,
     D25,
     D50,
@@ -39,11 +39,11 @@ from mille.cards import (
     SPEED_LIMIT,
     STOP,
 )
-from mille.heuristic import Heuristic, HeuristicError
-from mille.rules import Rules, find_rules
+from mille.engine.rules import Rules, find_rules
+from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, YES, Discard, Table, Use
+from mille.players.heuristic import Heuristic, HeuristicError
+from mille.players.registry import make_computer
 from mille.selfplay import play_hands
-from mille.session import make_computer
-from mille.table import COUP, EXTENSION, NO, OVER, PICK, YES, Discard, Table, Use
 
 
 def layouts(rules: Rules, other: str) -> list[tuple[list[str], set[int]]]:
@@ -474,7 +474,7 @@ def test_discards_the_dead_card_first() -> None:
 def test_never_discards_a_safety() -> None:
     # a safety held for a coup fourre is the least useful card by nothing:
     # even were its discard legal (a rules change), it is kept
-    from mille.heuristic import _Turn
+    from mille.players.heuristic import _Turn
 
     t = build(hands={0: [DRIVING_ACE, D25, D50, D75, D100, D100]}, picked={0: D25},
               sides={1: {"battle": [GO, STOP]}, 2: {"battle": [GO, STOP]}})
@@ -490,8 +490,8 @@ def test_never_discards_a_safety() -> None:
     for i in range(len(hand)):
         if hand[i] not in (DRIVING_ACE, PUNCTURE_PROOF, NO_CARD):
             hand[i] = NO_CARD
-    legal = [Use(i) for i, c in enumerate(hand) if c != NO_CARD] + \
-        [Discard(i) for i, c in enumerate(hand) if c != NO_CARD]
+    legal = [Use(i) for i, c in enumerate(hand) if c != NO_CARD]
+    legal += [Discard(i) for i, c in enumerate(hand) if c != NO_CARD]
     move = _Turn(bot_for(t), t, legal).best()
     assert isinstance(move, Use)
 

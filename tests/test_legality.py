@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from builders import build, player
-from mille.table import NO, OVER, PICK, YES, Answer, Discard, IllegalMove, Use
+from mille.engine.table import NO, OVER, PICK, YES, Answer, Discard, IllegalMove, Use
+from support.builders import build, player
 
-ROLLING = dict(battle="Go")
+ROLLING: dict[str, Any] = dict(battle="Go")
 
 
 def test_pick_with_empty_deck() -> None:

@@ -10,13 +10,14 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from mille import plain
-from mille.rules import find_rules
-from mille.session import Session
-from mille.table import OVER, Answer, Discard, Move, Pick, Use
+from mille.engine.rules import find_rules
+from mille.engine.table import OVER, Answer, Discard, Move, Pick, Use
+from mille.frontends import plain
+from mille.game.session import Session
 
 MILLE = [sys.executable, "-m", "mille"]
 
@@ -47,7 +48,7 @@ def command(move: Move) -> str:
     return f"u {slot}" + ("" if move.target is None else f" {move.target}")
 
 
-def whole_game(rules_name: str, players: int, seed: int, **options: object) -> list[str]:
+def whole_game(rules_name: str, players: int, seed: int, **options: Any) -> list[str]:
     """The commands of a whole game to its winning score, made by playing
     the same seeded game in this process (random legal moves for you)."""
     session = Session.new(find_rules(rules_name, players=players, **options), seed=seed)
@@ -141,7 +142,7 @@ def test_the_pick_is_told_and_the_hand_shown_again() -> None:
     session = classic3()
     _, out = run(session, "p\n")
     drawn = session.table.hands[0][0]
-    from mille.describe import card_name
+    from mille.engine.describe import card_name
 
     assert f"You drew {card_name(drawn)}" in out
     assert out.count("Your hand: P: -") == 1 and f"Your hand: P: {card_name(drawn)}," in out
@@ -176,6 +177,23 @@ def test_end_of_input_keeps_the_game(private_state_home: Path) -> None:
     assert data["rules"]["name"] == "classic" and data["rules"]["players"] == 3
 
 
+def test_end_of_input_with_a_game_that_cannot_be_kept_fails(
+        monkeypatch: pytest.MonkeyPatch, private_state_home: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The exit status says the game is lost: 1, with the reason on stderr."""
+    import mille.storage.recovery
+
+    def refuse(session: Session) -> str:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(mille.storage.recovery, "write", refuse)
+    status, _ = run(classic3(), "p\nd 1\n", fresh=True)
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err == ("mille: end of input; the game could not be kept: "
+                   "[Errno 28] No space left on device\n")
+
+
 def test_a_new_game_nobody_played_is_not_kept(private_state_home: Path) -> None:
     status, _ = run(classic3(), "r\n", fresh=True)
     assert status == 0 and not (private_state_home / "mille").exists()
@@ -186,7 +204,7 @@ def test_save_and_restore(tmp_path: Path) -> None:
     session = Session.new(find_rules("milebymile", players=3), seed=2)
     status, out = run(session, f"p\nd 1\ns\n{name}\nq\ny\n")
     assert status == 0 and name.exists() and f"{name} [" in out
-    from mille.savefile import load_session
+    from mille.storage.savefile import load_session
 
     restored = load_session(str(name))
     assert restored.table == session.table
@@ -300,8 +318,8 @@ def test_the_tracker_counts_what_you_have_not_seen() -> None:
     table = session.table
     assert sum(map(int, counts.values())) == len(table.deck) + 12  # the deck, two hands
     mine = [c for c in table.hands[0] if c >= 0]
-    from mille.describe import card_name
-    from mille.rules import find_rules as rules_of
+    from mille.engine.describe import card_name
+    from mille.engine.rules import find_rules as rules_of
 
     deck = rules_of("classic").deck
     for card, total in enumerate(deck):
@@ -310,11 +328,11 @@ def test_the_tracker_counts_what_you_have_not_seen() -> None:
 
 
 def test_rigging_takes_the_hyphenated_names() -> None:
-    from mille.cli import parse_args
+    from mille.frontends.cli import parse_args
 
-    assert parse_args(["--rules", "milebymile", "--rigging", "no-duplicates"]).rules.rigging \
-        == "no duplicates"  # type: ignore[union-attr]
-    from mille.cli import UsageError
+    rules = parse_args(["--rules", "milebymile", "--rigging", "no-duplicates"]).rules
+    assert rules is not None and rules.rigging == "no duplicates"
+    from mille.frontends.cli import UsageError
 
     with pytest.raises(UsageError, match="invalid choice: 'bad'"):
         parse_args(["--rules", "milebymile", "--rigging", "bad"])
@@ -391,7 +409,7 @@ def test_each_computers_move_is_told_before_the_next_computer_decides(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A screen reader hears each move as it is made, not when all the
     computers (the expert thinks up to 0.9 s a move) have moved."""
-    from mille.describe import describe
+    from mille.engine.describe import describe
 
     session = Session.new(find_rules("milebymile", players=5), seed=3)
     out = io.StringIO()
@@ -405,7 +423,7 @@ def test_each_computers_move_is_told_before_the_next_computer_decides(
         return move(self)
 
     monkeypatch.setattr(Session, "computer_move", computer_move)
-    plain.play(session, stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)  # type: ignore[arg-type]
+    plain.play(session, stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)
     assert len(told) >= 3, "computers moved one after another"
     assert all(shown for _, shown in told), told
 
@@ -454,7 +472,7 @@ def test_l_tells_the_whole_hand_since_the_deal() -> None:
     _, out = run(session, "p\nd 1\np\nd 1\nl\n")
     told = out.split("Your move: l\n")[1].splitlines()
     assert told[0] == "The hand so far:"
-    from mille.describe import describe
+    from mille.engine.describe import describe
 
     wanted = ["  " + line for event in session.log
               for line in describe(session.table, event)]
@@ -545,13 +563,13 @@ def test_each_computers_move_is_flushed_before_the_next_decides(
 
     monkeypatch.setattr(Session, "computer_move", computer_move)
     plain.play(Session.new(find_rules("milebymile", players=5), seed=3),
-               stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)  # type: ignore[arg-type]
+               stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)
     assert len(waiting) >= 4 and not any(waiting)
 
 
 def test_l_after_a_restore_says_the_start_of_the_hand_was_not_kept(tmp_path: Path) -> None:
-    from mille.describe import NOT_KEPT
-    from mille.savefile import load_session
+    from mille.engine.describe import NOT_KEPT
+    from mille.storage.savefile import load_session
 
     name = tmp_path / "g.sav"
     session = Session.new(find_rules("milebymile", players=3), seed=2)
@@ -610,11 +628,11 @@ def test_control_c_while_the_computers_move_asks_really_after_the_move(
 
 def test_control_c_during_a_save_or_a_hint_asks_really_after_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import mille.advice
-    import mille.savefile
+    import mille.players.advice
+    import mille.storage.savefile
 
-    kill_during(monkeypatch, mille.savefile, "save_session", signal.SIGINT)
-    kill_during(monkeypatch, mille.advice, "hint", signal.SIGINT)
+    kill_during(monkeypatch, mille.storage.savefile, "save_session", signal.SIGINT)
+    kill_during(monkeypatch, mille.players.advice, "hint", signal.SIGINT)
     name = tmp_path / "g.json"
     status, out = run(classic3(), f"s\n{name}\nn\nh\ny\n")
     lines = out.splitlines()
@@ -627,9 +645,9 @@ def test_control_c_during_a_save_or_a_hint_asks_really_after_it(
 def test_sigterm_during_a_save_saves_then_keeps_the_game(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, private_state_home: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    import mille.savefile
+    import mille.storage.savefile
 
-    kill_during(monkeypatch, mille.savefile, "save_session", signal.SIGTERM)
+    kill_during(monkeypatch, mille.storage.savefile, "save_session", signal.SIGTERM)
     name = tmp_path / "g.json"
     status, out = run(classic3(), f"p\ns\n{name}\nd 1\n")
     assert status == 1 and name.exists()
@@ -644,16 +662,16 @@ def test_sigterm_during_a_save_saves_then_keeps_the_game(
 def test_a_second_signal_while_the_game_is_kept_changes_nothing(
         second: int, monkeypatch: pytest.MonkeyPatch, private_state_home: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    import mille.recovery
+    import mille.storage.recovery
 
     kill_during(monkeypatch, Session, "computer_move", signal.SIGHUP)
-    kill_during(monkeypatch, mille.recovery, "write", second)
+    kill_during(monkeypatch, mille.storage.recovery, "write", second)
     session = five_seats()
     status, _ = run(session, "p\nd 1\n")
     err = capsys.readouterr().err
     assert status == 1
     assert err.startswith("mille: hang-up; the game is kept in "), err
-    from mille import savefile
+    from mille.storage import savefile
 
     (kept,) = (private_state_home / "mille").iterdir()
     assert savefile.dumps(savefile.load_session(str(kept))) == savefile.dumps(session)

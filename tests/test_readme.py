@@ -53,7 +53,7 @@ def shell_lines(text: str) -> list[str]:
 
 
 def commands() -> list[tuple[str, str]]:
-    found = []
+    found: list[tuple[str, str]] = []
     for page in PAGES:
         path = ROOT / page
         if path.exists():

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from mille import recovery
-from mille.savefile import dumps, load_session
-from mille.session import Session
+from mille.game.session import Session
+from mille.storage import recovery
+from mille.storage.savefile import dumps, load_session
 
 
 @pytest.fixture
@@ -181,13 +181,13 @@ def test_set_aside(state_home: Path) -> None:
 def test_import_is_cheap() -> None:
     """No curses, no engine, no save-file code, no typing just to import it."""
     code = (
-        "import sys; import mille.recovery; "
+        "import sys; import mille.storage.recovery; "
         "print(sorted(m for m in sys.modules if m.startswith('mille') "
         "or m in ('_curses', 'typing', 'json', 'tempfile')))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[-2] == "['mille', 'mille.recovery']"
+    assert done.stdout.split("\n")[-2] == "['mille', 'mille.storage', 'mille.storage.recovery']"
 
 
 def test_the_save_format_doc_describes_it() -> None:

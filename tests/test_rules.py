@@ -8,9 +8,15 @@ import dataclasses
 
 import pytest
 
-from mille.cards import COUNTS, GO, NUM_KINDS, STOP
-from mille.rules import (
-    BSD, CLASSIC_DECK, PRESETS, TEAM_MODES, Rules, RulesError, find_rules,
+from mille.engine.cards import COUNTS, GO, NUM_KINDS, STOP
+from mille.engine.rules import (
+    BSD,
+    CLASSIC_DECK,
+    PRESETS,
+    TEAM_MODES,
+    Rules,
+    RulesError,
+    find_rules,
 )
 
 

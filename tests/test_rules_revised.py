@@ -22,31 +22,55 @@ import random
 from typing import Any
 
 import pytest
+from test_table_classic import build as classic
+from test_table_classic import pick, slot_of, use
 
-import fakewindow
-from fakewindow import OutOfKeys
-from mille import plain
-from mille.autoplayers import GreedyPlayer, RandomPlayer
-from mille.cards import (
-    D25, D50, D75, D100, D200, DRIVING_ACE, EXTRA_TANK, FLAT_TIRE, GO, NO_CARD,
-    PUNCTURE_PROOF, REPAIRS, RIGHT_OF_WAY, STOP,
+from mille.engine.cards import (
+    D25,
+    D50,
+    D75,
+    D100,
+    D200,
+    DRIVING_ACE,
+    EXTRA_TANK,
+    FLAT_TIRE,
+    GO,
+    NO_CARD,
+    PUNCTURE_PROOF,
+    REPAIRS,
+    RIGHT_OF_WAY,
+    STOP,
 )
-from mille.cli import parse_args
-from mille.easy import Easy
-from mille.expert import Budget, Expert, distinct_moves
-from mille.heuristic import Heuristic
-from mille.rules import BSD, RulesError, find_rules
-from mille.savefile import (
-    SaveError, dumps, load_session, loads, session_to_dict, session_from_dict,
+from mille.engine.rules import BSD, RulesError, find_rules
+from mille.engine.table import (
+    EXTENSION,
+    IDLE_REFILLS,
+    OVER,
+    PICK,
+    PLAYING,
+    YES,
+    Discard,
+    Table,
+    Use,
 )
-from mille.session import Session
-from mille.table import (
-    EXTENSION, IDLE_REFILLS, OVER, PICK, PLAYING, YES, Discard, Table, Use,
+from mille.frontends import plain, ui
+from mille.frontends.cli import parse_args
+from mille.frontends.table_ui import TableUi
+from mille.game.session import Session
+from mille.players.autoplayers import GreedyPlayer, RandomPlayer
+from mille.players.easy import Easy
+from mille.players.expert import Budget, Expert, distinct_moves
+from mille.players.heuristic import Heuristic
+from mille.storage.savefile import (
+    SaveError,
+    dumps,
+    load_session,
+    loads,
+    session_from_dict,
+    session_to_dict,
 )
-from mille.table_ui import TableUi
-from mille import ui
-
-from test_table_classic import build as classic, pick, slot_of, use
+from support import fakewindow
+from support.fakewindow import OutOfKeys
 
 V3 = pathlib.Path(__file__).parent / "data" / "saves-v3"
 

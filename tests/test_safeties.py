@@ -1,4 +1,4 @@
-"""Where the unseen safeties are (mille.safeties): the chances at the deal,
+"""Where the unseen safeties are (mille.players.safeties): the chances at the deal,
 after picks, after moves that would have played a safety, after coup-fourre
 questions (and their absence), in the expert's worlds, and in its save."""
 
@@ -9,9 +9,8 @@ import random
 from typing import Any
 
 import pytest
-from builders import watched
 
-from mille.cards import (
+from mille.engine.cards import (
     D25,
     DRIVING_ACE,
     EXTRA_TANK,
@@ -21,11 +20,12 @@ from mille.cards import (
     PUNCTURE_PROOF,
     RIGHT_OF_WAY,
 )
-from mille.expert import Budget, Expert, ExpertError, _Sampler, unseen_counts
-from mille.rules import BSD, find_rules
-from mille.safeties import DECK, SAFETY_KINDS, SLIP, SafetyTracker
+from mille.engine.rules import BSD, find_rules
+from mille.engine.table import COUP, PICK, Table, Use
+from mille.players.expert import Budget, Expert, ExpertError, _Sampler, unseen_counts
+from mille.players.safeties import DECK, SAFETY_KINDS, SLIP, SafetyTracker
 from mille.selfplay import PLAYERS
-from mille.table import COUP, PICK, Table, Use
+from support.builders import watched
 
 QUICK = Budget(moves=100, worlds=2, seconds=None)
 
@@ -244,7 +244,8 @@ def test_over_whole_hands_the_chances_stay_sane() -> None:
     """Whole hands of BSD's computers watched: chances add up to one, a
     hand that cannot hold a card has no chance, and the safeties held are
     given more chance, on average, than those not held."""
-    held_chances, other_chances = [], []
+    held_chances: list[float] = []
+    other_chances: list[float] = []
     for h in range(6):
         table = Table.new(BSD, random.Random(100 + h))
         bots = [PLAYERS["standard"](BSD, random.Random(h * 2 + s), s) for s in range(2)]
@@ -272,7 +273,8 @@ def _saved() -> dict[str, Any]:
     table = fresh(7)
     expert = _watch(table, 0)
     data = expert.to_dict()
-    return json.loads(json.dumps(data))
+    loaded: dict[str, Any] = json.loads(json.dumps(data))
+    return loaded
 
 
 def test_save_round_trip_and_older_saves() -> None:

@@ -13,17 +13,20 @@ import os
 import random
 import signal
 import stat
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
-import mille.computer
-import mille.savefile
-from mille.cards import FALSE_VIRTUE
-from mille.describe import recent
-from mille.rules import BSD, Rules, find_rules
-from mille.savefile import (
+import mille.players.computer
+import mille.storage.savefile
+from mille.engine.cards import FALSE_VIRTUE
+from mille.engine.describe import recent
+from mille.engine.rules import BSD, Rules, find_rules
+from mille.engine.table import COUP, EXTENSION, OVER, Use
+from mille.game.session import Session
+from mille.storage.savefile import (
     FORMAT,
     MAX_SIZE,
     VERSION,
@@ -35,8 +38,6 @@ from mille.savefile import (
     session_from_dict,
     session_to_dict,
 )
-from mille.session import Session
-from mille.table import COUP, EXTENSION, OVER, Use
 
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
@@ -138,7 +139,7 @@ HEAVY = [
 
 
 def test_doctests() -> None:
-    result = doctest.testmod(mille.savefile)
+    result = doctest.testmod(mille.storage.savefile)
     assert result.failed == 0 and result.attempted > 0
 
 
@@ -320,7 +321,7 @@ def test_the_text_is_canonical_ascii() -> None:
 
 def test_a_computer_of_another_kind_is_not_saved() -> None:
     session = play_steps(1, 3)
-    session.computers[1] = mille.computer.BsdComputer(random.Random(1), 0)
+    session.computers[1] = mille.players.computer.BsdComputer(random.Random(1), 0)
     with pytest.raises(SaveError, match=r"^cannot save seat 1's computer: it plays seat 0$"):
         dumps(session)
     session.computers[1] = object()  # type: ignore[assignment]
@@ -766,7 +767,7 @@ def test_a_broken_computer_memory_is_a_save_error(monkeypatch: pytest.MonkeyPatc
     def refuse(data: dict[str, Any], rng: random.Random, seat: int = 1) -> Any:
         raise ValueError("bad memory: seen[3] is -1")
 
-    monkeypatch.setattr(mille.computer.BsdComputer, "from_dict", staticmethod(refuse))
+    monkeypatch.setattr(mille.players.computer.BsdComputer, "from_dict", staticmethod(refuse))
     with pytest.raises(SaveError, match=r"^seats\[1\].memory: bad memory: seen\[3\] is -1$"):
         loads(json.dumps(BASE))
 
@@ -1058,7 +1059,7 @@ def test_a_session_that_would_not_load_back_is_not_written(
 
 
 def test_never_pickle_marshal_eval_or_exec() -> None:
-    tree = ast.parse(Path(mille.savefile.__file__).read_text())
+    tree = ast.parse(Path(mille.storage.savefile.__file__).read_text())
     imported = {
         alias.name.split(".")[0]
         for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
@@ -1075,7 +1076,7 @@ def test_never_pickle_marshal_eval_or_exec() -> None:
 # ----- hostile values: always one short line, never another exception -------
 
 
-MESSAGE_LIMIT = mille.savefile.MESSAGE_LIMIT  # a SaveError's text; quoted values about 60
+MESSAGE_LIMIT = mille.storage.savefile.MESSAGE_LIMIT  # a SaveError's text; quoted values about 60
 
 
 def deep(levels: int) -> Any:
@@ -1219,4 +1220,4 @@ def test_a_save_error_is_always_one_safe_line() -> None:
     ids=lambda v: type(v).__name__,
 )
 def test_show(value: Any, shown: str) -> None:
-    assert mille.savefile._show(value) == shown
+    assert mille.storage.savefile._show(value) == shown

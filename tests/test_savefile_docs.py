@@ -8,9 +8,9 @@ import random
 import re
 from pathlib import Path
 
-from mille.rules import find_rules
-from mille.savefile import FORMAT, VERSION, dumps, loads, session_to_dict
-from mille.session import Session
+from mille.engine.rules import find_rules
+from mille.game.session import Session
+from mille.storage.savefile import FORMAT, VERSION, dumps, loads, session_to_dict
 
 DOC = (Path(__file__).parent.parent / "docs" / "save-format.md").read_text()
 EXAMPLE = DOC.split("```json\n")[1].split("```")[0]

@@ -11,12 +11,11 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from mille.rules import BSD, Rules, find_rules
-from mille.savefile import SaveError, dumps, load_session, loads, session_to_dict
-from mille.session import Session
-
 from test_savefile import step
+
+from mille.engine.rules import BSD, Rules, find_rules
+from mille.game.session import Session
+from mille.storage.savefile import SaveError, dumps, load_session, loads, session_to_dict
 
 PRESETS: list[tuple[Rules, tuple[int, ...]]] = [
     (BSD, (0,)),

@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from mille.cards import HAND_SLOTS
-from mille.expert import LETTERS, MAX_PARTICLES, PARTICLES, Expert
-from mille.heuristic import NAMES
-from mille.rules import find_rules
-from mille.savefile import MAX_SIZE, dumps, load_session, loads, save_session
-from mille.session import Session
-from mille.table import OVER, Use
+from mille.engine.cards import HAND_SLOTS
+from mille.engine.rules import find_rules
+from mille.engine.table import OVER, Use
+from mille.game.session import Session
+from mille.players.expert import LETTERS, MAX_PARTICLES, PARTICLES, Expert
+from mille.players.heuristic import NAMES
+from mille.storage.savefile import MAX_SIZE, dumps, load_session, loads, save_session
 
 # the largest deck and the longest hands: nine seats, every card doubled
 # that can be, karma, the discard pile reshuffled, a 3000-mile race
@@ -123,11 +123,11 @@ def test_an_older_save_over_1_mib_loads_and_plays_on_the_same(tmp_path: Path) ->
 
 def test_a_save_that_would_not_load_is_refused(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    import mille.savefile
+    import mille.storage.savefile
 
     session = Session.new(find_rules("milebymile", players=9), seed=3, level="expert")
     size = len(dumps(session))
-    monkeypatch.setattr(mille.savefile, "MAX_SIZE", size - 1)
+    monkeypatch.setattr(mille.storage.savefile, "MAX_SIZE", size - 1)
     path = tmp_path / "g.json"
     with pytest.raises(OSError) as info:
         save_session(session, str(path))

@@ -9,15 +9,15 @@ import copy
 import json
 import pathlib
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
-
-from mille.computer import BsdComputer
-from mille.rules import BSD
-from mille.savefile import SaveError, dumps, load_session, loads, session_from_dict
-
 from test_savefile import clone_rng, fingerprint, step
+
+from mille.engine.rules import BSD
+from mille.players.computer import BsdComputer
+from mille.storage.savefile import SaveError, dumps, load_session, loads, session_from_dict
 
 V1 = pathlib.Path(__file__).parent / "data" / "saves-v1"
 FILES = sorted(V1.glob("*.json"))

@@ -9,11 +9,10 @@ import pathlib
 import random
 
 import pytest
-
-from mille.savefile import dumps, load_session, loads
-from mille.table import COUP, EXTENSION, OVER, PLAYING
-
 from test_savefile import fingerprint, step
+
+from mille.engine.table import COUP, EXTENSION, OVER, PLAYING
+from mille.storage.savefile import dumps, load_session, loads
 
 V2 = pathlib.Path(__file__).parent / "data" / "saves-v2"
 FILES = sorted(V2.glob("*.json"))

@@ -9,13 +9,12 @@ import pathlib
 import random
 
 import pytest
-
-from mille.cards import CARD_NAMES
-from mille.describe import describe, recent
-from mille.savefile import dumps, load_session, loads
-from mille.table import COUP, PLAYING, Pick, Use
-
 from test_savefile import EVENT_KEYS, step
+
+from mille.engine.cards import CARD_NAMES
+from mille.engine.describe import describe, recent
+from mille.engine.table import COUP, PLAYING, Pick, Use
+from mille.storage.savefile import dumps, load_session, loads
 
 V3 = pathlib.Path(__file__).parent / "data" / "saves-v3"
 FILES = sorted(V3.glob("*.json"))

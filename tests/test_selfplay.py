@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from mille.rules import find_rules
+from mille.engine.rules import find_rules
 from mille.selfplay import main, play_games, play_hands
 
 KEYS = ["rules", "team_mode", "players", "seats", "hands", "games", "points", "hand_wins",

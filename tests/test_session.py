@@ -1,4 +1,4 @@
-"""The Session: what the UI drives and a save file holds (mille.session)."""
+"""The Session: what the UI drives and a save file holds (mille.game.session)."""
 
 from __future__ import annotations
 
@@ -6,23 +6,25 @@ import random
 
 import pytest
 
-from builders import build, player
-from mille.computer import BsdComputer
-from mille.rules import BSD, find_rules
-from mille.session import Session, make_computer
-from mille.table import (
+from mille.engine.rules import BSD, find_rules
+from mille.engine.table import (
     COUP,
     EXTENSION,
     OVER,
     PICK,
     PLAYING,
     Answer,
+    Event,
     IllegalMove,
     Move,
     Outcome,
     Table,
     Use,
 )
+from mille.game.session import Session
+from mille.players.computer import BsdComputer
+from mille.players.registry import make_computer
+from support.builders import build, player
 
 HUMAN, COMPUTER = 0, 1  # BSD's seats
 
@@ -69,7 +71,7 @@ def test_a_new_bsd_session() -> None:
     assert sorted(s.computers) == [COMPUTER]
     assert isinstance(s.computers[COMPUTER], BsdComputer)
     assert s.computers[COMPUTER].seat == COMPUTER
-    assert s.human_to_move and not s.computer_to_move and s.playing
+    assert s.human_to_move and not s.computer_to_move and s.table.phase == PLAYING
     assert s.log == [] and not s.window_full and s.source is None
     with pytest.raises(ValueError, match="no computer is to move"):
         s.computer_move()
@@ -107,7 +109,7 @@ def play_through(s: Session, rng: random.Random) -> None:
         else:
             assert s.human_to_move and t.current_player == HUMAN
             s.play(rng.choice(t.legal_moves()))
-    assert not s.human_to_move and not s.computer_to_move and not s.playing
+    assert not s.human_to_move and not s.computer_to_move and s.table.phase != PLAYING
 
 
 def test_hands_alternate_and_the_computer_decides_its_own_extension() -> None:
@@ -154,7 +156,7 @@ def test_next_hand_tells_every_computer() -> None:
     t = Table.new(BSD, random.Random(5))
     s = Session(table=t, computers={COMPUTER: bot}, deal_rng=random.Random(6))
     t.phase = OVER
-    s.log.append(Outcome(HUMAN, PICK))
+    s.log.append(Event(Outcome(HUMAN, PICK)))
     s.next_hand()
     assert bot.hands == 1 and s.log == [] and s.table.starter == COMPUTER
     assert s.computer_to_move
@@ -202,7 +204,7 @@ def test_questions_to_computers_are_answered_in_play() -> None:
 def test_make_computer_by_preset() -> None:
     bsd = make_computer(BSD, 1, random.Random(1))
     assert isinstance(bsd, BsdComputer) and bsd.seat == 1
-    from mille.heuristic import Heuristic
+    from mille.players.heuristic import Heuristic
 
     for rules in (find_rules("classic", players=4), find_rules("milebymile", players=5)):
         bot = make_computer(rules, 3, random.Random(1))
@@ -236,7 +238,7 @@ def test_sessions_of_other_presets_play_a_hand(name: str, players: int) -> None:
     ("expert", {"bsd": "Expert", "classic": "Expert"}),
 ])
 def test_the_level_chooses_the_computers_and_is_saved(level: str, kinds: dict[str, str]) -> None:
-    from mille.savefile import dumps, loads
+    from mille.storage.savefile import dumps, loads
 
     for name, players in (("bsd", 2), ("classic", 4)):
         s = Session.new(find_rules(name, players=players), seed=5, level=level)

@@ -18,13 +18,29 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mille.cards import (
-    COUNTS, D200, END_OF_LIMIT, NO_CARD, SPEED_LIMIT, full_deck, is_distance, is_hazard,
+from mille.engine.cards import (
+    COUNTS,
+    D200,
+    END_OF_LIMIT,
+    NO_CARD,
+    SPEED_LIMIT,
+    full_deck,
+    is_distance,
+    is_hazard,
     is_remedy,
 )
-from mille.rules import BSD, TEAM_MODES, Rules, find_rules
-from mille.table import (
-    COUP, DISCARDS, EXTENSION, OVER, PICK, PLAYING, USES, Answer, Table, deck_cards,
+from mille.engine.rules import BSD, TEAM_MODES, Rules, find_rules
+from mille.engine.table import (
+    COUP,
+    DISCARDS,
+    EXTENSION,
+    OVER,
+    PICK,
+    PLAYING,
+    USES,
+    Answer,
+    Table,
+    deck_cards,
 )
 
 HAND_MOVES = 3000  # no hand takes more moves (a bound, not a measure)
@@ -235,8 +251,8 @@ def test_the_moves_are_the_bsd_commands() -> None:
 
 def test_engine_modules_do_not_import_curses() -> None:
     code = (
-        "import sys; import mille.cards, mille.rules, mille.battle, mille.table, "
-        "mille.session, mille.players, mille.computer; "
+        "import sys; import mille.engine.cards, mille.engine.rules, mille.engine.battle, mille.engine.table, "
+        "mille.game.session, mille.players.base, mille.players.computer; "
         "assert 'curses' not in sys.modules and '_curses' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,13 +1,13 @@
-"""The N-seat engine (mille.table) under the bsd preset is BSD's engine.
+"""The N-seat engine (mille.engine.table) under the bsd preset is BSD's engine.
 
 (a) Seeded random hands (game ends included) checked at every move against
 an oracle written here from BSD's rules (``docs/rules.md``, ``mille.6``
-sections 3-6), independent of ``mille.battle``: the refusal message of
+sections 3-6), independent of ``mille.engine.battle``: the refusal message of
 every possible move (and that ``legal_moves`` is exactly the moves with
 none), the effects of the move on both tableaux, the turn, the hand's end
 (comp.c's ``canplay``, written again here) and every score row; plus
 determinism, copies and the dict round trip.
-(b) The rule parts of the OpenBSD traces replayed through ``mille.table``.
+(b) The rule parts of the OpenBSD traces replayed through ``mille.engine.table``.
 
 ``MILLE_TABLE_HANDS`` sets how many random hands to play (default 200; the
 slow variant plays 4,000 more).
@@ -22,7 +22,7 @@ from collections import Counter
 
 import pytest
 
-from mille.cards import (
+from mille.engine.cards import (
     ACCIDENT,
     D200,
     END_OF_LIMIT,
@@ -38,8 +38,8 @@ from mille.cards import (
     SPEED_LIMIT,
     STOP,
 )
-from mille.rules import BSD, find_rules
-from mille.table import (
+from mille.engine.rules import BSD, find_rules
+from mille.engine.table import (
     COUP,
     DISCARDS,
     EXTENSION,
@@ -57,10 +57,10 @@ from mille.table import (
     Outcome,
     Pick,
     Table,
-    Tableau,
     Use,
 )
-from mille.savefile import table_from_dict, table_to_dict
+from mille.engine.tableau import Tableau
+from mille.storage.savefile import table_from_dict, table_to_dict
 
 HANDS = int(os.environ.get("MILLE_TABLE_HANDS", "200"))
 ALL_MOVES: tuple[Move, ...] = (PICK,) + USES + DISCARDS + (YES, NO)
@@ -470,7 +470,7 @@ def test_discard_keeps_bsd_pick_rule() -> None:
 import gzip  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from mille.battle import TOP  # noqa: E402
+from mille.engine.battle import TOP  # noqa: E402
 
 TRACES = Path(__file__).parent / "data" / "bsd-traces"
 RULE_KEYS = ("h", "b", "s", "m", "g", "nb", "ns", "sf", "nm")
@@ -626,7 +626,7 @@ def test_a_wrong_trace_fails() -> None:
         replay_trace(bad)
 
 
-@pytest.mark.parametrize("name", ["mille.table", "mille.battle"])
+@pytest.mark.parametrize("name", ["mille.engine.table", "mille.engine.battle"])
 def test_doctests(name: str) -> None:
     import doctest
     import importlib

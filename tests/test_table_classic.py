@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from mille.cards import (
+from mille.engine.cards import (
     ACCIDENT,
     D25,
     D50,
@@ -29,8 +29,8 @@ from mille.cards import (
     STOP,
     VALUES,
 )
-from mille.rules import RulesError, find_rules
-from mille.table import (
+from mille.engine.rules import RulesError, find_rules
+from mille.engine.table import (
     COUP,
     DISCARDS,
     EXTENSION,
@@ -42,11 +42,11 @@ from mille.table import (
     Discard,
     IllegalMove,
     Table,
-    Tableau,
     Use,
     deck_cards,
 )
-from mille.savefile import table_from_dict, table_to_dict
+from mille.engine.tableau import Tableau
+from mille.storage.savefile import table_from_dict, table_to_dict
 
 FILLER = (D25, D50, D100, GO, REPAIRS)  # what unnamed hand slots hold
 
@@ -190,7 +190,7 @@ def test_5_safety_on_its_hazard() -> None:
     t = build(picked={0: PUNCTURE_PROOF}, sides={1: {"battle": [GO, FLAT_TIRE]}})
     use(t, 0, PUNCTURE_PROOF)
     tab = t.tableaux[0]
-    assert tab.battle == [GO] and FLAT_TIRE == t.discard[-1]
+    assert tab.battle == [GO] and t.discard[-1] == FLAT_TIRE
     assert not t._model.rolling(tab) and t._model.tops(tab) == (STOP, NO_CARD)
     assert t.hand_score(1).safeties == 100 and t.hand_score(1).coups == 0
     assert t.to_move == 0 and t.check(Use(1)) == "must pick first"

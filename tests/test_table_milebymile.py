@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from mille.cards import (
+from mille.engine.cards import (
     ACCIDENT,
     D25,
     D50,
     D75,
     D100,
     D200,
+    FALSE_VIRTUE,
     FLAT_TIRE,
     GO,
     NO_CARD,
@@ -28,10 +29,9 @@ from mille.cards import (
     STOP,
     VALUES,
 )
-from mille.rules import RulesError, find_rules
-from mille.table import (
+from mille.engine.rules import RulesError, find_rules
+from mille.engine.table import (
     COUP,
-    FALSE_VIRTUE,
     NO,
     OVER,
     PICK,
@@ -39,11 +39,11 @@ from mille.table import (
     YES,
     Discard,
     Table,
-    Tableau,
     Use,
     deck_cards,
 )
-from mille.savefile import table_from_dict, table_to_dict
+from mille.engine.tableau import Tableau
+from mille.storage.savefile import table_from_dict, table_to_dict
 
 FILLER = (D25, D50, D75, REPAIRS, GO)
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from screen import Term  # noqa: E402
+from support.screen import Term  # noqa: E402
 
 
 @pytest.fixture

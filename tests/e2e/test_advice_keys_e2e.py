@@ -4,13 +4,14 @@ look at the cards not seen yet, go back to the scores."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from mille import advice, ui
-from mille.describe import card_name, unseen
-from mille.session import Session
-from mille.table import PICK
-from screen import Term
+from mille.engine.describe import card_name, unseen
+from mille.engine.table import PICK
+from mille.frontends import ui
+from mille.game.session import Session
+from mille.players import advice
+from support.screen import Term
 
 Spawn = Callable[..., Term]
 

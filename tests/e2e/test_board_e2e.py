@@ -7,12 +7,12 @@ names are masked; every other cell must be equal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
-from screen import Term
+from support.screen import Term
 
 REFERENCE = Path(__file__).parent / "reference"
 
@@ -98,7 +98,7 @@ def test_w_toggles_the_full_window(spawn: Callable[..., Term]) -> None:
 
 
 def test_o_relabels_and_sorts(spawn: Callable[..., Term]) -> None:
-    from mille.cards import CARD_NAMES
+    from mille.engine.cards import CARD_NAMES
 
     term = start(spawn)
     before = hand(term)

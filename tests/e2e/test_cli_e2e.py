@@ -5,12 +5,11 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from screen import Term
-
-from mille.cli import USAGE
+from mille.frontends.cli import USAGE
+from support.screen import Term
 
 
 def test_two_files_usage(spawn: Callable[..., Term]) -> None:
@@ -91,7 +90,7 @@ def test_save_failure_shows_the_reason(spawn: Callable[..., Term], tmp_path: Pat
 
 FAULT = """
 import sys, termios
-from mille import cli, ui
+from mille.frontends import cli, ui
 
 def boom(self):
     raise RuntimeError("injected fault")

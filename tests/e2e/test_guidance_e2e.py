@@ -6,12 +6,12 @@ BSD's board, ``?`` per preset, the N-seat board on a taller terminal."""
 from __future__ import annotations
 
 import textwrap
-from typing import Callable
+from collections.abc import Callable
 
-from mille import advice
-from mille.session import Session
-from mille.table import PICK
-from screen import Term
+from mille.engine.table import PICK
+from mille.game.session import Session
+from mille.players import advice
+from support.screen import Term
 
 Spawn = Callable[..., Term]
 PROMPT_Y = 22

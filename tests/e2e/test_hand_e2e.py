@@ -7,11 +7,11 @@ and stops at ``Another hand?``, where the full score window must add up.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
-from screen import Term
+from support.screen import Term
 
 PROMPTS = (">>:Move:", "Extension?", "Another hand?", "Another game?")
 

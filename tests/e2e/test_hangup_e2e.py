@@ -18,18 +18,18 @@ import random
 import shutil
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
-from mille.cards import VALUES, is_distance
-from mille.table import EXTENSION, NO, OVER, PLAYING, Use
+from mille.engine.cards import VALUES, is_distance
+from mille.engine.table import EXTENSION, NO, OVER, PLAYING, Use
 
 HUMAN = 0
-from mille.savefile import load_session, save_session
-from mille.session import Session
-from screen import Term, mille_command
+from mille.game.session import Session
+from mille.storage.savefile import load_session, save_session
+from support.screen import Term, mille_command
 
 Spawn = Callable[..., Term]
 
@@ -157,7 +157,6 @@ REASONS = {"hup": "hang-up", "term": "terminated", "quit": "quit signal"}
 
 @pytest.mark.parametrize("where,how", CASES)
 def test_a_hang_up_keeps_the_game(spawn: Spawn, tmp_path: Path, where: str, how: str) -> None:
-    pytest.importorskip("mille.recovery", reason="mille.recovery (saves side) not there yet")
     term, expected = reach(spawn, tmp_path, where)
     before = term.lines()
     assert hang_up(term, how) == 1
@@ -219,7 +218,6 @@ def test_a_lost_terminal_without_sighup_ends_the_game(spawn: Spawn, tmp_path: Pa
             if Path(f"/proc/{pid}").exists():
                 os.kill(pid, signal.SIGKILL)
     assert status.read_text().strip() == "1"
-    pytest.importorskip("mille.recovery", reason="mille.recovery (saves side) not there yet")
     game = load_session(str(recovery_file(term)))
     assert game.state == Session.new(seed=1).state
 

@@ -12,13 +12,14 @@ import random
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from mille.savefile import save_session
-from mille.session import Session
-from screen import Term
 from test_ui_scripted import hand_over
+
+from mille.game.session import Session
+from mille.storage.savefile import save_session
+from support.screen import Term
 
 Spawn = Callable[..., Term]
 
@@ -61,7 +62,7 @@ def test_a_python_without_sighup_plays(spawn: Spawn, tmp_path: Path) -> None:
     """As on Windows: no SIGHUP, no SIGWINCH in the signal module."""
     script = (
         "import signal; del signal.SIGHUP, signal.SIGWINCH\n"
-        "from mille import cli; raise SystemExit(cli.main(['--seed', '1']))\n"
+        "from mille.frontends import cli; raise SystemExit(cli.main(['--seed', '1']))\n"
     )
     term = start(spawn, "-c", script, command=sys.executable, cwd=tmp_path)
     term.send("q")
@@ -157,7 +158,8 @@ def test_arrow_and_function_keys_are_one_unknown_key(spawn: Spawn) -> None:
     for keys, name in [("\x1b[D", "^[[D"), ("\x1bOP", "^[OP"), ("\x1b[15~", "^[[15~"),
                        ("\x1b", "^[")]:
         term.send(keys)
-        term.wait(lambda: error_line(term) == f"unknown command: {name}", what=name)
+        message = f"unknown command: {name}"
+        term.wait(lambda: error_line(term) == message, what=name)  # noqa: B023 (called at once)
         term.settle()
         assert prompt_line(term) == ">>:Move:"
         assert [line[:40] for line in term.lines()[:10]] == [
@@ -188,7 +190,7 @@ def test_question_mark_shows_the_help_until_a_key(spawn: Spawn) -> None:
 
 LATE_CTRL_C = """
 import os, signal
-from mille import cli, ui
+from mille.frontends import cli, ui
 
 real, count = ui.Ui.render, [0]
 

@@ -5,11 +5,11 @@ save keeps it: the file names the expert and restores it."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from mille.ui import MOVE_X, MOVE_Y
-from screen import Term
+from mille.frontends.ui import MOVE_X, MOVE_Y
+from support.screen import Term
 
 Spawn = Callable[..., Term]
 

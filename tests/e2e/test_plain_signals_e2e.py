@@ -5,11 +5,11 @@ as on the board; a hang-up followed at once by SIGTERM keeps the game."""
 from __future__ import annotations
 
 import signal
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from mille.savefile import load_session
-from screen import Term
+from mille.storage.savefile import load_session
+from support.screen import Term
 
 Spawn = Callable[..., Term]
 NINE_EXPERTS = ("--plain", "--rules", "milebymile", "--players", "9", "--level", "expert",

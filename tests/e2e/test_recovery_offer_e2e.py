@@ -13,16 +13,16 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 
-from mille import recovery
-from mille.cards import card_name
-from mille.savefile import dumps
-from mille.session import Session
-from screen import Term
+from mille.engine.cards import card_name
+from mille.game.session import Session
+from mille.storage import recovery
+from mille.storage.savefile import dumps
+from support.screen import Term
 
 HUMAN = 0
 

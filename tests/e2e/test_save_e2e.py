@@ -14,18 +14,18 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
-from mille.cards import card_name
-from mille.table import EXTENSION, OVER, PLAYING
+from mille.engine.cards import card_name
+from mille.engine.table import EXTENSION, OVER, PLAYING
 
 HUMAN = 0
-from mille.savefile import load_session, save_session
-from mille.session import Session
-from screen import Term, mille_command
+from mille.game.session import Session
+from mille.storage.savefile import load_session, save_session
+from support.screen import Term, mille_command
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from test_savefile import step  # noqa: E402  (the seeded game driver)

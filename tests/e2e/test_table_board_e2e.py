@@ -15,20 +15,38 @@ target, a coup fourre and Extension?.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from fakewindow import Grid
-from screen import Term
-
-from mille.table_ui import LABEL_WIDTH, LOG_BOTTOM, LOG_X, SIDES_Y, TableUi, question_context
-from mille.describe import score_rows
-from mille.rules import Rules, find_rules
-from mille.session import Session
-from mille.table import (
-    COUP, EXTENSION, NO, OVER, PICK, PLAYING, YES, Answer, Discard, Move, Pick, Table, Use,
+from mille.engine.describe import score_rows
+from mille.engine.rules import Rules, find_rules
+from mille.engine.table import (
+    COUP,
+    EXTENSION,
+    NO,
+    OVER,
+    PICK,
+    PLAYING,
+    YES,
+    Answer,
+    Discard,
+    Move,
+    Pick,
+    Table,
+    Use,
 )
-from mille.ui import MOVE_PROMPT
+from mille.frontends.table_ui import (
+    LABEL_WIDTH,
+    LOG_BOTTOM,
+    LOG_X,
+    SIDES_Y,
+    TableUi,
+    question_context,
+)
+from mille.frontends.ui import MOVE_PROMPT
+from mille.game.session import Session
+from support.fakewindow import Grid
+from support.screen import Term
 
 Spawn = Callable[..., Term]
 PROMPT_Y, ERROR_Y = 22, 23
@@ -129,7 +147,7 @@ def play(term: Term, mirror: Mirror, *, until: Callable[[Mirror], bool] | None =
     """Play your moves by the policy, checking every screen, to the end of
     the hand (or until ``until`` holds at one of your decisions); questions
     get ``answer``.  The prompt lines of the questions met."""
-    questions = []
+    questions: list[str] = []
     while True:
         same_screen(term, mirror.screen(), f"decision {len(mirror.session.log)}")
         table = mirror.table
@@ -250,10 +268,10 @@ def test_the_target_prompt_and_the_engines_refusals(spawn: Spawn) -> None:
         term.wait_for(message, row=ERROR_Y)
         same_screen(term, mirror.screen(), message)  # nothing played
     refused = [(target, table.check(Use(move.slot, target))) for target in (2, 3)]
-    for target, message in refused:
-        if message is not None:  # the model's own refusal, e.g. opponent cannot go
+    for target, refusal in refused:
+        if refusal is not None:  # the model's own refusal, e.g. opponent cannot go
             term.send(f"u{slot}\r{target}\r")
-            term.wait_for(message, row=ERROR_Y)
+            term.wait_for(refusal, row=ERROR_Y)
     term.send(keys_for(table, move))
     mirror.play(move)
     same_screen(term, mirror.screen(), "the hazard played")

@@ -1,7 +1,7 @@
 """The command loop with a scripted keyboard and a fake window (no pty).
 
 Flows that are slow to reach by playing (the end of a game, saving at an
-end-of-hand prompt, a failed save) are driven here through ``mille.ui.Ui``
+end-of-hand prompt, a failed save) are driven here through ``mille.frontends.ui.Ui``
 with a stand-in for the curses window that records every prompt shown.
 """
 
@@ -11,11 +11,11 @@ import os
 from pathlib import Path
 
 import pytest
-from fakewindow import FakeWindow, OutOfKeys
 
-from mille import ui
-from mille.session import Session
-from mille.table import EXTENSION, NO, OVER, PICK, PLAYING, Use
+from mille.engine.table import EXTENSION, NO, OVER, PICK, PLAYING, Use
+from mille.frontends import ui
+from mille.game.session import Session
+from support.fakewindow import FakeWindow, OutOfKeys
 
 HUMAN = 0
 
@@ -160,8 +160,16 @@ def test_long_messages_are_cut_at_the_window_edge() -> None:
 
 
 def test_safeties_coups_tops_and_mileage_columns() -> None:
-    from mille.cards import (D25, D100, DRIVING_ACE, END_OF_LIMIT, FLAT_TIRE, GO,
-                             RIGHT_OF_WAY, SPEED_LIMIT)
+    from mille.engine.cards import (
+        D25,
+        D100,
+        DRIVING_ACE,
+        END_OF_LIMIT,
+        FLAT_TIRE,
+        GO,
+        RIGHT_OF_WAY,
+        SPEED_LIMIT,
+    )
 
     session = Session.new(seed=8)
     you, comp = session.state.tableaux

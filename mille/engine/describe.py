@@ -8,7 +8,7 @@ target by that number); in a team game each side is also a team letter.
 
 No curses, no I/O.
 
->>> from mille.rules import find_rules
+>>> from mille.engine.rules import find_rules
 >>> classic4 = find_rules("classic", players=4)
 >>> [seat_name(classic4, seat) for seat in range(4)]
 ['You', 'Comp 1', 'Partner', 'Comp 3']
@@ -20,26 +20,25 @@ No curses, no I/O.
 
 from __future__ import annotations
 
-from .cards import (CARD_NAMES, D200, FALSE_VIRTUE, FALSE_VIRTUE_NAME, NO_CARD, NUM_SAFETIES,
-                    SAFETIES)
+from .cards import (
+    D200,
+    EXTRA_TANK,
+    FALSE_VIRTUE,
+    HAZARDS,
+    NO_CARD,
+    NUM_SAFETIES,
+    SAFETIES,
+    card_name,
+)
+from .rules import other_side
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from .rules import Rules
-    from .session import Event
-    from .table import HandScore, Table
+    from .table import Event, HandScore, Table
 
 YOU = 0  # the seat of the person at the keyboard
 SAFETY_SHORT = ("Tank", "Proof", "Ace", "RoW")  # Extra Tank .. Right of Way
-
-
-def card_name(card: int) -> str:
-    """A card's name (False Virtue too), ``""`` for no card."""
-    if card == NO_CARD:
-        return ""
-    if card == FALSE_VIRTUE:
-        return FALSE_VIRTUE_NAME
-    return CARD_NAMES[card]
 
 
 def is_team_game(rules: Rules) -> bool:
@@ -85,7 +84,7 @@ def opponents(rules: Rules, seat: int = YOU) -> list[int]:
 
 def needs_target(rules: Rules, card: int) -> bool:
     """A hazard with two or more opposing sides must name its target."""
-    return 5 <= card <= 9 and rules.sides > 2
+    return card in HAZARDS and rules.sides > 2
 
 
 # ----- what a side shows ------------------------------------------------------
@@ -102,7 +101,7 @@ def safety_marks(table: Table, side: int) -> list[str]:
     tab = table.tableaux[side - 1]
     shown = []
     for index in range(NUM_SAFETIES):
-        card = 15 + index
+        card = EXTRA_TANK + index
         if card in tab.safeties:
             shown.append(SAFETY_SHORT[index] + ("*" if tab.coups[index] else ""))
     return shown
@@ -142,8 +141,8 @@ def describe(table: Table, event: Event, viewer: int = YOU) -> list[str]:
             miles = event.mileage
             whose = "" if not is_team_game(rules) else f"{side_name(rules, side)} "
             lines.append(f"{who} played {name}: {whose}{miles} miles")
-        elif 5 <= card <= 9:
-            target = move.target if move.target is not None else 3 - side
+        elif card in HAZARDS:
+            target = move.target if move.target is not None else other_side(side)
             lines.append(f"{who} played {name} on side {target} ({side_name(rules, target)})")
         elif card in SAFETIES:
             extra = "Coup Fourre! " if outcome.coup_fourre else ""
@@ -236,9 +235,9 @@ def games_won(table: Table) -> list[int]:
     """Each side's games won, the game this hand has just won counted (the
     table counts it only when the next hand is dealt).
 
-    >>> from mille.rules import find_rules
+    >>> from mille.engine.rules import find_rules
     >>> import random
-    >>> from mille.table import OVER, Table
+    >>> from mille.engine.table import OVER, Table
     >>> t = Table.new(find_rules("classic", players=3), random.Random(1))
     >>> t.phase, t.totals = OVER, [5100, 200, 0]
     >>> games_won(t), t.games
@@ -286,8 +285,8 @@ def log_from_deal(table: Table, log: list[Event]) -> bool:
     your last turn only; a reshuffle puts cards back in the deck, so then
     the log may hold more cards than are out, never fewer.
 
-    >>> from mille.session import Session
-    >>> from mille.table import PICK, Discard
+    >>> from mille.game.session import Session
+    >>> from mille.engine.table import PICK, Discard
     >>> s = Session.new(seed=3)
     >>> _ = s.play(PICK), s.play(Discard(1))
     >>> log_from_deal(s.table, s.log), log_from_deal(s.table, s.log[2:])
@@ -324,7 +323,7 @@ def option_words(rules: Rules, level: str = "standard") -> list[str]:
     """Every option of the game, in the command line's words: the distance
     and winning score, milebymile's on/off options, the computers' level.
 
-    >>> from mille.rules import find_rules
+    >>> from mille.engine.rules import find_rules
     >>> option_words(find_rules("classic", players=3))
     ['700 miles (1000 after an extension)', 'game 5000 points', 'standard computers']
     >>> option_words(find_rules("milebymile", players=4, stacking=True), "expert")[2:5]
@@ -354,7 +353,7 @@ def option_summary(rules: Rules, level: str = "standard") -> list[str]:
     computers' level: what the board's status line shows (the distance is
     on its top row).
 
-    >>> from mille.rules import find_rules
+    >>> from mille.engine.rules import find_rules
     >>> option_summary(find_rules("milebymile", players=6, team_mode="2v2v2", karma=True,
     ...                           reshuffle=False, perfect_crossing=False), "expert")
     ['no perfect crossing', 'no reshuffle', 'karma', 'expert']

@@ -45,14 +45,27 @@ import os
 import signal
 import sys
 
-from . import describe
-from .cards import HAND_SLOTS, NUM_SAFETIES
-from .describe import card_name, seat_name, side_members, side_name
-from .recovery import signal_reason
-from .rules import OFFER, Rules
-from .session import Session
-from .table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Use
-from .text import escape
+from ..engine import describe
+from ..engine.cards import EXTRA_TANK, HAND_SLOTS, NUM_SAFETIES
+from ..engine.describe import card_name, seat_name, side_members, side_name
+from ..engine.rules import OFFER, Rules
+from ..engine.table import (
+    COUP,
+    EXTENSION,
+    NO,
+    OVER,
+    PICK,
+    PLAYING,
+    YES,
+    Discard,
+    IllegalMove,
+    Move,
+    Use,
+)
+from ..engine.text import escape
+from ..game.session import Session
+from ..storage.recovery import signal_reason
+from . import flow
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -297,9 +310,9 @@ class LineUi:
             parts.append(speed)
         safeties = []
         for index in range(NUM_SAFETIES):
-            if 15 + index in tab.safeties:
+            if EXTRA_TANK + index in tab.safeties:
                 coup = " (coup fourre)" if tab.coups[index] else ""
-                safeties.append(card_name(15 + index) + coup)
+                safeties.append(card_name(EXTRA_TANK + index) + coup)
         if safeties:
             parts.append("safeties " + ", ".join(safeties))
         if rules.karma:
@@ -418,7 +431,7 @@ class LineUi:
             self.say(f"unknown command: {shown}")
 
     def hint(self) -> None:
-        from .advice import hint
+        from ..players.advice import hint
 
         try:
             self.say(hint(self.session.table))
@@ -440,33 +453,18 @@ class LineUi:
             self.say("  " + line)
 
     def save(self) -> bool:
-        """The save dialogue: ``Same file?`` for a restored game, else ``file:``."""
-        session = self.session
-        source = session.source
-        if source and self.ask("Same file?", can_save=False):
-            name = source
-        else:
-            name = self.read_line("file: ")
-            if not name:
-                return False
-            if name != source and os.path.exists(name) and \
-                    not self.ask("Overwrite file?", can_save=False):
-                return False
-        from . import savefile
+        """The save dialogue (``flow.save``); True if the game was written."""
+        return flow.save(self)
 
-        try:
-            savefile.save_session(session, name)
-        except OSError as exc:
-            self.say(escape(exc.strerror or str(exc)))
-            return False
-        except Exception as exc:  # a save never ends the game
-            self.say(escape(str(exc) or type(exc).__name__))
-            return False
-        import time
+    def read_file_name(self) -> str:
+        return self.read_line("file: ")
 
-        self.say(f"{escape(name)} [{time.ctime()}]")
+    def save_failed(self, reason: str) -> None:
+        self.say(escape(reason))
+
+    def saved_to(self, name: str, when: str) -> None:
+        self.say(f"{escape(name)} [{when}]")
         self.changed = False
-        return True
 
     # ----- the game --------------------------------------------------------------
 
@@ -516,14 +514,11 @@ class LineUi:
         won = describe.game_result(table)
         if won:
             self.say(won)
-        if self.ask("Another game?" if table.game_over else "Another hand?"):
-            self.new_hand()
-            return
-        if not self.saved and self.ask("Save game?"):
-            if not self.save():
-                self.new_hand()
-                return
-        raise Quit
+        if not flow.end_of_hand(self):
+            raise Quit
+
+    def go_on_after_failed_save(self) -> None:
+        self.new_hand()
 
     def new_hand(self) -> None:
         self.session.next_hand()
@@ -597,15 +592,16 @@ def _silence(stream: TextIO) -> None:
         os.close(null)
 
 
-def keep(session: Session, reason: str) -> str:
-    """Write the game to the recovery file; the line to tell."""
-    from . import recovery
+def keep(session: Session, reason: str) -> tuple[str, bool]:
+    """Write the game to the recovery file: the line to tell, and whether
+    the game is kept (the exit status says when it is not)."""
+    from ..storage import recovery
 
     try:
         path = recovery.write(session)
     except Exception as exc:  # the line says why; the exit status says it failed
-        return f"mille: {reason}; the game could not be kept: {escape(str(exc))}"
-    return f"mille: {reason}; the game is kept in {escape(path)} (mille offers it next time)"
+        return f"mille: {reason}; the game could not be kept: {escape(str(exc))}", False
+    return f"mille: {reason}; the game is kept in {escape(path)} (mille offers it next time)", True
 
 
 def play(session: Session, message: str = "", *, fresh: bool = False,
@@ -656,16 +652,16 @@ def play(session: Session, message: str = "", *, fresh: bool = False,
         except EndOfInput:
             if not ui.changed and (fresh or session.source is not None):
                 return 0  # nothing played: nothing to keep
-            line = keep(session, "end of input")
+            line, kept = keep(session, "end of input")
             tell(line)
-            return 0 if "is kept" in line else 1
+            return 0 if kept else 1
         except Hangup as exc:
-            tell(keep(session, exc.reason))
+            tell(keep(session, exc.reason)[0])
             return 1
         except OutputLost:
             if ui.stdout is sys.stdout:
                 _silence(ui.stdout)
-            tell(keep(session, "output lost"))
+            tell(keep(session, "output lost")[0])
             return 1
     finally:
         for signum, previous in undo:

@@ -13,7 +13,7 @@ memory of the hand).  Each turn, in this order:
 4. otherwise it picks at random among the decent moves: the distances and
    needed remedies it may play, the hazards it may lay on an opposing side
    and the discards of its two least useful cards; one time in three it
-   takes the greedy choice (:class:`mille.autoplayers.GreedyPlayer`)
+   takes the greedy choice (:class:`mille.players.autoplayers.GreedyPlayer`)
    instead.
 
 It answers ``Extension?`` as the greedy player does (a long deck, every
@@ -25,10 +25,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .autoplayers import GreedyPlayer
-from .cards import D200, EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, VALUES, is_safety, opposite
-from .memory import integer, quote
-from .table import (
+from ..engine.cards import D200, EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, VALUES, is_safety, opposite
+from ..engine.rules import PROBLEMS, STACK
+from ..engine.table import (
     COUP,
     EXTENSION,
     PICK,
@@ -40,6 +39,8 @@ from .table import (
     Table,
     Use,
 )
+from .autoplayers import GreedyPlayer
+from .memory import integer, quote
 
 CURE_CHANCE = 2 / 3  # plays a safety that cures what ails it
 SAFETY_CHANCE = 1 / 8  # plays some other safety it holds
@@ -113,9 +114,9 @@ class Easy:
         if model.rolling(me):
             return False
         hazard = opposite(safety)
-        if table.rules.battle == "problems":
+        if table.rules.battle == PROBLEMS:
             return hazard in me.problems
-        top = me.battle[-1] if table.rules.battle == "stack" and me.battle else me.top
+        top = me.battle[-1] if table.rules.battle == STACK and me.battle else me.top
         return top == hazard
 
     def decent(self, table: Table, legal: list[Move]) -> list[Move]:

@@ -1,7 +1,7 @@
 """Simple automatic players, to measure the computers against.
 
-Both follow the :class:`mille.players.Player` protocol over the N-seat
-:class:`mille.table.Table`, for every preset and seat count; each is bound
+Both follow the :class:`mille.players.base.Player` protocol over the N-seat
+:class:`mille.engine.table.Table`, for every preset and seat count; each is bound
 to one seat and made as ``Kind(rng, seat)``.
 
 ``RandomPlayer`` chooses uniformly among the legal moves, picking only when
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 
-from .cards import (
+from ..engine.cards import (
     ACCIDENT,
     D25,
     D50,
@@ -47,7 +47,8 @@ from .cards import (
     is_safety,
     safety_for,
 )
-from .table import PICK, YES, Answer, Discard, Move, Outcome, Pick, Table, Use
+from ..engine.rules import other_side
+from ..engine.table import PICK, YES, Answer, Discard, Move, Outcome, Pick, Table, Use
 
 
 class _Forgetful:
@@ -148,7 +149,7 @@ class GreedyPlayer(_Forgetful):
             return remedies[0]
         hazards = [m for m in uses if is_hazard(hand[m.slot])]
         if hazards:
-            targets = [m.target or 3 - table.side_of(self.seat) for m in hazards]
+            targets = [m.target or other_side(table.side_of(self.seat)) for m in hazards]
             lead = leading_side(table, sorted(set(targets)))
             return next(m for m, t in zip(hazards, targets) if t == lead)
         discards = [m for m in legal if isinstance(m, Discard) and not is_safety(hand[m.slot])]

@@ -50,7 +50,6 @@ NUM_KINDS: Final = 19
 # Mile by Mile's karma card: not one of the 19 kinds of the BSD deck
 FALSE_VIRTUE: Final = 19
 FALSE_VIRTUE_NAME: Final = "False Virtue"
-DECK_SIZE: Final = 101
 HAND_SLOTS: Final = 7  # slot 0 is "P", the picked card; 1-6 the hand
 NUM_SAFETIES: Final = 4
 
@@ -67,6 +66,9 @@ COUNTS: Final[tuple[int, ...]] = (
     6, 6, 6, 14, 6,
     1, 1, 1, 1,
 )
+
+# every card number's name, Mile by Mile's False Virtue too
+ALL_NAMES: Final[tuple[str, ...]] = CARD_NAMES + (FALSE_VIRTUE_NAME,)
 
 VALUES: Final[tuple[int, ...]] = (25, 50, 75, 100, 200) + (0,) * 14
 
@@ -139,8 +141,8 @@ def safety_index(safety: int) -> int:
 
 
 def card_name(card: int) -> str:
-    """Screen name of a card, "" for ``NO_CARD``."""
-    return CARD_NAMES[card] if card >= 0 else ""
+    """A card's name (False Virtue too), ``""`` for ``NO_CARD``."""
+    return ALL_NAMES[card] if card >= 0 else ""
 
 
 def card_from_name(name: str) -> int:

@@ -1,7 +1,8 @@
 """Battle models: how a side's battle and speed state is kept, per preset.
 
 Each model is a small stateless object with one interface, used by
-:class:`mille.table.Table`:
+:class:`mille.engine.table.Table` (seen through
+:class:`mille.engine.tableau.TableState`):
 
 * ``check(t, seat, card, target)``: the preset's legality rows for a Use
   (after the checks every preset shares), ``None`` or the exact message;
@@ -32,10 +33,13 @@ import abc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .table import Table, Tableau
+    from .tableau import Tableau, TableState
 
+from . import rules
 from .cards import (
     CARD_NAMES,
+    D50,
+    D75,
     D200,
     END_OF_LIMIT,
     FALSE_VIRTUE,
@@ -46,6 +50,7 @@ from .cards import (
     STOP,
     VALUES,
     is_hazard,
+    is_remedy,
     is_repair,
     opposite,
     safety_for,
@@ -62,19 +67,19 @@ class BattleModel(abc.ABC):
     name = ""
 
     @abc.abstractmethod
-    def check(self, t: Table, seat: int, card: int, target: int) -> str | None:
+    def check(self, t: TableState, seat: int, card: int, target: int) -> str | None:
         """None if ``seat`` may play ``card`` (a hazard on side ``target``), else the refusal."""
 
     @abc.abstractmethod
-    def play(self, t: Table, seat: int, card: int, target: int) -> bool:
+    def play(self, t: TableState, seat: int, card: int, target: int) -> bool:
         """Play a checked remedy or hazard; True if a hazard landed on ``target``."""
 
     @abc.abstractmethod
-    def play_safety(self, t: Table, side: int, card: int) -> bool:
+    def play_safety(self, t: TableState, side: int, card: int) -> bool:
         """``side`` lays a safety down in turn; True if it was a coup fourre."""
 
     @abc.abstractmethod
-    def coup(self, t: Table, side: int, safety: int, hazard: int) -> None:
+    def coup(self, t: TableState, side: int, safety: int, hazard: int) -> None:
         """``side`` takes an offered coup fourre against ``hazard``."""
 
     @abc.abstractmethod
@@ -89,18 +94,18 @@ class BattleModel(abc.ABC):
     def tops(self, tab: Tableau) -> tuple[int, int]:
         """The battle and speed cards the board shows (NO_CARD if none)."""
 
-    def play_distance(self, t: Table, tab: Tableau, card: int) -> None:
+    def play_distance(self, t: TableState, tab: Tableau, card: int) -> None:
         """Where a played distance card goes (the counters are the table's)."""
         tab.miles.append(card)
 
-    def check_distance(self, t: Table, tab: Tableau, card: int) -> str | None:
+    def check_distance(self, t: TableState, tab: Tableau, card: int) -> str | None:
         """Distance rows in BSD's order (200s, limit, over, rolling)."""
         if card == D200 and t.rules.max_200s is not None and \
                 tab.nummiles[D200] >= t.rules.max_200s:
             return "only two 200's per hand"
-        if card >= 2 and self.limited(tab):
+        if card >= D75 and self.limited(tab):
             return "limit of 50"
-        if card >= 1 and tab.mileage + VALUES[card] > t.target and t.rules.perfect_crossing:
+        if card >= D50 and tab.mileage + VALUES[card] > t.target and t.rules.perfect_crossing:
             return f"puts you over {t.target}"
         if not self.rolling(tab):
             return "cannot move now"
@@ -110,16 +115,16 @@ class BattleModel(abc.ABC):
 class TopModel(BattleModel):
     """BSD: the board's battle and speed tops, ``can_go``, coup windows."""
 
-    name = "top"
+    name = rules.TOP
 
-    def check(self, t: Table, seat: int, card: int, target: int) -> str | None:
+    def check(self, t: TableState, seat: int, card: int, target: int) -> str | None:
         tab = t.tableaux[seat % len(t.tableaux)]
-        if card <= D200:  # check_distance, inlined (the playout's hot path)
+        if card <= D200:  # check_distance's rows with BSD's rules, flat: the playouts' hot path
             if card == D200 and tab.nummiles[D200] >= 2:
                 return "only two 200's per hand"
-            if card >= 2 and tab.speed_top == SPEED_LIMIT:
+            if card >= D75 and tab.speed_top == SPEED_LIMIT:
                 return "limit of 50"
-            if card >= 1 and tab.mileage + VALUES[card] > t.target:
+            if card >= D50 and tab.mileage + VALUES[card] > t.target:
                 return f"puts you over {t.target}"
             return None if tab.can_go else "cannot move now"
         if is_repair(card):
@@ -146,7 +151,7 @@ class TopModel(BattleModel):
             return "opponent is protected"
         return None
 
-    def play(self, t: Table, seat: int, card: int, target: int) -> bool:
+    def play(self, t: TableState, seat: int, card: int, target: int) -> bool:
         tab = t.tableaux[seat % len(t.tableaux)]
         if is_repair(card):
             tab.battle.append(card)
@@ -179,7 +184,7 @@ class TopModel(BattleModel):
         return (tab.battle_window and tab.top == opposite(safety)) or (
             tab.speed_window and safety == RIGHT_OF_WAY)
 
-    def play_safety(self, t: Table, side: int, card: int) -> bool:
+    def play_safety(self, t: TableState, side: int, card: int) -> bool:
         tab = t.tableaux[side - 1]
         coup = self.is_coup(tab, card)
         if coup:
@@ -196,7 +201,7 @@ class TopModel(BattleModel):
                 tab.can_go = True
         return coup
 
-    def coup(self, t: Table, side: int, safety: int, hazard: int) -> None:
+    def coup(self, t: TableState, side: int, safety: int, hazard: int) -> None:
         raise ValueError("bsd has no coup fourre offers")
 
     def rolling(self, tab: Tableau) -> bool:
@@ -208,17 +213,11 @@ class TopModel(BattleModel):
     def tops(self, tab: Tableau) -> tuple[int, int]:
         return tab.top, tab.speed_top
 
-    def could_play(self, t: Table, seat: int, card: int) -> bool:
+    def could_play(self, t: TableState, seat: int, card: int) -> bool:
         """BSD comp.c's ``canplay`` (the deck-empty end of a hand)."""
         me = t.tableaux[seat % 2]
-        if card <= D200:
-            if card == D200 and me.nummiles[D200] == 2:
-                return False
-            if card >= 2 and me.speed_top == SPEED_LIMIT:
-                return False
-            if card >= 1 and me.mileage + VALUES[card] > t.target:
-                return False
-            return me.can_go
+        if card <= D200:  # BSD's distance rows, as the legality check has them
+            return self.check(t, seat, card, 0) is None
         opp = t.tableaux[1 - t.side_index(seat)]
         if card <= SPEED_LIMIT:
             if card == SPEED_LIMIT:
@@ -238,7 +237,7 @@ class StackModel(BattleModel):
     """Classic: real battle and speed stacks; only the top counts; the
     clearing rule discards a top hazard the side is protected from."""
 
-    name = "stack"
+    name = rules.STACK
 
     def rolling(self, tab: Tableau) -> bool:
         top = tab.battle[-1] if tab.battle else NO_CARD
@@ -266,7 +265,7 @@ class StackModel(BattleModel):
         speed = tab.speed[-1] if tab.speed else NO_CARD
         return top, speed
 
-    def check(self, t: Table, seat: int, card: int, target: int) -> str | None:
+    def check(self, t: TableState, seat: int, card: int, target: int) -> str | None:
         tab = t.tableaux[seat % len(t.tableaux)]
         if card <= D200:
             return self.check_distance(t, tab, card)
@@ -294,7 +293,7 @@ class StackModel(BattleModel):
             return "opponent is protected"
         return None
 
-    def play(self, t: Table, seat: int, card: int, target: int) -> bool:
+    def play(self, t: TableState, seat: int, card: int, target: int) -> bool:
         tab = t.tableaux[seat % len(t.tableaux)]
         if card == END_OF_LIMIT:
             tab.speed.append(card)
@@ -311,7 +310,7 @@ class StackModel(BattleModel):
         return False
 
     @staticmethod
-    def clear(t: Table, tab: Tableau) -> None:
+    def clear(t: TableState, tab: Tableau) -> None:
         """The clearing rule (spec 2.3)."""
         battle = tab.battle
         while battle and is_hazard(battle[-1]) and safety_for(battle[-1]) in tab.safeties:
@@ -319,7 +318,7 @@ class StackModel(BattleModel):
         if tab.speed and tab.speed[-1] == SPEED_LIMIT and RIGHT_OF_WAY in tab.safeties:
             t.discard.append(tab.speed.pop())
 
-    def play_safety(self, t: Table, side: int, card: int) -> bool:
+    def play_safety(self, t: TableState, side: int, card: int) -> bool:
         """In turn: the clearing rule discards the hazard, but the side
         does not roll on the Go beneath (``needs_go``; Right of Way rolls)."""
         tab = t.tableaux[side - 1]
@@ -330,7 +329,7 @@ class StackModel(BattleModel):
             tab.needs_go = True
         return False
 
-    def coup(self, t: Table, side: int, safety: int, hazard: int) -> None:
+    def coup(self, t: TableState, side: int, safety: int, hazard: int) -> None:
         tab = t.tableaux[side - 1]
         pile = tab.speed if hazard == SPEED_LIMIT else tab.battle
         pile.pop()  # the hazard just landed on top
@@ -347,7 +346,6 @@ STACK = StackModel()
 MODELS: dict[str, BattleModel] = {TOP.name: TOP, STACK.name: STACK}
 
 
-_CRITICAL = (5, 6, 7, 8)  # Out of Gas, Flat Tire, Accident, Stop
 _ALREADY = tuple(f'opponent already has "{name}"' for name in CARD_NAMES)
 
 
@@ -356,7 +354,7 @@ class ProblemsModel(BattleModel):
     Stop comes with every hazard; played hazards stay on the target's piles,
     distances and remedies go to the discard pile."""
 
-    name = "problems"
+    name = rules.PROBLEMS
 
     def rolling(self, tab: Tableau) -> bool:
         problems = tab.problems
@@ -376,11 +374,11 @@ class ProblemsModel(BattleModel):
                 top = STOP
         return top, SPEED_LIMIT if SPEED_LIMIT in tab.problems else NO_CARD
 
-    def play_distance(self, t: Table, tab: Tableau, card: int) -> None:
+    def play_distance(self, t: TableState, tab: Tableau, card: int) -> None:
         tab.record.append(card)
         t.discard.append(card)
 
-    def check(self, t: Table, seat: int, card: int, target: int) -> str | None:
+    def check(self, t: TableState, seat: int, card: int, target: int) -> str | None:
         tab = t.tableaux[seat % len(t.tableaux)]
         if card <= D200:
             return self.check_distance(t, tab, card)
@@ -408,14 +406,14 @@ class ProblemsModel(BattleModel):
             return None if self.rolling(opp) else "opponent cannot go"
         return _ALREADY[card] if card in opp.problems else None
 
-    def play(self, t: Table, seat: int, card: int, target: int) -> bool:
+    def play(self, t: TableState, seat: int, card: int, target: int) -> bool:
         tab = t.tableaux[seat % len(t.tableaux)]
         if card == FALSE_VIRTUE:
             tab.karma = True
             t.set_aside.append(card)
             t.notices.append(f"side {t.side_index(seat) + 1} regains karma")
             return False
-        if card >= 10:  # remedies
+        if is_remedy(card):
             problem = STOP if card == GO else opposite(card)
             tab.problems.remove(problem)
             t.discard.append(card)
@@ -454,13 +452,13 @@ class ProblemsModel(BattleModel):
             if hazard in problems:
                 problems.remove(hazard)
 
-    def play_safety(self, t: Table, side: int, card: int) -> bool:
+    def play_safety(self, t: TableState, side: int, card: int) -> bool:
         tab = t.tableaux[side - 1]
         tab.safeties.append(card)
         self._protect(tab, card)
         return False
 
-    def coup(self, t: Table, side: int, safety: int, hazard: int) -> None:
+    def coup(self, t: TableState, side: int, safety: int, hazard: int) -> None:
         tab = t.tableaux[side - 1]
         tab.problems = tab.saved[:]
         tab.safeties.append(safety)

@@ -21,9 +21,9 @@ It never looks at the opponent's hand or at the order of the deck; it reads
 only the board (tops, mileage, played safeties, who is rolling), the number
 of cards left in the deck, and its own hand.
 
-It plays the ``bsd`` preset of :class:`mille.table.Table` from one seat
+It plays the ``bsd`` preset of :class:`mille.engine.table.Table` from one seat
 (0 or 1), whose side's cards are ``table.tableaux[seat]``.  It is a
-:class:`mille.players.Player`: ``choose`` gives its move while the hand is
+:class:`mille.players.base.Player`: ``choose`` gives its move while the hand is
 played, and its answer when the table asks it ``Extension?``.
 
 Where BSD's C depends on an accident of the language, we keep the behaviour
@@ -36,8 +36,8 @@ and say so next to the code.  Two such points matter:
   of 100s seen, not of Right of Way (3 is the safety-table index).  Kept.
 
 >>> import random
->>> from mille.rules import BSD
->>> from mille.table import Table
+>>> from mille.engine.rules import BSD
+>>> from mille.engine.table import Table
 >>> table = Table.new(BSD, random.Random(7))
 >>> bot = BsdComputer(random.Random(1), seat=0)
 >>> bot.start_hand(table)
@@ -54,12 +54,13 @@ True
 from __future__ import annotations
 
 import random
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
 
-from .cards import (
+from ..engine.cards import (
     ACCIDENT,
     CARD_NAMES,
     COUNTS,
@@ -86,8 +87,7 @@ from .cards import (
     opposite,
     safety_for,
 )
-from .memory import card_counts, integer, quote
-from .table import (
+from ..engine.table import (
     DISCARDS,
     EXTENSION,
     NO,
@@ -99,9 +99,10 @@ from .table import (
     Outcome,
     Pick,
     Table,
-    Tableau,
     Use,
 )
+from ..engine.tableau import Tableau
+from .memory import card_counts, integer, quote
 
 
 class ComputerError(ValueError):

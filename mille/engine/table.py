@@ -1,8 +1,8 @@
-"""The N-seat engine: one table for every preset, rules as data (issue 9).
+"""The N-seat engine: one table for every preset, the rules coming in as data.
 
 Seats 0..N-1 each hold a private hand of 7 slots (0 = P); sides 1..S each
 own one :class:`Tableau` (seat s plays for side ``s % S + 1``).  The rules
-come in as a :class:`mille.rules.Rules`; the battle model (``mille.battle``)
+come in as a :class:`mille.engine.rules.Rules`; the battle model (``mille.engine.battle``)
 keeps each side's battle and speed state.  Pure Python: no curses, no I/O,
 no globals; randomness only through a passed ``random.Random``.
 
@@ -19,7 +19,7 @@ some side gains mileage; play goes on without picking and the race ends
 as a run-out (nobody completes) once every hand is empty.
 
 >>> import random
->>> from mille.rules import BSD
+>>> from mille.engine.rules import BSD
 >>> t = Table.new(BSD, random.Random(1))
 >>> t.check(Use(1))
 'must pick first'
@@ -27,7 +27,7 @@ as a run-out (nobody completes) once every hand is empty.
 True
 >>> t.check(Pick())
 'already picked'
->>> from mille.rules import find_rules
+>>> from mille.engine.rules import find_rules
 >>> t = Table.new(find_rules("classic", players=3), random.Random(1))
 >>> len(t.deck), t.current_player, t.legal_moves()
 (88, 0, [Pick()])
@@ -35,24 +35,29 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-
 import math
 import random
+from dataclasses import dataclass, field, fields
 
 from .battle import MODELS, BattleModel, TopModel
 from .cards import (
+    ACCIDENT,
     CARD_NAMES,
     D200,
     END_OF_LIMIT,
+    EXTRA_TANK,
     FALSE_VIRTUE,
+    FLAT_TIRE,
     GO,
-    RIGHT_OF_WAY,
-    STOP,
     HAND_SLOTS,
+    HAZARDS,
     NO_CARD,
     NUM_SAFETIES,
+    OUT_OF_GAS,
+    RIGHT_OF_WAY,
+    SAFETIES,
     SPEED_LIMIT,
+    STOP,
     VALUES,
     is_hazard,
     is_repair,
@@ -64,13 +69,20 @@ from .rules import (
     BONUS_TO_COMPLETER,
     DECK_OUT_CANPLAY,
     DECK_OUT_RUN_OUT,
-    TIE_NO_GAME,
     EACH_AT_ZERO,
     OFFER,
+    PROBLEMS,
+    STACK,
+    TIE_NO_GAME,
     WINDOW,
     Rules,
     Scoring,
+    other_side,
 )
+from .rules import (
+    TOP as TOP_BATTLE,
+)
+from .tableau import Tableau
 
 IDLE_REFILLS = 3  # refills in a row with no mileage gained: no more after them
 
@@ -128,7 +140,7 @@ NO = Answer(False)
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What a move did, for the UI and observers (engine.py's MoveResult):
+    """What a move did, for the front ends and the players' ``observe``:
     ``card`` used or discarded (or the safety of an accepted coup), ``drawn``
     the cards a pick took, in order."""
 
@@ -138,6 +150,19 @@ class Outcome:
     drawn: tuple[int, ...] = ()
     coup_fourre: bool = False
     extra_turn: bool = False
+
+
+@dataclass(frozen=True)
+class Event:
+    """A move that was made, for the front ends' logs: its outcome, the
+    table's notices after it (``discard pile reshuffled``, karma), the phase
+    it was made in (an Answer's question) and the mover's side's mileage
+    after it."""
+
+    outcome: Outcome
+    notices: tuple[str, ...] = ()
+    phase: str = PLAYING
+    mileage: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,45 +185,6 @@ class HandScore:
         return (self.miles + self.safeties + self.all_four + self.coups + self.trip
                 + self.safe_trip + self.delayed_action + self.extension + self.shut_out
                 + self.perfect_crossing)
-
-
-@dataclass(slots=True)
-class Tableau:
-    """One side's cards on the table and its counters for the hand."""
-
-    battle: list[int] = field(default_factory=list)  # pile, bottom to top
-    speed: list[int] = field(default_factory=list)
-    miles: list[int] = field(default_factory=list)  # distance cards, in play order
-    safeties: list[int] = field(default_factory=list)  # in play order
-    coups: list[bool] = field(default_factory=lambda: [False] * NUM_SAFETIES)
-    mileage: int = 0
-    nummiles: list[int] = field(default_factory=lambda: [0] * 5)
-    # the TOP model's view (bsd): the tops the board shows, can_go, windows
-    top: int = NO_CARD
-    speed_top: int = NO_CARD
-    can_go: bool = False
-    battle_window: bool = False
-    speed_window: bool = False
-    # the PROBLEMS model's (milebymile): distances played (the cards are
-    # discarded), problems in landing order, those before the last landing
-    # (a coup fourre restores them), karma
-    record: list[int] = field(default_factory=list)
-    problems: list[int] = field(default_factory=list)
-    saved: list[int] = field(default_factory=list)
-    karma: bool = False
-    # the STACK model's (classic): a safety played in turn took a hazard off
-    # a Go, and the side needs a Go again (that Go no longer counts)
-    needs_go: bool = False
-
-    def copy(self) -> Tableau:
-        return Tableau(self.battle[:], self.speed[:], self.miles[:], self.safeties[:],
-                       self.coups[:], self.mileage, self.nummiles[:], self.top,
-                       self.speed_top, self.can_go, self.battle_window, self.speed_window,
-                       self.record[:], self.problems[:], self.saved[:], self.karma,
-                       self.needs_go)
-
-    def cards(self) -> list[int]:
-        return self.battle + self.speed + self.miles + self.safeties
 
 
 def _close_holes(hand: list[int]) -> None:
@@ -286,7 +272,7 @@ class Table:
                 self.hands.append(hand)
             else:
                 self.hands.append([NO_CARD] + [deck.pop() for _ in range(size)])
-        problems = [STOP] if rules.battle == "problems" else []
+        problems = [STOP] if rules.battle == PROBLEMS else []
         self.tableaux = [Tableau(problems=problems[:], karma=rules.karma)
                          for _ in range(rules.sides)]
         self.discard = []
@@ -462,13 +448,13 @@ class Table:
     def _usable(self, seat: int, card: int) -> bool:
         """Could ``seat`` use ``card`` now (a hazard: on some side)?  A
         safety always can."""
-        if 15 <= card <= 18:
+        if card in SAFETIES:
             return True
-        if 5 <= card <= SPEED_LIMIT and self.rules.sides > 2:
+        if card in HAZARDS and self.rules.sides > 2:
             own = self.side_of(seat)
             return any(self._model.check(self, seat, card, target) is None
                        for target in range(1, self.rules.sides + 1) if target != own)
-        return self._model.check(self, seat, card, 3 - self.side_of(seat)) is None
+        return self._model.check(self, seat, card, other_side(self.side_of(seat))) is None
 
     def has_picked(self, seat: int, slot: int = 0) -> bool:
         """BSD's ``haspicked`` for a move naming ``slot``."""
@@ -506,7 +492,7 @@ class Table:
                 return "must pick first"
             if card == NO_CARD:
                 return "no card there"
-            if 15 <= card <= 18 and not self.rules.discard_safeties:
+            if card in SAFETIES and not self.rules.discard_safeties:
                 return "discard a safety?"  # bsd (the others ask the person to confirm)
             if not self.rules.always_discard and self._usable(seat, card):
                 return "that card is playable"
@@ -516,7 +502,7 @@ class Table:
     def _check_use(self, seat: int, card: int, target: int | None) -> str | None:
         hand = self.hands[seat]
         if self._bsd:
-            if card >= 15:
+            if card in SAFETIES:
                 if hand[0] == NO_CARD and self.deck and not TopModel.is_coup(
                         self.tableaux[self.side_index(seat)], card):
                     return "must pick first"
@@ -525,36 +511,33 @@ class Table:
                 return "must pick first"
             if card == NO_CARD:
                 return "no card there"
-            if 5 <= card <= SPEED_LIMIT:
+            if card in HAZARDS:
                 target = 2 - self.side_index(seat)
             return self._model.check(self, seat, card, target or 0)
         if hand[0] == NO_CARD and self.can_supply():
             return "must pick first"
         if card == NO_CARD:
             return "no card there"
-        if 15 <= card <= 18:
+        if card in SAFETIES:
             return None
-        if 5 <= card <= SPEED_LIMIT:
+        if card in HAZARDS:
             sides = self.rules.sides
             own = self.side_of(seat)
             if target is None:
                 if sides > 2:
                     return "which opponent?"
-                target = 3 - own
+                target = other_side(own)
             elif not 1 <= target <= sides:
                 return "no such opponent"
             elif target == own:
                 return "can't attack your own side"
         return self._model.check(self, seat, card, target or 0)
 
-    def is_legal(self, move: Move) -> bool:
-        return self.check(move) is None
-
     def discards_safety(self, move: Move) -> bool:
         """``move`` is a legal discard of a safety (outside bsd, which
         refuses it): the front ends ask a person ``Discard a safety?`` first."""
         return isinstance(move, Discard) and self.phase == PLAYING and \
-            15 <= self.hands[self.to_move][move.slot] <= 18 and self.check(move) is None
+            self.hands[self.to_move][move.slot] in SAFETIES and self.check(move) is None
 
     def legal_moves(self) -> list[Move]:
         """Every move whoever must decide may make now (``check``'s verdicts,
@@ -573,26 +556,27 @@ class Table:
             if tab.battle_window or tab.speed_window:
                 for slot in range(1, HAND_SLOTS):
                     card = hand[slot]
-                    if card >= 15 and TopModel.is_coup(tab, card):
+                    if card in SAFETIES and TopModel.is_coup(tab, card):
                         moves.append(USES[slot])
             return moves
         moves = []
         model = self._model
         check = model.check
         own = seat % sides + 1
+        other = other_side(own)  # the target of a hazard in a game of two sides
         verdicts: dict[int, bool] = {}
         any_discard = self.rules.always_discard
         safety_discards = any_discard and self.rules.discard_safeties
         for slot, card in enumerate(hand):
             if card < 0:
                 continue
-            if 15 <= card <= 18:  # always usable
+            if card in SAFETIES:  # always usable
                 moves.append(USES[slot])
                 if safety_discards:
                     moves.append(DISCARDS[slot])
                 continue
             usable = False
-            if sides > 2 and 5 <= card <= SPEED_LIMIT:
+            if sides > 2 and card in HAZARDS:
                 for target in range(1, sides + 1):
                     if target != own and check(self, seat, card, target) is None:
                         moves.append(_USE_AT[slot][target])
@@ -600,7 +584,7 @@ class Table:
             else:
                 ok = verdicts.get(card)
                 if ok is None:
-                    ok = verdicts[card] = check(self, seat, card, 3 - own) is None
+                    ok = verdicts[card] = check(self, seat, card, other) is None
                 if ok:
                     moves.append(USES[slot])
                     usable = True
@@ -629,7 +613,7 @@ class Table:
         card = self.hands[seat][move.slot]
         coups = sum(self.tableaux[self.side_index(seat)].coups)
         self.apply_unchecked(move)
-        if isinstance(move, Discard) or not 15 <= card <= 18:
+        if isinstance(move, Discard) or card not in SAFETIES:
             return Outcome(seat, move, card=card)
         coup = sum(self.tableaux[self.side_index(seat)].coups) > coups
         return Outcome(seat, move, card=card, coup_fourre=coup, extra_turn=True)
@@ -673,7 +657,7 @@ class Table:
             return
         side = self.side_of(seat)
         tab = self.tableaux[side - 1]
-        if 15 <= card <= 18:
+        if card in SAFETIES:
             self._model.play_safety(self, side, card)
             self._tidy(seat)
             self._after_move()  # the same seat moves again
@@ -696,8 +680,8 @@ class Table:
             self._pass_turn(seat)
             return
         target = move.target
-        if 5 <= card <= SPEED_LIMIT and target is None:
-            target = 3 - side
+        if card in HAZARDS and target is None:
+            target = other_side(side)
         landed = self._model.play(self, seat, card, target or 0)
         self._tidy(seat)
         self._pass_turn(seat)
@@ -759,9 +743,7 @@ class Table:
         if self.rules.deck_out == DECK_OUT_CANPLAY:
             model = self._model
             assert isinstance(model, TopModel)
-            if not any(self._bsd_could_play(model, seat) for seat in (0, 1)):
-                self.phase = OVER
-            elif all(c == NO_CARD for c in hands[self.to_move]):
+            if not any(self._bsd_could_play(model, seat) for seat in (0, 1)) or all(c == NO_CARD for c in hands[self.to_move]):
                 self.phase = OVER
             return
         n = self.rules.players
@@ -774,7 +756,7 @@ class Table:
         self.phase = OVER
 
     def _bsd_could_play(self, model: TopModel, seat: int) -> bool:
-        return any(c != NO_CARD and (c >= 15 or model.could_play(self, seat, c))
+        return any(c != NO_CARD and (c in SAFETIES or model.could_play(self, seat, c))
                    for c in self.hands[seat])
 
     def set_ordering(self, on: bool) -> None:
@@ -819,7 +801,7 @@ class Table:
             raise ValueError(f"cards are not the {rules.deck_size}-card deck")
         if strict and not rules.discard_safeties:
             for card in self.discard:
-                if 15 <= card <= 18:
+                if card in SAFETIES:
                     raise ValueError(f"a safety in the discard pile ({CARD_NAMES[card]})")
         ends = {rules.target} | ({rules.extension} if rules.extension else set())
         if self.target not in ends:
@@ -850,7 +832,7 @@ class Table:
 
     def _validate_tableau(self, side: int, tab: Tableau, strict: bool) -> None:
         where = f"side {side}"
-        problems_model = self.rules.battle == "problems"
+        problems_model = self.rules.battle == PROBLEMS
         played = tab.record if problems_model else tab.miles
         if any(not 0 <= c <= D200 for c in played):
             raise ValueError(f"{where}: only distances go on the distance pile")
@@ -862,38 +844,38 @@ class Table:
             raise ValueError(f"{where}: distance counts do not match the pile")
         if self.rules.max_200s is not None and tab.nummiles[D200] > self.rules.max_200s:
             raise ValueError(f"{where}: more than two 200s")
-        if any(not 15 <= c <= 18 for c in tab.safeties):
+        if any(c not in SAFETIES for c in tab.safeties):
             raise ValueError(f"{where}: only safeties go in the safety area")
         if len(set(tab.safeties)) != len(tab.safeties):
             raise ValueError(f"{where}: a safety played twice")
         if len(tab.coups) != NUM_SAFETIES:
             raise ValueError(f"{where}: a coup fourre mark for each of {NUM_SAFETIES} safeties")
         for i, coup in enumerate(tab.coups):
-            if coup and 15 + i not in tab.safeties:
+            if coup and EXTRA_TANK + i not in tab.safeties:
                 raise ValueError(f"{where}: a coup fourre for an unplayed safety")
         if tab.karma and not self.rules.karma:
             raise ValueError(f"{where}: karma without the karma rule")
-        if tab.needs_go and (self.rules.battle != "stack" or GO not in tab.battle):
+        if tab.needs_go and (self.rules.battle != STACK or GO not in tab.battle):
             raise ValueError(f"{where}: needs a Go again without a Go on its battle pile")
         if problems_model:
             self._validate_problems(where, tab)
             return
         if tab.record or tab.problems or tab.saved:
             raise ValueError(f"{where}: milebymile's problems under {self.rules.name}")
-        if any(c <= D200 or c >= 15 or c in (SPEED_LIMIT, 14) for c in tab.battle):
+        if any(c <= D200 or c >= EXTRA_TANK or c in (SPEED_LIMIT, END_OF_LIMIT) for c in tab.battle):
             raise ValueError(f"{where}: a card that cannot be on a battle pile")
-        if any(c not in (SPEED_LIMIT, 14) for c in tab.speed):
+        if any(c not in (SPEED_LIMIT, END_OF_LIMIT) for c in tab.speed):
             raise ValueError(f"{where}: a card that cannot be on a speed pile")
-        if self.rules.battle == "top":
+        if self.rules.battle == TOP_BATTLE:
             self._validate_tops(where, tab, strict)
             return
         self._validate_bsd_fields_unset(where, tab)
-        if any(c != (SPEED_LIMIT if i % 2 == 0 else 14) for i, c in enumerate(tab.speed)):
+        if any(c != (SPEED_LIMIT if i % 2 == 0 else END_OF_LIMIT) for i, c in enumerate(tab.speed)):
             raise ValueError(f"{where}: the speed pile does not alternate from a speed limit")
         if tab.battle and is_hazard(tab.battle[-1]) and \
                 safety_for(tab.battle[-1]) in tab.safeties:
             raise ValueError(f"{where}: a battle top it is protected from")
-        if tab.speed and tab.speed[-1] == SPEED_LIMIT and 18 in tab.safeties:
+        if tab.speed and tab.speed[-1] == SPEED_LIMIT and RIGHT_OF_WAY in tab.safeties:
             raise ValueError(f"{where}: a speed limit with right of way")
 
     def _validate_tops(self, where: str, tab: Tableau, strict: bool) -> None:
@@ -937,7 +919,7 @@ class Table:
             raise ValueError(f"{where}: impossible problems {problems}")
         if any(safety_for(c) in tab.safeties for c in problems):
             raise ValueError(f"{where}: a problem it has the safety for")
-        if 18 not in tab.safeties and any(c in problems for c in (5, 6, 7)) and \
+        if RIGHT_OF_WAY not in tab.safeties and any(c in problems for c in (OUT_OF_GAS, FLAT_TIRE, ACCIDENT)) and \
                 STOP not in problems:
             raise ValueError(f"{where}: a hazard without its stop")
 
@@ -1036,5 +1018,5 @@ class Table:
         tab = self.tableaux[side - 1]
         pile = tab.speed if hazard == SPEED_LIMIT else tab.battle
         if not pile or pile[-1] != hazard or (
-                self.rules.battle == "problems" and hazard not in tab.problems):
+                self.rules.battle == PROBLEMS and hazard not in tab.problems):
             raise ValueError("a coup fourre offer for a hazard that did not land")

@@ -42,16 +42,28 @@ import signal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import FrameType
-    from typing import Callable
 
-from .cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
-from .recovery import signal_reason
-from .session import Session
-from .table import (
-    EXTENSION, NO, OVER, PICK, PLAYING, YES, Discard, IllegalMove, Move, Pick, Table, Use,
+from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
+from ..engine.table import (
+    EXTENSION,
+    NO,
+    OVER,
+    PICK,
+    PLAYING,
+    YES,
+    Discard,
+    IllegalMove,
+    Move,
+    Pick,
+    Table,
+    Use,
 )
-from .text import ELLIPSIS, escape, shorten
+from ..engine.text import ELLIPSIS, escape, shorten
+from ..game.session import Session
+from ..storage.recovery import signal_reason
+from . import flow
 
 MIN_LINES = 24
 MIN_COLS = 80
@@ -226,7 +238,7 @@ def fit_line(text: str, width: int) -> str:
     room = width - len(ELLIPSIS)
     space = text.rfind(" ", 0, room + 1)
     dash = text.find(" - ")
-    if 0 <= dash and space <= dash + 2:  # not one word of the why fits
+    if dash >= 0 and space <= dash + 2:  # not one word of the why fits
         return text[:dash] if dash <= width else shorten(text, width)
     if space <= 0:
         return shorten(text, width)
@@ -235,8 +247,8 @@ def fit_line(text: str, width: int) -> str:
 
 def tracker_cells(table: Table, columns: int) -> list[list[str]]:
     """The card tracker's cells, ``Out of Gas      2``, in ``columns``
-    columns read downwards (the counts are :func:`mille.describe.unseen`)."""
-    from .describe import tracker
+    columns read downwards (the counts are :func:`mille.engine.describe.unseen`)."""
+    from ..engine.describe import tracker
 
     rows = tracker(table)
     height = -(-len(rows) // columns)
@@ -388,7 +400,7 @@ class Ui:
 
     The keyboard, the prompts, the save dialogue, the signals and the game
     loop are shared with the board of the other presets
-    (:class:`mille.table_ui.TableUi`), which overrides ``draw``, the prompt's
+    (:class:`mille.frontends.table_ui.TableUi`), which overrides ``draw``, the prompt's
     place, the help text and the loop's steps.
     """
 
@@ -594,7 +606,7 @@ class Ui:
     def draw_tracker(self) -> None:
         """The card tracker in the score window (rows 0-14): how many of
         each card you have not seen (the deck and the computer's hand)."""
-        from .describe import unseen
+        from ..engine.describe import unseen
 
         table = self.session.table
         self.put(0, TRACK_X, "Not seen yet (deck and Comp's hand)")
@@ -682,7 +694,7 @@ class Ui:
             if not self.pending:
                 self.note("hint: thinking...")
                 self.render()
-            from .advice import hint
+            from ..players.advice import hint
 
             try:
                 text = hint(table)
@@ -944,7 +956,7 @@ class Ui:
         """L: every move of this hand since the deal, in the log's words."""
         import textwrap
 
-        from .describe import hand_lines
+        from ..engine.describe import hand_lines
 
         table = self.session.table
         width = self.scr.getmaxyx()[1] - 1
@@ -1059,37 +1071,17 @@ class Ui:
         return move
 
     def save(self) -> bool:
-        """BSD's save dialogue; True if the game was written."""
-        session = self.session
-        source = session.source
-        if source and self.ask("Same file?", can_save=False):
-            name = source
-        else:
-            name = self.read_name()
-            if not name:
-                return False
-            if name != source and os.path.exists(name) and not self.ask(
-                "Overwrite file?", can_save=False
-            ):
-                return False
-        try:
-            from . import savefile
-        except ImportError:
-            self.error("saving is not available")
-            return False
-        try:
-            savefile.save_session(session, name)
-        except OSError as exc:
-            self.error(exc.strerror or str(exc))
-            return False
-        except Exception as exc:  # a save must never end the game
-            self.error(str(exc) or type(exc).__name__)
-            return False
-        import time
+        """BSD's save dialogue (``flow.save``); True if the game was written."""
+        return flow.save(self)
 
-        # as in BSD, only a game restored from a file asks "Same file?"
-        self.note(f"{name} [{time.ctime()}]")
-        return True
+    def read_file_name(self) -> str:
+        return self.read_name()
+
+    def save_failed(self, reason: str) -> None:
+        self.error(reason)
+
+    def saved_to(self, name: str, when: str) -> None:
+        self.note(f"{name} [{when}]")
 
     # ----- the game --------------------------------------------------------
 
@@ -1117,18 +1109,14 @@ class Ui:
         self.message = ""
 
     def end_of_hand(self) -> None:
-        state = self.session.state
         self.message = ""  # the score window switches layout, as in BSD
-        if self.ask("Another game?" if state.game_over else "Another hand?"):
-            self.new_hand()
-            return
-        if not self.saved and self.ask("Save game?"):
-            if not self.save():
-                reason = self.message
-                self.new_hand()
-                self.message = reason  # why the game goes on stays in view
-                return
-        raise Quit
+        if not flow.end_of_hand(self):
+            raise Quit
+
+    def go_on_after_failed_save(self) -> None:
+        reason = self.message
+        self.new_hand()
+        self.message = reason  # why the game goes on stays in view
 
     def step(self) -> None:
         """One move, prompt or decision, whichever the game needs next."""
@@ -1232,10 +1220,8 @@ def release_exit_signals() -> None:
 
 def keep(session: Session, reason: str) -> str:
     """Write the game to the recovery file; the line to tell the player."""
-    try:
-        from . import recovery
-    except ImportError:
-        return f"mille: {reason}; the game could not be kept (no recovery module)"
+    from ..storage import recovery
+
     try:
         path = recovery.write(session)
     except OSError as exc:
@@ -1276,73 +1262,3 @@ def cannot_use_terminal(reason: str) -> int:
     except (OSError, ValueError):  # stderr is gone too
         pass
     return 1
-
-
-def board_class(session: Session) -> type[Ui]:
-    """BSD's board for the bsd preset, the N-seat board for the others."""
-    if session.rules.name == "bsd":
-        return Ui
-    from .table_ui import TableUi
-
-    return TableUi
-
-
-def play(session: Session, message: str = "") -> int:
-    """Run the game in the terminal; returns the exit status.
-
-    0 when the player quits.  1 when the terminal cannot do curses (one
-    line on stderr, suggesting ``--plain``), and after a hang-up, SIGTERM
-    or a lost terminal (as BSD's ``die(1)`` when reads fail), once the game
-    in progress is in the recovery file.  The terminal is restored however
-    this returns or raises.
-    """
-    problem = terminal_problem()
-    if problem is not None:
-        return cannot_use_terminal(problem)
-    board = board_class(session)
-    try:
-        scr = curses.initscr()
-    except curses.error as exc:  # no terminfo entry for $TERM, or the like
-        return cannot_use_terminal(str(exc) or "initscr failed")
-    undo: list[Callable[[], None]] = []
-    told = ""  # a line for stderr once the terminal is restored
-    status = 0
-    try:
-        lines, cols = scr.getmaxyx()
-        if lines < MIN_LINES or cols < MIN_COLS:
-            curses.endwin()
-            import sys
-
-            print(TOO_SMALL, file=sys.stderr)
-            return 1
-        curses.noecho()
-        curses.cbreak()
-        scr.keypad(False)
-        ui = board(scr, session, message)
-        undo = install(ui)
-        try:
-            ui.run()
-        except Hangup as exc:
-            told = keep(session, exc.reason)  # before the terminal is touched again
-            status = 1
-    finally:
-        if not curses.isendwin():
-            try:
-                scr.move(MIN_LINES - 1, 0)
-                scr.refresh()
-            except curses.error:
-                pass
-            try:
-                curses.endwin()
-            except curses.error:
-                pass
-        for step in reversed(undo):
-            step()
-        if undo:  # as BSD's die(): a ^C typed as the game ends does nothing
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if told:
-        try:
-            os.write(2, (told + "\n").encode(errors="replace"))
-        except OSError:  # the terminal is gone
-            pass
-    return status

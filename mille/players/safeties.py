@@ -32,12 +32,13 @@ given under 10%), where the guesses' own share was not.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from .cards import CARD_NAMES, EXTRA_TANK, HAZARDS, NO_CARD, NUM_SAFETIES, safety_for
+from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAZARDS, NO_CARD, NUM_SAFETIES, safety_for
+from ..engine.rules import OFFER, other_side
+from ..engine.table import COUP, Outcome, Pick, Table, Use
 from .memory import quote, seat_number
-from .rules import OFFER
-from .table import COUP, Outcome, Pick, Table, Use
 
 SAFETY_KINDS = tuple(range(EXTRA_TANK, EXTRA_TANK + NUM_SAFETIES))
 DECK = -1  # the place of a safety still in the deck
@@ -144,7 +145,7 @@ class SafetyTracker:
         if table.rules.coup != OFFER or not isinstance(move, Use) or \
                 outcome.card not in HAZARDS or any("clash" in n for n in table.notices):
             return
-        side = move.target if move.target is not None else 3 - table.side_of(outcome.seat)
+        side = move.target if move.target is not None else other_side(table.side_of(outcome.seat))
         places = self.weights.get(safety_for(outcome.card))
         if not places:
             return

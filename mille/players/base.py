@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .table import Move, Outcome, Table
+from ..engine.table import Move, Outcome, Table
 
 
 class Player(Protocol):

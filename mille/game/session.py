@@ -2,7 +2,7 @@
 
 This is what a front end drives and what a save file holds.  It has no
 screen: the front end asks it to make moves and draws what comes back.  The
-engine (``mille.table``) knows seats; the session knows which seats are
+engine (``mille.engine.table``) knows seats; the session knows which seats are
 played by a person and which by a computer.
 """
 
@@ -11,87 +11,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .rules import BSD, Rules
-from .table import COUP, EXTENSION, PLAYING, Move, Outcome, Table
-
-
-@dataclass(frozen=True)
-class Event:
-    """A move that was made, for the front ends' logs: its outcome, the
-    table's notices after it (``discard pile reshuffled``, karma), the phase
-    it was made in (an Answer's question) and the mover's side's mileage
-    after it."""
-
-    outcome: Outcome
-    notices: tuple[str, ...] = ()
-    phase: str = PLAYING
-    mileage: int = 0
+from ..engine.rules import BSD, Rules
+from ..engine.table import COUP, EXTENSION, Event, Move, Outcome, Table
+from ..players.registry import STANDARD, level_of, make_computer
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
-    from typing import Any
-
-    from .players import Player
-
-
-LEVELS = ("easy", "standard", "expert")
-
-
-def computer_kind(rules: Rules, level: str = "standard") -> str:
-    """The kind of computer (what a save file names) that plays ``level``:
-    for ``standard``, ``bsd`` (BSD's heuristic) in the bsd preset and
-    ``heuristic`` (the rules-aware one) in the others; ``easy`` and
-    ``expert`` in every preset."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r} (choose {', '.join(LEVELS)})")
-    if level != "standard":
-        return level
-    return "bsd" if rules.name == "bsd" else "heuristic"
-
-
-def computer_kinds(rules: Rules) -> tuple[str, ...]:
-    """The kinds a save file may name under ``rules``."""
-    return tuple(computer_kind(rules, level) for level in ("standard", "easy", "expert"))
-
-
-def computer_class(kind: str) -> type[Any]:
-    """The class of a computer kind (what a save file names)."""
-    if kind == "bsd":
-        from .computer import BsdComputer
-
-        return BsdComputer
-    if kind == "heuristic":
-        from .heuristic import Heuristic
-
-        return Heuristic
-    if kind == "easy":
-        from .easy import Easy
-
-        return Easy
-    if kind == "expert":
-        from .expert import Expert
-
-        return Expert
-    raise ValueError(f"unknown computer kind {kind!r}")
-
-
-_KINDS = {"BsdComputer": "bsd", "Heuristic": "heuristic", "Easy": "easy", "Expert": "expert"}
-
-
-def kind_of(player: Player) -> str:
-    """The kind of a computer made by :func:`computer_class`; ValueError
-    for any other player."""
-    kind = _KINDS.get(type(player).__name__)
-    if kind is None or type(player) is not computer_class(kind):
-        raise ValueError(f"not a computer a save file can name: {type(player).__name__}")
-    return kind
-
-
-def make_computer(rules: Rules, seat: int, rng: random.Random,
-                  level: str = "standard") -> Player:
-    """The computer that plays ``level`` at ``seat``."""
-    player: Player = computer_class(computer_kind(rules, level))(rng, seat)
-    return player
+    from ..players.base import Player
 
 
 @dataclass(eq=False)
@@ -151,9 +77,8 @@ class Session:
         >>> Session.new(seed=1).level, Session.new(seed=1, level="expert").level
         ('standard', 'expert')
         """
-        kinds = [_KINDS.get(type(player).__name__) for _, player in sorted(self.computers.items())]
-        kind = kinds[0] if kinds else None
-        return kind if kind in ("easy", "expert") else "standard"
+        seats = sorted(self.computers)
+        return level_of(self.computers[seats[0]]) if seats else STANDARD
 
     @property
     def computer_to_move(self) -> bool:
@@ -203,7 +128,3 @@ class Session:
         self.log.clear()
         for computer in self.computers.values():
             computer.start_hand(self.table)
-
-    @property
-    def playing(self) -> bool:
-        return self.table.phase == PLAYING

@@ -25,7 +25,7 @@ in later hands is foreseen 95 times in 100, not 99, and the guesses drift.
 The guesses cannot tell where the safeties are (a computer keeps them, so
 they hardly change what it plays, and drawing the guesses again fixes a
 safety into most of them by chance): a ``SafetyTracker`` keeps the chance
-of each place for each unseen safety apart (see ``mille.safeties``).
+of each place for each unseen safety apart (see ``mille.players.safeties``).
 
 For each real decision (more than one distinct legal move):
 
@@ -76,23 +76,19 @@ from __future__ import annotations
 
 import math
 import random
-from time import monotonic
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from time import monotonic
+from typing import Any
 
-from .cards import (
+from ..engine.cards import (
     CARD_NAMES,
     EXTRA_TANK,
     HAND_SLOTS,
     NO_CARD,
     NUM_SAFETIES,
 )
-from .computer import INITIAL_NEED, IN_HAND, PLAYED, UNKNOWN, BsdComputer, needed_remedy
-from .heuristic import KINDS, NAMES, Heuristic
-from .memory import card_counts, integer, quote, seat_number
-from .players import Player
-from .safeties import SafetyTracker
-from .table import (
+from ..engine.table import (
     COUP,
     EXTENSION,
     NO,
@@ -108,6 +104,11 @@ from .table import (
     Table,
     Use,
 )
+from .base import Player
+from .computer import IN_HAND, INITIAL_NEED, PLAYED, UNKNOWN, BsdComputer, needed_remedy
+from .heuristic import KINDS, NAMES, Heuristic
+from .memory import card_counts, integer, quote, seat_number
+from .safeties import SafetyTracker
 
 # Guesses kept about the other hands, shared out.  Against one opponent,
 # 1,000 guesses hold four times as many different hands as 200 did and get
@@ -746,7 +747,7 @@ def standard_policy(table: Table, seat: int, rng: random.Random,
     for card in hand:
         if card != NO_CARD:
             seen[card] += 1
-    if rules.name == "bsd":
+    if rules.standard_computer == "bsd":
         bot = BsdComputer(rng, seat)
         bot.seen = seen[:EXTRA_TANK + NUM_SAFETIES]
         own = table.tableaux[seat].safeties

@@ -1,5 +1,5 @@
 """Advice for the person at the keyboard: the hint (the expert's move and
-one line of why).  The card tracker's counts are :func:`mille.describe.unseen`.
+one line of why).  The card tracker's counts are :func:`mille.engine.describe.unseen`.
 
 The hint asks a fresh expert computer for seat 0's move, so it knows only
 what that seat may know, and it never plays the move: the front end shows
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from .cards import (
+from ..engine.cards import (
     D200,
     END_OF_LIMIT,
     FALSE_VIRTUE,
@@ -24,8 +24,9 @@ from .cards import (
     is_repair,
     is_safety,
 )
-from .describe import YOU, card_name, side_name
-from .table import COUP, EXTENSION, OVER, Answer, Discard, Move, Pick, Table, Use
+from ..engine.describe import YOU, card_name, side_name
+from ..engine.rules import other_side
+from ..engine.table import COUP, EXTENSION, OVER, Answer, Discard, Move, Pick, Table, Use
 
 HINT_SEED = 0x4D494C4C45  # the hint's own random stream: same position, same hint
 
@@ -104,7 +105,7 @@ def reason(table: Table, seat: int, move: Move) -> str:
     if is_repair(card):
         return "repairs you; a Go then rolls"
     if is_hazard(card):
-        target = move.target if isinstance(move, Use) and move.target is not None else 3 - side
+        target = move.target if isinstance(move, Use) and move.target is not None else other_side(side)
         other = table.tableaux[target - 1]
         verb = "slows" if card == SPEED_LIMIT else "stops"
         return f"{verb} {side_name(rules, target)} at {other.mileage}"

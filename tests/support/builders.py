@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any
 
-from mille.cards import NO_CARD, VALUES, card_from_name
-from mille.rules import BSD
-from mille.table import OVER, Outcome, Table, Tableau, deck_cards
+from mille.engine.cards import NO_CARD, VALUES, card_from_name
+from mille.engine.rules import BSD
+from mille.engine.table import OVER, Outcome, Table, deck_cards
+from mille.engine.tableau import Tableau
 
 Card = str | int | None
 

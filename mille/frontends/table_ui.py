@@ -1,6 +1,6 @@
 """The curses board of the ``classic`` and ``milebymile`` presets, 2 to 9 seats.
 
-BSD's board (:class:`mille.ui.Ui`) has room for two players only.  This
+BSD's board (:class:`mille.frontends.ui.Ui`) has room for two players only.  This
 one keeps its keys, prompts, save dialogue, signals and game loop and draws
 a table instead, on the same 80x24 screen::
 
@@ -21,7 +21,7 @@ a table instead, on the same 80x24 screen::
 
 On a terminal taller than 24 rows the last four rows stay at the bottom
 and the log gets the rows between.  L shows the whole hand's log, full
-screen (:meth:`mille.ui.Ui.show_log`).
+screen (:meth:`mille.frontends.ui.Ui.show_log`).
 
 ``W`` (and the end of a hand) swaps the side rows for the full score table:
 every row of the preset's scoring for every side, then the totals and
@@ -34,15 +34,30 @@ from __future__ import annotations
 import curses
 import textwrap
 
-from .describe import (
-    SAFETY_SHORT, YOU, card_name, describe, game_result, hand_result, is_team_game,
-    opponents, option_summary, option_words, recent, safety_marks, score_table, seat_name,
-    side_label, side_members, side_name, tops,
+from ..engine.describe import (
+    SAFETY_SHORT,
+    YOU,
+    card_name,
+    describe,
+    game_result,
+    hand_result,
+    is_team_game,
+    opponents,
+    option_summary,
+    option_words,
+    recent,
+    safety_marks,
+    score_table,
+    seat_name,
+    side_label,
+    side_members,
+    side_name,
+    tops,
 )
-from .session import Event, Session
-from .table import COUP, EXTENSION, NO, OVER, PLAYING, YES, Move, Table, Use
-from .rules import Rules
-from .text import ELLIPSIS, shorten
+from ..engine.rules import Rules
+from ..engine.table import COUP, EXTENSION, NO, OVER, PLAYING, YES, Event, Move, Table, Use
+from ..engine.text import ELLIPSIS, shorten
+from ..game.session import Session
 from .ui import MOVE_PROMPT, NEWLINE, RETURN, SPACE, Ui, is_erase, is_kill, tracker_cells
 
 COLS = 80
@@ -200,7 +215,7 @@ def attacker(session: Session, hazard: int) -> str | None:
 def question_context(session: Session) -> str:
     """What the pending question is about, when it is yours.
 
-    >>> from mille.rules import find_rules
+    >>> from mille.engine.rules import find_rules
     >>> s = Session.new(find_rules("classic", players=3), seed=1)
     >>> s.table.phase, s.table.asked, s.table.offer = COUP, 0, (1, 16, 6)
     >>> question_context(s)
@@ -328,7 +343,7 @@ class TableUi(Ui):
         self.draw_prompt()
 
     def message_text(self) -> str:
-        from .text import escape
+        from ..engine.text import escape
 
         return escape(self.message)[:LAST_COL]
 
@@ -407,7 +422,7 @@ class TableUi(Ui):
     def draw_unseen(self, table: Table, lower: int) -> None:
         """The card tracker (T) where the log goes: how many of each card
         you have not seen (the deck and the other hands), read downwards."""
-        from .describe import unseen
+        from ..engine.describe import unseen
 
         total = sum(unseen(table))
         self.put(lower, LOG_X, f"--NOT SEEN YET-- {total} cards, {len(table.deck)} in the deck"

@@ -4,7 +4,7 @@ The game itself (curses, the engine, the save-file code) is imported only
 once it is needed.
 
 Without a file, the games that were interrupted (hang-up, SIGTERM, lost
-terminal: see :mod:`mille.recovery`) are offered first, newest first, on
+terminal: see :mod:`mille.storage.recovery`) are offered first, newest first, on
 the terminal, before curses starts: ``Resume it? [yn]`` takes one key for
 the boards, a line in the line mode.  It is asked only of ``mille`` (or
 ``mille --plain``) alone with a terminal on standard input: with game
@@ -21,14 +21,13 @@ import argparse
 import sys
 from dataclasses import dataclass
 
-from . import __version__
+from .. import __version__
 
 USAGE = "usage: mille [--rules NAME] [--players N] [options] [--seed N] [--plain] [file]"
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 LINE_LIMIT = 200  # the longest line mille prints on stderr
 PATH_LIMIT = 100  # the most of a file name shown in it (its end)
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
-LEVELS = ("easy", "standard", "expert")
 
 HELP = f"""{USAGE}
 
@@ -103,10 +102,11 @@ _GAME_OPTIONS = (
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
-    from typing import Callable, NoReturn
+    from collections.abc import Callable
+    from typing import NoReturn
 
-    from .rules import Rules
-    from .session import Session
+    from ..engine.rules import Rules
+    from ..game.session import Session
 
 
 class UsageError(Exception):
@@ -152,6 +152,8 @@ RIGGINGS = ("none", "no-duplicates", "2x-attacks", "2x-defenses")  # the rules' 
 
 
 def _parser() -> _Parser:
+    from ..players.registry import LEVELS
+
     parser = _Parser(prog="mille", usage=USAGE[len("usage: "):], add_help=False,
                      allow_abbrev=False)
     parser.add_argument("-h", "--help", action="store_true")
@@ -179,11 +181,11 @@ def parse_args(argv: list[str]) -> Options:
     >>> parse_args(["a", "b"])
     Traceback (most recent call last):
     ...
-    mille.cli.UsageError: usage: mille [file]
+    mille.frontends.cli.UsageError: usage: mille [file]
     >>> parse_args(["--rules", "classic", "--players", "5"])
     Traceback (most recent call last):
     ...
-    mille.cli.UsageError: mille: classic needs 2, 3, 4 or 6 players
+    mille.frontends.cli.UsageError: mille: classic needs 2, 3, 4 or 6 players
     """
     cut = argv.index("--") if "--" in argv else len(argv)
     head, rest = argv[:cut], argv[cut + 1:]  # after --, only files
@@ -212,7 +214,7 @@ def parse_args(argv: list[str]) -> Options:
         return Options(file=files[0], plain=args.plain)
     rules = None
     if args.rules is not None or given:
-        from .rules import RulesError, find_rules
+        from ..engine.rules import BSD, RulesError, find_rules
 
         if args.rules != "milebymile":
             for flag, key in _GAME_OPTIONS[1:]:
@@ -223,7 +225,7 @@ def parse_args(argv: list[str]) -> Options:
             rules = find_rules("bsd" if args.rules is None else args.rules, **given)
         except RulesError as exc:
             raise UsageError(f"mille: {_quote(str(exc), LINE_LIMIT - 7)}") from None
-        if rules.name == "bsd":
+        if rules == BSD:  # the default game
             rules = None
     chosen = bool(given) or any(getattr(args, name) is not None
                                 for name in ("rules", "level", "seed"))
@@ -233,7 +235,7 @@ def parse_args(argv: list[str]) -> Options:
 
 def _quote(text: str, limit: int = WORD_LIMIT) -> str:
     """An argument for a usage error: escaped, cut to ``limit``."""
-    from .text import escape, shorten
+    from ..engine.text import escape, shorten
 
     return shorten(escape(text), limit)
 
@@ -241,7 +243,7 @@ def _quote(text: str, limit: int = WORD_LIMIT) -> str:
 def show_path(path: str) -> str:
     """A file name for a message: escaped and, if long, cut to its end
     (``.../saves/game``), where the name that matters is."""
-    from .text import ELLIPSIS, escape
+    from ..engine.text import ELLIPSIS, escape
 
     text = escape(path)
     if len(text) <= PATH_LIMIT:
@@ -253,7 +255,7 @@ def complain(path: str | None, reason: str, tail: str = "") -> None:
     """Print ``mille: FILE: reason tail`` (or ``mille: reason``) on stderr as
     one line: control characters escaped, at most ``LINE_LIMIT`` characters
     (the reason is cut, ``tail`` is always shown whole)."""
-    from .text import escape, shorten
+    from ..engine.text import escape, shorten
 
     head = "mille: " + ("" if path is None else show_path(path) + ": ")
     tail = escape(tail)
@@ -270,7 +272,7 @@ def file_stamp(path: str) -> str:
     import os
     import time
 
-    from .text import escape
+    from ..engine.text import escape
 
     try:
         stamp = time.ctime(os.stat(path).st_mtime)
@@ -340,7 +342,7 @@ def _play(options: Options) -> int:
     message = ""
     resumed: tuple[str, float, str] | None = None  # recovery file, its mtime, its text
     if options.file is not None:
-        from . import savefile
+        from ..storage import savefile
 
         try:
             session = savefile.load_session(options.file)
@@ -359,7 +361,7 @@ def _play(options: Options) -> int:
         except _Stop as stop:
             return stop.status
         if found is None:
-            from .session import Session
+            from ..game.session import Session
 
             if options.rules is None:
                 session = Session.new(seed=options.seed, level=options.level)
@@ -375,9 +377,9 @@ def _play(options: Options) -> int:
 
             status = plain.play(session, message, fresh=resumed is None and options.file is None)
         else:
-            from . import ui
+            from . import terminal
 
-            status = ui.play(session, message)
+            status = terminal.play(session, message)
     finally:
         if resumed is not None and status != 0:
             _keep(session, *resumed)
@@ -402,7 +404,7 @@ def _interrupted_game(options: Options) -> tuple[Session, str, tuple[str, float,
     game options or ``--seed`` the player asked for a new game, and a script
     on standard input would answer with its moves.  Then the new game
     starts and one line on stderr says a kept game is waiting."""
-    from . import recovery, savefile
+    from ..storage import recovery, savefile
 
     ask = _stdin_is_terminal() and not options.chosen
     games = recovery.kept_games()
@@ -589,7 +591,7 @@ def _keep(session: Session, path: str, mtime: float, text: str) -> None:
     """The resumed game did not end well (the terminal would not do, or the
     game was cut short): keep it again, unless the game was kept already
     (a hang-up), with its old date if nothing was played."""
-    from . import recovery, savefile
+    from ..storage import recovery, savefile
 
     if session.kept is not None:
         return

@@ -15,8 +15,8 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pexpect
 import pyte
@@ -176,7 +176,7 @@ class Term:
         self.child.close()
         status = self.child.exitstatus
         assert status is not None, f"killed by signal {self.child.signalstatus}"
-        return status
+        return int(status)
 
     def close(self) -> None:
         if self.child.isalive():

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .text import escape, shorten
+from ..engine.text import escape, shorten
 
 QUOTE_LIMIT = 60  # the most of a value a message shows
 
@@ -30,7 +30,7 @@ def quote(value: object) -> str:
     """A value from a save file, for a message: at most ``QUOTE_LIMIT``
     characters, escaped, never raising (huge numbers are named by size)."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
-        return "a number of about %d digits" % (value.bit_length() * 3 // 10)
+        return f"a number of about {value.bit_length() * 3 // 10} digits"
     try:
         return escape(shorten(repr(value), QUOTE_LIMIT))
     except (ValueError, RecursionError):

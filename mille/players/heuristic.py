@@ -79,18 +79,20 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import (
-    CARD_NAMES,
+from ..engine.cards import (
+    ACCIDENT,
+    ALL_NAMES,
     D25,
     D50,
     D200,
     END_OF_LIMIT,
     EXTRA_TANK,
     FALSE_VIRTUE,
-    FALSE_VIRTUE_NAME,
+    FLAT_TIRE,
     GASOLINE,
     GO,
     NO_CARD,
+    OUT_OF_GAS,
     RIGHT_OF_WAY,
     SPEED_LIMIT,
     STOP,
@@ -99,9 +101,8 @@ from .cards import (
     opposite,
     safety_for,
 )
-from .memory import card_counts, integer, quote
-from .rules import RIGGINGS, Rules, find_rules
-from .table import (
+from ..engine.rules import PROBLEMS, RIGGINGS, STACK, Rules, find_rules, other_side
+from ..engine.table import (
     COUP,
     EXTENSION,
     NO,
@@ -113,13 +114,14 @@ from .table import (
     Outcome,
     Pick,
     Table,
-    Tableau,
     Use,
 )
+from ..engine.tableau import Tableau
+from .memory import card_counts, integer, quote
 
 KINDS = FALSE_VIRTUE + 1  # the 19 card kinds and False Virtue
-NAMES: tuple[str, ...] = tuple(CARD_NAMES) + (FALSE_VIRTUE_NAME,)
-CRITICAL = (5, 6, 7, STOP)  # hazards that stop a side
+NAMES = ALL_NAMES
+CRITICAL = (OUT_OF_GAS, FLAT_TIRE, ACCIDENT, STOP)  # hazards that stop a side
 
 # The decks a preset may deal (by kind, False Virtue last): what a saved
 # memory may count against.
@@ -178,7 +180,7 @@ def weights(rules: Rules) -> Weights:
     """The weights for ``rules``' number of sides (and battle model)."""
     if rules.sides > 2:
         return MANY_SIDES
-    return TWO_SIDES_PROBLEMS if rules.battle == "problems" else TWO_SIDES
+    return TWO_SIDES_PROBLEMS if rules.battle == PROBLEMS else TWO_SIDES
 
 
 class HeuristicError(ValueError):
@@ -189,12 +191,12 @@ def _needs(table: Table, tab: Tableau) -> list[int]:
     """The remedies ``tab``'s side must play before it rolls (Go last)."""
     model = table.rules.battle
     right_of_way = RIGHT_OF_WAY in tab.safeties
-    if model == "problems":
+    if model == PROBLEMS:
         needs = [opposite(p) for p in tab.problems if p in (5, 6, 7)]
         return needs + ([GO] if STOP in tab.problems else [])
     if table.model.rolling(tab):
         return []
-    if model == "stack":
+    if model == STACK:
         top = tab.battle[-1] if tab.battle else NO_CARD
     else:
         top = tab.top
@@ -389,14 +391,14 @@ class _Turn:
             return self.distance_value(card)
         if card >= GASOLINE:
             return self.remedy_value(card)
-        target = move.target if move.target is not None else 3 - self.own
+        target = move.target if move.target is not None else other_side(self.own)
         return self.attack_value(card, target)
 
     def safety_value(self, card: int) -> float:
         me = self.me
         if card == RIGHT_OF_WAY:
             cures = bool(self.needs) and self.needs[-1] == GO or self.model.limited(me) or \
-                (self.rules.battle == "problems" and STOP in me.problems)
+                (self.rules.battle == PROBLEMS and STOP in me.problems)
         else:
             cures = opposite(card) in self._hazards_on_me()
         if cures:
@@ -414,7 +416,7 @@ class _Turn:
 
     def _hazards_on_me(self) -> set[int]:
         me = self.me
-        if self.rules.battle == "problems":
+        if self.rules.battle == PROBLEMS:
             return set(me.problems)
         top, speed = self.model.tops(me)
         return {top, speed}
@@ -492,7 +494,7 @@ class _Turn:
             damage = 60.0 * (len(after) - len(before))
             if damage <= 0:
                 return damage - 5
-            if self.rules.battle == "stack":
+            if self.rules.battle == STACK:
                 # the side is stopped already: the hazard mostly changes
                 # which remedy it waits for, and it would stop a rolling
                 # side later
@@ -504,7 +506,7 @@ class _Turn:
             if total:
                 damage *= 1.0 + self.w.scarce * (1.0 - self.bot.unseen(remedy) / total)
         value = damage * self.threat(target) * self.time_left()
-        if self.rules.battle == "problems" and not self.needs and self._can_move() \
+        if self.rules.battle == PROBLEMS and not self.needs and self._can_move() \
                 and (left > self.w.last_leg or opp.mileage < self.me.mileage):
             # while rolling, miles first: every hazard brings a Stop, so the
             # chance to roll may not come back, and a hazard keeps
@@ -550,7 +552,7 @@ class _Turn:
         return threat
 
     def _needs_after(self, opp: Tableau, card: int) -> list[int]:
-        if self.rules.battle == "problems":
+        if self.rules.battle == PROBLEMS:
             problems = set(opp.problems) | {card}
             if card != STOP and RIGHT_OF_WAY not in opp.safeties:
                 problems.add(STOP)
@@ -637,7 +639,7 @@ class _Turn:
     def _crowd(self) -> bool:
         """Three or more opposing sides under the problems model: a rolling
         side is hit again and again (every hazard also brings a Stop)."""
-        return self.rules.battle == "problems" and len(self.opponents) >= 3
+        return self.rules.battle == PROBLEMS and len(self.opponents) >= 3
 
 
 def _makes(rest: int, cards: list[int], two_hundreds: int) -> bool:

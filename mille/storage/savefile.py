@@ -7,7 +7,7 @@ that is not a complete, consistent save is refused with a one-line reason,
 and never modified.  Nothing is ever pickled, marshalled or evaluated.
 
 Version 3 holds any preset and seat count: the rules (rebuilt through
-:func:`mille.rules.find_rules`), who controls each seat (a person, or a
+:func:`mille.engine.rules.find_rules`), who controls each seat (a person, or a
 computer at its level, with its memory and generator), the whole table,
 the dealer's generator, and the log of the moves since your last turn (what
 the N-seat board and the line mode show, so a restored game shows the same
@@ -16,7 +16,7 @@ owner of the rules' invariants; this module checks the shape, and that each
 logged move is one the engine could have made.  Version 2 (the same without
 the log) still loads, as does version 1 (bsd only, mille 1.0), converted.
 
->>> from mille.session import Session
+>>> from mille.game.session import Session
 >>> game = Session.new(seed=7)
 >>> text = dumps(game)
 >>> dumps(loads(text)) == text
@@ -24,7 +24,7 @@ True
 >>> loads(text.replace('"target": 700', '"target": 800'))
 Traceback (most recent call last):
   ...
-mille.savefile.SaveError: impossible game: target must be one of [700, 1000], not 800
+mille.storage.savefile.SaveError: impossible game: target must be one of [700, 1000], not 800
 """
 
 from __future__ import annotations
@@ -43,28 +43,37 @@ TYPE_CHECKING = False  # typing and tempfile are not loaded at run time (start-u
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
-    from .players import Player
+    from ..players.base import Player
 
-from .cards import (CARD_NAMES, FALSE_VIRTUE_NAME, HAND_SLOTS, NO_CARD, NUM_SAFETIES,
-                    OUT_OF_GAS, SPEED_LIMIT, is_safety)
-from .rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
-from .describe import recent
-from .session import Event, Session, computer_class, computer_kinds, kind_of
-from .table import (
+from ..engine.cards import (
+    ALL_NAMES,
+    HAND_SLOTS,
+    NO_CARD,
+    NUM_SAFETIES,
+    OUT_OF_GAS,
+    SPEED_LIMIT,
+    is_safety,
+)
+from ..engine.describe import recent
+from ..engine.rules import BSD, PRESETS, PROBLEMS, RIGGINGS, Rules, RulesError, find_rules
+from ..engine.table import (
     COUP,
     EXTENSION,
     OVER,
     PLAYING,
     Answer,
     Discard,
+    Event,
     Move,
     Outcome,
     Pick,
     Table,
-    Tableau,
     Use,
 )
-from .text import escape, shorten
+from ..engine.tableau import Tableau
+from ..engine.text import escape, shorten
+from ..game.session import Session
+from ..players.registry import computer_class, computer_kinds, kind_of
 
 FORMAT = "bsd-mille-save"
 VERSION = 3
@@ -82,7 +91,7 @@ SHOW_LIMIT = 60  # characters of a bad value quoted in a message
 MESSAGE_LIMIT = 160  # characters of a SaveError's message
 BIG = 10**9  # the bound of a counter that has no other (games, totals)
 
-NAMES: tuple[str, ...] = tuple(CARD_NAMES) + (FALSE_VIRTUE_NAME,)  # card i's name
+NAMES = ALL_NAMES  # card i's name
 _CARD_BY_NAME = {name: card for card, name in enumerate(NAMES)}
 _MT_N = 624  # words in the Mersenne Twister's state
 _PHASES = (PLAYING, EXTENSION, COUP, OVER)
@@ -676,7 +685,7 @@ def _computer(kind: str, memory: Any, rng: random.Random, seat: int, where: str)
             reason = reason.removeprefix(prefix)
         _fail(where, reason)
     if getattr(computer, "seat", seat) != seat:
-        _fail(where, f"the memory of seat {_show(getattr(computer, 'seat'))}, not {seat}")
+        _fail(where, f"the memory of seat {_show(computer.seat)}, not {seat}")
     return computer
 
 
@@ -738,7 +747,7 @@ def _tableau(data: Any, where: str, rules: Rules) -> Tableau:
     d = _object(data, where, _TABLEAU_KEYS + _optional(data, _TABLEAU_OPTIONAL))
     piles = {key: _card_list(d[key], f"{where}.{key}")
              for key in ("battle", "speed", "miles", "safeties", "record", "problems", "saved")}
-    played = piles["record"] if rules.battle == "problems" else piles["miles"]
+    played = piles["record"] if rules.battle == PROBLEMS else piles["miles"]
     return Tableau(
         battle=piles["battle"],
         speed=piles["speed"],

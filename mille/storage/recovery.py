@@ -31,7 +31,7 @@ import sys
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
-    from .session import Session
+    from ..game.session import Session
 
 NAME = "interrupted-game.json"  # the one recovery file of earlier versions
 PREFIX, SUFFIX = "interrupted-", ".json"

@@ -17,7 +17,7 @@ with precise one-line messages (``docs/rules.md`` states the rules).
 >>> find_rules("classic", players=5)
 Traceback (most recent call last):
   ...
-mille.rules.RulesError: classic needs 2, 3, 4 or 6 players
+mille.engine.rules.RulesError: classic needs 2, 3, 4 or 6 players
 >>> find_rules("milebymile", players=6, team_mode="3v3").members(1)
 (0, 2, 4)
 >>> find_rules("bsd") == BSD
@@ -61,6 +61,12 @@ EACH_AT_ZERO = "each"  # classic: 500 for each opposing side at 0
 ALL_AT_ZERO = "all"  # milebymile: 500 once, if every other side is at 0
 
 FALSE_VIRTUE_COUNT = 2  # extra cards with the karma rule
+
+
+def other_side(side: int) -> int:
+    """The opposing side in a game of two sides (sides are numbered 1 and 2):
+    where a hazard goes when no target is named."""
+    return 3 - side
 
 
 class RulesError(ValueError):
@@ -112,6 +118,9 @@ class Rules:
     # may a safety be discarded?  BSD refuses it (``discard a safety?``);
     # classic's and Mile by Mile's texts let a player discard any card
     discard_safeties: bool = False
+    # the computer of the ``standard`` level (``mille.players.registry``):
+    # BSD's own heuristic, ``bsd``, or the rules-aware ``heuristic``
+    standard_computer: str = "bsd"
     scoring: Scoring = field(default_factory=Scoring)
 
     @property
@@ -224,6 +233,7 @@ def _classic(players: int) -> Rules:
     return Rules(
         name="classic",
         players=players,
+        standard_computer="heuristic",
         team_mode="v".join(["2"] * sides) if teams else "individual",
         sides=sides,
         deck=CLASSIC_DECK,
@@ -265,6 +275,7 @@ def _milebymile(
     return Rules(
         name="milebymile",
         players=players,
+        standard_computer="heuristic",
         team_mode=team_mode,
         sides=sides,
         deck=_rigged(CLASSIC_DECK, rigging),

@@ -1,0 +1,3 @@
+"""Helpers shared by the tests: tables built card by card (``builders``),
+a fake curses window (``fakewindow``), the installed ``mille`` in a
+pseudo-terminal (``screen``)."""

@@ -1,0 +1,125 @@
+"""The package's layers, read from the sources with ``ast``.
+
+``mille.engine`` (the rules) is at the bottom, then ``mille.players`` (who
+moves), ``mille.game`` (a game in progress), ``mille.storage`` (games on
+disk), ``mille.frontends`` (what a person sees); ``mille.selfplay`` and
+``mille.__main__`` are tools on top.  A module imports only from its own
+layer or lower ones, imports make no cycle (counting the imports inside
+functions and for type checking too), and only front ends import curses.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import mille
+
+PACKAGE = Path(mille.__file__).parent
+LAYERS = ("engine", "players", "game", "storage", "frontends")
+TOOLS = ("mille.__main__", "mille.selfplay")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(("mille", *parts))
+
+
+def imports(path: Path) -> set[str]:
+    """Every module of mille (or outside it) that ``path`` imports, anywhere."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                where = ".".join(base + ([node.module] if node.module else []))
+            else:
+                where = node.module or ""
+            found.add(where)
+            for alias in node.names:  # ``from . import savefile``: a module
+                if f"{where}.{alias.name}" in MODULES:
+                    found.add(f"{where}.{alias.name}")
+    return found
+
+
+MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+GRAPH = {
+    name: {other for other in imports(path) if other in MODULES and other != name}
+    for name, path in MODULES.items()
+}
+
+
+def rank(name: str) -> int:
+    """The layer of a module: 0 for the engine ... 4 for the front ends; the
+    package itself (only ``__version__``) is below them all, the tools above."""
+    if name in TOOLS:
+        return len(LAYERS)
+    parts = name.split(".")
+    if len(parts) == 1 or parts[1] not in LAYERS:
+        assert name == "mille", f"{name} is in no layer"
+        return -1
+    return LAYERS.index(parts[1])
+
+
+def test_every_module_is_in_a_layer() -> None:
+    assert {rank(name) for name in MODULES} == set(range(-1, len(LAYERS) + 1))
+
+
+def test_imports_point_down() -> None:
+    upward = sorted(
+        f"{name} imports {other}"
+        for name, others in GRAPH.items()
+        for other in others
+        if rank(other) > rank(name)
+    )
+    assert upward == []
+
+
+def test_no_import_cycles() -> None:
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1 on the path, 2 done
+
+    def visit(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for other in sorted(GRAPH[name]):
+            if state.get(other) == 1:
+                cycles.append(path[path.index(other):] + [other])
+            elif other not in state:
+                visit(other, path + [other])
+        state[name] = 2
+
+    for name in sorted(GRAPH):
+        if name not in state:
+            visit(name, [name])
+    assert cycles == []
+
+
+def test_only_front_ends_import_curses() -> None:
+    users = {name for name, path in MODULES.items() if {"curses", "_curses"} & imports(path)}
+    assert users, "the boards import curses"
+    assert all(name.startswith("mille.frontends.") for name in users), sorted(users)
+
+
+def test_the_checks_see_relative_imports() -> None:
+    """The parser resolves ``from ..engine.table import X`` and
+    ``from ..storage import savefile`` to the modules they name."""
+    assert "mille.engine.table" in GRAPH["mille.game.session"]
+    assert "mille.storage.savefile" in GRAPH["mille.frontends.cli"]
+
+
+def test_every_package_is_installed() -> None:
+    """pyproject.toml lists the packages a wheel carries: all of them."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 and later
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    found = {module_name(path) for path in PACKAGE.rglob("__init__.py")}
+    assert listed == found
