@@ -1,10 +1,14 @@
-"""Shared by every test."""
+"""Shared by every test: a private state directory, and ``spawn`` for the
+end-to-end tests (``mille`` in a pty, read through pyte)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from support.screen import Term
 
 
 @pytest.fixture(autouse=True)
@@ -14,3 +18,18 @@ def _private_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     of whoever runs the tests (the next mille there would offer them)."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "state"))
+
+
+@pytest.fixture
+def spawn() -> Iterator[Callable[..., Term]]:
+    """``spawn(*args, rows=24, cols=80, cwd=None)``: start mille; killed after the test."""
+    started: list[Term] = []
+
+    def start(*args: str, **kwargs: object) -> Term:
+        term = Term(*args, **kwargs)  # type: ignore[arg-type]
+        started.append(term)
+        return term
+
+    yield start
+    for term in reversed(started):  # a Term sharing another's state directory goes first
+        term.close()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -866,7 +866,8 @@ def test_output_lost_at_the_question_keeps_the_game(
 
 RESUME_THEN_SIGNAL = """
 import os, signal, sys
-from mille import cli, recovery
+from mille.frontends import cli
+from mille.storage import recovery
 real_remove = recovery.remove
 def remove_then_signal(target=None):
     real_remove(target)  # the offered file is gone: the game lives in memory only

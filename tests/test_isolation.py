@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mille import recovery
+from mille.storage import recovery
 
 
 def test_kept_games_go_to_a_private_directory(tmp_path_factory: pytest.TempPathFactory) -> None:

@@ -641,7 +641,7 @@ def play(session: Session, message: str = "", *, fresh: bool = False,
             except (ValueError, OSError):  # not the main thread
                 pass
     if undo:
-        from .recovery import hold_exit_signals
+        from ..storage.recovery import hold_exit_signals
 
         hold_exit_signals(False)  # held back while a resumed game had no file
     try:
