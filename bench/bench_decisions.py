@@ -108,17 +108,25 @@ def record(args: tuple[Rules, int, int]) -> list[Decision]:
         mine = h % rules.players
         expert = Expert(random.Random(master.getrandbits(64)), mine, budget=UNCAPPED)
         seats: list[Player] = [
-            expert if seat == mine else
-            PLAYERS["standard"](rules, random.Random(master.getrandbits(64)), seat)
-            for seat in range(rules.players)]
+            expert
+            if seat == mine
+            else PLAYERS["standard"](rules, random.Random(master.getrandbits(64)), seat)
+            for seat in range(rules.players)
+        ]
         for player in seats:
             player.start_hand(table)
         while table.phase != OVER:
             seat = table.current_player
             assert seat is not None
-            if seat == mine and (table.phase == EXTENSION or table.phase == PLAYING
-                                 and PICK not in table.legal_moves()) \
-                    and len(candidates(table)) > 1:
+            if (
+                seat == mine
+                and (
+                    table.phase == EXTENSION
+                    or table.phase == PLAYING
+                    and PICK not in table.legal_moves()
+                )
+                and len(candidates(table)) > 1
+            ):
                 needs = {s: p.need[:] for s, p in enumerate(seats) if isinstance(p, BsdComputer)}
                 decisions.append(Decision(table.copy(), copy.deepcopy(expert), needs))
             outcome = table.apply(seats[seat].choose(table))
@@ -169,25 +177,29 @@ def decide(args: tuple[Decision, str, int]) -> tuple[str, float]:
     expert = copy.deepcopy(decision.expert)
     expert.rng = random.Random(seed)
     if player == "budget-x4":
-        expert.budget = dataclasses.replace(UNCAPPED, moves=UNCAPPED.moves * 4,
-                                            extra=UNCAPPED.extra * 4)
+        expert.budget = dataclasses.replace(
+            UNCAPPED, moves=UNCAPPED.moves * 4, extra=UNCAPPED.extra * 4
+        )
     elif player == "filter-safeties":
         expert.track_safeties = False
     elif player.startswith("conf-"):
         expert.budget = dataclasses.replace(UNCAPPED, confidence=float(player[5:]))
     elif player == "budget-half":
-        expert.budget = dataclasses.replace(UNCAPPED, moves=UNCAPPED.moves // 2,
-                                            extra=UNCAPPED.extra // 2)
+        expert.budget = dataclasses.replace(
+            UNCAPPED, moves=UNCAPPED.moves // 2, extra=UNCAPPED.extra // 2
+        )
     elif player == "sees-hands":
-        expert.beliefs = {s: [[c for c in hand if c != NO_CARD]]
-                          for s, hand in enumerate(table.hands) if s != expert.seat}
+        expert.beliefs = {
+            s: [[c for c in hand if c != NO_CARD]]
+            for s, hand in enumerate(table.hands)
+            if s != expert.seat
+        }
     elif player == "sees-safeties":
         expert.track_safeties = False
         for seat, guesses in expert.beliefs.items():
             held = [c for c in table.hands[seat] if c >= EXTRA_TANK]
             room = sum(c != NO_CARD for c in table.hands[seat]) - len(held)
-            expert.beliefs[seat] = [[c for c in g if c < EXTRA_TANK][:room] + held
-                                    for g in guesses]
+            expert.beliefs[seat] = [[c for c in g if c < EXTRA_TANK][:room] + held for g in guesses]
     began = time.perf_counter()
     move = expert.choose(table)
     return key(table, move), time.perf_counter() - began
@@ -206,8 +218,14 @@ def guessed(decision: Decision, seed: int) -> tuple[float, float]:
         size = max(1, sum(true.values()))
         guesses = expert.beliefs[seat]
         right += sum(sum((Counter(g) & true).values()) for g in guesses) / len(guesses) / size
-        chance += sum(sum((Counter(rng.sample(pool, min(size, len(pool)))) & true).values())
-                      for _ in range(20)) / 20 / size
+        chance += (
+            sum(
+                sum((Counter(rng.sample(pool, min(size, len(pool)))) & true).values())
+                for _ in range(20)
+            )
+            / 20
+            / size
+        )
     n = max(1, len(others))
     return right / n, chance / n
 
@@ -216,8 +234,9 @@ def _sign(v: float) -> int:
     return (v > 0) - (v < 0)
 
 
-def gains(worths: Sequence[dict[str, list[float]]], standard: Sequence[str],
-          chosen: Sequence[str]) -> tuple[list[float], list[float]]:
+def gains(
+    worths: Sequence[dict[str, list[float]]], standard: Sequence[str], chosen: Sequence[str]
+) -> tuple[list[float], list[float]]:
     """Per decision: the chosen move's sign and points gain over the standard move."""
     signs, points = [], []
     for worth, base, move in zip(worths, standard, chosen):
@@ -227,32 +246,45 @@ def gains(worths: Sequence[dict[str, list[float]]], standard: Sequence[str],
     return signs, points
 
 
-def halves(worths: Sequence[dict[str, list[float]]],
-           standard: Sequence[str]) -> tuple[list[float], list[float]]:
+def halves(
+    worths: Sequence[dict[str, list[float]]], standard: Sequence[str]
+) -> tuple[list[float], list[float]]:
     """The oracle's best move by one half of its playouts, measured on the other."""
     signs, points = [], []
     for worth, base in zip(worths, standard):
-        for pick, judge in ((slice(0, None, 2), slice(1, None, 2)),
-                            (slice(1, None, 2), slice(0, None, 2))):
+        for pick, judge in (
+            (slice(0, None, 2), slice(1, None, 2)),
+            (slice(1, None, 2), slice(0, None, 2)),
+        ):
             score = {m: sum(map(_sign, v[pick])) for m, v in worth.items()}
             best = max(score, key=lambda m: score[m])
             if score[best] <= score[base]:
                 best = base
             n = len(worth[base][judge])
-            signs.append((sum(map(_sign, worth[best][judge])) -
-                          sum(map(_sign, worth[base][judge]))) / n)
+            signs.append(
+                (sum(map(_sign, worth[best][judge])) - sum(map(_sign, worth[base][judge]))) / n
+            )
             points.append((sum(worth[best][judge]) - sum(worth[base][judge])) / n)
     return signs, points
 
 
-def line(label: str, signs: list[float], points: list[float], departs: float,
-         times: list[float] | None = None) -> str:
+def line(
+    label: str,
+    signs: list[float],
+    points: list[float],
+    departs: float,
+    times: list[float] | None = None,
+) -> str:
     mean, half = mean_interval(signs)
-    text = (f"  {label:14s} departs {departs:5.1%}  sign gain {mean:+.4f} "
-            f"(±{half:.4f})  points {sum(points) / len(points):+6.2f}")
+    text = (
+        f"  {label:14s} departs {departs:5.1%}  sign gain {mean:+.4f} "
+        f"(±{half:.4f})  points {sum(points) / len(points):+6.2f}"
+    )
     if times:
-        text += (f"  median {percentile(times, 0.5) * 1000:.0f} ms, "
-                 f"p95 {percentile(times, 0.95) * 1000:.0f} ms")
+        text += (
+            f"  median {percentile(times, 0.5) * 1000:.0f} ms, "
+            f"p95 {percentile(times, 0.95) * 1000:.0f} ms"
+        )
     return text
 
 
@@ -264,44 +296,68 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rollouts", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--players",
-                        default="expert,sees-hands,sees-safeties,budget-x4,oracle-halves")
+    parser.add_argument(
+        "--players", default="expert,sees-hands,sees-safeties,budget-x4,oracle-halves"
+    )
     parser.add_argument("--dump", help="write each decision's moves and gains (JSON)")
     args = parser.parse_args(argv)
     dumps: dict[str, list[dict[str, object]]] = {}
     rules = find_rules(args.rules, players=args.seats)
     players = args.players.split(",")
     for player in players:
-        if player not in ("expert", "filter-safeties", "sees-hands", "sees-safeties", "budget-x4",
-                          "budget-half", "oracle-halves") and not player.startswith("conf-"):
+        if player not in (
+            "expert",
+            "filter-safeties",
+            "sees-hands",
+            "sees-safeties",
+            "budget-x4",
+            "budget-half",
+            "oracle-halves",
+        ) and not player.startswith("conf-"):
             parser.error(f"unknown player {player!r}")
     began = time.perf_counter()
     jobs = max(1, args.workers) * 2
     sizes = [args.hands // jobs + (i < args.hands % jobs) for i in range(jobs)]
     with multiprocessing.Pool(args.workers) as pool:
-        decisions = [d for part in pool.map(
-            record, [(rules, args.seed * 1009 + i, n) for i, n in enumerate(sizes) if n])
-            for d in part]
-        worths = pool.map(oracle, [(d, args.rollouts, args.seed * 7919 + i)
-                                   for i, d in enumerate(decisions)], chunksize=4)
+        decisions = [
+            d
+            for part in pool.map(
+                record, [(rules, args.seed * 1009 + i, n) for i, n in enumerate(sizes) if n]
+            )
+            for d in part
+        ]
+        worths = pool.map(
+            oracle,
+            [(d, args.rollouts, args.seed * 7919 + i) for i, d in enumerate(decisions)],
+            chunksize=4,
+        )
         standard = pool.map(standard_move, decisions, chunksize=8)
-        print(f"{args.rules} ({rules.players} seats): {len(decisions)} decisions of the expert "
-              f"in {args.hands} hands, {args.rollouts} oracle playouts a move, seed {args.seed}")
+        print(
+            f"{args.rules} ({rules.players} seats): {len(decisions)} decisions of the expert "
+            f"in {args.hands} hands, {args.rollouts} oracle playouts a move, seed {args.seed}"
+        )
         shares = [guessed(d, i) for i, d in enumerate(decisions)]
-        print(f"  its guesses hold {sum(r for r, _ in shares) / len(shares):.1%} of the other "
-              f"hands' cards (a random guess {sum(c for _, c in shares) / len(shares):.1%})")
+        print(
+            f"  its guesses hold {sum(r for r, _ in shares) / len(shares):.1%} of the other "
+            f"hands' cards (a random guess {sum(c for _, c in shares) / len(shares):.1%})"
+        )
         for player in players:
             if player == "oracle-halves":
                 signs, points = halves(worths, standard)
                 print(line(player, signs, points, math.nan))
                 continue
-            results = pool.map(decide, [(d, player, args.seed * 31 + i)
-                                        for i, d in enumerate(decisions)], chunksize=4)
+            results = pool.map(
+                decide,
+                [(d, player, args.seed * 31 + i) for i, d in enumerate(decisions)],
+                chunksize=4,
+            )
             chosen = [r[0] for r in results]
             signs, points = gains(worths, standard, chosen)
             if args.dump:
-                dumps[player] = [dict(standard=b, chosen=c, sign=g, points=p)
-                                 for b, c, g, p in zip(standard, chosen, signs, points)]
+                dumps[player] = [
+                    dict(standard=b, chosen=c, sign=g, points=p)
+                    for b, c, g, p in zip(standard, chosen, signs, points)
+                ]
             departs = sum(c != s for c, s in zip(chosen, standard)) / len(chosen)
             print(line(player, signs, points, departs, [r[1] for r in results]))
     if args.dump:

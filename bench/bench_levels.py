@@ -134,8 +134,10 @@ class Timed:
 
 def seat_kinds(rules: Rules, a: str, b: str, swapped: bool) -> list[str]:
     """A kind per seat: sides alternate A and B (B and A when swapped)."""
-    return [(b if swapped else a) if (rules.side_of(seat) - 1) % 2 == 0 else
-            (a if swapped else b) for seat in range(rules.players)]
+    return [
+        (b if swapped else a) if (rules.side_of(seat) - 1) % 2 == 0 else (a if swapped else b)
+        for seat in range(rules.players)
+    ]
 
 
 def side_scores(table: Table, rules: Rules, kinds: list[str], a: str) -> tuple[float, float]:
@@ -166,13 +168,18 @@ def extract_baseline(rev: str, repo: str | None = None) -> str:
     """The revision's ``mille/`` extracted as ``mille_base`` in a new
     temporary directory; :class:`BaselineError` for an unknown revision."""
     repo = repo or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    found = subprocess.run(["git", "rev-parse", "--verify", "--quiet", rev + "^{commit}"],
-                           cwd=repo, capture_output=True, text=True)
+    found = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", rev + "^{commit}"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
     if found.returncode != 0:
         raise BaselineError(f"unknown revision {rev!r}")
     commit = found.stdout.strip()
-    archive = subprocess.run(["git", "archive", "--format=tar", commit, "mille"], cwd=repo,
-                             capture_output=True)
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", commit, "mille"], cwd=repo, capture_output=True
+    )
     if archive.returncode != 0:
         raise BaselineError(f"revision {rev!r} has no mille package")
     where = tempfile.mkdtemp(prefix="bench_levels_")
@@ -193,8 +200,11 @@ def load_baseline(where: str) -> ModuleType:
     package = importlib.import_module(BASE)
     layered = os.path.isdir(os.path.join(where, BASE, "engine"))
     if layered:
-        engine = {name.removeprefix("mille."): module for name, module in sys.modules.items()
-                  if name == "mille.engine" or name.startswith("mille.engine.")}
+        engine = {
+            name.removeprefix("mille."): module
+            for name, module in sys.modules.items()
+            if name == "mille.engine" or name.startswith("mille.engine.")
+        }
     else:
         engine = FLAT_ENGINE
     for name, module in engine.items():
@@ -212,8 +222,9 @@ def load_baseline(where: str) -> ModuleType:
     return selfplay
 
 
-def make_player(rules: Rules, kind: str, rng: random.Random, seat: int,
-                baseline: str | None = None) -> Player:
+def make_player(
+    rules: Rules, kind: str, rng: random.Random, seat: int, baseline: str | None = None
+) -> Player:
     """The kind's player (the expert without its time cap); a kind named
     ``kind@rev`` is the revision's, extracted in ``baseline``."""
     if "@" in kind:
@@ -233,13 +244,17 @@ def make_player(rules: Rules, kind: str, rng: random.Random, seat: int,
 Job = tuple[Rules, str, str, int, int, "str | None"]  # rules, A, B, count, seed, baseline
 
 
-def make_seats(rules: Rules, kinds: list[str], seed: int, tally: Tally,
-               baseline: str | None = None) -> list[Timed]:
+def make_seats(
+    rules: Rules, kinds: list[str], seed: int, tally: Tally, baseline: str | None = None
+) -> list[Timed]:
     master = random.Random(seed)
-    return [Timed(make_player(rules, kind, random.Random(master.getrandbits(64)), seat,
-                              baseline),
-                  tally.times.setdefault(kind, []))
-            for seat, kind in enumerate(kinds)]
+    return [
+        Timed(
+            make_player(rules, kind, random.Random(master.getrandbits(64)), seat, baseline),
+            tally.times.setdefault(kind, []),
+        )
+        for seat, kind in enumerate(kinds)
+    ]
 
 
 def play_deals(args: Job) -> Tally:
@@ -309,9 +324,9 @@ def wilson(k: int, n: int) -> tuple[float, float, float]:
     if n == 0:
         return math.nan, math.nan, math.nan
     p = k / n
-    denom = 1 + Z95 ** 2 / n
-    centre = (p + Z95 ** 2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / denom
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
     return p, centre - half, centre + half
 
 
@@ -354,33 +369,42 @@ def report(tally: Tally, a: str, b: str, head: str) -> None:
 
     def hands(where: str, won: int, decided: int, diffs: list[float]) -> None:
         p, lo, hi = wilson(won, decided)
-        print(f"  decided hands{where} won by {a}: {won}/{decided} = {p:.1%} "
-              f"(95% interval {lo:.1%} to {hi:.1%})")
+        print(
+            f"  decided hands{where} won by {a}: {won}/{decided} = {p:.1%} "
+            f"(95% interval {lo:.1%} to {hi:.1%})"
+        )
         mean, half = mean_interval(diffs)
-        print(f"  points per hand{where} ({len(diffs)} deals), {a} minus {b}: {mean:+.1f} "
-              f"(95% interval {mean - half:+.1f} to {mean + half:+.1f})")
+        print(
+            f"  points per hand{where} ({len(diffs)} deals), {a} minus {b}: {mean:+.1f} "
+            f"(95% interval {mean - half:+.1f} to {mean + half:+.1f})"
+        )
 
     if tally.hands:
         hands("", tally.won, tally.decided, tally.pair_diffs)
     if tally.game_hands:
         p, lo, hi = wilson(tally.games_won, tally.games)
-        print(f"  whole games won by {a}: {tally.games_won}/{tally.games} = {p:.1%} "
-              f"(95% interval {lo:.1%} to {hi:.1%}; {tally.game_hands} hands)")
+        print(
+            f"  whole games won by {a}: {tally.games_won}/{tally.games} = {p:.1%} "
+            f"(95% interval {lo:.1%} to {hi:.1%}; {tally.game_hands} hands)"
+        )
         # (the k-th hands of the two runs of a game, when both played one)
-        hands(" within those games", tally.game_won, tally.game_decided,
-              tally.game_pair_diffs)
+        hands(" within those games", tally.game_won, tally.game_decided, tally.game_pair_diffs)
     for kind in (a, b):
         times = tally.times.get(kind, [])
         if times:
-            print(f"  {kind}: {len(times)} real decisions, median "
-                  f"{percentile(times, 0.5) * 1000:.1f} ms, 95th percentile "
-                  f"{percentile(times, 0.95) * 1000:.1f} ms, slowest "
-                  f"{max(times) * 1000:.0f} ms")
+            print(
+                f"  {kind}: {len(times)} real decisions, median "
+                f"{percentile(times, 0.5) * 1000:.1f} ms, 95th percentile "
+                f"{percentile(times, 0.95) * 1000:.1f} ms, slowest "
+                f"{max(times) * 1000:.0f} ms"
+            )
             cap = DEFAULT_BUDGET.seconds
             if kind == "expert" and cap is not None:
                 over = sum(t > cap for t in times)
-                print(f"  {kind}: {over} decisions ({over / len(times):.2%}) longer than "
-                      f"its {cap} s time cap")
+                print(
+                    f"  {kind}: {over} decisions ({over / len(times):.2%}) longer than "
+                    f"its {cap} s time cap"
+                )
 
 
 def merge(paths: Sequence[str]) -> None:
@@ -395,16 +419,22 @@ def merge(paths: Sequence[str]) -> None:
         kinds = (data["kinds"][0], data["kinds"][1])
         total.add(Tally(**data["tally"]))
     assert kinds is not None
-    report(total, kinds[0], kinds[1], f"{len(paths)} runs together: {kinds[0]} against "
-           f"{kinds[1]}, {len(total.pair_diffs)} duplicate deals ({total.hands} hands), "
-           f"{total.games} decided games")
+    report(
+        total,
+        kinds[0],
+        kinds[1],
+        f"{len(paths)} runs together: {kinds[0]} against "
+        f"{kinds[1]}, {len(total.pair_diffs)} duplicate deals ({total.hands} hands), "
+        f"{total.games} decided games",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rules", default="bsd")
-    parser.add_argument("--players", default="expert,standard",
-                        help="the two kinds, A,B (A is measured)")
+    parser.add_argument(
+        "--players", default="expert,standard", help="the two kinds, A,B (A is measured)"
+    )
     parser.add_argument("--seats", type=int, default=None, help="seats (default: 2)")
     parser.add_argument("--teams", default=None, help="milebymile's team mode")
     parser.add_argument("--deals", type=int, default=100)
@@ -412,11 +442,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--chunk", type=int, default=10, help="deals or games per job")
-    parser.add_argument("--baseline", metavar="REV",
-                        help="B plays as this git revision's code (see above)")
+    parser.add_argument(
+        "--baseline", metavar="REV", help="B plays as this git revision's code (see above)"
+    )
     parser.add_argument("--save", metavar="FILE", help="also write the raw tallies (JSON)")
-    parser.add_argument("--merge", metavar="FILE", nargs="+",
-                        help="print the figures of saved runs together, and nothing else")
+    parser.add_argument(
+        "--merge",
+        metavar="FILE",
+        nargs="+",
+        help="print the figures of saved runs together, and nothing else",
+    )
     args = parser.parse_args(argv)
     if args.merge:
         merge(args.merge)
@@ -438,9 +473,12 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     def jobs(count: int, salt: int) -> list[Job]:
         sizes = [args.chunk] * (count // args.chunk) + (
-            [count % args.chunk] if count % args.chunk else [])
-        return [(rules, a, b, size, args.seed * 100003 + salt + i, baseline)
-                for i, size in enumerate(sizes)]
+            [count % args.chunk] if count % args.chunk else []
+        )
+        return [
+            (rules, a, b, size, args.seed * 100003 + salt + i, baseline)
+            for i, size in enumerate(sizes)
+        ]
 
     try:
         tally = run(jobs(args.deals, 0), play_deals, args.workers) if args.deals else Tally()
@@ -451,13 +489,17 @@ def main(argv: Sequence[str] | None = None) -> None:
             shutil.rmtree(baseline, ignore_errors=True)
     seconds = time.perf_counter() - began
 
-    report(tally, a, b, f"{args.rules} ({rules.players} seats, {rules.team_mode}): {a} against "
-           f"{b}, {args.deals} duplicate deals ({tally.hands} hands), {args.games} duplicate "
-           f"games, seed {args.seed}, {args.workers} worker(s), {seconds:.0f} s")
+    report(
+        tally,
+        a,
+        b,
+        f"{args.rules} ({rules.players} seats, {rules.team_mode}): {a} against "
+        f"{b}, {args.deals} duplicate deals ({tally.hands} hands), {args.games} duplicate "
+        f"games, seed {args.seed}, {args.workers} worker(s), {seconds:.0f} s",
+    )
     if args.save:
         with open(args.save, "w", encoding="utf-8") as f:
-            json.dump({"kinds": [a, b], "rules": args.rules,
-                       "tally": dataclasses.asdict(tally)}, f)
+            json.dump({"kinds": [a, b], "rules": args.rules, "tally": dataclasses.asdict(tally)}, f)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,17 @@ import revision
 from mille.engine.rules import find_rules
 from mille.engine.table import COUP, EXTENSION, NO, PICK, PLAYING, Table
 
-TABLES = (("bsd", 2), ("classic", 2), ("classic", 3), ("classic", 4), ("classic", 6),
-          ("milebymile", 2), ("milebymile", 4), ("milebymile", 6), ("milebymile", 9))
+TABLES = (
+    ("bsd", 2),
+    ("classic", 2),
+    ("classic", 3),
+    ("classic", 4),
+    ("classic", 6),
+    ("milebymile", 2),
+    ("milebymile", 4),
+    ("milebymile", 6),
+    ("milebymile", 9),
+)
 
 # the same measure, bsd, on another revision's code: the N-seat engine
 # (mille.engine.table) where it has one, else mille 1.0's engine (mille.engine)
@@ -133,8 +142,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--baseline", metavar="REV",
-                        help="also measure bsd on git revision REV (a commit, branch or tag)")
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="also measure bsd on git revision REV (a commit, branch or tag)",
+    )
     args = parser.parse_args()
     tables = ((args.rules, args.players),) if args.rules else TABLES
     if args.baseline:
@@ -143,8 +155,7 @@ def main() -> None:
         print(f"{args.baseline} code, bsd, 2 seats: {rate:7.0f} playouts/second")
     for name, players in tables:
         rate, moves = measure(args.playouts, args.seed, name, players)
-        print(f"{name:>10}, {players} seats: {rate:7.0f} playouts/second "
-              f"({moves:.0f} moves each)")
+        print(f"{name:>10}, {players} seats: {rate:7.0f} playouts/second ({moves:.0f} moves each)")
 
 
 if __name__ == "__main__":

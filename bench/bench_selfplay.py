@@ -36,26 +36,37 @@ SEATS = {"classic": (2, 3, 4, 6), "milebymile": (2, 3, 4, 6, 9)}
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--hands", type=int, default=3000,
-                        help="hands for bsd (the other presets play a third of it)")
+    parser.add_argument(
+        "--hands",
+        type=int,
+        default=3000,
+        help="hands for bsd (the other presets play a third of it)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--only", choices=("bsd", "classic", "milebymile"), default=None,
-                        help="one preset only")
-    parser.add_argument("--baseline", metavar="REV",
-                        help="also measure bsd vs bsd on git revision REV (a commit, "
-                             "branch or tag), side by side")
+    parser.add_argument(
+        "--only", choices=("bsd", "classic", "milebymile"), default=None, help="one preset only"
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="also measure bsd vs bsd on git revision REV (a commit, branch or tag), side by side",
+    )
     args = parser.parse_args()
     if args.baseline:
         side_by_side(args.baseline, args.hands, args.seed)
     if args.only in (None, "bsd"):
         single = play_hands(args.hands, args.seed, ["bsd", "bsd"])
-        print(f"bsd vs bsd, 1 process: {single['hands_per_second']:.0f} hands/second "
-              f"({args.hands} hands in {single['seconds']:.2f} s)")
+        print(
+            f"bsd vs bsd, 1 process: {single['hands_per_second']:.0f} hands/second "
+            f"({args.hands} hands in {single['seconds']:.2f} s)"
+        )
         if args.workers > 1:
             multi = play_parallel(args.hands, args.seed, ["bsd", "bsd"], args.workers)
-            print(f"bsd vs bsd, {args.workers} processes: {multi['hands_per_second']:.0f} "
-                  f"hands/second ({args.hands} hands in {multi['seconds']:.2f} s)")
+            print(
+                f"bsd vs bsd, {args.workers} processes: {multi['hands_per_second']:.0f} "
+                f"hands/second ({args.hands} hands in {multi['seconds']:.2f} s)"
+            )
     hands = max(1, args.hands // 3)
     for preset, seats in SEATS.items():
         if args.only not in (None, preset):
@@ -63,9 +74,11 @@ def main() -> None:
         for players in seats:
             rules = find_rules(preset, players=players)
             summary = play_hands(hands, args.seed, ["standard"] * players, rules)
-            print(f"{preset} {players} seats ({rules.team_mode}), standard computers, "
-                  f"1 process: {summary['hands_per_second']:.0f} hands/second "
-                  f"({hands} hands in {summary['seconds']:.2f} s)")
+            print(
+                f"{preset} {players} seats ({rules.team_mode}), standard computers, "
+                f"1 process: {summary['hands_per_second']:.0f} hands/second "
+                f"({hands} hands in {summary['seconds']:.2f} s)"
+            )
 
 
 def side_by_side(rev: str, hands: int, seed: int) -> None:
@@ -78,8 +91,10 @@ def side_by_side(rev: str, hands: int, seed: int) -> None:
                 rates[name].append(float(revision.run(path, BASELINE, str(hands), str(seed))))
     for name, values in rates.items():
         values.sort()
-        print(f"bsd vs bsd on {name}: median {values[1]:.0f} hands/second "
-              f"(rounds: {', '.join(f'{v:.0f}' for v in values)})")
+        print(
+            f"bsd vs bsd on {name}: median {values[1]:.0f} hands/second "
+            f"(rounds: {', '.join(f'{v:.0f}' for v in values)})"
+        )
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ import pexpect
 import pyte
 import revision
 
-FLOOR = r'''
+FLOOR = r"""
 import curses
 scr = curses.initscr()
 curses.noecho(); curses.cbreak()
@@ -60,7 +60,7 @@ scr.addstr(10, 28, " ")
 scr.refresh()
 scr.getch()
 curses.endwin()
-'''
+"""
 
 
 def board_complete(screen: pyte.Screen) -> bool:
@@ -85,8 +85,12 @@ STATE = tempfile.mkdtemp(prefix="mille-bench-state-")
 def time_once(command: str, args: list[str], path: str | None = None) -> float:
     # As an installed program runs: with compiled bytecode cached (here in a
     # private directory, so the source tree is left alone).
-    env = dict(os.environ, TERM="screen", PYTHONPYCACHEPREFIX=PYCACHE,
-               XDG_STATE_HOME=tempfile.mkdtemp(dir=STATE))  # a fresh one: no resume offer
+    env = dict(
+        os.environ,
+        TERM="screen",
+        PYTHONPYCACHEPREFIX=PYCACHE,
+        XDG_STATE_HOME=tempfile.mkdtemp(dir=STATE),
+    )  # a fresh one: no resume offer
     for name in ("LINES", "COLUMNS", "PYTHONDONTWRITEBYTECODE"):
         env.pop(name, None)
     if path is not None:  # another revision's package, ahead of the installed one
@@ -113,8 +117,11 @@ def mille_command() -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
-    parser.add_argument("--baseline", metavar="REV",
-                        help="also time git revision REV's mille (a commit, branch or tag)")
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="also time git revision REV's mille (a commit, branch or tag)",
+    )
     options = parser.parse_args()
     runs = options.runs
     mille = mille_command()
@@ -137,10 +144,13 @@ def main() -> int:
             shutil.rmtree(PYCACHE, ignore_errors=True)
             shutil.rmtree(STATE, ignore_errors=True)
     for name, times in results.items():
-        print(f"{name:20s} median {statistics.median(times) * 1000:6.1f} ms"
-              f"   best {min(times) * 1000:6.1f} ms   ({runs} runs)")
+        print(
+            f"{name:20s} median {statistics.median(times) * 1000:6.1f} ms"
+            f"   best {min(times) * 1000:6.1f} ms   ({runs} runs)"
+        )
     ratio = statistics.median(results["mille --seed 1"]) / statistics.median(
-        results["bare curses floor"])
+        results["bare curses floor"]
+    )
     print(f"ratio (median)       {ratio:.2f}x   goal: median under 100 ms and <= 1.6x")
     return 0
 

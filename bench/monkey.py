@@ -45,10 +45,38 @@ import pyte
 
 NEVER = {0x1A, 0x1C, 0x13, ord("/")}  # ^Z, ^\, ^S, /
 BYTES = [b for b in range(256) if b not in NEVER]
-SEQUENCES = [b"\x1b[A", b"\x1b[B", b"\x1b[C", b"\x1b[D", b"\x1bOP", b"\x1bOQ", b"\x1b[15~",
-             b"\x1b[1;5C", b"\x1b[H", b"\x1b[F", b"\x1b[2~", b"\x1b[3~", b"\x1b"]
-COMMANDS = [b"p", b"P", b"o", b"w", b"r", b"\x0c", b"?", b"q", b"n", b"y", b"\r", b" ",
-            b"e", b"\x7f", b"\x15"]
+SEQUENCES = [
+    b"\x1b[A",
+    b"\x1b[B",
+    b"\x1b[C",
+    b"\x1b[D",
+    b"\x1bOP",
+    b"\x1bOQ",
+    b"\x1b[15~",
+    b"\x1b[1;5C",
+    b"\x1b[H",
+    b"\x1b[F",
+    b"\x1b[2~",
+    b"\x1b[3~",
+    b"\x1b",
+]
+COMMANDS = [
+    b"p",
+    b"P",
+    b"o",
+    b"w",
+    b"r",
+    b"\x0c",
+    b"?",
+    b"q",
+    b"n",
+    b"y",
+    b"\r",
+    b" ",
+    b"e",
+    b"\x7f",
+    b"\x15",
+]
 NAME_CHARS = "abcxyz019._-~ é\x01\x1b"
 
 
@@ -107,11 +135,17 @@ class Monkey:
         self.size = (24, 80)
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.ByteStream(self.screen)
-        self.child = pexpect.spawn(mille_command(), ["--seed", str(self.dice.randrange(10**6))],
-                                   dimensions=self.size, env=env, cwd=str(self.cwd))
+        self.child = pexpect.spawn(
+            mille_command(),
+            ["--seed", str(self.dice.randrange(10**6))],
+            dimensions=self.size,
+            env=env,
+            cwd=str(self.cwd),
+        )
         self.child.delaybeforesend = None
-        self.wait_for(lambda: "--MILEAGE--" in self.row(17) or "Really?" in self.row(10),
-                      "the first board")
+        self.wait_for(
+            lambda: "--MILEAGE--" in self.row(17) or "Really?" in self.row(10), "the first board"
+        )
 
     def pump(self, timeout: float = 0.0) -> bool:
         """Read what is ready; False once the child has exited."""
@@ -169,7 +203,7 @@ class Monkey:
             if readable and not self.pump():
                 return  # exited (and started again): the rest is lost
             if writable:
-                view = view[os.write(fd, view[:64]):]
+                view = view[os.write(fd, view[:64]) :]
                 deadline = time.monotonic() + self.args.timeout
             elif time.monotonic() > deadline:
                 raise Failure(f"hang: mille read no key for {self.args.timeout} s")
@@ -200,8 +234,12 @@ class Monkey:
         lines = self.screen.display
         if lines[0].startswith("MILLE BORNES"):
             return "Press any key" in "\n".join(lines)
-        return ("--HAND--" in lines[5] and "--MILEAGE--" in lines[17]
-                and lines[16].rstrip().endswith("_" * 39) and "Screen must" not in lines[0])
+        return (
+            "--HAND--" in lines[5]
+            and "--MILEAGE--" in lines[17]
+            and lines[16].rstrip().endswith("_" * 39)
+            and "Screen must" not in lines[0]
+        )
 
     def probe(self) -> None:
         """^G must get an answer (beep, echo or the board back) at 80x24, and
@@ -264,6 +302,7 @@ class Monkey:
 
     def paste_likely(self, data: bytes) -> bool:
         return len(data) > 100
+
     def run(self) -> dict[str, object]:
         began = time.monotonic()
         self.start()
@@ -272,7 +311,7 @@ class Monkey:
             step += 1
             data = self.random_input()
             for start in range(0, len(data), 512):
-                self.send(data[start:start + 512], paste=self.paste_likely(data))
+                self.send(data[start : start + 512], paste=self.paste_likely(data))
             if step % 25 == 0:
                 self.resize_burst()
             if step % 10 == 0:
@@ -281,10 +320,16 @@ class Monkey:
         self.wait_for(self.whole, "whole screen at the end")
         self.probe()
         return {
-            "keys": self.keys_sent, "pasted_bytes": self.pasted, "restarts": self.restarts, "probes": self.probes,
-            "resizes": self.resizes, "worst_probe_s": round(self.worst_probe, 3),
-            "worst_idle_cpu": round(self.worst_cpu, 3), "output_bytes": self.output,
-            "seconds": round(time.monotonic() - began, 1), "seed": self.args.seed,
+            "keys": self.keys_sent,
+            "pasted_bytes": self.pasted,
+            "restarts": self.restarts,
+            "probes": self.probes,
+            "resizes": self.resizes,
+            "worst_probe_s": round(self.worst_probe, 3),
+            "worst_idle_cpu": round(self.worst_cpu, 3),
+            "output_bytes": self.output,
+            "seconds": round(time.monotonic() - began, 1),
+            "seed": self.args.seed,
         }
 
     def close(self) -> None:
@@ -306,12 +351,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         figures = monkey.run()
     except Failure as exc:
-        print(f"monkey: FAILED after {monkey.keys_sent} keys, {monkey.restarts} restarts: {exc}",
-              file=sys.stderr)
+        print(
+            f"monkey: FAILED after {monkey.keys_sent} keys, {monkey.restarts} restarts: {exc}",
+            file=sys.stderr,
+        )
         print(f"last input: {b' '.join(monkey.recent)!r}", file=sys.stderr)
         print(f"last output: {monkey.tail[-600:]!r}", file=sys.stderr)
-        print("screen:\n" + "\n".join(line.rstrip() for line in monkey.screen.display),
-              file=sys.stderr)
+        print(
+            "screen:\n" + "\n".join(line.rstrip() for line in monkey.screen.display),
+            file=sys.stderr,
+        )
         return 1
     finally:
         monkey.close()

@@ -99,8 +99,10 @@ def _play(
     _check_names(names, rules)
     master = random.Random(seed)
     deal_rng = random.Random(master.getrandbits(64))
-    seats = [PLAYERS[name](rules, random.Random(master.getrandbits(64)), seat)
-             for seat, name in enumerate(names)]
+    seats = [
+        PLAYERS[name](rules, random.Random(master.getrandbits(64)), seat)
+        for seat, name in enumerate(names)
+    ]
     sides = rules.sides
     points = [0] * sides
     wins = [0] * sides
@@ -131,8 +133,16 @@ def _play(
     return _summary(rules, names, played, finished, points, wins, game_wins, seconds)
 
 
-def _summary(rules: Rules, names: Sequence[str], hands: int, games: int, points: list[int],
-             wins: list[int], game_wins: list[int], seconds: float) -> dict[str, Any]:
+def _summary(
+    rules: Rules,
+    names: Sequence[str],
+    hands: int,
+    games: int,
+    points: list[int],
+    wins: list[int],
+    game_wins: list[int],
+    seconds: float,
+) -> dict[str, Any]:
     return {
         "rules": rules.name,
         "team_mode": rules.team_mode,
@@ -170,8 +180,15 @@ def _play_chunk(args: tuple[int, int, tuple[str, ...], Rules, bool]) -> dict[str
     return play_hands(n, seed, names, rules)
 
 
-def play_parallel(n: int, seed: int, names: Sequence[str], workers: int,
-                  rules: Rules = BSD, *, games: bool = False) -> dict[str, Any]:
+def play_parallel(
+    n: int,
+    seed: int,
+    names: Sequence[str],
+    workers: int,
+    rules: Rules = BSD,
+    *,
+    games: bool = False,
+) -> dict[str, Any]:
     """``play_hands`` (``play_games`` with ``games``) split over ``workers``
     processes (seeds seed, seed+1...)."""
     import multiprocessing
@@ -187,9 +204,16 @@ def play_parallel(n: int, seed: int, names: Sequence[str], workers: int,
     def add(key: str) -> list[int]:
         return [sum(part[key][i] for part in parts) for i in range(rules.sides)]
 
-    return _summary(rules, names, sum(p["hands"] for p in parts),
-                    sum(p["games"] for p in parts), add("points"), add("hand_wins"),
-                    add("game_wins"), seconds)
+    return _summary(
+        rules,
+        names,
+        sum(p["hands"] for p in parts),
+        sum(p["games"] for p in parts),
+        add("points"),
+        add("hand_wins"),
+        add("game_wins"),
+        seconds,
+    )
 
 
 # ----- the command line ---------------------------------------------------------
@@ -266,30 +290,53 @@ def _parser() -> argparse.ArgumentParser:
     amount.add_argument("--hands", type=_positive, help="hands to play")
     amount.add_argument("--games", type=_positive, help="whole games to play")
     parser.add_argument("--seed", type=_integer, default=0, help="random seed (default 0)")
-    parser.add_argument("--rules", choices=PRESETS, default="bsd",
-                        help="the preset (default bsd)")
-    parser.add_argument("--players", type=_players_arg, default=None,
-                        help="one kind per seat, comma separated, of "
-                             f"{', '.join(PLAYERS)} (default standard,standard)")
-    parser.add_argument("--teams", metavar="MODE", default=None,
-                        help="milebymile's team mode, e.g. individual, 2v2, 3v3")
-    parser.add_argument("--distance", type=_integer, default=None,
-                        help="milebymile's race distance (300-3000; in 25s with perfect crossing)")
-    parser.add_argument("--winning-score", type=_integer, default=None,
-                        help="milebymile's winning score (1000-10000)")
-    for flag, what in (("perfect-crossing", "exact finish needed"),
-                       ("stacking", "stacking attacks"),
-                       ("reshuffle", "reshuffle the discard pile"),
-                       ("always-discard", "always allow discarding"),
-                       ("karma", "the karma rule")):
-        parser.add_argument(f"--{flag}", action=argparse.BooleanOptionalAction, default=None,
-                            help=f"milebymile: {what} (default: the preset's)")
-    parser.add_argument("--rigging", type=_rigging, default=None,
-                        help="milebymile's deck rigging: none, no-duplicates, "
-                             "2x-attacks, 2x-defenses")
+    parser.add_argument("--rules", choices=PRESETS, default="bsd", help="the preset (default bsd)")
+    parser.add_argument(
+        "--players",
+        type=_players_arg,
+        default=None,
+        help="one kind per seat, comma separated, of "
+        f"{', '.join(PLAYERS)} (default standard,standard)",
+    )
+    parser.add_argument(
+        "--teams",
+        metavar="MODE",
+        default=None,
+        help="milebymile's team mode, e.g. individual, 2v2, 3v3",
+    )
+    parser.add_argument(
+        "--distance",
+        type=_integer,
+        default=None,
+        help="milebymile's race distance (300-3000; in 25s with perfect crossing)",
+    )
+    parser.add_argument(
+        "--winning-score",
+        type=_integer,
+        default=None,
+        help="milebymile's winning score (1000-10000)",
+    )
+    for flag, what in (
+        ("perfect-crossing", "exact finish needed"),
+        ("stacking", "stacking attacks"),
+        ("reshuffle", "reshuffle the discard pile"),
+        ("always-discard", "always allow discarding"),
+        ("karma", "the karma rule"),
+    ):
+        parser.add_argument(
+            f"--{flag}",
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help=f"milebymile: {what} (default: the preset's)",
+        )
+    parser.add_argument(
+        "--rigging",
+        type=_rigging,
+        default=None,
+        help="milebymile's deck rigging: none, no-duplicates, 2x-attacks, 2x-defenses",
+    )
     parser.add_argument("--progress", action="store_true", help="progress bar on stderr")
-    parser.add_argument("--workers", type=_positive, default=1,
-                        help="processes to use (default 1)")
+    parser.add_argument("--workers", type=_positive, default=1, help="processes to use (default 1)")
     return parser
 
 
@@ -298,10 +345,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     names: list[str] = args.players or ["standard", "standard"]
     try:
         rules = find_rules(
-            args.rules, players=len(names), team_mode=args.teams, distance=args.distance,
-            winning_score=args.winning_score, perfect_crossing=args.perfect_crossing,
-            stacking=args.stacking, reshuffle=args.reshuffle,
-            always_discard=args.always_discard, rigging=args.rigging, karma=args.karma,
+            args.rules,
+            players=len(names),
+            team_mode=args.teams,
+            distance=args.distance,
+            winning_score=args.winning_score,
+            perfect_crossing=args.perfect_crossing,
+            stacking=args.stacking,
+            reshuffle=args.reshuffle,
+            always_discard=args.always_discard,
+            rigging=args.rigging,
+            karma=args.karma,
         )
     except RulesError as exc:
         sys.stderr.write(f"selfplay: {exc}\n")

@@ -11,7 +11,8 @@ from mille.players.advice import label, reason
 
 def test_false_virtue_is_not_a_safety() -> None:
     assert [c for c in range(FALSE_VIRTUE + 1) if is_safety(c)] == list(
-        range(EXTRA_TANK, RIGHT_OF_WAY + 1))
+        range(EXTRA_TANK, RIGHT_OF_WAY + 1)
+    )
 
 
 def test_a_false_virtue_hint_tells_of_karma_not_of_safety() -> None:

@@ -72,8 +72,7 @@ def bsd_error(screen: list[str]) -> str:
 
 
 @pytest.mark.parametrize("key", ["h", "H"])
-def test_h_shows_the_hint_on_bsds_error_line_and_plays_nothing(key: str,
-                                                               beeps: list[int]) -> None:
+def test_h_shows_the_hint_on_bsds_error_line_and_plays_nothing(key: str, beeps: list[int]) -> None:
     session = your_move(Session.new(seed=4))
     before = session.table.copy()
     window, _ = bsd(key, session)
@@ -89,17 +88,23 @@ def test_h_shows_the_hint_on_bsds_error_line_and_plays_nothing(key: str,
 
 
 def test_a_long_hint_is_cut_at_a_word_inside_bsds_error_line() -> None:
-    assert ui.fit_line("hint: U2 Go - you are stopped and hold 75", 35) \
+    assert (
+        ui.fit_line("hint: U2 Go - you are stopped and hold 75", 35)
         == "hint: U2 Go - you are stopped..."
-    for text in ("hint: U2 Go - you are stopped and hold 75 and 100",
-                 "hint: D3 Puncture Proof - the card you need least",
-                 "hint: U4 Speed Limit - slows Comp (125 miles)",
-                 "x" * 60):
+    )
+    for text in (
+        "hint: U2 Go - you are stopped and hold 75 and 100",
+        "hint: D3 Puncture Proof - the card you need least",
+        "hint: U4 Speed Limit - slows Comp (125 miles)",
+        "x" * 60,
+    ):
         fitted = ui.fit_line(text, 35)
         assert len(fitted) <= 35
         assert text.startswith(fitted.removesuffix("..."))
-    assert ui.fit_line("hint: D3 Puncture Proof - the card you need least", 24) \
+    assert (
+        ui.fit_line("hint: D3 Puncture Proof - the card you need least", 24)
         == "hint: D3 Puncture Proof"
+    )
 
 
 def test_the_hint_leaves_when_the_position_changes() -> None:
@@ -148,7 +153,7 @@ def read_bsd_tracker(screen: list[str]) -> list[tuple[str, int]]:
     rows: list[tuple[str, int]] = []
     for x in (ui.TRACK_X, ui.TRACK_X + ui.TRACK_COLUMN):
         for y in range(ui.TRACK_Y, ui.TRACK_Y + 10):
-            cell = screen[y][x:x + 17]
+            cell = screen[y][x : x + 17]
             if cell.strip():
                 rows.append((cell[:14].strip(), int(cell[14:17])))
     return rows
@@ -229,9 +234,11 @@ def coup_offered() -> Session:
     return session
 
 
-@pytest.mark.parametrize("rules", [find_rules("classic", players=3),
-                                   find_rules("milebymile", players=9, karma=True)],
-                         ids=lambda r: f"{r.name}-{r.players}")
+@pytest.mark.parametrize(
+    "rules",
+    [find_rules("classic", players=3), find_rules("milebymile", players=9, karma=True)],
+    ids=lambda r: f"{r.name}-{r.players}",
+)
 def test_h_on_the_n_seat_board(rules: Rules, beeps: list[int]) -> None:
     session = your_move(Session.new(rules, seed=4))
     before = session.table.copy()
@@ -259,19 +266,23 @@ def read_table_tracker(screen: list[str]) -> tuple[int, list[tuple[str, int]]]:
     for index in range(board.TRACKER_COLUMNS):
         x = board.LOG_X + index * board.TRACKER_COLUMN
         for y in range(top + 1, board.LOG_BOTTOM + 1):
-            cell = screen[y][x:x + 17]
+            cell = screen[y][x : x + 17]
             if cell.strip():
                 rows.append((cell[:14].strip(), int(cell[14:17])))
     return top, rows
 
 
-@pytest.mark.parametrize("rules", [find_rules("classic", players=2),
-                                   find_rules("classic", players=6),
-                                   find_rules("milebymile", players=6, team_mode="3v3"),
-                                   find_rules("milebymile", players=8, team_mode="2v2v2v2",
-                                              karma=True),
-                                   find_rules("milebymile", players=9, karma=True)],
-                         ids=lambda r: f"{r.name}-{r.players}-{r.team_mode}")
+@pytest.mark.parametrize(
+    "rules",
+    [
+        find_rules("classic", players=2),
+        find_rules("classic", players=6),
+        find_rules("milebymile", players=6, team_mode="3v3"),
+        find_rules("milebymile", players=8, team_mode="2v2v2v2", karma=True),
+        find_rules("milebymile", players=9, karma=True),
+    ],
+    ids=lambda r: f"{r.name}-{r.players}-{r.team_mode}",
+)
 @pytest.mark.parametrize("full", [False, True])
 def test_t_on_the_n_seat_board_fits_and_keeps_your_hand(rules: Rules, full: bool) -> None:
     session = your_move(Session.new(rules, seed=4))
@@ -288,10 +299,11 @@ def test_t_on_the_n_seat_board_fits_and_keeps_your_hand(rules: Rules, full: bool
     assert tracked[top].startswith("--HAND--")
     for slot, card in enumerate(before.hands[0]):  # your hand stays in view
         assert tracked[top + 1 + slot][:20].rstrip() == (
-            ("P" if slot == 0 else str(slot)) + (" " + card_name(card) if card_name(card) else ""))
+            ("P" if slot == 0 else str(slot)) + (" " + card_name(card) if card_name(card) else "")
+        )
     assert tracked[:top] == logged[:top], "the side rows (or the full table) stay"
-    assert tracked[board.PROMPT_Y:] == logged[board.PROMPT_Y:]
-    assert all(row[:board.LOG_X] == old[:board.LOG_X] for row, old in zip(tracked, logged))
+    assert tracked[board.PROMPT_Y :] == logged[board.PROMPT_Y :]
+    assert all(row[: board.LOG_X] == old[: board.LOG_X] for row, old in zip(tracked, logged))
     assert back == logged, "T again: the log as before"
     big = FakeWindow(rows=24, cols=120)
     game = TableUi(big, session)  # type: ignore[arg-type]

@@ -28,8 +28,10 @@ from mille.selfplay import play_hands
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("bsd", {}),
-    ("classic", dict(players=2)), ("classic", dict(players=3)),
-    ("classic", dict(players=4)), ("classic", dict(players=6)),
+    ("classic", dict(players=2)),
+    ("classic", dict(players=3)),
+    ("classic", dict(players=4)),
+    ("classic", dict(players=6)),
     ("milebymile", dict(players=2)),
     ("milebymile", dict(players=3, karma=True, stacking=True)),
     ("milebymile", dict(players=4, team_mode="2v2", always_discard=False)),
@@ -40,10 +42,12 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
 
 
 @pytest.mark.parametrize("cls", [RandomPlayer, GreedyPlayer])
-@pytest.mark.parametrize("preset, options", CONFIGS,
-                         ids=[f"{p}-{'-'.join(map(str, o.values()))}" for p, o in CONFIGS])
+@pytest.mark.parametrize(
+    "preset, options", CONFIGS, ids=[f"{p}-{'-'.join(map(str, o.values()))}" for p, o in CONFIGS]
+)
 def test_always_legal_and_never_discards_a_safety(
-        cls: type[RandomPlayer | GreedyPlayer], preset: str, options: dict[str, Any]) -> None:
+    cls: type[RandomPlayer | GreedyPlayer], preset: str, options: dict[str, Any]
+) -> None:
     rules = find_rules(preset, **options)
     rng = random.Random(4)
     players = [cls(random.Random(seat), seat) for seat in range(rules.players)]
@@ -77,8 +81,9 @@ def test_seat_is_checked() -> None:
 
 
 def test_greedy_plays_longest_distance() -> None:
-    t = build(hands={0: [D25, D50, D100, STOP, GO, D25]}, picked={0: D50},
-              sides={1: {"battle": [GO]}})
+    t = build(
+        hands={0: [D25, D50, D100, STOP, GO, D25]}, picked={0: D50}, sides={1: {"battle": [GO]}}
+    )
     assert GreedyPlayer(random.Random(0), 0).choose(t) == Use(3)
 
 
@@ -86,30 +91,50 @@ def test_greedy_picks_first_then_discards_useless_never_a_safety() -> None:
     t = build(hands={0: [D25, D50, D100, STOP, GO, D25]}, sides={1: {"battle": [GO]}})
     greedy = GreedyPlayer(random.Random(0), 0)
     assert greedy.choose(t) == PICK
-    t = build(hands={0: [EXTRA_TANK, GO, GO, GO, GO, GO]}, picked={0: GO},
-              sides={1: {"battle": [GO]}})
+    t = build(
+        hands={0: [EXTRA_TANK, GO, GO, GO, GO, GO]}, picked={0: GO}, sides={1: {"battle": [GO]}}
+    )
     move = greedy.choose(t)  # nothing to play (rolling): a Go goes, never the safety
     assert isinstance(move, Discard) and t.hands[0][move.slot] == GO
 
 
 def test_greedy_remedy_then_hazard_on_the_leading_side() -> None:
     # stopped: the Go first
-    t = build(3, hands={0: [GO, FLAT_TIRE, D25, D25, D25, D25]}, picked={0: D50},
-              sides={1: {"battle": [GO, STOP]}, 2: {"battle": [GO], "miles": [D100]},
-                     3: {"battle": [GO], "miles": [D100, D100]}})
+    t = build(
+        3,
+        hands={0: [GO, FLAT_TIRE, D25, D25, D25, D25]},
+        picked={0: D50},
+        sides={
+            1: {"battle": [GO, STOP]},
+            2: {"battle": [GO], "miles": [D100]},
+            3: {"battle": [GO], "miles": [D100, D100]},
+        },
+    )
     greedy = GreedyPlayer(random.Random(0), 0)
     assert t.hands[0][greedy.choose(t).slot] == GO  # type: ignore[union-attr]
     # nothing else: the hazard goes on side 3, which leads
-    t = build(3, hands={0: [FLAT_TIRE, GO, GO, GO, GO, GO]}, picked={0: GO},
-              sides={1: {"battle": [GO, STOP, GO]}, 2: {"battle": [GO], "miles": [D100]},
-                     3: {"battle": [GO], "miles": [D100, D100]}})
+    t = build(
+        3,
+        hands={0: [FLAT_TIRE, GO, GO, GO, GO, GO]},
+        picked={0: GO},
+        sides={
+            1: {"battle": [GO, STOP, GO]},
+            2: {"battle": [GO], "miles": [D100]},
+            3: {"battle": [GO], "miles": [D100, D100]},
+        },
+    )
     move = greedy.choose(t)
     assert isinstance(move, Use) and t.hands[0][move.slot] == FLAT_TIRE and move.target == 3
 
 
 def test_greedy_usefulness() -> None:
-    t = build(3, sides={1: {"miles": [D100] * 6 + [D50], "safeties": [PUNCTURE_PROOF]},
-                        2: {"safeties": [RIGHT_OF_WAY]}})
+    t = build(
+        3,
+        sides={
+            1: {"miles": [D100] * 6 + [D50], "safeties": [PUNCTURE_PROOF]},
+            2: {"safeties": [RIGHT_OF_WAY]},
+        },
+    )
     greedy = GreedyPlayer(random.Random(0), 0)
     assert greedy.usefulness(t, D100) == 0  # over 700
     assert greedy.usefulness(t, D50) > 0
@@ -142,6 +167,9 @@ def test_greedy_beats_random(preset: str, players: int) -> None:
     rules = find_rules(preset, players=players)
     names = ["greedy" if seat % 2 == 0 else "random" for seat in range(players)]
     summary = play_hands(60, 5, names, rules)
-    greedy = sum(p for side, p in enumerate(summary["points"], 1)
-                 if names[rules.members(side)[0]] == "greedy")
+    greedy = sum(
+        p
+        for side, p in enumerate(summary["points"], 1)
+        if names[rules.members(side)[0]] == "greedy"
+    )
     assert greedy > 2 * (sum(summary["points"]) - greedy)

@@ -13,19 +13,22 @@ BENCH = os.path.join(ROOT, "bench", "bench_levels.py")
 
 pytestmark = pytest.mark.skipif(
     subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True).returncode != 0,
-    reason="not a git checkout")
+    reason="not a git checkout",
+)
 
 
 def bench(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, BENCH, *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, BENCH, *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_baseline_head_plays_the_same_as_the_tree() -> None:
     # HEAD's standard is the tree's (tests run on a clean or near-clean
     # tree): the mirrored deals come out even, to the point
-    done = bench("--rules", "classic", "--players", "standard,standard", "--baseline", "HEAD",
-                 "--deals", "3")
+    done = bench(
+        "--rules", "classic", "--players", "standard,standard", "--baseline", "HEAD", "--deals", "3"
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("classic (2 seats, individual): standard against standard@HEAD")
@@ -34,8 +37,20 @@ def test_baseline_head_plays_the_same_as_the_tree() -> None:
 
 
 def test_baseline_in_teams() -> None:
-    done = bench("--rules", "milebymile", "--seats", "4", "--teams", "2v2",
-                 "--players", "easy,standard", "--baseline", "HEAD", "--deals", "2")
+    done = bench(
+        "--rules",
+        "milebymile",
+        "--seats",
+        "4",
+        "--teams",
+        "2v2",
+        "--players",
+        "easy,standard",
+        "--baseline",
+        "HEAD",
+        "--deals",
+        "2",
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("milebymile (4 seats, 2v2): easy against standard@HEAD")
 

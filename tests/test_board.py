@@ -48,7 +48,7 @@ class FakeWindow(fakewindow.FakeWindow):
 
 def bare(prompt: str) -> str:
     """The prompt row without the status at its right."""
-    return prompt[:board.STATUS_X].rstrip()
+    return prompt[: board.STATUS_X].rstrip()
 
 
 def drawn(session: Session, rows: int = 24, cols: int = 80) -> FakeWindow:
@@ -119,8 +119,8 @@ def test_the_board_fits_80x24_with_every_side_on_it(rules: Rules) -> None:
         tall = drawn(session, rows=40).lines()  # (the log is empty)
         foot = 2 if full else 5  # the prompt and error line, the reminders above
         top = 24 - foot
-        assert tall[:top] == small.lines()[:top] and not any(tall[top:40 - foot])
-        assert tall[40 - foot:] == small.lines()[top:], "the foot at the foot"
+        assert tall[:top] == small.lines()[:top] and not any(tall[top : 40 - foot])
+        assert tall[40 - foot :] == small.lines()[top:], "the foot at the foot"
     session.window_full = False
     lines = drawn(session).lines()
     team = rules.sides < rules.players
@@ -150,10 +150,15 @@ def test_classic_stack_shows_its_speed_top() -> None:
     assert lines[board.SIDES_Y][27:39] == "End of Limit"
 
 
-@pytest.mark.parametrize("rules", [find_rules("classic", players=3),
-                                   find_rules("milebymile", players=9, karma=True),
-                                   find_rules("milebymile", players=8, team_mode="2v2v2v2")],
-                         ids=label)
+@pytest.mark.parametrize(
+    "rules",
+    [
+        find_rules("classic", players=3),
+        find_rules("milebymile", players=9, karma=True),
+        find_rules("milebymile", players=8, team_mode="2v2v2v2"),
+    ],
+    ids=label,
+)
 def test_seeded_hands_always_fit(rules: Rules) -> None:
     """Real positions of a whole hand, every side and question, drawn at
     80x24 and on a bigger window: the same cells."""
@@ -188,7 +193,7 @@ def three_sides(card: int) -> Session:
 
 def test_a_hazard_asks_for_the_side_and_shows_the_engines_refusals() -> None:
     session = three_sides(SPEED_LIMIT)
-    window, _ = run(session, "pu1\r4\r" "u1\r1\r" "u1\r\r" "u1\rx3\r")
+    window, _ = run(session, "pu1\r4\ru1\r1\ru1\r\ru1\rx3\r")
     prompts = window.prompts
     assert "Speed Limit on side:" in prompts
     assert "Speed Limit on side: 4" in prompts
@@ -231,8 +236,11 @@ def test_no_side_is_asked_with_one_opposing_side_or_before_picking() -> None:
 
 def coup_offered(team: bool = False) -> Session:
     """Comp 1 plays Flat Tire on your rolling side; you hold Puncture Proof."""
-    rules = (find_rules("milebymile", players=4, team_mode="2v2") if team
-             else find_rules("milebymile", players=3))
+    rules = (
+        find_rules("milebymile", players=4, team_mode="2v2")
+        if team
+        else find_rules("milebymile", players=3)
+    )
     session = Session.new(rules, seed=5)
     table = session.table
     table.tableaux[0].problems = []
@@ -251,7 +259,8 @@ def test_coup_fourre_names_the_hazard_and_the_safety() -> None:
     session = coup_offered()
     window, _ = run(session, "xy")
     assert window.prompts[0] == (
-        "Coup Fourre?    Comp 1: Flat Tire on you - you hold Puncture Proof")
+        "Coup Fourre?    Comp 1: Flat Tire on you - you hold Puncture Proof"
+    )
     assert window.prompts[1] == window.prompts[0], "x is refused"
     table = session.table
     assert PUNCTURE_PROOF in table.tableaux[0].safeties and table.tableaux[0].coups[1]
@@ -346,19 +355,23 @@ def read_table(lines: list[str], sides: int) -> dict[str, list[int]]:
     for line in lines[2:]:
         if not line.strip() or line.startswith("--HAND--"):
             break  # under the table
-        label, numbers = line[:board.LABEL_WIDTH].strip(), line[board.LABEL_WIDTH:].split()
+        label, numbers = line[: board.LABEL_WIDTH].strip(), line[board.LABEL_WIDTH :].split()
         assert label and len(numbers) == sides, line
         rows[label] = [int(n) for n in numbers]
     return rows
 
 
-@pytest.mark.parametrize("rules,seed", [
-    (find_rules("classic", players=4), 5),
-    (find_rules("classic", players=3), 7),
-    (find_rules("milebymile", players=3), 8),
-    (find_rules("milebymile", players=9, team_mode="3v3v3", karma=True), 9),
-    (find_rules("milebymile", players=5, perfect_crossing=False), 10),
-], ids=lambda value: label(value) if isinstance(value, Rules) else str(value))
+@pytest.mark.parametrize(
+    "rules,seed",
+    [
+        (find_rules("classic", players=4), 5),
+        (find_rules("classic", players=3), 7),
+        (find_rules("milebymile", players=3), 8),
+        (find_rules("milebymile", players=9, team_mode="3v3v3", karma=True), 9),
+        (find_rules("milebymile", players=5, perfect_crossing=False), 10),
+    ],
+    ids=lambda value: label(value) if isinstance(value, Rules) else str(value),
+)
 def test_the_end_of_hand_table_adds_up(rules: Rules, seed: int) -> None:
     session = finished(rules, seed, totals=100)
     window = at_end_of_hand(session, "")
@@ -374,7 +387,7 @@ def test_the_end_of_hand_table_adds_up(rules: Rules, seed: int) -> None:
     heading = window.lines()[1].ljust(80)
     for index in range(rules.sides):
         x = board.LABEL_WIDTH + index * width
-        assert heading[x:x + width].strip() == side_name(rules, index + 1)
+        assert heading[x : x + width].strip() == side_name(rules, index + 1)
 
 
 def test_another_game_after_a_winning_hand_then_a_new_deal() -> None:
@@ -427,13 +440,13 @@ def test_the_log_starts_at_your_last_turn() -> None:
         session.computer_move()
     assert moves == [PICK]
     events = board.since_last_turn(session.log)
-    assert events == session.log[mine + 1:], "after your move"
+    assert events == session.log[mine + 1 :], "after your move"
     expected = [line for e in events for line in describe(table, e)]
     assert board.log_lines(session) == expected
     lines = drawn(session).lines()
     lower = board.SIDES_Y + board.side_rows(table)
-    shown = [line[board.LOG_X:] for line in lines[lower + 1:board.LOG_BOTTOM + 1]]
-    assert shown[:len(expected)] == expected
+    shown = [line[board.LOG_X :] for line in lines[lower + 1 : board.LOG_BOTTOM + 1]]
+    assert shown[: len(expected)] == expected
     assert expected and not any(line.startswith("You ") for line in expected)
 
 
@@ -471,10 +484,19 @@ def all_options() -> Iterator[Rules]:
         for mode in TEAM_MODES[players]:
             rules = find_rules("milebymile", players=players, team_mode=mode)
             karma = rules.sides >= 3
-            yield find_rules("milebymile", players=players, team_mode=mode, karma=karma,
-                             distance=2500, winning_score=10000, perfect_crossing=False,
-                             stacking=True, reshuffle=False, always_discard=False,
-                             rigging="no duplicates")
+            yield find_rules(
+                "milebymile",
+                players=players,
+                team_mode=mode,
+                karma=karma,
+                distance=2500,
+                winning_score=10000,
+                perfect_crossing=False,
+                stacking=True,
+                reshuffle=False,
+                always_discard=False,
+                rigging="no duplicates",
+            )
 
 
 @pytest.mark.parametrize("rules", list(all_options()), ids=label)
@@ -484,28 +506,61 @@ def test_help_fits_the_screen(rules: Rules) -> None:
         assert len(lines) <= 24 and all(len(line) < 80 for line in lines)
     window, _ = run(Session.new(rules, seed=1), "?")
     lines = board.table_help(rules)
-    assert window.lines()[:len(lines)] == lines
+    assert window.lines()[: len(lines)] == lines
 
 
-@pytest.mark.parametrize("rules,has,lacks", [
-    (find_rules("classic", players=2), ["Coup Fourre?, Extension?, Discard a safety?: H, T, L too",
-                                        "Extension? (at 700): y races on to 1000"],
-     ["asks which side", "Partners", "Karma"]),
-    (find_rules("classic", players=3), ["U n on a hazard then asks which side",
-                                        "Coup Fourre?, Extension?, Discard a safety?: H, T, L too"],
-     ["Partners", "Karma"]),
-    (find_rules("classic", players=4), ["Coup Fourre?, Discard a safety?: H, T, L too", "Partners share"],
-     ["Extension?", "asks which side"]),
-    (find_rules("classic", players=6), ["Partners share", "U n on a hazard then asks",
-                                        "Coup Fourre?, Extension?, Discard a safety?: H, T, L too"], []),
-    (find_rules("milebymile", players=6, team_mode="2v2v2", karma=True, stacking=True),
-     ["Coup Fourre?, Discard a safety?: H, T, L too", "Partners share", "Karma: a hazard costs", "stacking,",
-      "Hazards may hit a side that is stopped"], ["Extension?", "no stacking"]),
-    (find_rules("milebymile", players=2, perfect_crossing=False),
-     ["to the target or past it", "no perfect crossing"], ["Extension?", "Karma", "exactly"]),
-])
-def test_help_says_only_what_the_preset_has(rules: Rules, has: list[str],
-                                            lacks: list[str]) -> None:
+@pytest.mark.parametrize(
+    "rules,has,lacks",
+    [
+        (
+            find_rules("classic", players=2),
+            [
+                "Coup Fourre?, Extension?, Discard a safety?: H, T, L too",
+                "Extension? (at 700): y races on to 1000",
+            ],
+            ["asks which side", "Partners", "Karma"],
+        ),
+        (
+            find_rules("classic", players=3),
+            [
+                "U n on a hazard then asks which side",
+                "Coup Fourre?, Extension?, Discard a safety?: H, T, L too",
+            ],
+            ["Partners", "Karma"],
+        ),
+        (
+            find_rules("classic", players=4),
+            ["Coup Fourre?, Discard a safety?: H, T, L too", "Partners share"],
+            ["Extension?", "asks which side"],
+        ),
+        (
+            find_rules("classic", players=6),
+            [
+                "Partners share",
+                "U n on a hazard then asks",
+                "Coup Fourre?, Extension?, Discard a safety?: H, T, L too",
+            ],
+            [],
+        ),
+        (
+            find_rules("milebymile", players=6, team_mode="2v2v2", karma=True, stacking=True),
+            [
+                "Coup Fourre?, Discard a safety?: H, T, L too",
+                "Partners share",
+                "Karma: a hazard costs",
+                "stacking,",
+                "Hazards may hit a side that is stopped",
+            ],
+            ["Extension?", "no stacking"],
+        ),
+        (
+            find_rules("milebymile", players=2, perfect_crossing=False),
+            ["to the target or past it", "no perfect crossing"],
+            ["Extension?", "Karma", "exactly"],
+        ),
+    ],
+)
+def test_help_says_only_what_the_preset_has(rules: Rules, has: list[str], lacks: list[str]) -> None:
     text = " ".join(board.table_help(rules, "expert"))
     for words in has + ["In force: ", "expert computer", "L      the hand so far"]:
         assert words in text
@@ -514,7 +569,8 @@ def test_help_says_only_what_the_preset_has(rules: Rules, has: list[str],
 
 
 def test_each_computers_move_is_shown_before_the_next_computer_decides(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """With many computers (the expert thinks up to 0.9 s a move) the board
     never waits for them all: each move is on the screen, in the log, when
     the next computer starts deciding."""

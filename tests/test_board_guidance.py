@@ -53,17 +53,34 @@ def rounds(session: Session, count: int) -> Session:
 # ----- the N-seat board's status and reminders ------------------------------------
 
 
-@pytest.mark.parametrize("rules,level,status", [
-    (find_rules("classic", players=3), "standard", "standard computers"),
-    (find_rules("classic", players=2), "easy", "easy computer"),
-    (find_rules("milebymile", players=6, team_mode="2v2v2", karma=True), "expert",
-     "karma; expert computers"),
-    (find_rules("milebymile", players=4, stacking=True, reshuffle=False, perfect_crossing=False,
-                rigging="2x attacks", winning_score=3000), "standard",
-     "game 3000, no perfect crossing, stacking, no re..."),  # cut: ? has them all
-])
-def test_the_status_shows_the_options_that_differ_and_the_level(rules: object, level: str,
-                                                                status: str) -> None:
+@pytest.mark.parametrize(
+    "rules,level,status",
+    [
+        (find_rules("classic", players=3), "standard", "standard computers"),
+        (find_rules("classic", players=2), "easy", "easy computer"),
+        (
+            find_rules("milebymile", players=6, team_mode="2v2v2", karma=True),
+            "expert",
+            "karma; expert computers",
+        ),
+        (
+            find_rules(
+                "milebymile",
+                players=4,
+                stacking=True,
+                reshuffle=False,
+                perfect_crossing=False,
+                rigging="2x attacks",
+                winning_score=3000,
+            ),
+            "standard",
+            "game 3000, no perfect crossing, stacking, no re...",
+        ),  # cut: ? has them all
+    ],
+)
+def test_the_status_shows_the_options_that_differ_and_the_level(
+    rules: object, level: str, status: str
+) -> None:
     session = your_move(Session.new(rules, seed=1, level=level))  # type: ignore[arg-type]
     window = table_window()
     game = board.TableUi(window, session)  # type: ignore[arg-type]
@@ -84,8 +101,7 @@ def test_the_reminders_mention_hint_tracker_help_and_the_whole_hand() -> None:
     assert lines[18].startswith("6 "), "the hand's last slot is above the reminders"
 
 
-def test_each_computer_is_shown_thinking_before_it_decides(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_computer_is_shown_thinking_before_it_decides(monkeypatch: pytest.MonkeyPatch) -> None:
     session = Session.new(find_rules("milebymile", players=6), seed=3)
     window = table_window("pd1\r")
     game = board.TableUi(window, session)  # type: ignore[arg-type]
@@ -137,7 +153,7 @@ def test_l_shows_the_whole_hand_and_scrolls_on_the_n_seat_board() -> None:
     assert back == board_before, "q: the board again"
     assert game.viewing is None and session.table.phase == PLAYING
     short = board.log_lines(session)
-    assert len(short) < n and wanted[-len(short):] == short, "the short log: the end of it"
+    assert len(short) < n and wanted[-len(short) :] == short, "the short log: the end of it"
 
 
 def test_l_on_bsds_board_tells_both_players_moves_and_escape_leaves() -> None:
@@ -149,7 +165,7 @@ def test_l_on_bsds_board_tells_both_players_moves_and_escape_leaves() -> None:
     lines = [row.rstrip() for row in view]
     wanted = hand_lines(session.table, session.log)
     assert lines[0] == f"The hand so far (lines 1-{len(wanted)} of {len(wanted)})"
-    assert lines[1:1 + len(wanted)] == wanted
+    assert lines[1 : 1 + len(wanted)] == wanted
     assert any(line.startswith("You drew ") for line in wanted)
     assert any(line.startswith("You discarded ") for line in wanted)
     assert any(line.startswith("Comp 1 ") for line in wanted)
@@ -166,7 +182,7 @@ def test_a_taller_terminal_gives_the_log_more_rows() -> None:
     lower = board.SIDES_Y + board.side_rows(session.table)
     assert short.lines()[lower + 1].startswith("P")
     assert "earlier lines not shown" in short.lines()[lower + 1]
-    logged = [row[board.LOG_X:] for row in tall.lines()[lower + 1:38] if row[board.LOG_X:]]
+    logged = [row[board.LOG_X :] for row in tall.lines()[lower + 1 : 38] if row[board.LOG_X :]]
     assert logged == lines, "every line of the log"
     assert tall.lines()[38].startswith(">>:Move:") and tall.lines()[35].startswith("h: hint")
 
@@ -178,7 +194,8 @@ LONG = "hint: U4 Right of Way - safe for good, another turn, and more words to w
 
 
 def test_a_long_hint_is_shown_whole_on_bsds_board_until_the_next_key(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr("mille.players.advice.hint", lambda table: LONG)
     session = your_move(Session.new(seed=10))
     window = FakeWindow(b"r")
@@ -189,8 +206,11 @@ def test_a_long_hint_is_shown_whole_on_bsds_board_until_the_next_key(
     play(game)
     shown, after = window.screens[-2:]
     rows = [row[45:].rstrip() for row in shown[13:16]]
-    assert rows == ["hint: U4 Right of Way - safe for", "good, another turn, and more words",
-                    "to wrap them"]
+    assert rows == [
+        "hint: U4 Right of Way - safe for",
+        "good, another turn, and more words",
+        "to wrap them",
+    ]
     assert all(row[41:45] == "    " for row in shown[13:16]), "the rows under it blanked"
     assert shown[:13] == before[:13] and shown[16:] == before[16:], "the rest is BSD's"
     assert after[:15] == before[:15], "the next key gives the score window back"
@@ -210,19 +230,19 @@ def test_a_hint_that_fits_changes_only_bsds_error_line() -> None:
     assert shown[15][45:].startswith("hint: U2 Go - stopped; you hold 75")
 
 
-def test_a_long_hint_is_shown_whole_on_the_n_seat_board(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_long_hint_is_shown_whole_on_the_n_seat_board(monkeypatch: pytest.MonkeyPatch) -> None:
     text = LONG + " " + "x" * 30
     monkeypatch.setattr("mille.players.advice.hint", lambda table: text)
     session = your_move(Session.new(find_rules("classic", players=3), seed=1))
     window = table_window(b"hr")
     play(board.TableUi(window, session))  # type: ignore[arg-type]
     shown, after = window.screens[-2:]
-    assert [row[board.LOG_X:].rstrip() for row in shown[20:22]] == [
-        "hint: U4 Right of Way - safe for good, another turn, and", "more words to wrap them "
-        + "x" * 30]
+    assert [row[board.LOG_X :].rstrip() for row in shown[20:22]] == [
+        "hint: U4 Right of Way - safe for good, another turn, and",
+        "more words to wrap them " + "x" * 30,
+    ]
     assert shown[ERROR_Y].rstrip() == ui.fit_line(text, 79)
-    assert after[20][board.LOG_X:].strip() == "", "the next key: the log again"
+    assert after[20][board.LOG_X :].strip() == "", "the next key: the log again"
 
 
 # ----- the Games row --------------------------------------------------------------------
@@ -245,7 +265,7 @@ def test_the_full_table_counts_the_game_just_won() -> None:
     window = table_window()
     board.TableUi(window, session).render()  # type: ignore[arg-type]
     games = next(row for row in window.lines() if row.startswith("Games"))
-    assert games[board.LABEL_WIDTH:].split() == ["0", "1", "0"]
+    assert games[board.LABEL_WIDTH :].split() == ["0", "1", "0"]
     assert any("Comp 1 wins the game" in row for row in window.lines())
     session.next_hand()
     assert session.table.games == [0, 1, 0], "counted once"
@@ -273,16 +293,24 @@ def test_l_at_another_hand_shows_how_the_hand_went(which: str) -> None:
         else:
             session.play(random.Random(len(session.log)).choice(table.legal_moves()))
     window = FakeWindow(b"Lq") if which == "bsd" else table_window(b"Lq")
-    game = (ui.Ui(window, session) if which == "bsd"  # type: ignore[arg-type]
-            else board.TableUi(window, session))  # type: ignore[arg-type]
+    game = (
+        ui.Ui(window, session)  # type: ignore[arg-type]
+        if which == "bsd"
+        else board.TableUi(window, session)  # type: ignore[arg-type]
+    )
     with pytest.raises(OutOfKeys):
         game.end_of_hand()  # (run() would deal the next hand of a game saved at its end)
     asked, view, back = window.screens
     wanted = hand_lines(table, session.log)
-    assert wanted[-1].endswith(("completes the trip (700 miles).",
-                                "complete the trip (700 miles).", "nobody completed the trip."))
+    assert wanted[-1].endswith(
+        (
+            "completes the trip (700 miles).",
+            "complete the trip (700 miles).",
+            "nobody completed the trip.",
+        )
+    )
     assert "Another hand?" in asked[10 if which == "bsd" else PROMPT_Y]
     assert view[0].startswith("The hand so far (lines ")
     shown = [row.rstrip() for row in view[1:23] if row.strip()]
-    assert shown == wanted[-len(shown):]
+    assert shown == wanted[-len(shown) :]
     assert back == asked and session.table.phase == OVER

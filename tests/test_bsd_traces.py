@@ -58,9 +58,18 @@ HEADER = "MILLE-BSD-TRACE 1"
 HUMAN, COMPUTER = 0, 1  # the trace's players: the scripted one, BSD's computer (seats)
 
 SCORE_CELLS = (
-    "Milestones Played", "Each Safety", "All 4 Safeties", "Each Coup Fourre",
-    "Trip Completed", "Safe Trip", "Delayed Action", "Extension", "Shut-Out",
-    "Hand Total", "Overall Total", "Games",
+    "Milestones Played",
+    "Each Safety",
+    "All 4 Safeties",
+    "Each Coup Fourre",
+    "Trip Completed",
+    "Safe Trip",
+    "Delayed Action",
+    "Extension",
+    "Shut-Out",
+    "Hand Total",
+    "Overall Total",
+    "Games",
 )
 
 
@@ -100,14 +109,17 @@ class ScriptedDice(random.Random):
     def randint(self, a: int, b: int) -> int:
         if self.used == len(self.rolls):
             raise self.replay.mismatch(
-                self.move_line, "R", f"{len(self.rolls)} dice for this move",
+                self.move_line,
+                "R",
+                f"{len(self.rolls)} dice for this move",
                 f"one more roll, randint({a}, {b})",
             )
         roll = self.rolls[self.used]
         sides, value = self.replay.ints(roll, roll.args)
         if (a, b) != (1, sides):
-            raise self.replay.mismatch(roll.number, "R", f"randint(1, {sides})",
-                                       f"randint({a}, {b})")
+            raise self.replay.mismatch(
+                roll.number, "R", f"randint(1, {sides})", f"randint({a}, {b})"
+            )
         self.used += 1
         return value
 
@@ -154,9 +166,7 @@ def _ints(values: list[int]) -> str:
 
 
 def _safeties(tab: Tableau) -> str:
-    return ",".join(
-        f"{c}*" if tab.coups[safety_index(c)] else str(c) for c in tab.safeties
-    ) or "-"
+    return ",".join(f"{c}*" if tab.coups[safety_index(c)] else str(c) for c in tab.safeties) or "-"
 
 
 def digest(table: Table, computer: BsdComputer) -> list[str]:
@@ -165,25 +175,34 @@ def digest(table: Table, computer: BsdComputer) -> list[str]:
     tokens = []
     for n, (hand, tab) in enumerate(zip(table.hands, table.tableaux)):
         tokens += [
-            f"h{n}={_ints(hand)}", f"b{n}={tab.top}", f"s{n}={tab.speed_top}",
-            f"m{n}={tab.mileage}", f"g{n}={int(tab.can_go)}",
-            f"nb{n}={int(tab.battle_window)}", f"ns{n}={int(tab.speed_window)}",
-            f"sf{n}={_safeties(tab)}", f"nm{n}={_ints(tab.nummiles)}",
+            f"h{n}={_ints(hand)}",
+            f"b{n}={tab.top}",
+            f"s{n}={tab.speed_top}",
+            f"m{n}={tab.mileage}",
+            f"g{n}={int(tab.can_go)}",
+            f"nb{n}={int(tab.battle_window)}",
+            f"ns{n}={int(tab.speed_window)}",
+            f"sf{n}={_safeties(tab)}",
+            f"nm{n}={_ints(tab.nummiles)}",
         ]
     tokens += [
         f"deck={len(table.deck)}",
         f"disc={table.discard[-1] if table.discard else NO_CARD}",
-        f"end={table.target}", f"turn={table.to_move}",
-        f"seen={_ints(computer.seen)}", f"gos={computer.gos}",
-        f"need={_ints(computer.need)}", f"csf={''.join(map(str, computer.safeties))}",
+        f"end={table.target}",
+        f"turn={table.to_move}",
+        f"seen={_ints(computer.seen)}",
+        f"gos={computer.gos}",
+        f"need={_ints(computer.need)}",
+        f"csf={''.join(map(str, computer.safeties))}",
     ]
     return tokens
 
 
 def _could_play(table: Table, seat: int) -> bool:
     """comp.c's ``canplay`` for some card in the hand (a safety always can)."""
-    return any(c != NO_CARD and (is_safety(c) or TOP.could_play(table, seat, c))
-               for c in table.hands[seat])
+    return any(
+        c != NO_CARD and (is_safety(c) or TOP.could_play(table, seat, c)) for c in table.hands[seat]
+    )
 
 
 def end_reason(table: Table) -> str:
@@ -206,9 +225,18 @@ def score_cells(table: Table, player: int) -> list[int]:
     (see FORMAT.md)."""
     score = table.hand_score(player + 1)
     return [
-        score.miles, score.safeties, score.all_four, score.coups, score.trip,
-        score.safe_trip, score.delayed_action, score.extension, score.shut_out,
-        score.total, table.total(player + 1), table.games[player],
+        score.miles,
+        score.safeties,
+        score.all_four,
+        score.coups,
+        score.trip,
+        score.safe_trip,
+        score.delayed_action,
+        score.extension,
+        score.shut_out,
+        score.total,
+        table.total(player + 1),
+        table.games[player],
     ]
 
 
@@ -282,8 +310,12 @@ class Replay:
         session = self.take("SESSION", 4)
         fields = dict(arg.split("=", 1) for arg in session.args[1:] if "=" in arg)
         if fields.get("bool") != "char":
-            raise self.mismatch(session.number, "bool", "char (the reading this project follows)",
-                                fields.get("bool"))
+            raise self.mismatch(
+                session.number,
+                "bool",
+                "char (the reading this project follows)",
+                fields.get("bool"),
+            )
         planned = self.ints(session, [fields.get("hands", "?")])[0]
         stopped = False
         while self.peek() == "HAND" and not stopped:
@@ -305,8 +337,9 @@ class Replay:
         if not stopped and n != planned:
             raise self.mismatch(line.number, "EOF hands", f"hands={planned}", n)
         if not self.at_end():
-            raise self.mismatch(self.pos + 1, "format", "nothing after EOF",
-                                repr(self.raw[self.pos]))
+            raise self.mismatch(
+                self.pos + 1, "format", "nothing after EOF", repr(self.raw[self.pos])
+            )
 
     # one hand
 
@@ -314,9 +347,10 @@ class Replay:
         """Replay one hand; False if the session stopped in it."""
         head = self.take("HAND", 2)
         if head.args[0] != str(self.hands) or not head.args[1].startswith("start="):
-            raise self.mismatch(head.number, "format", f"HAND {self.hands} start=P",
-                                repr(head.text))
-        start = self.ints(head, [head.args[1][len("start="):]])[0]
+            raise self.mismatch(
+                head.number, "format", f"HAND {self.hands} start=P", repr(head.text)
+            )
+        start = self.ints(head, [head.args[1][len("start=") :]])[0]
         deals = []
         for player in (HUMAN, COMPUTER):
             line = self.take("DEAL", 8)
@@ -387,13 +421,18 @@ class Replay:
             raise self.mismatch(line.number, "format", "a move", repr(line.args[1]))
         table = self.game
         if table.phase != PLAYING or table.to_move != HUMAN:
-            raise self.mismatch(line.number, "turn", "player 0 to move",
-                                f"player {table.to_move} ({table.phase})")
+            raise self.mismatch(
+                line.number, "turn", "player 0 to move", f"player {table.to_move} ({table.phase})"
+            )
         expected = line.text.split(" ", 3)[3]
         got = table.check(move)
         if got != expected:
-            raise self.mismatch(line.number, f"refusal of {line.args[1]}", repr(expected),
-                                "accepted" if got is None else repr(got))
+            raise self.mismatch(
+                line.number,
+                f"refusal of {line.args[1]}",
+                repr(expected),
+                "accepted" if got is None else repr(got),
+            )
 
     def turn(self) -> None:
         """Dice and questions (the computer thinking), then a move."""
@@ -413,14 +452,19 @@ class Replay:
         cards = self.ints(line, line.args[2:])
         table = self.game
         if table.phase != PLAYING or table.to_move != player:
-            raise self.mismatch(line.number, "turn", f"player {player} to move",
-                                f"player {table.to_move} ({table.phase})")
+            raise self.mismatch(
+                line.number,
+                "turn",
+                f"player {player} to move",
+                f"player {table.to_move} ({table.phase})",
+            )
         if player == COMPUTER:
             self.computer_chooses(line, move, rolls, questions)
         elif rolls or questions:
             first = (rolls + questions)[0]
-            raise self.mismatch(first.number, "format", "dice only before a move of player 1",
-                                repr(first.text))
+            raise self.mismatch(
+                first.number, "format", "dice only before a move of player 1", repr(first.text)
+            )
         message = table.check(move)
         if message is not None:
             raise self.mismatch(line.number, f"move {line.args[1]}", "accepted", repr(message))
@@ -430,8 +474,9 @@ class Replay:
         self.extension()
         self.check_digest(self.take("S"))
 
-    def computer_chooses(self, line: Line, move: Move, rolls: list[Line],
-                         questions: list[Line]) -> None:
+    def computer_chooses(
+        self, line: Line, move: Move, rolls: list[Line], questions: list[Line]
+    ) -> None:
         computer = self.computer
         dice = ScriptedDice(rolls, self, line.number)
         computer.rng = dice
@@ -439,20 +484,23 @@ class Replay:
         chosen = computer.choose(self.game)
         for n, asked in enumerate(computer.questions):
             if n == len(questions):
-                raise self.mismatch(line.number, "EQ", f"{len(questions)} questions",
-                                    f"one more, answered {int(asked)}")
+                raise self.mismatch(
+                    line.number,
+                    "EQ",
+                    f"{len(questions)} questions",
+                    f"one more, answered {int(asked)}",
+                )
             if questions[n].args[0] != str(int(asked)):
                 raise self.mismatch(questions[n].number, "EQ", questions[n].args[0], int(asked))
         if len(computer.questions) < len(questions):
             extra = questions[len(computer.questions)]
-            raise self.mismatch(extra.number, "EQ", f"{len(questions)} questions",
-                                len(computer.questions))
+            raise self.mismatch(
+                extra.number, "EQ", f"{len(questions)} questions", len(computer.questions)
+            )
         if dice.used < len(rolls):
-            raise self.mismatch(rolls[dice.used].number, "R", f"{len(rolls)} dice used",
-                                dice.used)
+            raise self.mismatch(rolls[dice.used].number, "R", f"{len(rolls)} dice used", dice.used)
         if chosen != move:
-            raise self.mismatch(line.number, "computer's move", move_name(move),
-                                move_name(chosen))
+            raise self.mismatch(line.number, "computer's move", move_name(move), move_name(chosen))
 
     def check_result(self, line: Line, outcome: Outcome, cards: list[int]) -> None:
         if isinstance(outcome.move, Pick):
@@ -466,8 +514,12 @@ class Replay:
         asked = table.phase == EXTENSION
         if self.peek() != "EXT":
             if asked:
-                raise self.mismatch(self.pos + 1, "EXT", "no Extension? question",
-                                    f"Extension? for player {table.asked}")
+                raise self.mismatch(
+                    self.pos + 1,
+                    "EXT",
+                    "no Extension? question",
+                    f"Extension? for player {table.asked}",
+                )
             return
         ext = self.take("EXT", 2)
         if not asked:
@@ -480,12 +532,14 @@ class Replay:
         else:
             chosen = self.computer.choose(table)
             if not isinstance(chosen, Answer):
-                raise self.mismatch(ext.number, "EXT 1 (the computer's answer)", answer,
-                                    f"the move {chosen}")
+                raise self.mismatch(
+                    ext.number, "EXT 1 (the computer's answer)", answer, f"the move {chosen}"
+                )
             decision = chosen
             if int(decision.yes) != answer:
-                raise self.mismatch(ext.number, "EXT 1 (the computer's answer)", answer,
-                                    int(decision.yes))
+                raise self.mismatch(
+                    ext.number, "EXT 1 (the computer's answer)", answer, int(decision.yes)
+                )
         self.computer.observe(table, table.apply(decision))
 
     def end(self) -> None:
@@ -502,23 +556,31 @@ class Replay:
             expected = self.ints(line, line.args[1:])
             for cell, (want, have) in enumerate(zip(expected, score_cells(table, player)), 1):
                 if want != have:
-                    raise self.mismatch(line.number,
-                                        f"SCORE {player} cell {cell} ({SCORE_CELLS[cell - 1]})",
-                                        want, have)
+                    raise self.mismatch(
+                        line.number,
+                        f"SCORE {player} cell {cell} ({SCORE_CELLS[cell - 1]})",
+                        want,
+                        have,
+                    )
         self.game_end()
 
     def game_end(self) -> None:
         table = self.game
         if self.peek() != "GAME":
             if table.game_over:
-                raise self.mismatch(self.pos + 1, "GAME", "no game over",
-                                    f"a game over, totals {table.total(1)}, {table.total(2)}")
+                raise self.mismatch(
+                    self.pos + 1,
+                    "GAME",
+                    "no game over",
+                    f"a game over, totals {table.total(1)}, {table.total(2)}",
+                )
             return
         line = self.take("GAME", 3)
         winner, *games = self.ints(line, line.args)
         if not table.game_over:
-            raise self.mismatch(line.number, "GAME", "a game over",
-                                f"totals {table.total(1)}, {table.total(2)}")
+            raise self.mismatch(
+                line.number, "GAME", "a game over", f"totals {table.total(1)}, {table.total(2)}"
+            )
         after = table.copy()
         after.new_hand(random.Random(0))
         won = [a - b for a, b in zip(after.games, table.games)]
@@ -621,9 +683,10 @@ def test_the_sample_replays() -> None:
     assert stats.moves > 1000 and stats.refusals > 1000
 
 
-DIGEST_KEYS = [token.split("=")[0] for token in digest(
-    Table.new(BSD, random.Random(0)), BsdComputer(random.Random(0))
-)]
+DIGEST_KEYS = [
+    token.split("=")[0]
+    for token in digest(Table.new(BSD, random.Random(0)), BsdComputer(random.Random(0)))
+]
 
 
 @pytest.mark.parametrize("key", DIGEST_KEYS)
@@ -681,7 +744,8 @@ def _die_decides(index: int) -> int | None:
 def test_a_wrong_die_fails() -> None:
     lines = sample_lines()
     index, value = next(
-        (i, v) for i in range(len(lines))
+        (i, v)
+        for i in range(len(lines))
         if lines[i].startswith("R ") and (v := _die_decides(i)) is not None
     )
     error = mismatch_in(changed(index, f"R 10 {value}"))
@@ -774,11 +838,14 @@ def test_a_wrong_computer_move_fails() -> None:
 def test_stop_ends_the_session() -> None:
     lines = sample_lines()
     cut = find("S ", find("HAND 2"))
-    head = list(lines[:cut + 1])
+    head = list(lines[: cut + 1])
     stopped = head + ["STOP numneed-overflow", "EOF 2 stopped"]
     assert replay("\n".join(stopped), "sample") == Stats(
-        hands=2, moves=sum(line.startswith("M ") for line in head),
-        refusals=sum(line.startswith("X ") for line in head), stopped=True)
+        hands=2,
+        moves=sum(line.startswith("M ") for line in head),
+        refusals=sum(line.startswith("X ") for line in head),
+        stopped=True,
+    )
     error = mismatch_in("\n".join(head + ["STOP numneed-overflow", "EOF 2 complete"]))
     assert error.key == "EOF"
     error = mismatch_in("\n".join(head + ["EOF 2 complete"]))
@@ -800,10 +867,16 @@ def test_an_empty_hand_ends_the_hand() -> None:
     from support.builders import build, player
 
     # (its four safeties played, so that none is left for the discard pile)
-    table = build(player(["", "", "", "", "", "Stop", "25"], battle="Go",
-                         safeties=["Extra Tank", "Puncture Proof", "Driving Ace",
-                                   "Right of Way"]),
-                  player(battle="Go"), deck_size=0, to_move=COMPUTER)
+    table = build(
+        player(
+            ["", "", "", "", "", "Stop", "25"],
+            battle="Go",
+            safeties=["Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way"],
+        ),
+        player(battle="Go"),
+        deck_size=0,
+        to_move=COMPUTER,
+    )
     assert table.hands[HUMAN] == [NO_CARD] * 7
     table.apply(Use(5))
     assert table.hand_over and end_reason(table) == "empty-hand"

@@ -68,9 +68,7 @@ def test_two_files_is_bsds_usage() -> None:
     assert str(info.value) == "usage: mille [file]"
 
 
-@pytest.mark.parametrize(
-    "argv", [["--seed"], ["--seed", "x"], ["--seed=1.5"], ["--bogus"], ["-x"]]
-)
+@pytest.mark.parametrize("argv", [["--seed"], ["--seed", "x"], ["--seed=1.5"], ["--bogus"], ["-x"]])
 def test_other_usage_errors_end_with_a_usage_line(argv: list[str]) -> None:
     with pytest.raises(UsageError) as info:
         parse_args(argv)
@@ -142,9 +140,7 @@ def test_python_dash_m(tmp_path: Path) -> None:
         [sys.executable, "-m", "mille", "--version"], capture_output=True, text=True
     )
     assert done.returncode == 0 and done.stdout == "mille 2.0.0\n"
-    done = subprocess.run(
-        [sys.executable, "-m", "mille", "a", "b"], capture_output=True, text=True
-    )
+    done = subprocess.run([sys.executable, "-m", "mille", "a", "b"], capture_output=True, text=True)
     assert done.returncode == 1 and done.stderr == "usage: mille [file]\n"
     assert "Traceback" not in done.stderr
 
@@ -157,7 +153,8 @@ def test_imports_stay_light() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.splitlines()[-1] == (
-        "['mille', 'mille.frontends', 'mille.frontends.cli', 'mille.players', 'mille.players.registry']")
+        "['mille', 'mille.frontends', 'mille.frontends.cli', 'mille.players', 'mille.players.registry']"
+    )
 
 
 # ----- whatever the name or the file holds: one short, safe line --------------
@@ -245,8 +242,17 @@ def save_text_with(place: tuple[object, ...], text: str) -> str:
     return json.dumps(data).replace('"@@here@@"', text)
 
 
-PLACES = [("format",), ("version",), ("rules", "name"), ("table", "target"), ("table", "phase"),
-          ("table", "deck", 0), ("seats", 1, "memory"), ("seats", 1, "rng"), ("deal_rng",)]
+PLACES = [
+    ("format",),
+    ("version",),
+    ("rules", "name"),
+    ("table", "target"),
+    ("table", "phase"),
+    ("table", "deck", 0),
+    ("seats", 1, "memory"),
+    ("seats", 1, "rng"),
+    ("deal_rng",),
+]
 
 
 @pytest.mark.parametrize("place", PLACES, ids=[".".join(map(str, p)) for p in PLACES])
@@ -264,12 +270,20 @@ def test_a_deeply_nested_value_is_one_line(
 
 @pytest.mark.parametrize(
     "text",
-    [save_text_with(("k" * 900_000,), "1"),
-     save_text_with(("bad\x1b[2Jkey",), "1"),
-     save_text_with(("to_move",), "9" * 4000),
-     save_text_with(("phase",), json.dumps("x\x1b[2J" * 10_000)),
-     save_text_with(("seats", 1, "memory", "safeties", "Extra Tank"), json.dumps("y" * 10_000))],
-    ids=["900000-character key", "key with ESC", "4000-digit number", "long phase", "computer text"],
+    [
+        save_text_with(("k" * 900_000,), "1"),
+        save_text_with(("bad\x1b[2Jkey",), "1"),
+        save_text_with(("to_move",), "9" * 4000),
+        save_text_with(("phase",), json.dumps("x\x1b[2J" * 10_000)),
+        save_text_with(("seats", 1, "memory", "safeties", "Extra Tank"), json.dumps("y" * 10_000)),
+    ],
+    ids=[
+        "900000-character key",
+        "key with ESC",
+        "4000-digit number",
+        "long phase",
+        "computer text",
+    ],
 )
 def test_a_hostile_value_is_one_short_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
@@ -282,11 +296,10 @@ def test_a_hostile_value_is_one_short_line(
 
 
 @pytest.mark.parametrize(
-    "argv", [["--bad\x1b[2Joption"], ["--seed", "1\n2"], ["--seed=\x1b]0;x\x07"], ["-" + "x" * 10_000]]
+    "argv",
+    [["--bad\x1b[2Joption"], ["--seed", "1\n2"], ["--seed=\x1b]0;x\x07"], ["-" + "x" * 10_000]],
 )
-def test_a_hostile_argument_is_escaped(
-    capsys: pytest.CaptureFixture[str], argv: list[str]
-) -> None:
+def test_a_hostile_argument_is_escaped(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     assert cli.main(argv) == 1
     err = capsys.readouterr().err
     first, usage = err.splitlines()
@@ -315,10 +328,12 @@ def test_help_names_the_man_page(capsys: pytest.CaptureFixture[str]) -> None:
 def test_help_lists_the_keys_a_newcomer_needs(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["--help"]) == 0
     keys = capsys.readouterr().out.split("keys (case does not matter):\n")[1]
-    for line in ("  H             a hint: the expert's move and why (never played)",
-                 "  T             the card tracker: the cards you have not seen yet",
-                 "  L             the whole hand so far (up/down, PgUp/PgDn; q leaves)",
-                 "  ?             a one-screen summary of the keys, the rules and the"):
+    for line in (
+        "  H             a hint: the expert's move and why (never played)",
+        "  T             the card tracker: the cards you have not seen yet",
+        "  L             the whole hand so far (up/down, PgUp/PgDn; q leaves)",
+        "  ?             a one-screen summary of the keys, the rules and the",
+    ):
         assert line + "\n" in keys
     assert all(len(line) < 80 for line in keys.splitlines())
 
@@ -397,7 +412,9 @@ def test_nothing_interrupted_nothing_asked(
 
 @pytest.mark.parametrize("answer,beeps", [(b"y", 0), (b"Y", 0), (b"yes\n", 0), (b" Y \n", 1)])
 def test_yes_resumes_the_game_where_it_was(
-    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str], answer: bytes,
+    terminal: Callable[..., FakeUi],
+    capsys: pytest.CaptureFixture[str],
+    answer: bytes,
     beeps: int,
 ) -> None:
     original, path, mtime = interrupted()
@@ -460,8 +477,11 @@ def test_not_a_terminal_is_checked_before_anything(
     before = path.read_bytes()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"y\n")))
     assert cli.main([]) == 1
-    assert capsys.readouterr() == ("", "mille: standard input and output must be a terminal"
-                                   " (for plain lines on pipes: mille --plain)\n")
+    assert capsys.readouterr() == (
+        "",
+        "mille: standard input and output must be a terminal"
+        " (for plain lines on pipes: mille --plain)\n",
+    )
     assert path.read_bytes() == before
 
 
@@ -522,7 +542,8 @@ def test_a_long_reason_still_says_where_the_file_went(
 
 
 def test_a_bad_recovery_file_that_cannot_be_moved_is_kept(
-    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    terminal: Callable[..., FakeUi],
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _, path, _ = interrupted()
@@ -541,8 +562,10 @@ def test_a_bad_recovery_file_that_cannot_be_moved_is_kept(
 
 @pytest.mark.parametrize("answer", [b"y\n", b"n\n"])
 def test_a_recovery_file_that_cannot_be_removed_is_kept(
-    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch, answer: bytes,
+    terminal: Callable[..., FakeUi],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    answer: bytes,
 ) -> None:
     _, path, _ = interrupted()
 
@@ -552,8 +575,10 @@ def test_a_recovery_file_that_cannot_be_removed_is_kept(
     monkeypatch.setattr(os, "remove", refuse)
     ui = terminal(answer)
     assert cli.main([]) == 1
-    assert one_safe_line(capsys.readouterr().err) == \
-        f"mille: {cli.show_path(str(path))}: cannot remove: Permission denied"
+    assert (
+        one_safe_line(capsys.readouterr().err)
+        == f"mille: {cli.show_path(str(path))}: cannot remove: Permission denied"
+    )
     assert path.exists() and ui.calls == []
 
 
@@ -639,7 +664,8 @@ def test_the_restore_note_shows_the_name_escaped(tmp_path: Path) -> None:
 
 
 def test_interrupt_at_the_question_keeps_the_game(
-    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    terminal: Callable[..., FakeUi],
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _, path, mtime = interrupted()
@@ -661,9 +687,7 @@ class DeadTerminal(io.StringIO):
         raise OSError(5, "Input/output error")
 
 
-def test_a_dead_stderr_is_no_traceback(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_dead_stderr_is_no_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stderr", DeadTerminal())
     assert cli.main([str(tmp_path / "missing")]) == 1
     monkeypatch.setattr(cli, "_play", lambda options: 1 / 0)
@@ -682,11 +706,21 @@ def test_the_level_is_read() -> None:
 # ----- who is asked, which game, several kept games -----------------------------------
 
 
-@pytest.mark.parametrize("argv", [["--seed", "3"], ["--rules", "classic", "--players", "4"],
-                                  ["--level", "easy"], ["--rules", "bsd"], ["--plain", "--seed", "3"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--seed", "3"],
+        ["--rules", "classic", "--players", "4"],
+        ["--level", "easy"],
+        ["--rules", "bsd"],
+        ["--plain", "--seed", "3"],
+    ],
+)
 def test_options_mean_a_new_game_and_the_kept_one_waits(
-    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch, argv: list[str],
+    terminal: Callable[..., FakeUi],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
 ) -> None:
     from mille.frontends import plain
 
@@ -697,8 +731,10 @@ def test_options_mean_a_new_game_and_the_kept_one_waits(
     assert cli.main(argv) == 0
     out, err = capsys.readouterr()
     assert out == ""
-    assert one_safe_line(err) == ("mille: a kept game is waiting (bsd, 2 players, scores 0, 0;"
-                                  f" {time.ctime(mtime)}): run mille alone to resume it")
+    assert one_safe_line(err) == (
+        "mille: a kept game is waiting (bsd, 2 players, scores 0, 0;"
+        f" {time.ctime(mtime)}): run mille alone to resume it"
+    )
     ((session, message, _),) = ui.calls
     assert message == "" and session.log == []  # the new game the options asked for
     if "--players" in argv:
@@ -707,7 +743,8 @@ def test_options_mean_a_new_game_and_the_kept_one_waits(
 
 
 def test_a_script_on_standard_input_is_not_asked(
-    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    terminal: Callable[..., FakeUi],
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from mille.frontends import plain
@@ -724,7 +761,8 @@ def test_a_script_on_standard_input_is_not_asked(
 
 
 def test_two_kept_games_both_stay_and_are_offered_newest_first(
-    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    terminal: Callable[..., FakeUi],
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     from mille.storage import recovery
 
@@ -744,7 +782,8 @@ def test_two_kept_games_both_stay_and_are_offered_newest_first(
 
 
 def test_several_waiting_are_counted(
-    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    terminal: Callable[..., FakeUi],
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     from mille.storage import recovery
 
@@ -759,8 +798,11 @@ def test_several_waiting_are_counted(
 
 @pytest.mark.parametrize("answer", [b"y", b"n"])
 def test_a_game_kept_meanwhile_by_another_mille_is_not_removed(
-    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch, private_state_home: Path, answer: bytes,
+    terminal: Callable[..., FakeUi],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    private_state_home: Path,
+    answer: bytes,
 ) -> None:
     from mille.storage import recovery
 
@@ -783,7 +825,8 @@ def test_a_game_kept_meanwhile_by_another_mille_is_not_removed(
 
 
 def test_a_game_taken_or_changed_meanwhile_is_left_as_it_is(
-    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    terminal: Callable[..., FakeUi],
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _, path, mtime = interrupted()
@@ -815,7 +858,8 @@ class Bounded(io.BytesIO):
 
 
 def test_the_line_modes_question_reads_a_bounded_line(
-    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    terminal: Callable[..., FakeUi],
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from mille.frontends import plain
@@ -835,8 +879,10 @@ def test_the_question_names_the_game() -> None:
     assert cli.describe_game(session) == "milebymile, 4 players, scores 1250, 400"
 
 
-@pytest.mark.parametrize("argv", [["--seed", "\u0663"], ["--seed", "\u00b2"],
-                                  ["--rules", "milebymile", "--players", "\u0663"]])
+@pytest.mark.parametrize(
+    "argv",
+    [["--seed", "\u0663"], ["--seed", "\u00b2"], ["--rules", "milebymile", "--players", "\u0663"]],
+)
 def test_numbers_on_the_command_line_are_ascii_digits(argv: list[str]) -> None:
     with pytest.raises(UsageError, match=f"not a number: {argv[-1]}\\n"):
         parse_args(argv)
@@ -844,14 +890,19 @@ def test_numbers_on_the_command_line_are_ascii_digits(argv: list[str]) -> None:
 
 def test_a_message_the_output_cannot_encode_is_escaped(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONIOENCODING="ascii", XDG_STATE_HOME=str(tmp_path))
-    done = subprocess.run([sys.executable, "-m", "mille", "--plain", str(tmp_path / "\u00e9t\u00e9")],
-                          capture_output=True, env=env, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "mille", "--plain", str(tmp_path / "\u00e9t\u00e9")],
+        capture_output=True,
+        env=env,
+        timeout=60,
+    )
     assert done.returncode == 1
     assert done.stderr == f"mille: {tmp_path}/\\xe9t\\xe9: No such file or directory\n".encode()
 
 
 def test_output_lost_at_the_question_keeps_the_game(
-    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str],
+    terminal: Callable[..., FakeUi],
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _, path, _ = interrupted()
@@ -859,8 +910,10 @@ def test_output_lost_at_the_question_keeps_the_game(
     ui = terminal(b"y")
     monkeypatch.setattr(sys, "stdout", DeadTerminal())
     assert cli.main([]) == 1
-    assert one_safe_line(capsys.readouterr().err) == \
-        "mille: output lost: the interrupted games are kept for next time"
+    assert (
+        one_safe_line(capsys.readouterr().err)
+        == "mille: output lost: the interrupted games are kept for next time"
+    )
     assert path.read_bytes() == before and ui.calls == []
 
 
@@ -885,8 +938,9 @@ def test_a_signal_as_the_resumed_game_starts_keeps_it(private_state_home: Path) 
     recovery file, and the game's own handlers: it waits for them, and the
     game is kept again (the process was killed, the game lost)."""
     original, path, _ = interrupted()
-    done = subprocess.run([sys.executable, "-c", RESUME_THEN_SIGNAL], input=b"",
-                          capture_output=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", RESUME_THEN_SIGNAL], input=b"", capture_output=True, timeout=60
+    )
     assert done.returncode == 1, done
     assert done.stderr.decode().startswith("mille: terminated; the game is kept in ")
     (kept,) = kept_files(private_state_home)
@@ -895,18 +949,20 @@ def test_a_signal_as_the_resumed_game_starts_keeps_it(private_state_home: Path) 
 
 @pytest.mark.parametrize("stream", ["stdin", "stdout"])
 def test_a_closed_standard_stream_is_one_line(
-        stream: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    stream: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``mille <&-``, ``mille >&-``: Python has no sys.stdin (or stdout)."""
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
     monkeypatch.setattr(sys, stream, None)
     assert cli.main(["--seed", "1"]) == 1
-    assert err.getvalue() == ("mille: standard input and output must be a terminal "
-                              "(for plain lines on pipes: mille --plain)\n")
+    assert err.getvalue() == (
+        "mille: standard input and output must be a terminal "
+        "(for plain lines on pipes: mille --plain)\n"
+    )
 
 
-def test_the_line_mode_without_standard_output_is_one_line(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_line_mode_without_standard_output_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"p\n")))

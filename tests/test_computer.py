@@ -104,26 +104,37 @@ def make_table(
         battle = spec.get("battle", NO_CARD)
         speed = spec.get("speed", NO_CARD)
         miles = [take(c) for c in spec.get("miles", [])]
-        tableaux.append(Tableau(
-            battle=[take(battle)] if battle != NO_CARD else [],
-            speed=[take(speed)] if speed != NO_CARD else [],
-            miles=miles,
-            safeties=[take(c) for c in spec.get("safeties", [])],
-            mileage=sum(VALUES[c] for c in miles),
-            nummiles=[miles.count(c) for c in range(5)],
-            top=battle,
-            speed_top=speed,
-            can_go=spec.get("can_go", battle == GO),
-            battle_window=spec.get("battle_window", False),
-        ))
+        tableaux.append(
+            Tableau(
+                battle=[take(battle)] if battle != NO_CARD else [],
+                speed=[take(speed)] if speed != NO_CARD else [],
+                miles=miles,
+                safeties=[take(c) for c in spec.get("safeties", [])],
+                mileage=sum(VALUES[c] for c in miles),
+                nummiles=[miles.count(c) for c in range(5)],
+                top=battle,
+                speed_top=speed,
+                can_go=spec.get("can_go", battle == GO),
+                battle_window=spec.get("battle_window", False),
+            )
+        )
     rest = sorted(pool.elements())
     random.Random(5).shuffle(rest)
     safeties = [c for c in rest if c >= EXTRA_TANK]
     assert len(safeties) <= deck_len, "unplaced safeties cannot be discarded"
     rest = safeties + [c for c in rest if c < EXTRA_TANK]
-    table = Table(rules=BSD, hands=hands, tableaux=tableaux, deck=rest[:deck_len],
-                  discard=rest[deck_len:], target=target, to_move=COMPUTER,
-                  starter=COMPUTER, totals=[0, 0], games=[0, 0])
+    table = Table(
+        rules=BSD,
+        hands=hands,
+        tableaux=tableaux,
+        deck=rest[:deck_len],
+        discard=rest[deck_len:],
+        target=target,
+        to_move=COMPUTER,
+        starter=COMPUTER,
+        totals=[0, 0],
+        games=[0, 0],
+    )
     table.validate()
     return table
 
@@ -156,6 +167,7 @@ def test_a_seat_of_the_two(seat: int) -> None:
 
 
 # ----- golden cases ----------------------------------------------------------
+
 
 def test_coup_fourre_taken_at_once_before_picking() -> None:
     table = make_table(
@@ -241,9 +253,17 @@ def test_seat_0_reads_its_own_side() -> None:
     """The same position with the seats swapped gives the same move."""
     hand = [D75, D100, D50, D25, GO, GASOLINE, D200]
     table = make_table(hand, comp={"battle": GO, "miles": [D100] * 6}, human=STOPPED)
-    mirror = Table(rules=BSD, hands=table.hands[::-1], tableaux=table.tableaux[::-1],
-                   deck=table.deck, discard=table.discard, to_move=HUMAN, starter=HUMAN,
-                   totals=[0, 0], games=[0, 0])
+    mirror = Table(
+        rules=BSD,
+        hands=table.hands[::-1],
+        tableaux=table.tableaux[::-1],
+        deck=table.deck,
+        discard=table.discard,
+        to_move=HUMAN,
+        starter=HUMAN,
+        totals=[0, 0],
+        games=[0, 0],
+    )
     mirror.validate()
     assert bot_for(mirror, seat=HUMAN).choose(mirror) == bot_for(table).choose(table) == Use(1)
 
@@ -259,11 +279,13 @@ def test_choose_refuses_when_it_has_nothing_to_decide() -> None:
 
 # ----- extension -------------------------------------------------------------
 
+
 def _at_700(hand: list[int], *, human: dict[str, Any], deck_len: int = 40) -> Table:
     """The computer has just played a 100 to reach exactly 700: the table
     asks it Extension?"""
-    table = make_table(hand, comp={"battle": GO, "miles": [D100] * 6},
-                       human=human, deck_len=deck_len)
+    table = make_table(
+        hand, comp={"battle": GO, "miles": [D100] * 6}, human=human, deck_len=deck_len
+    )
     assert table.hands[COMPUTER][0] != NO_CARD  # it has picked
     outcome = table.apply(Use(table.hands[COMPUTER].index(D100)))
     assert outcome.card == D100
@@ -281,8 +303,10 @@ def _bot_at(table: Table, safeties: list[int]) -> BsdComputer:
 
 
 def test_extends_with_two_safeties_when_opponent_has_none_out() -> None:
-    table = _at_700([D25, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GO, GO],
-                    human={"battle": STOP, "miles": [D100, D100, D100]})
+    table = _at_700(
+        [D25, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GO, GO],
+        human={"battle": STOP, "miles": [D100, D100, D100]},
+    )
     bot = _bot_at(table, [EXTRA_TANK, PUNCTURE_PROOF])
     assert bot.wants_extension(table)
     assert bot.choose(table) == YES
@@ -312,8 +336,10 @@ def test_extension_counts_the_card_just_played() -> None:
 
 
 def test_the_answer_extends_the_trip() -> None:
-    table = _at_700([D25, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GO, GO],
-                    human={"battle": STOP, "miles": [D100, D100, D100]})
+    table = _at_700(
+        [D25, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GO, GO],
+        human={"battle": STOP, "miles": [D100, D100, D100]},
+    )
     bot = _bot_at(table, [EXTRA_TANK, PUNCTURE_PROOF])
     outcome = table.apply(bot.choose(table))
     bot.observe(table, outcome)
@@ -322,8 +348,10 @@ def test_the_answer_extends_the_trip() -> None:
 
 
 def test_an_extension_question_for_the_other_seat_is_not_its_own() -> None:
-    table = _at_700([D25, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GO, GO],
-                    human={"battle": STOP, "miles": [D100, D100, D100]})
+    table = _at_700(
+        [D25, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GO, GO],
+        human={"battle": STOP, "miles": [D100, D100, D100]},
+    )
     with pytest.raises(ComputerError, match="^seat 0 has nothing to decide$"):
         BsdComputer(random.Random(0), seat=HUMAN).choose(table)
 
@@ -333,9 +361,12 @@ def test_at_1000_its_own_question_is_no_and_it_lays_its_safeties_down() -> None:
     1000, so a card that makes the end will finish the hand: first it plays
     its safeties (BSD: ``foundend``, a playable card, none to stop the
     opponent)."""
-    table = make_table([D75, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GASOLINE, D200],
-                       comp={"battle": GO, "miles": [D200, D200] + [D100] * 5},
-                       human={"battle": STOP, "miles": [D100]}, target=1000)
+    table = make_table(
+        [D75, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GASOLINE, D200],
+        comp={"battle": GO, "miles": [D200, D200] + [D100] * 5},
+        human={"battle": STOP, "miles": [D100]},
+        target=1000,
+    )
     asked: list[bool] = []
 
     class Asking(BsdComputer):
@@ -360,6 +391,7 @@ def test_at_1000_its_own_question_is_no_and_it_lays_its_safeties_down() -> None:
 
 # ----- memory ----------------------------------------------------------------
 
+
 def test_deal_counts_gos_only_when_it_starts() -> None:
     hand = [NO_CARD, OUT_OF_GAS, STOP, D25, D50, D75, GO]
     table = make_table(hand, comp=ROLLING)
@@ -372,8 +404,11 @@ def test_deal_counts_gos_only_when_it_starts() -> None:
 
 
 def test_need_is_never_reset() -> None:
-    table = make_table([D25, D50, D75, GO, GO, D100, GASOLINE],
-                       comp={"battle": OUT_OF_GAS, "can_go": False}, human=ROLLING)
+    table = make_table(
+        [D25, D50, D75, GO, GO, D100, GASOLINE],
+        comp={"battle": OUT_OF_GAS, "can_go": False},
+        human=ROLLING,
+    )
     bot = bot_for(table)
     bot.choose(table)
     assert bot.need[GASOLINE] == INITIAL_NEED[GASOLINE] + 2  # twice per decision
@@ -416,6 +451,7 @@ def test_can_play_go_on_an_empty_battle_pile_as_bsd() -> None:
 
 
 # ----- over many hands -----------------------------------------------------
+
 
 class RandomMover:
     """A seat that makes a random legal move (answers included)."""
@@ -526,6 +562,7 @@ def test_two_computers_play_whole_games() -> None:
 
 # ----- saving --------------------------------------------------------------
 
+
 @pytest.mark.parametrize("seat", [COMPUTER, HUMAN])
 def test_to_dict_round_trips_through_json(seat: int) -> None:
     *_, (_, bot) = _games(3, 31, seat)
@@ -534,7 +571,12 @@ def test_to_dict_round_trips_through_json(seat: int) -> None:
     again = BsdComputer.from_dict(data, random.Random(0), seat)
     assert again.to_dict() == bot.to_dict()
     assert (again.seen, again.gos, again.need, again.safeties, again.seat) == (
-        bot.seen, bot.gos, bot.need, bot.safeties, bot.seat)
+        bot.seen,
+        bot.gos,
+        bot.need,
+        bot.safeties,
+        bot.seat,
+    )
     assert set(data["seen"]) == set(CARD_NAMES)
 
 
@@ -546,8 +588,7 @@ def _good() -> dict[str, Any]:
 def test_from_dict_is_for_its_own_seat() -> None:
     data = _good()
     assert BsdComputer.from_dict(data, random.Random(0)).seat == COMPUTER
-    with pytest.raises(ComputerError,
-                       match="^computer: saved for seat 1, not seat 0$"):
+    with pytest.raises(ComputerError, match="^computer: saved for seat 1, not seat 0$"):
         BsdComputer.from_dict(data, random.Random(0), seat=HUMAN)
     with pytest.raises(ComputerError, match="^seat must be 0 or 1, not 2$"):
         BsdComputer.from_dict(data, random.Random(0), seat=2)
@@ -593,8 +634,12 @@ def test_from_dict_rejects_non_objects() -> None:
 
 def test_statuses_are_named() -> None:
     data = _good()
-    assert data["safeties"] == {"Extra Tank": "unknown", "Puncture Proof": "unknown",
-                                "Driving Ace": "unknown", "Right of Way": "in hand"}
+    assert data["safeties"] == {
+        "Extra Tank": "unknown",
+        "Puncture Proof": "unknown",
+        "Driving Ace": "unknown",
+        "Right of Way": "in hand",
+    }
     assert UNKNOWN == 0
 
 

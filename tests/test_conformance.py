@@ -87,8 +87,10 @@ def pairwise_sample(seed: int = 0) -> tuple[dict[str, Any], ...]:
     combos = full_product()
     random.Random(seed).shuffle(combos)
     names = list(FACTORS)
-    pairs = [frozenset((a, repr(c[a]), b, repr(c[b])) for a, b in itertools.combinations(names, 2))
-             for c in combos]
+    pairs = [
+        frozenset((a, repr(c[a]), b, repr(c[b])) for a, b in itertools.combinations(names, 2))
+        for c in combos
+    ]
     wanted = set().union(*pairs)
     chosen = []
     while wanted:
@@ -106,8 +108,7 @@ def mbm_rules(combo: dict[str, Any]) -> Rules:
 
 def _id(combo: dict[str, Any]) -> str:
     players, mode = combo["seats"]
-    flags = "".join(k[0].upper() if v else k[0] for k, v in combo.items()
-                    if isinstance(v, bool))
+    flags = "".join(k[0].upper() if v else k[0] for k, v in combo.items() if isinstance(v, bool))
     return f"{players}-{mode}-{combo['distance']}-{flags}-{combo['rigging'].replace(' ', '')}"
 
 
@@ -171,8 +172,9 @@ def check_piles(t: Table, side: int) -> None:
     rules = t.rules
     tab = t.tableaux[side - 1]
     assert all(5 <= c <= 8 or 10 <= c <= GO for c in tab.battle), tab.battle
-    assert all(c == (SPEED_LIMIT if i % 2 == 0 else END_OF_LIMIT)
-               for i, c in enumerate(tab.speed)), tab.speed
+    assert all(
+        c == (SPEED_LIMIT if i % 2 == 0 else END_OF_LIMIT) for i, c in enumerate(tab.speed)
+    ), tab.speed
     assert all(0 <= c <= D200 for c in tab.miles)
     assert tab.mileage == sum(VALUES[c] for c in tab.miles) <= t.target
     assert tab.nummiles[D200] == tab.miles.count(D200) <= (rules.max_200s or 99)
@@ -211,11 +213,13 @@ def check_score(t: Table, side: int) -> None:
     assert s.delayed_action in (0, sc.delayed_action or 0)
     assert s.extension in (0, sc.extension or 0)
     assert s.perfect_crossing in (0, sc.perfect_crossing or 0)
-    shut_outs = {0, sc.shut_out} if sc.shut_out_rule != "each" else {
-        sc.shut_out * k for k in range(rules.sides)}
+    shut_outs = (
+        {0, sc.shut_out}
+        if sc.shut_out_rule != "each"
+        else {sc.shut_out * k for k in range(rules.sides)}
+    )
     assert s.shut_out in shut_outs
-    trip_rows = (s.trip, s.safe_trip, s.delayed_action, s.extension, s.shut_out,
-                 s.perfect_crossing)
+    trip_rows = (s.trip, s.safe_trip, s.delayed_action, s.extension, s.shut_out, s.perfect_crossing)
     if any(trip_rows):
         assert t.phase == OVER and t.completing_side() == side and s.trip == sc.trip
     assert s.total == s.miles + s.safeties + s.all_four + s.coups + sum(trip_rows)
@@ -227,8 +231,9 @@ def check_score(t: Table, side: int) -> None:
 
 def players_for(rules: Rules, rng: random.Random) -> list[Player]:
     kinds: list[Any] = [RandomPlayer, RandomPlayer, GreedyPlayer, Heuristic]
-    return [rng.choice(kinds)(random.Random(rng.getrandbits(32)), seat)
-            for seat in range(rules.players)]
+    return [
+        rng.choice(kinds)(random.Random(rng.getrandbits(32)), seat) for seat in range(rules.players)
+    ]
 
 
 def play(rules: Rules, seed: int, hands: int) -> Counter[str]:
@@ -325,8 +330,9 @@ def test_milebymile_full_product(combo: dict[str, Any]) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("preset, players", [("bsd", 2), ("classic", 2), ("classic", 3),
-                                             ("classic", 4), ("classic", 6)])
+@pytest.mark.parametrize(
+    "preset, players", [("bsd", 2), ("classic", 2), ("classic", 3), ("classic", 4), ("classic", 6)]
+)
 def test_many_hands(preset: str, players: int) -> None:
     seen = play(find_rules(preset, players=players), seed=100 + players, hands=60)
     assert seen["completed"] + seen["run out"] == 60, "every hand ended"

@@ -16,15 +16,24 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 def test_man_page_renders_without_warnings() -> None:
     run = subprocess.run(
         ["groff", "-mandoc", "-Tutf8", "-ww", "-z", str(ROOT / "mille.6")],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert run.returncode == 0 and run.stderr == ""
 
 
 def test_man_page_sections() -> None:
     text = (ROOT / "mille.6").read_text()
-    for section in ("NAME", "SYNOPSIS", "DESCRIPTION", "CARDS", "RULES", "SCORING",
-                    "FILES", "EXIT STATUS"):
+    for section in (
+        "NAME",
+        "SYNOPSIS",
+        "DESCRIPTION",
+        "CARDS",
+        "RULES",
+        "SCORING",
+        "FILES",
+        "EXIT STATUS",
+    ):
         assert f".Sh {section}\n" in text
 
 
@@ -46,13 +55,18 @@ def test_a_baseline_git_does_not_know_is_one_line(bench: str) -> None:
 
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
-    run = subprocess.run([sys.executable, str(ROOT / "bench" / bench), "--baseline",
-                          "no-such-revision"], capture_output=True, text=True, cwd=ROOT,
-                         timeout=60)
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / bench), "--baseline", "no-such-revision"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert run.returncode == 1 and run.stdout == ""
     assert run.stderr.splitlines() == [
         f"{bench}: --baseline: no commit named 'no-such-revision' in this repository "
-        "(give a commit hash, a branch or a tag; `git log --oneline` lists commits)"]
+        "(give a commit hash, a branch or a tag; `git log --oneline` lists commits)"
+    ]
 
 
 def test_the_man_page_names_every_option() -> None:
@@ -91,8 +105,7 @@ def help_keys() -> list[str]:
 
 
 def test_the_help_lists_the_keys() -> None:
-    assert help_keys() == ["P", "U", "D", "O", "W", "R", "^L", "S", "H", "T", "L", "Q",
-                           "^C", "?"]
+    assert help_keys() == ["P", "U", "D", "O", "W", "R", "^L", "S", "H", "T", "L", "Q", "^C", "?"]
 
 
 def test_the_man_page_and_the_readme_name_every_key_of_the_help() -> None:
@@ -121,8 +134,9 @@ def test_the_line_modes_commands_are_named() -> None:
     page = (ROOT / "mille.6").read_text().split(".Sh LINE MODE\n")[1].split(".Sh ")[0]
     for word, letter in WORDS.items():
         assert f"`{word}" in readme, word
-        assert re.search(rf"^    {re.escape(letter)}[ ,]", readme, re.M) or \
-            re.search(rf" {re.escape(letter)}(, [a-z])? +[a-z]", readme), letter
+        assert re.search(rf"^    {re.escape(letter)}[ ,]", readme, re.M) or re.search(
+            rf" {re.escape(letter)}(, [a-z])? +[a-z]", readme
+        ), letter
         assert re.search(rf"^\.Ic .*\b{word}\b", page, re.M), word
         assert re.search(r"^\.Ic " + re.escape(man_key(letter)) + "( |$)", page, re.M), letter
 
@@ -151,13 +165,16 @@ def test_the_pages_tell_the_revised_rules_and_the_kept_games() -> None:
 @pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed")
 def test_the_man_page_fits_80_columns() -> None:
     """No table runs its columns together or off the page at 80 columns."""
-    run = subprocess.run(["groff", "-mandoc", "-Tutf8", "-rLL=78n", str(ROOT / "mille.6")],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        ["groff", "-mandoc", "-Tutf8", "-rLL=78n", str(ROOT / "mille.6")],
+        capture_output=True,
+        text=True,
+    )
     plain = re.sub(r".\x08", "", re.sub(r"\x1b\[[0-9;]*m", "", run.stdout))  # no bold, underline
     lines = plain.splitlines()
     assert lines and max(len(line) for line in lines) <= 80
     cards = next(i for i, line in enumerate(lines) if line.startswith("CARDS"))
-    table = lines[cards + 1:cards + 20]
+    table = lines[cards + 1 : cards + 20]
     assert any(line.split() == ["Speed", "Limit", "hazard", "3", "4"] for line in table)
     assert any(line.split() == ["Right", "of", "Way", "safety", "1", "1"] for line in table)
 

@@ -18,7 +18,13 @@ import mille
 
 PACKAGE = Path(mille.__file__).parent
 IMPORTS_CURSES = re.compile(r"^\s*(import curses|from curses\b)", re.MULTILINE)
-REQUIRED = {"mille.engine.cards", "mille.engine.table", "mille.engine.rules", "mille.game.session", "mille.engine.text"}
+REQUIRED = {
+    "mille.engine.cards",
+    "mille.engine.table",
+    "mille.engine.rules",
+    "mille.game.session",
+    "mille.engine.text",
+}
 
 
 def modules_with_examples() -> tuple[list[str], list[str]]:

@@ -34,8 +34,10 @@ from support.builders import player
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("bsd", {}),
-    ("classic", dict(players=2)), ("classic", dict(players=3)),
-    ("classic", dict(players=4)), ("classic", dict(players=6)),
+    ("classic", dict(players=2)),
+    ("classic", dict(players=3)),
+    ("classic", dict(players=4)),
+    ("classic", dict(players=6)),
     ("milebymile", dict(players=2)),
     ("milebymile", dict(players=3, karma=True, stacking=True)),
     ("milebymile", dict(players=4, team_mode="2v2", always_discard=False)),
@@ -45,10 +47,12 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-@pytest.mark.parametrize("preset, options", CONFIGS,
-                         ids=[f"{p}-{'-'.join(map(str, o.values()))}" for p, o in CONFIGS])
+@pytest.mark.parametrize(
+    "preset, options", CONFIGS, ids=[f"{p}-{'-'.join(map(str, o.values()))}" for p, o in CONFIGS]
+)
 def test_always_legal_never_discards_a_safety_and_finishes(
-        preset: str, options: dict[str, Any]) -> None:
+    preset: str, options: dict[str, Any]
+) -> None:
     rules = find_rules(preset, **options)
     rng = random.Random(4)
     players = [Easy(random.Random(seat), seat) for seat in range(rules.players)]
@@ -65,16 +69,18 @@ def test_always_legal_never_discards_a_safety_and_finishes(
             move = players[seat].choose(table)
             assert table.check(move) is None, (move, table.check(move))
             me = table.tableaux[table.side_index(seat)]
-            finish = [m for m in table.legal_moves() if isinstance(m, Use)
-                      and table.hands[seat][m.slot] <= D200
-                      and me.mileage + [25, 50, 75, 100, 200][table.hands[seat][m.slot]]
-                      >= table.target]
+            finish = [
+                m
+                for m in table.legal_moves()
+                if isinstance(m, Use)
+                and table.hands[seat][m.slot] <= D200
+                and me.mileage + [25, 50, 75, 100, 200][table.hands[seat][m.slot]] >= table.target
+            ]
             if finish:
                 assert move in finish
             if isinstance(move, Discard):
                 assert not EXTRA_TANK <= table.hands[seat][move.slot] <= RIGHT_OF_WAY
-            if isinstance(move, Use) and EXTRA_TANK <= table.hands[seat][move.slot] \
-                    <= RIGHT_OF_WAY:
+            if isinstance(move, Use) and EXTRA_TANK <= table.hands[seat][move.slot] <= RIGHT_OF_WAY:
                 safeties_played += 1
             if isinstance(move, Answer):
                 questions += 1
@@ -87,26 +93,40 @@ def test_always_legal_never_discards_a_safety_and_finishes(
 def test_never_passes_a_winning_finish() -> None:
     # bsd: 600 made, a 100 in hand and every temptation besides
     for seed in range(20):
-        t = build_bsd(player(["Stop", "100", "Right of Way", "25", "Go", "Accident",
-                              "Speed Limit"], battle="Go",
-                             miles=["200", "200", "100", "100"]),
-                      player(["", "75"], battle="Go", miles=["100"]))
+        t = build_bsd(
+            player(
+                ["Stop", "100", "Right of Way", "25", "Go", "Accident", "Speed Limit"],
+                battle="Go",
+                miles=["200", "200", "100", "100"],
+            ),
+            player(["", "75"], battle="Go", miles=["100"]),
+        )
         move = Easy(random.Random(seed), 0).choose(t)
         assert move == Use(1)
     # classic, 3 seats: a 75 completes 700
     for seed in range(20):
-        t = build(3, hands={0: [D75, D25, STOP, ACCIDENT, GO, SPARE_TIRE]}, picked={0: D100},
-                  sides={1: {"battle": [GO], "miles": [D200, D200, D100, D50, D25, D50]},
-                         2: {"battle": [GO]}})
+        t = build(
+            3,
+            hands={0: [D75, D25, STOP, ACCIDENT, GO, SPARE_TIRE]},
+            picked={0: D100},
+            sides={
+                1: {"battle": [GO], "miles": [D200, D200, D100, D50, D25, D50]},
+                2: {"battle": [GO]},
+            },
+        )
         move = Easy(random.Random(seed), 0).choose(t)
         assert isinstance(move, Use) and t.hands[0][move.slot] == D75
     # milebymile without perfect crossing: any card past the end finishes
     for seed in range(20):
-        t = build_mbm(perfect_crossing=False,
-                      hands={0: [D25, D200, STOP, ACCIDENT, D50, SPARE_TIRE]},
-                      picked={0: D100},
-                      sides={1: {"problems": [], "record": [D200, D200, D200, D100, D100, D100]},
-                             2: {"problems": []}})
+        t = build_mbm(
+            perfect_crossing=False,
+            hands={0: [D25, D200, STOP, ACCIDENT, D50, SPARE_TIRE]},
+            picked={0: D100},
+            sides={
+                1: {"problems": [], "record": [D200, D200, D200, D100, D100, D100]},
+                2: {"problems": []},
+            },
+        )
         move = Easy(random.Random(seed), 0).choose(t)
         assert isinstance(move, Use) and t.hands[0][move.slot] in (D100, D200)
 
@@ -116,19 +136,29 @@ def test_takes_every_coup_fourre() -> None:
     t.apply(Use(0))
     assert t.phase == COUP and Easy(random.Random(0), 1).choose(t) == YES
     # bsd's window: the safety before the pick
-    t = build_bsd(player(["", "Driving Ace", "25", "50", "Go", "Stop", "75"],
-                         battle="Accident", battle_pile=["Go", "Accident"],
-                         battle_window=True),
-                  player(["", "75"], battle="Go"))
+    t = build_bsd(
+        player(
+            ["", "Driving Ace", "25", "50", "Go", "Stop", "75"],
+            battle="Accident",
+            battle_pile=["Go", "Accident"],
+            battle_window=True,
+        ),
+        player(["", "75"], battle="Go"),
+    )
     assert Easy(random.Random(0), 0).choose(t) == Use(1)
 
 
 def test_plays_a_curing_safety_often_but_not_always() -> None:
     chosen = []
     for seed in range(40):
-        t = build_bsd(player(["25", "Driving Ace", "50", "Stop", "Go", "Speed Limit", "75"],
-                             battle="Accident", battle_pile=["Go", "Accident"]),
-                      player(["", "75"], battle="Go"))
+        t = build_bsd(
+            player(
+                ["25", "Driving Ace", "50", "Stop", "Go", "Speed Limit", "75"],
+                battle="Accident",
+                battle_pile=["Go", "Accident"],
+            ),
+            player(["", "75"], battle="Go"),
+        )
         move = Easy(random.Random(seed), 0).choose(t)
         assert t.check(move) is None
         chosen.append(move == Use(1))
@@ -136,16 +166,21 @@ def test_plays_a_curing_safety_often_but_not_always() -> None:
 
 
 def test_plays_its_safeties_once_the_deck_is_out() -> None:
-    t = build_bsd(player(["25", "Extra Tank", "50", "Stop", "Go", "Speed Limit", "75"],
-                         battle="Go"),
-                  player(["", "75"], battle="Go"), deck_size=0)
+    t = build_bsd(
+        player(["25", "Extra Tank", "50", "Stop", "Go", "Speed Limit", "75"], battle="Go"),
+        player(["", "75"], battle="Go"),
+        deck_size=0,
+    )
     for seed in range(10):
         assert Easy(random.Random(seed), 0).choose(t) == Use(1)
 
 
 def test_extension_answer_and_the_pick() -> None:
-    t = build(hands={0: [D100, D100, D75, D200, GO, GO]}, picked={0: D50},
-              sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}, 2: {"battle": [GO]}})
+    t = build(
+        hands={0: [D100, D100, D75, D200, GO, GO]},
+        picked={0: D50},
+        sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}, 2: {"battle": [GO]}},
+    )
     t.apply(Use(0))
     assert t.phase == EXTENSION
     assert t.check(Easy(random.Random(0), 0).choose(t)) is None

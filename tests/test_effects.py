@@ -50,8 +50,12 @@ def test_pick_draws_two_when_slot_1_is_empty() -> None:
 def test_pick_that_empties_the_deck_closes_the_hole() -> None:
     # After a coup fourre slots P and 1 are empty; with one card left the
     # double draw stops after it, and BSD's domove closes the hole at once.
-    s = build(player(["", "", "50", "75", "100", "Go", "Stop"], battle="Go"),
-              player(["", "25", "Go"], battle="Go"), deck_size=1, deck_top=["Accident"])
+    s = build(
+        player(["", "", "50", "75", "100", "Go", "Stop"], battle="Go"),
+        player(["", "25", "Go"], battle="Go"),
+        deck_size=1,
+        deck_top=["Accident"],
+    )
     result = s.apply(PICK)
     assert result.drawn == (card("Accident"),) and not s.deck
     assert s.hands[0] == [card(c) for c in ("", "Accident", "50", "75", "100", "Go", "Stop")]
@@ -64,9 +68,13 @@ def test_ordering_never_sorts_a_pick() -> None:
     s = build(player(sorted_hand, battle="Go"), deck_top=["Accident"], ordering=True)
     s.apply(PICK)
     assert s.hands[0] == [card(c) for c in ["Accident"] + sorted_hand[1:]]
-    s = build(player(["", ""] + sorted_hand[2:], battle="Go"),
-              player(["", "25", "Go"], battle="Go"),
-              deck_size=1, deck_top=["Accident"], ordering=True)
+    s = build(
+        player(["", ""] + sorted_hand[2:], battle="Go"),
+        player(["", "25", "Go"], battle="Go"),
+        deck_size=1,
+        deck_top=["Accident"],
+        ordering=True,
+    )
     s.apply(PICK)
     assert s.hands[0] == [card(c) for c in ["", "Accident"] + sorted_hand[2:]]
 
@@ -79,8 +87,9 @@ def test_picked_card_fills_the_hole() -> None:
 
 
 def test_ordering_sorts_with_empty_slot_first() -> None:
-    s = build(player(["Accident", "Go", "50", "25", "Stop", "75", "100"], battle="Go"),
-              ordering=True)
+    s = build(
+        player(["Accident", "Go", "50", "25", "Stop", "75", "100"], battle="Go"), ordering=True
+    )
     s.apply(Discard(4))
     assert s.hands[0] == [NO_CARD] + [card(c) for c in ("25", "50", "75", "100", "Accident", "Go")]
 
@@ -106,9 +115,14 @@ def test_go_makes_you_roll() -> None:
     assert me.top == card("Go") and me.can_go and me.battle[-1] == card("Go")
 
 
-@pytest.mark.parametrize("remedy,hazard", [
-    ("Gasoline", "Out of Gas"), ("Spare Tire", "Flat Tire"), ("Repairs", "Accident"),
-])
+@pytest.mark.parametrize(
+    "remedy,hazard",
+    [
+        ("Gasoline", "Out of Gas"),
+        ("Spare Tire", "Flat Tire"),
+        ("Repairs", "Accident"),
+    ],
+)
 def test_remedy_does_not_make_you_roll(remedy: str, hazard: str) -> None:
     s = build(player([remedy], battle=hazard))
     s.apply(Use(0))
@@ -166,7 +180,9 @@ def test_safety_scores_and_gives_another_turn() -> None:
 
 
 def test_fourth_safety_scores_300_more() -> None:
-    s = build(player(["Go", "Right of Way"], safeties=["Extra Tank", "Puncture Proof", "Driving Ace"]))
+    s = build(
+        player(["Go", "Right of Way"], safeties=["Extra Tank", "Puncture Proof", "Driving Ace"])
+    )
     s.apply(Use(1))
     score = s.hand_score(1)
     assert score.safeties == 400 and score.all_four == 300
@@ -206,8 +222,10 @@ def test_right_of_way_does_not_cure_other_hazards() -> None:
 
 
 def test_coup_fourre_before_picking() -> None:
-    s = build(player(["", "25", "Extra Tank"], battle="Out of Gas", battle_window=True),
-              deck_top=["Go", "Stop"])
+    s = build(
+        player(["", "25", "Extra Tank"], battle="Out of Gas", battle_window=True),
+        deck_top=["Go", "Stop"],
+    )
     assert s.check(Use(2)) is None
     result = s.apply(Use(2))
     me = s.tableaux[0]

@@ -62,8 +62,10 @@ SMALL = Budget(moves=1500, worlds=3, seconds=None)
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("bsd", {}),
-    ("classic", dict(players=2)), ("classic", dict(players=3)),
-    ("classic", dict(players=4)), ("classic", dict(players=6)),
+    ("classic", dict(players=2)),
+    ("classic", dict(players=3)),
+    ("classic", dict(players=4)),
+    ("classic", dict(players=6)),
     ("milebymile", dict(players=2)),
     ("milebymile", dict(players=3, karma=True, stacking=True)),
     ("milebymile", dict(players=4, team_mode="2v2", always_discard=False)),
@@ -101,8 +103,11 @@ def test_legal_in_every_preset_and_seat_count(preset: str, options: dict[str, An
     rng = random.Random(6)
     # experts in the even seats, the standard computer in the others
     players: list[Player] = [
-        Expert(random.Random(seat), seat, budget=QUICK) if seat % 2 == 0
-        else make_computer(rules, seat, random.Random(seat)) for seat in range(rules.players)]
+        Expert(random.Random(seat), seat, budget=QUICK)
+        if seat % 2 == 0
+        else make_computer(rules, seat, random.Random(seat))
+        for seat in range(rules.players)
+    ]
     table = Table.new(rules, rng)
     assert play(table, players, 16) > 0
     table.validate()
@@ -113,8 +118,9 @@ def test_legal_in_every_preset_and_seat_count(preset: str, options: dict[str, An
 def test_whole_hands_in_every_preset(preset: str, options: dict[str, Any]) -> None:
     rules = find_rules(preset, **options)
     rng = random.Random(7)
-    players: list[Player] = [Expert(random.Random(seat), seat, budget=QUICK)
-                             for seat in range(rules.players)]
+    players: list[Player] = [
+        Expert(random.Random(seat), seat, budget=QUICK) for seat in range(rules.players)
+    ]
     table = Table.new(rules, rng)
     for hand in range(2):
         if hand:
@@ -128,14 +134,22 @@ def test_trivial_decisions_take_no_search() -> None:
     bot = Expert(random.Random(0), 0)
     assert bot.choose(table) == PICK and bot.last_moves == 0
     # bsd's coup-fourre window comes before the pick
-    t = build_bsd(player(["", "Driving Ace", "25", "50", "Go", "Stop", "75"],
-                         battle="Accident", battle_pile=["Go", "Accident"], battle_window=True),
-                  player(["", "75"], battle="Go"))
+    t = build_bsd(
+        player(
+            ["", "Driving Ace", "25", "50", "Go", "Stop", "75"],
+            battle="Accident",
+            battle_pile=["Go", "Accident"],
+            battle_window=True,
+        ),
+        player(["", "75"], battle="Go"),
+    )
     assert bot.choose(t) == Use(1) and bot.last_moves == 0
     # one distinct move (six Go and a Stop: the two can only be discarded
     # or played, but Go is not playable on a Go)
-    t = build_bsd(player(["Go", "Go", "Go", "Go", "Go", "Go", "Go"], battle="Go"),
-                  player(["", "75"], battle="Go"))
+    t = build_bsd(
+        player(["Go", "Go", "Go", "Go", "Go", "Go", "Go"], battle="Go"),
+        player(["", "75"], battle="Go"),
+    )
     assert len(distinct_moves(t, t.legal_moves())) == 1
     assert bot.choose(t) == Discard(0) and bot.last_moves == 0
 
@@ -164,7 +178,8 @@ def test_the_time_cap_ends_the_first_round_after_two_worlds() -> None:
 
 
 def test_the_time_cap_met_while_widening_keeps_every_world_played(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A clock that passes the cap after the first round: the search stops
     in the next round, keeping every world it has played (never fewer)."""
     import mille.players.expert as expert
@@ -176,8 +191,7 @@ def test_the_time_cap_met_while_widening_keeps_every_world_played(
     candidates = distinct_moves(table, table.legal_moves())
     assert len(candidates) > 2
     # the deadline is read once at the start, then once a played world
-    bot = Expert(random.Random(0), 0, budget=Budget(moves=10**9, worlds=4, extra=0,
-                                                    seconds=4.5))
+    bot = Expert(random.Random(0), 0, budget=Budget(moves=10**9, worlds=4, extra=0, seconds=4.5))
     bot.start_hand(table)
     assert table.check(bot.choose(table)) is None
     # four worlds for every candidate, then two more (the clock's ticks 4
@@ -195,17 +209,26 @@ def test_answers_questions() -> None:
     bot = Expert(random.Random(0), 1)
     assert bot.choose(t) == YES and bot.last_moves == 0
     # Extension? is searched, and the answer is legal
-    t = build(hands={0: [D100, D100, D75, D200, GO, GO]}, picked={0: D50},
-              sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}, 2: {"battle": [GO]}})
+    t = build(
+        hands={0: [D100, D100, D75, D200, GO, GO]},
+        picked={0: D50},
+        sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}, 2: {"battle": [GO]}},
+    )
     t.apply(Use(0))
     assert t.phase == EXTENSION
     bot = Expert(random.Random(0), 0, budget=SMALL)
     answer = bot.choose(t)
     assert isinstance(answer, Answer) and bot.last_moves > 0
     # bsd: the computer's seat may be asked too
-    t = build_bsd(player(["50", "25", "Stop", "Go", "75", "100", "200"], battle="Go",
-                         miles=["200", "200", "100", "75", "75"]),
-                  player(["", "25", "75", "Go", "Stop", "100", "100"], battle="Go"), to_move=1)
+    t = build_bsd(
+        player(
+            ["50", "25", "Stop", "Go", "75", "100", "200"],
+            battle="Go",
+            miles=["200", "200", "100", "75", "75"],
+        ),
+        player(["", "25", "75", "Go", "Stop", "100", "100"], battle="Go"),
+        to_move=1,
+    )
     t.apply(Use(0))
     assert t.phase == EXTENSION and t.asked == 1
     assert Expert(random.Random(0), 1, budget=SMALL).choose(t) in (YES, NO)
@@ -213,9 +236,14 @@ def test_answers_questions() -> None:
 
 def test_plays_the_finish_against_a_threat() -> None:
     # 600 made and a 100 in hand; the opponent rolls at 600 too
-    t = build_bsd(player(["Stop", "100", "25", "25", "Go", "Accident", "Speed Limit"],
-                         battle="Go", miles=["200", "200", "100", "100"]),
-                  player(["", "75"], battle="Go", miles=["200", "200", "100", "100"]))
+    t = build_bsd(
+        player(
+            ["Stop", "100", "25", "25", "Go", "Accident", "Speed Limit"],
+            battle="Go",
+            miles=["200", "200", "100", "100"],
+        ),
+        player(["", "75"], battle="Go", miles=["200", "200", "100", "100"]),
+    )
     assert Expert(random.Random(3), 0, budget=Budget(moves=6000, seconds=None)).choose(t) == Use(1)
 
 
@@ -251,14 +279,18 @@ HIDDEN_CONFIGS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-@pytest.mark.parametrize("preset, options", HIDDEN_CONFIGS,
-                         ids=[f"{p}-{'-'.join(map(str, o.values()))}" for p, o in HIDDEN_CONFIGS])
+@pytest.mark.parametrize(
+    "preset, options",
+    HIDDEN_CONFIGS,
+    ids=[f"{p}-{'-'.join(map(str, o.values()))}" for p, o in HIDDEN_CONFIGS],
+)
 def test_hidden_cards_do_not_change_its_choice(preset: str, options: dict[str, Any]) -> None:
     rules = find_rules(preset, **options)
     rng = random.Random(8)
     bot = Expert(random.Random(1), 0, budget=Budget(moves=400, worlds=2, seconds=None))
-    players: list[Player] = [bot] + [make_computer(rules, seat, random.Random(seat))
-                                     for seat in range(1, rules.players)]
+    players: list[Player] = [bot] + [
+        make_computer(rules, seat, random.Random(seat)) for seat in range(1, rules.players)
+    ]
     table = Table.new(rules, rng)
     for p in players:
         p.start_hand(table)
@@ -301,15 +333,15 @@ def test_worlds_keep_what_the_seat_sees() -> None:
         assert world.tableaux == table.tableaux and world.discard == table.discard
         assert len(world.deck) == len(table.deck)
         for other in range(5):
-            assert [c == NO_CARD for c in world.hands[other]] == \
-                [c == NO_CARD for c in table.hands[other]]
+            assert [c == NO_CARD for c in world.hands[other]] == [
+                c == NO_CARD for c in table.hands[other]
+            ]
         seeds.add(world.seed)
     assert len(seeds) == 5  # the reshuffle order is hidden too
 
 
 def test_a_coup_fourre_offer_puts_the_safety_in_its_guesses() -> None:
-    t = build(3, hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE},
-              sides={2: {"battle": [GO]}})
+    t = build(3, hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
     bot = Expert(random.Random(0), 2)
     bot.start_hand(t)
     assert sorted(bot.beliefs) == [0, 1] and len(bot.beliefs[1]) == 1000
@@ -354,8 +386,9 @@ def test_guesses_follow_what_a_seat_shows() -> None:
                 assert len(particle) == len(true)
                 assert all(particle.count(c) <= unseen[c] for c in particle)
             if seat == 1 and table.current_player == 0:
-                overlap += sum(min(p.count(c), true.count(c)) for p in bot.beliefs[1]
-                               for c in set(p)) / len(bot.beliefs[1])
+                overlap += sum(
+                    min(p.count(c), true.count(c)) for p in bot.beliefs[1] for c in set(p)
+                ) / len(bot.beliefs[1])
                 pool = [c for c, n in enumerate(unseen) for _ in range(n)]
                 for i in range(10):
                     guess = random.Random(i).sample(pool, len(true))
@@ -413,8 +446,7 @@ def _saved() -> dict[str, Any]:
 
 
 def test_to_dict_round_trip() -> None:
-    t = build(3, hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE},
-              sides={2: {"battle": [GO]}})
+    t = build(3, hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
     bot = Expert(random.Random(1), 2)
     bot.start_hand(t)
     data = json.loads(json.dumps(bot.to_dict()))
@@ -447,8 +479,11 @@ def test_to_dict_round_trip() -> None:
     for _ in range(6):
         seat = t.current_player
         assert seat is not None
-        move = Expert(random.Random(seat), seat, budget=QUICK).choose(t) if seat != 2 \
+        move = (
+            Expert(random.Random(seat), seat, budget=QUICK).choose(t)
+            if seat != 2
             else bot.choose(t)
+        )
         if seat == 2:
             assert twin.choose(t) == move
         outcome = t.apply(move)
@@ -468,40 +503,71 @@ def test_to_dict_round_trip() -> None:
         (lambda d: d.update(seat=2), "expert: saved for seat 2, not seat 1"),
         (lambda d: d.update(beliefs=[]), "expert: beliefs must be an object"),
         (lambda d: d["beliefs"].update(x=[["Go"]]), "expert: beliefs: 'x' is not a seat number"),
-        (lambda d: d["beliefs"].update({"02": [["Go"]]}),
-         "expert: beliefs: '02' is not a seat number"),
+        (
+            lambda d: d["beliefs"].update({"02": [["Go"]]}),
+            "expert: beliefs: '02' is not a seat number",
+        ),
         (lambda d: d["beliefs"].update({"1": [["Go"]]}), "expert: beliefs: seat 1 is its own seat"),
-        (lambda d: d["beliefs"].update({"2": []}),
-         "expert: beliefs '2' must be a list of 1 to 1000 hands"),
-        (lambda d: d["beliefs"].update({"2": [["Go"] * 8]}),
-         "expert: beliefs '2': a hand must be a list of at most 7 cards"),
-        (lambda d: d["beliefs"].update({"2": [["Go", "Joker"]]}),
-         "expert: beliefs '2': unknown card 'Joker'"),
-        (lambda d: d["beliefs"].update({"2": [["Go", 13]]}), "expert: beliefs '2': unknown card 13"),
-        (lambda d: d["beliefs"].update({"2": ["abcdefgh"]}),
-         "expert: beliefs '2': a hand must be at most 7 card letters"),
-        (lambda d: d["beliefs"].update({"2": ["abz"]}),
-         "expert: beliefs '2': unknown card letter 'z'"),
-        (lambda d: d["beliefs"].update({"2": [7]}),
-         "expert: beliefs '2': a hand must be a string of card letters"),
-        (lambda d: d["predictions"].update({"0": ["P"] * 999 + ["U:z"]}),
-         "expert: predictions '0': 'U:z' is not a move"),
+        (
+            lambda d: d["beliefs"].update({"2": []}),
+            "expert: beliefs '2' must be a list of 1 to 1000 hands",
+        ),
+        (
+            lambda d: d["beliefs"].update({"2": [["Go"] * 8]}),
+            "expert: beliefs '2': a hand must be a list of at most 7 cards",
+        ),
+        (
+            lambda d: d["beliefs"].update({"2": [["Go", "Joker"]]}),
+            "expert: beliefs '2': unknown card 'Joker'",
+        ),
+        (
+            lambda d: d["beliefs"].update({"2": [["Go", 13]]}),
+            "expert: beliefs '2': unknown card 13",
+        ),
+        (
+            lambda d: d["beliefs"].update({"2": ["abcdefgh"]}),
+            "expert: beliefs '2': a hand must be at most 7 card letters",
+        ),
+        (
+            lambda d: d["beliefs"].update({"2": ["abz"]}),
+            "expert: beliefs '2': unknown card letter 'z'",
+        ),
+        (
+            lambda d: d["beliefs"].update({"2": [7]}),
+            "expert: beliefs '2': a hand must be a string of card letters",
+        ),
+        (
+            lambda d: d["predictions"].update({"0": ["P"] * 999 + ["U:z"]}),
+            "expert: predictions '0': 'U:z' is not a move",
+        ),
         (lambda d: d.update(predictions=None), "expert: predictions must be an object"),
-        (lambda d: d["predictions"].update({"5": ["P"]}),
-         "expert: predictions '5': no beliefs about seat 5"),
-        (lambda d: d["predictions"].update({"0": ["P"]}),
-         "expert: predictions '0' must be a list of 1000 moves"),
-        (lambda d: d["predictions"].update({"0": ["P"] * 999 + ["U:Joker"]}),
-         "expert: predictions '0': 'U:Joker' is not a move"),
-        (lambda d: d["predictions"].update({"0": ["P"] * 999 + ["U:Stop>12"]}),
-         "expert: predictions '0': 'U:Stop>12' is not a move"),
+        (
+            lambda d: d["predictions"].update({"5": ["P"]}),
+            "expert: predictions '5': no beliefs about seat 5",
+        ),
+        (
+            lambda d: d["predictions"].update({"0": ["P"]}),
+            "expert: predictions '0' must be a list of 1000 moves",
+        ),
+        (
+            lambda d: d["predictions"].update({"0": ["P"] * 999 + ["U:Joker"]}),
+            "expert: predictions '0': 'U:Joker' is not a move",
+        ),
+        (
+            lambda d: d["predictions"].update({"0": ["P"] * 999 + ["U:Stop>12"]}),
+            "expert: predictions '0': 'U:Stop>12' is not a move",
+        ),
         (lambda d: d.update(needs=[]), "expert: needs must be an object"),
         (lambda d: d.update(needs={"1": {}}), "expert: needs: seat 1 is its own seat"),
         (lambda d: d.update(needs={"0": {}}), "expert: needs '0': missing card '25'"),
-        (lambda d: d.update(needs={"0": dict(NEED, Go=1)}),
-         "expert: needs '0' 'Go' must be 10 to 1000000, not 1"),
-        (lambda d: d.update(needs={"0": dict(NEED, Go="3")}),
-         "expert: needs '0' 'Go' must be an integer, not str"),
+        (
+            lambda d: d.update(needs={"0": dict(NEED, Go=1)}),
+            "expert: needs '0' 'Go' must be 10 to 1000000, not 1",
+        ),
+        (
+            lambda d: d.update(needs={"0": dict(NEED, Go="3")}),
+            "expert: needs '0' 'Go' must be an integer, not str",
+        ),
     ],
 )
 def test_from_dict_messages(change: Any, message: str) -> None:
@@ -517,8 +583,16 @@ def test_from_dict_messages(change: Any, message: str) -> None:
 
 def test_from_dict_takes_every_move_it_writes() -> None:
     data = _saved()
-    data["predictions"]["0"] = ["P", "Y", "N", "?", "D:25", "U:Go", "U:Stop>2",
-                                "U:False Virtue"] * 125
+    data["predictions"]["0"] = [
+        "P",
+        "Y",
+        "N",
+        "?",
+        "D:25",
+        "U:Go",
+        "U:Stop>2",
+        "U:False Virtue",
+    ] * 125
     bot = Expert.from_dict(data, random.Random(0), 1)
     assert bot.predictions[0][:3] == ["P", "Y", "N"]
     # card letters (what it writes now) and card names (older saves) alike
@@ -550,8 +624,7 @@ def test_selfplay_knows_the_levels() -> None:
 
 @pytest.mark.slow
 def test_selfplay_plays_the_expert() -> None:
-    summary = play_hands(1, 2, ["expert", "easy", "standard"],
-                         find_rules("classic", players=3))
+    summary = play_hands(1, 2, ["expert", "easy", "standard"], find_rules("classic", players=3))
     assert summary["hands"] == 1
 
 
@@ -566,4 +639,3 @@ def test_stronger_than_greedy() -> None:
             mine += points[names.index("expert")]
             theirs += points[names.index("greedy")]
     assert mine > 1.3 * theirs, (mine, theirs)
-

@@ -93,8 +93,9 @@ def test_overwrite_file(tmp_path: Path, overwrite: bool) -> None:
     assert (path.read_text() != "old") is overwrite
 
 
-def test_a_save_that_raises_says_why_and_goes_on(monkeypatch: pytest.MonkeyPatch,
-                                                 tmp_path: Path) -> None:
+def test_a_save_that_raises_says_why_and_goes_on(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import mille.storage.savefile
 
     def broken(session: Session, name: str) -> None:

@@ -61,30 +61,43 @@ def test_exactly_1000_ends_the_hand() -> None:
 
 def test_deck_empty_and_nobody_can_play_ends_the_hand() -> None:
     # You discard your last useful card; the computer holds nothing playable.
-    s = build(player(["", "Go", "Stop"], battle="Flat Tire"),
-              player(["", "Gasoline", "Repairs"], battle="Flat Tire"), deck_size=0)
+    s = build(
+        player(["", "Go", "Stop"], battle="Flat Tire"),
+        player(["", "Gasoline", "Repairs"], battle="Flat Tire"),
+        deck_size=0,
+    )
     assert not s.hand_over
     s.apply(Discard(1))
     assert s.hand_over
 
 
 def test_deck_empty_play_goes_on_while_someone_can_play() -> None:
-    s = build(player(["", "Go", "Stop"], battle="Flat Tire"),
-              player(["", "Spare Tire", "Repairs"], battle="Flat Tire"), deck_size=0)
+    s = build(
+        player(["", "Go", "Stop"], battle="Flat Tire"),
+        player(["", "Spare Tire", "Repairs"], battle="Flat Tire"),
+        deck_size=0,
+    )
     s.apply(Discard(1))
     assert not s.hand_over and s.to_move == 1
 
 
 def test_a_held_safety_keeps_the_hand_alive() -> None:
-    s = build(player(["", "Go", "Stop"], battle="Flat Tire"),
-              player(["", "Extra Tank", "Repairs"], battle="Flat Tire"), deck_size=0)
+    s = build(
+        player(["", "Go", "Stop"], battle="Flat Tire"),
+        player(["", "Extra Tank", "Repairs"], battle="Flat Tire"),
+        deck_size=0,
+    )
     s.apply(Discard(1))
     assert not s.hand_over
 
 
 def test_player_to_move_with_no_cards_ends_the_hand() -> None:
-    s = build(player(["", "", "", "", "", "", "25"], battle="Go"),
-              player(["", "Go"], battle="Stop"), deck_size=0, to_move=1)
+    s = build(
+        player(["", "", "", "", "", "", "25"], battle="Go"),
+        player(["", "Go"], battle="Stop"),
+        deck_size=0,
+        to_move=1,
+    )
     # the computer (to move) plays its last card; you can still play Go
     s.apply(Use(6))
     assert not s.hand_over and s.to_move == 0
@@ -99,22 +112,38 @@ def _score(**kw: int) -> HandScore:
 def test_score_of_a_trip_with_every_bonus() -> None:
     # 1000 exactly, no 200s, deck empty, opponent shut out, all four safeties
     # with two coups fourres.
-    me = player(["100"], battle="Go", miles=["100"] * 9,
-                safeties=["Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way"],
-                coups=[True, False, True, False], total=50)
+    me = player(
+        ["100"],
+        battle="Go",
+        miles=["100"] * 9,
+        safeties=["Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way"],
+        coups=[True, False, True, False],
+        total=50,
+    )
     s = build(me, player(["", "Stop"], battle="Stop"), deck_size=0, target=1000)
     s.apply(Use(0))
     assert s.hand_over
     score = s.hand_score(1)
-    assert score == HandScore(miles=1000, safeties=400, all_four=300, coups=600, trip=400,
-                              safe_trip=300, delayed_action=300, extension=200, shut_out=500)
+    assert score == HandScore(
+        miles=1000,
+        safeties=400,
+        all_four=300,
+        coups=600,
+        trip=400,
+        safe_trip=300,
+        delayed_action=300,
+        extension=200,
+        shut_out=500,
+    )
     assert score.total == 4000 and s.total(1) == 4050
     assert s.hand_score(2) == HandScore()
 
 
 def test_trip_with_a_200_has_no_safe_trip() -> None:
-    s = build(player(["25"], battle="Go", miles=["200", "100", "100", "100", "100", "75"]),
-              player(battle="Go", miles=["25"]))
+    s = build(
+        player(["25"], battle="Go", miles=["200", "100", "100", "100", "100", "75"]),
+        player(battle="Go", miles=["25"]),
+    )
     s.apply(Use(0))
     s.apply(NO)
     score = s.hand_score(1)
@@ -132,8 +161,12 @@ def test_only_the_player_at_end_gets_trip_bonuses() -> None:
 
 def test_extension_not_completed_earns_no_bonus() -> None:
     # extended to 1000 but the hand ended on an empty deck at 700
-    s = build(player(["", "Stop"], battle="Go", miles=["100"] * 7),
-              player(["", "Go"], battle="Flat Tire"), deck_size=0, target=1000)
+    s = build(
+        player(["", "Stop"], battle="Go", miles=["100"] * 7),
+        player(["", "Go"], battle="Flat Tire"),
+        deck_size=0,
+        target=1000,
+    )
     s.apply(Discard(1))
     assert s.hand_over
     assert s.hand_score(1) == HandScore(miles=700)
@@ -148,8 +181,9 @@ def test_bonuses_are_shown_only_once_the_hand_is_over() -> None:
 
 
 def _finished(total0: int, total1: int) -> Table:
-    s = build(player(["25"], battle="Go", miles=AT_675, total=total0),
-              player(battle="Go", total=total1))
+    s = build(
+        player(["25"], battle="Go", miles=AT_675, total=total0), player(battle="Go", total=total1)
+    )
     s.apply(Use(0))
     s.apply(NO)
     return s
@@ -182,7 +216,10 @@ def test_totals_carry_over_below_5000() -> None:
 
 def test_a_go_on_an_empty_battle_pile_keeps_the_hand_alive() -> None:
     # BSD's canplay accepts a Go on an empty pile (its is_repair() is true of it)
-    s = build(player(["", "Stop", "Gasoline"], battle="Flat Tire"),
-              player(["", "Go", "Repairs"]), deck_size=0)
+    s = build(
+        player(["", "Stop", "Gasoline"], battle="Flat Tire"),
+        player(["", "Go", "Repairs"]),
+        deck_size=0,
+    )
     s.apply(Discard(1))
     assert not s.hand_over and s.to_move == 1

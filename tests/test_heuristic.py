@@ -51,8 +51,10 @@ def layouts(rules: Rules, other: str) -> list[tuple[list[str], set[int]]]:
     result = []
     for shift in (0, 1):
         standard = {s for s in range(1, rules.sides + 1) if (s + shift) % 2 == 1}
-        names = ["standard" if rules.side_of(seat) in standard else other
-                 for seat in range(rules.players)]
+        names = [
+            "standard" if rules.side_of(seat) in standard else other
+            for seat in range(rules.players)
+        ]
         result.append((names, standard))
     return result
 
@@ -73,8 +75,16 @@ def versus(rules: Rules, other: str, hands: int, seed: int) -> tuple[int, int, f
     return won, lost, mine, theirs
 
 
-STRENGTH = [("classic", 2), ("classic", 3), ("classic", 4), ("classic", 6),
-            ("milebymile", 2), ("milebymile", 3), ("milebymile", 4), ("milebymile", 6)]
+STRENGTH = [
+    ("classic", 2),
+    ("classic", 3),
+    ("classic", 4),
+    ("classic", 6),
+    ("milebymile", 2),
+    ("milebymile", 3),
+    ("milebymile", 4),
+    ("milebymile", 6),
+]
 
 
 @pytest.mark.parametrize("preset, players", STRENGTH)
@@ -159,10 +169,14 @@ def _hide(table: Table, seat: int, rng: random.Random) -> Table:
     return other
 
 
-@pytest.mark.parametrize("preset, options", MEMORY_CONFIGS,
-                         ids=[f"{p}-{'-'.join(map(str, o.values()))}" for p, o in MEMORY_CONFIGS])
+@pytest.mark.parametrize(
+    "preset, options",
+    MEMORY_CONFIGS,
+    ids=[f"{p}-{'-'.join(map(str, o.values()))}" for p, o in MEMORY_CONFIGS],
+)
 def test_memory_counts_what_is_in_view_and_ignores_the_hidden(
-        preset: str, options: dict[str, Any]) -> None:
+    preset: str, options: dict[str, Any]
+) -> None:
     rules = find_rules(preset, **options)
     rng = random.Random(3)
     bots = [Heuristic(random.Random(seat), seat) for seat in range(rules.players)]
@@ -228,11 +242,12 @@ def _saved() -> dict[str, Any]:
         (lambda d: d["deck"].update(Go=15), "heuristic: deck is not the deck of any preset"),
         (lambda d: d["deck"].pop("Stop"), "heuristic: deck: missing card 'Stop'"),
         (lambda d: d["seen"].update(Joker=1), "heuristic: seen: unknown card 'Joker'"),
-        (lambda d: d["seen"].update(Go=True), "heuristic: seen 'Go' must be an integer, "
-                                             "not bool"),
+        (lambda d: d["seen"].update(Go=True), "heuristic: seen 'Go' must be an integer, not bool"),
         (lambda d: d["seen"].update(Go=15), "heuristic: seen 'Go' must be 0 to 14, not 15"),
-        (lambda d: d["seen"].update({"False Virtue": 1}),
-         "heuristic: seen 'False Virtue' must be 0 to 0, not 1"),
+        (
+            lambda d: d["seen"].update({"False Virtue": 1}),
+            "heuristic: seen 'False Virtue' must be 0 to 0, not 1",
+        ),
         (lambda d: d.update(refills=-1), "heuristic: refills must be 0 or more, not -1"),
     ],
 )
@@ -283,8 +298,11 @@ def test_picks_first_and_answers_coup_fourre_yes() -> None:
 
 
 def test_a_safety_that_cures_goes_at_once() -> None:
-    t = build(hands={0: [PUNCTURE_PROOF, D100, D100, GO, D25, D50]}, picked={0: D75},
-              sides={1: {"battle": [GO, FLAT_TIRE]}})
+    t = build(
+        hands={0: [PUNCTURE_PROOF, D100, D100, GO, D25, D50]},
+        picked={0: D75},
+        sides={1: {"battle": [GO, FLAT_TIRE]}},
+    )
     assert chosen_card(t)[0] == PUNCTURE_PROOF
     # Right of Way when a Go is needed
     t = build(hands={0: [RIGHT_OF_WAY, D100, D100, D25, D25, D50]}, picked={0: D75})
@@ -292,57 +310,100 @@ def test_a_safety_that_cures_goes_at_once() -> None:
 
 
 def test_other_safeties_are_held_for_a_coup() -> None:
-    t = build(hands={0: [DRIVING_ACE, D25, D25, D50, D50, GO]}, picked={0: D100},
-              sides={1: {"battle": [GO]}})
+    t = build(
+        hands={0: [DRIVING_ACE, D25, D25, D50, D50, GO]},
+        picked={0: D100},
+        sides={1: {"battle": [GO]}},
+    )
     card, move = chosen_card(t)
     assert card == D100 and isinstance(move, Use)
 
 
 def test_safeties_go_before_the_finishing_card_and_near_the_end() -> None:
-    t = build(hands={0: [DRIVING_ACE, D25, D25, D50, D50, GO]}, picked={0: D100},
-              sides={1: {"battle": [GO], "miles": [D200, D200, D100, D100]}})
+    t = build(
+        hands={0: [DRIVING_ACE, D25, D25, D50, D50, GO]},
+        picked={0: D100},
+        sides={1: {"battle": [GO], "miles": [D200, D200, D100, D100]}},
+    )
     assert chosen_card(t)[0] == DRIVING_ACE
-    t = build(hands={0: [DRIVING_ACE, D25, D25, D50, D50, GO]}, picked={0: D100},
-              sides={1: {"battle": [GO]}}, deck_size=3)
+    t = build(
+        hands={0: [DRIVING_ACE, D25, D25, D50, D50, GO]},
+        picked={0: D100},
+        sides={1: {"battle": [GO]}},
+        deck_size=3,
+    )
     assert chosen_card(t)[0] == DRIVING_ACE
 
 
 def test_a_safety_goes_when_no_coup_can_come() -> None:
     # both Accidents... all three are in view: on the table and in the discard pile
-    t = build(hands={0: [DRIVING_ACE, D25, D25, D50, D50, GO]}, picked={0: D100},
-              sides={1: {"battle": [GO]}, 2: {"battle": [GO, ACCIDENT, REPAIRS, GO, ACCIDENT,
-                                                         REPAIRS, GO, ACCIDENT, REPAIRS, GO]}})
+    t = build(
+        hands={0: [DRIVING_ACE, D25, D25, D50, D50, GO]},
+        picked={0: D100},
+        sides={
+            1: {"battle": [GO]},
+            2: {
+                "battle": [GO, ACCIDENT, REPAIRS, GO, ACCIDENT, REPAIRS, GO, ACCIDENT, REPAIRS, GO]
+            },
+        },
+    )
     assert chosen_card(t)[0] == DRIVING_ACE
 
 
 def test_finishes_the_trip_and_keeps_an_exact_remainder() -> None:
-    t = build(hands={0: [D25, D25, D50, D75, SPEED_LIMIT, GO]}, picked={0: D100},
-              sides={1: {"battle": [GO], "miles": [D200, D200, D100, D100]}, 2: {"battle": [GO]}})
+    t = build(
+        hands={0: [D25, D25, D50, D75, SPEED_LIMIT, GO]},
+        picked={0: D100},
+        sides={1: {"battle": [GO], "miles": [D200, D200, D100, D100]}, 2: {"battle": [GO]}},
+    )
     assert chosen_card(t)[0] == D100
     # 150 to go with 100 and 75 in hand: the 75 leaves 75, which it holds
-    t = build(hands={0: [D75, D75, STOP, GO, GO, GO]}, picked={0: D100},
-              sides={1: {"battle": [GO], "miles": [D200, D200, D75, D25, D50]},
-                     2: {"battle": [GO, STOP]}})
+    t = build(
+        hands={0: [D75, D75, STOP, GO, GO, GO]},
+        picked={0: D100},
+        sides={
+            1: {"battle": [GO], "miles": [D200, D200, D75, D25, D50]},
+            2: {"battle": [GO, STOP]},
+        },
+    )
     assert chosen_card(t)[0] == D75
 
 
 def test_fixes_its_side_then_attacks_the_leader() -> None:
-    t = build(3, hands={0: [GO, FLAT_TIRE, D25, D25, D100, D100]}, picked={0: D50},
-              sides={1: {"battle": [GO, STOP]}, 2: {"battle": [GO]},
-                     3: {"battle": [GO], "miles": [D100]}})
+    t = build(
+        3,
+        hands={0: [GO, FLAT_TIRE, D25, D25, D100, D100]},
+        picked={0: D50},
+        sides={
+            1: {"battle": [GO, STOP]},
+            2: {"battle": [GO]},
+            3: {"battle": [GO], "miles": [D100]},
+        },
+    )
     assert chosen_card(t)[0] == GO
-    t = build(3, hands={0: [FLAT_TIRE, D25, D25, D100, D100, D50]}, picked={0: D50},
-              sides={1: {"battle": [GO]}, 2: {"battle": [GO], "miles": [D100]},
-                     3: {"battle": [GO], "miles": [D200, D100, D100]}})
+    t = build(
+        3,
+        hands={0: [FLAT_TIRE, D25, D25, D100, D100, D50]},
+        picked={0: D50},
+        sides={
+            1: {"battle": [GO]},
+            2: {"battle": [GO], "miles": [D100]},
+            3: {"battle": [GO], "miles": [D200, D100, D100]},
+        },
+    )
     card, move = chosen_card(t)
     assert card == FLAT_TIRE and move.target == 3
 
 
 def test_never_attacks_its_own_team() -> None:
     rules = find_rules("milebymile", players=6, team_mode="3v3")
-    t = build_mbm(rules=rules, hands={2: [ACCIDENT, OUT_OF_GAS, STOP, SPEED_LIMIT,
-                                          FLAT_TIRE, D25]},
-                  picked={2: D25}, to_move=2, sides={1: {"problems": []}, 2: {"problems": []}})
+    t = build_mbm(
+        rules=rules,
+        hands={2: [ACCIDENT, OUT_OF_GAS, STOP, SPEED_LIMIT, FLAT_TIRE, D25]},
+        picked={2: D25},
+        to_move=2,
+        sides={1: {"problems": []}, 2: {"problems": []}},
+    )
     for _ in range(5):
         card, move = chosen_card(t, 2)
         assert not (isinstance(move, Use) and move.target == 1)
@@ -351,33 +412,62 @@ def test_never_attacks_its_own_team() -> None:
 
 def test_discards_what_can_never_help() -> None:
     # Spare Tire is dead under Puncture Proof; a 200 is over 700 with 600 made
-    t = build(hands={0: [SPARE_TIRE, D25, D50, GO, STOP, ACCIDENT]}, picked={0: D200},
-              sides={1: {"battle": [GO, STOP], "safeties": [PUNCTURE_PROOF],
-                         "miles": [D200, D200, D100, D100]}})
+    t = build(
+        hands={0: [SPARE_TIRE, D25, D50, GO, STOP, ACCIDENT]},
+        picked={0: D200},
+        sides={
+            1: {
+                "battle": [GO, STOP],
+                "safeties": [PUNCTURE_PROOF],
+                "miles": [D200, D200, D100, D100],
+            }
+        },
+    )
     card, move = chosen_card(t)
     assert isinstance(move, Use) and card == GO
-    t = build(hands={0: [SPARE_TIRE, D25, D50, OUT_OF_GAS, STOP, ACCIDENT]}, picked={0: D200},
-              sides={1: {"battle": [GO, STOP], "safeties": [PUNCTURE_PROOF],
-                         "miles": [D200, D200, D100, D100]}, 2: {"battle": [GO, STOP]}})
+    t = build(
+        hands={0: [SPARE_TIRE, D25, D50, OUT_OF_GAS, STOP, ACCIDENT]},
+        picked={0: D200},
+        sides={
+            1: {
+                "battle": [GO, STOP],
+                "safeties": [PUNCTURE_PROOF],
+                "miles": [D200, D200, D100, D100],
+            },
+            2: {"battle": [GO, STOP]},
+        },
+    )
     card, move = chosen_card(t)
     assert isinstance(move, Discard) and card in (SPARE_TIRE, D200)
 
 
 def test_extension_answer() -> None:
     # far ahead, a long deck, miles in hand: extend
-    t = build(hands={0: [D100, D100, D75, D200, GO, GO]}, picked={0: D50},
-              sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}, 2: {"battle": [GO]}})
+    t = build(
+        hands={0: [D100, D100, D75, D200, GO, GO]},
+        picked={0: D50},
+        sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}, 2: {"battle": [GO]}},
+    )
     t.apply(Use(0))
     assert t.phase == EXTENSION and bot_for(t).choose(t) == YES
     # the other side rolls at 500: stop here
-    t = build(hands={0: [D100, D100, D75, D200, GO, GO]}, picked={0: D50},
-              sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]},
-                     2: {"battle": [GO], "miles": [D200, D200, D100]}})
+    t = build(
+        hands={0: [D100, D100, D75, D200, GO, GO]},
+        picked={0: D50},
+        sides={
+            1: {"battle": [GO], "miles": [D100] * 6 + [D50]},
+            2: {"battle": [GO], "miles": [D200, D200, D100]},
+        },
+    )
     t.apply(Use(0))
     assert bot_for(t).choose(t) == NO
     # a short deck: stop here
-    t = build(hands={0: [D100, D100, D75, D200, GO, GO]}, picked={0: D50}, deck_size=8,
-              sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}, 2: {"battle": [GO]}})
+    t = build(
+        hands={0: [D100, D100, D75, D200, GO, GO]},
+        picked={0: D50},
+        deck_size=8,
+        sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}, 2: {"battle": [GO]}},
+    )
     t.apply(Use(0))
     assert bot_for(t).choose(t) == NO
 
@@ -394,15 +484,18 @@ def test_deepcopy_keeps_it_usable() -> None:
     assert twin.to_dict() == bot.to_dict()
 
 
-
 # ----- the priorities of the stronger standard (issue 23) -----------------------------------
 
 
 def test_lands_exactly_when_an_exact_finish_is_in_hand() -> None:
     # milebymile without perfect crossing: 100 to go, a 200 and a 100 both
     # finish; only the 100 lands on 1000 (the perfect crossing bonus)
-    t = build_mbm(perfect_crossing=False, hands={0: [D200, D75, D50, D25, GO, STOP]},
-                  picked={0: D100}, sides={1: {"problems": [], "record": [D200] * 2 + [D100] * 5}})
+    t = build_mbm(
+        perfect_crossing=False,
+        hands={0: [D200, D75, D50, D25, GO, STOP]},
+        picked={0: D100},
+        sides={1: {"problems": [], "record": [D200] * 2 + [D100] * 5}},
+    )
     assert t.rules.scoring.perfect_crossing
     for seed in range(6):
         bot = Heuristic(random.Random(seed), 0)
@@ -410,34 +503,48 @@ def test_lands_exactly_when_an_exact_finish_is_in_hand() -> None:
         move = bot.choose(t)
         assert isinstance(move, Use) and t.hands[0][move.slot] == D100
     # classic: the finishing 100 before an attack on the leader
-    t = build(hands={0: [ACCIDENT, D75, D50, D25, GO, GO]}, picked={0: D100},
-              sides={1: {"battle": [GO], "miles": [D200, D200, D100, D100]},
-                     2: {"battle": [GO], "miles": [D200, D200, D100, D75]}})
+    t = build(
+        hands={0: [ACCIDENT, D75, D50, D25, GO, GO]},
+        picked={0: D100},
+        sides={
+            1: {"battle": [GO], "miles": [D200, D200, D100, D100]},
+            2: {"battle": [GO], "miles": [D200, D200, D100, D75]},
+        },
+    )
     assert chosen_card(t)[0] == D100
 
 
 def test_does_not_stack_a_hazard_on_a_stopped_side_in_classic() -> None:
     # it cannot move (Stop on its side, no Go); the other side is stopped by
     # a Flat Tire: an Accident on top only changes the remedy it waits for
-    t = build(hands={0: [ACCIDENT, D25, D50, D100, REPAIRS, SPEED_LIMIT]}, picked={0: D75},
-              sides={1: {"battle": [GO, STOP]},
-                     2: {"battle": [GO, FLAT_TIRE], "miles": [D200, D100, D100]}})
+    t = build(
+        hands={0: [ACCIDENT, D25, D50, D100, REPAIRS, SPEED_LIMIT]},
+        picked={0: D75},
+        sides={
+            1: {"battle": [GO, STOP]},
+            2: {"battle": [GO, FLAT_TIRE], "miles": [D200, D100, D100]},
+        },
+    )
     card, move = chosen_card(t)
     assert not (isinstance(move, Use) and card == ACCIDENT)
     # nor on a side stopped by a Stop (in a duel or not): the Accident
     # would only turn the Go it waits for into Repairs and a Go; it
     # discards instead
     for players in (2, 3):
-        t = build(players, hands={0: [ACCIDENT, D25, D50, D100, SPARE_TIRE, REPAIRS]},
-                  picked={0: D75},
-                  sides={1: {"battle": [GO, STOP]},
-                         2: {"battle": [GO, STOP], "miles": [D200, D100]}})
+        t = build(
+            players,
+            hands={0: [ACCIDENT, D25, D50, D100, SPARE_TIRE, REPAIRS]},
+            picked={0: D75},
+            sides={1: {"battle": [GO, STOP]}, 2: {"battle": [GO, STOP], "miles": [D200, D100]}},
+        )
         card, move = chosen_card(t)
         assert isinstance(move, Discard), (players, card, move)
     # the same hazard on the same side rolling: it attacks
-    t = build(hands={0: [ACCIDENT, D25, D50, D100, REPAIRS, SPEED_LIMIT]}, picked={0: D75},
-              sides={1: {"battle": [GO, STOP]},
-                     2: {"battle": [GO], "miles": [D200, D100, D100]}})
+    t = build(
+        hands={0: [ACCIDENT, D25, D50, D100, REPAIRS, SPEED_LIMIT]},
+        picked={0: D75},
+        sides={1: {"battle": [GO, STOP]}, 2: {"battle": [GO], "miles": [D200, D100, D100]}},
+    )
     card, move = chosen_card(t)
     assert isinstance(move, Use) and card == ACCIDENT
 
@@ -445,9 +552,11 @@ def test_does_not_stack_a_hazard_on_a_stopped_side_in_classic() -> None:
 def test_prefers_the_hazard_that_cannot_be_countered() -> None:
     # Driving Ace in its own hand: an Accident cannot be answered by a coup
     # fourre, a Flat Tire can (Puncture Proof unseen)
-    t = build(hands={0: [DRIVING_ACE, FLAT_TIRE, D25, D25, D50, GO]}, picked={0: ACCIDENT},
-              sides={1: {"battle": [GO, STOP]},
-                     2: {"battle": [GO], "miles": [D200, D100, D100]}})
+    t = build(
+        hands={0: [DRIVING_ACE, FLAT_TIRE, D25, D25, D50, GO]},
+        picked={0: ACCIDENT},
+        sides={1: {"battle": [GO, STOP]}, 2: {"battle": [GO], "miles": [D200, D100, D100]}},
+    )
     for seed in range(5):
         bot = Heuristic(random.Random(seed), 0)
         bot.start_hand(t)
@@ -458,15 +567,22 @@ def test_prefers_the_hazard_that_cannot_be_countered() -> None:
 def test_discards_the_dead_card_first() -> None:
     # a third 200 can never be played (two are down): it goes, not the
     # remedies or the hazard
-    t = build(hands={0: [D200, SPARE_TIRE, REPAIRS, STOP, D25, D75]}, picked={0: D50},
-              sides={1: {"battle": [GO, STOP], "miles": [D200, D200]},
-                     2: {"battle": [GO, STOP]}})
+    t = build(
+        hands={0: [D200, SPARE_TIRE, REPAIRS, STOP, D25, D75]},
+        picked={0: D50},
+        sides={1: {"battle": [GO, STOP], "miles": [D200, D200]}, 2: {"battle": [GO, STOP]}},
+    )
     card, move = chosen_card(t)
     assert isinstance(move, Discard) and card == D200
     # a hazard whose safety every opposing side has played is dead
-    t = build(hands={0: [FLAT_TIRE, D25, D50, D75, REPAIRS, SPARE_TIRE]}, picked={0: D100},
-              sides={1: {"battle": [GO, STOP], "miles": [D200, D200, D100]},
-                     2: {"battle": [GO, STOP], "safeties": [PUNCTURE_PROOF]}})
+    t = build(
+        hands={0: [FLAT_TIRE, D25, D50, D75, REPAIRS, SPARE_TIRE]},
+        picked={0: D100},
+        sides={
+            1: {"battle": [GO, STOP], "miles": [D200, D200, D100]},
+            2: {"battle": [GO, STOP], "safeties": [PUNCTURE_PROOF]},
+        },
+    )
     card, move = chosen_card(t)
     assert isinstance(move, Discard) and card == FLAT_TIRE
 
@@ -476,8 +592,11 @@ def test_never_discards_a_safety() -> None:
     # even were its discard legal (a rules change), it is kept
     from mille.players.heuristic import _Turn
 
-    t = build(hands={0: [DRIVING_ACE, D25, D50, D75, D100, D100]}, picked={0: D25},
-              sides={1: {"battle": [GO, STOP]}, 2: {"battle": [GO, STOP]}})
+    t = build(
+        hands={0: [DRIVING_ACE, D25, D50, D75, D100, D100]},
+        picked={0: D25},
+        sides={1: {"battle": [GO, STOP]}, 2: {"battle": [GO, STOP]}},
+    )
     bot = bot_for(t)
     legal = t.legal_moves() + [Discard(1)]
     assert t.hands[0][1] == DRIVING_ACE
@@ -498,16 +617,28 @@ def test_never_discards_a_safety() -> None:
 
 def test_attacks_while_rolling_in_a_milebymile_duel_but_not_in_a_crowd() -> None:
     # two sides: a hazard on the rolling leader comes before its own miles
-    t = build_mbm(hands={0: [ACCIDENT, D25, D50, D75, GO, REPAIRS]}, picked={0: D100},
-                  sides={1: {"problems": [], "record": [D100] * 3},
-                         2: {"problems": [], "record": [D100] * 4}})
+    t = build_mbm(
+        hands={0: [ACCIDENT, D25, D50, D75, GO, REPAIRS]},
+        picked={0: D100},
+        sides={
+            1: {"problems": [], "record": [D100] * 3},
+            2: {"problems": [], "record": [D100] * 4},
+        },
+    )
     card, move = chosen_card(t)
     assert isinstance(move, Use) and card == ACCIDENT and move.target in (None, 2)
     # four sides: every hazard brings a Stop and it is hit again and again;
     # while it can move, miles first
-    t = build_mbm(4, hands={0: [ACCIDENT, D25, D50, D75, GO, REPAIRS]}, picked={0: D100},
-                  sides={1: {"problems": [], "record": [D100] * 3},
-                         2: {"problems": [], "record": [D100] * 4},
-                         3: {"problems": []}, 4: {"problems": []}})
+    t = build_mbm(
+        4,
+        hands={0: [ACCIDENT, D25, D50, D75, GO, REPAIRS]},
+        picked={0: D100},
+        sides={
+            1: {"problems": [], "record": [D100] * 3},
+            2: {"problems": [], "record": [D100] * 4},
+            3: {"problems": []},
+            4: {"problems": []},
+        },
+    )
     card, move = chosen_card(t)
     assert isinstance(move, Use) and card == D100

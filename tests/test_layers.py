@@ -92,7 +92,7 @@ def test_no_import_cycles() -> None:
         state[name] = 1
         for other in sorted(GRAPH[name]):
             if state.get(other) == 1:
-                cycles.append(path[path.index(other):] + [other])
+                cycles.append(path[path.index(other) :] + [other])
             elif other not in state:
                 visit(other, path + [other])
         state[name] = 2

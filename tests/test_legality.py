@@ -84,8 +84,9 @@ def test_25_and_50_allowed_under_limit(name: str) -> None:
 
 
 def test_limit_message_before_over_end() -> None:
-    s = build(player(["100"], battle="Go", speed="Speed Limit",
-                     miles=["200", "200", "100", "100", "75"]))
+    s = build(
+        player(["100"], battle="Go", speed="Speed Limit", miles=["200", "200", "100", "100", "75"])
+    )
     assert s.check(Use(0)) == "limit of 50"
 
 
@@ -97,8 +98,10 @@ def test_puts_you_over_700(name: str) -> None:
 
 
 def test_puts_you_over_1000() -> None:
-    s = build(player(["100"], battle="Go", miles=["200", "200", "100", "100", "100", "100", "100", "75"]),
-              target=1000)
+    s = build(
+        player(["100"], battle="Go", miles=["200", "200", "100", "100", "100", "100", "100", "75"]),
+        target=1000,
+    )
     assert s.check(Use(0)) == "puts you over 1000"
 
 
@@ -118,9 +121,15 @@ def test_cannot_move_now(battle: str | None) -> None:
     assert s.check(Use(0)) == "cannot move now"
 
 
-@pytest.mark.parametrize("name,battle", [
-    ("Gasoline", "Go"), ("Spare Tire", "Out of Gas"), ("Repairs", None), ("Gasoline", "Stop"),
-])
+@pytest.mark.parametrize(
+    "name,battle",
+    [
+        ("Gasoline", "Go"),
+        ("Spare Tire", "Out of Gas"),
+        ("Repairs", None),
+        ("Gasoline", "Stop"),
+    ],
+)
 def test_cant_play_remedy(name: str, battle: str | None) -> None:
     s = build(player([name], battle=battle))
     assert s.check(Use(0)) == f'can\'t play "{name}"'
@@ -151,7 +160,9 @@ def test_go_on_hazard_message_before_right_of_way() -> None:
 def test_not_limited() -> None:
     s = build(player(["End of Limit"], **ROLLING))
     assert s.check(Use(0)) == "not limited"
-    s = build(player(["End of Limit"], speed="End of Limit", speed_pile=["Speed Limit", "End of Limit"]))
+    s = build(
+        player(["End of Limit"], speed="End of Limit", speed_pile=["Speed Limit", "End of Limit"])
+    )
     assert s.check(Use(0)) == "not limited"
 
 
@@ -161,10 +172,15 @@ def test_opponent_cannot_go(name: str) -> None:
     assert s.check(Use(0)) == "opponent cannot go"
 
 
-@pytest.mark.parametrize("name,safety", [
-    ("Out of Gas", "Extra Tank"), ("Flat Tire", "Puncture Proof"),
-    ("Accident", "Driving Ace"), ("Stop", "Right of Way"),
-])
+@pytest.mark.parametrize(
+    "name,safety",
+    [
+        ("Out of Gas", "Extra Tank"),
+        ("Flat Tire", "Puncture Proof"),
+        ("Accident", "Driving Ace"),
+        ("Stop", "Right of Way"),
+    ],
+)
 def test_opponent_is_protected(name: str, safety: str) -> None:
     s = build(player([name]), player(battle="Go", safeties=[safety], can_go=True))
     assert s.check(Use(0)) == "opponent is protected"
@@ -205,8 +221,9 @@ def test_no_moves_once_the_hand_is_over() -> None:
 
 
 def test_legal_moves_match_check() -> None:
-    s = build(player(["", "25", "Go", "Stop", "Extra Tank", "Gasoline", "200"]),
-              player(battle="Go"))
+    s = build(
+        player(["", "25", "Go", "Stop", "Extra Tank", "Gasoline", "200"]), player(battle="Go")
+    )
     assert s.legal_moves() == [PICK]
     s.apply(PICK)
     legal = s.legal_moves()

@@ -13,7 +13,8 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RUNTIME_MODULES = [
-    "mille." + path.stem for path in sorted((ROOT / "mille").glob("*.py"))
+    "mille." + path.stem
+    for path in sorted((ROOT / "mille").glob("*.py"))
     if path.stem not in ("__main__",)
 ]
 
@@ -31,19 +32,40 @@ def test_pip_install_puts_the_man_page_where_man_finds_it(tmp_path: pathlib.Path
     python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
     wheel = next(wheels.glob("bsd_mille-*.whl"))
     subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
-         "--no-deps", str(wheel)] if _pip_has_python_option() else
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-         "--prefix", str(venv), str(wheel)],
-        check=True, cwd=tmp_path,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--no-deps",
+            str(wheel),
+        ]
+        if _pip_has_python_option()
+        else [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--prefix",
+            str(venv),
+            str(wheel),
+        ],
+        check=True,
+        cwd=tmp_path,
     )
     script = (
         "import importlib.metadata as m\n"
         "hits = [f for f in m.files('bsd-mille') if f.as_posix().endswith('share/man/man6/mille.6')]\n"
         "print(hits[0].locate().resolve() if hits else '')\n"
     )
-    found = subprocess.run([str(python), "-c", script], capture_output=True, text=True,
-                           check=True, cwd=tmp_path).stdout.strip()
+    found = subprocess.run(
+        [str(python), "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path
+    ).stdout.strip()
     assert found, "mille.6 is not among the installed distribution's files"
     installed = pathlib.Path(found)
     assert installed.read_text() == (ROOT / "mille.6").read_text()
@@ -51,8 +73,9 @@ def test_pip_install_puts_the_man_page_where_man_finds_it(tmp_path: pathlib.Path
     if shutil.which("man") is not None:
         env = dict(os.environ, PATH=f"{python.parent}{os.pathsep}{os.environ['PATH']}")
         env.pop("MANPATH", None)
-        where = subprocess.run(["man", "-w", "mille"], capture_output=True, text=True,
-                               env=env, cwd=tmp_path)
+        where = subprocess.run(
+            ["man", "-w", "mille"], capture_output=True, text=True, env=env, cwd=tmp_path
+        )
         assert pathlib.Path(where.stdout.strip()).resolve() == installed
 
 
@@ -81,29 +104,43 @@ def test_pip_install_e_puts_the_man_page_where_man_finds_it(tmp_path: pathlib.Pa
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", "-e", str(ROOT)],
-                   check=True, cwd=tmp_path)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--no-deps", "-e", str(ROOT)],
+        check=True,
+        cwd=tmp_path,
+    )
     installed = venv / "share" / "man" / "man6" / "mille.6"
     assert installed.read_text() == (ROOT / "mille.6").read_text()
     if shutil.which("man") is not None:
         env = dict(os.environ, PATH=f"{python.parent}{os.pathsep}{os.environ['PATH']}")
         env.pop("MANPATH", None)
-        where = subprocess.run(["man", "-w", "mille"], capture_output=True, text=True,
-                               env=env, cwd=tmp_path)
+        where = subprocess.run(
+            ["man", "-w", "mille"], capture_output=True, text=True, env=env, cwd=tmp_path
+        )
         assert pathlib.Path(where.stdout.strip()).resolve() == installed.resolve()
 
 
 def _pip_has_python_option() -> bool:
     """pip >= 22.3 can install into another environment with --python."""
-    out = subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True,
-                         text=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "--version"], capture_output=True, text=True
+    ).stdout.split()
     major, minor = (int(part) for part in out[1].split(".")[:2])
     return (major, minor) >= (22, 3)
 
 
 POSIX_ONLY = {
-    "signal": ["SIGHUP", "SIGQUIT", "SIGTSTP", "SIGCONT", "SIGWINCH", "SIGALRM",
-               "pthread_sigmask", "setitimer", "alarm"],
+    "signal": [
+        "SIGHUP",
+        "SIGQUIT",
+        "SIGTSTP",
+        "SIGCONT",
+        "SIGWINCH",
+        "SIGALRM",
+        "pthread_sigmask",
+        "setitimer",
+        "alarm",
+    ],
     "os": ["fchown", "fchmod", "mkfifo", "getuid", "geteuid", "O_NOCTTY", "O_NONBLOCK"],
 }
 
@@ -117,8 +154,7 @@ def test_every_runtime_module_imports_without_posix_only_names() -> None:
         for module, names in POSIX_ONLY.items()
     )
     code = (
-        "import importlib, os, signal, sys\n" + removals +
-        f"for name in {RUNTIME_MODULES!r}:\n"
+        "import importlib, os, signal, sys\n" + removals + f"for name in {RUNTIME_MODULES!r}:\n"
         "    importlib.import_module(name)\n"
         "print('ok')\n"
     )

@@ -31,8 +31,7 @@ def private_state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def run(session: Session, script: str, **kwargs: object) -> tuple[int, str]:
     out = io.StringIO()
-    status = plain.play(session, stdin=io.BytesIO(script.encode()), stdout=out,
-                        **kwargs)  # type: ignore[arg-type]
+    status = plain.play(session, stdin=io.BytesIO(script.encode()), stdout=out, **kwargs)  # type: ignore[arg-type]
     return status, out.getvalue()
 
 
@@ -78,31 +77,34 @@ def classic3() -> Session:
     return Session.new(find_rules("classic", players=3), seed=3)
 
 
-@pytest.mark.parametrize("typed,said", [
-    ("x", "unknown command: X"),  # one letter: the board's words
-    ("hello", "unknown command: hello"),  # more: the whole line, as typed
-    ("play 2", "unknown command: play 2"),
-    ("p 2", "unknown command: p 2"),
-    ("o  x", "unknown command: o x"),
-    ("z" * 60, "unknown command: " + "z" * 37 + "..."),
-    ("u 1", "must pick first"),
-    ("d 9", "no such slot: 9 (P or 0, 1-6)"),
-    ("u", "which card? (u N or d N, N is P or 1-6)"),
-    ("e", "E: command not implemented"),
-    ("p\np", "already picked"),
-    # the words work as their letters
-    ("pick\npick", "already picked"),
-    ("Use 9", "no such slot: 9 (P or 0, 1-6)"),
-    ("discard", "which card? (u N or d N, N is P or 1-6)"),
-    ("help", "Commands (then RETURN; case does not matter):"),
-    ("tracker\ntracker", "The card tracker is off."),
-    ("hints", "unknown command: hints"),
-    ("log", "The hand so far: nothing yet."),
-    ("l", "The hand so far: nothing yet."),
-    # a number is ASCII digits: a superscript two is no side (it was an internal error)
-    ("p\nu 1 \u00b2", "no such opponent"),
-    ("p\nu 1 \u0663", "no such opponent"),
-])
+@pytest.mark.parametrize(
+    "typed,said",
+    [
+        ("x", "unknown command: X"),  # one letter: the board's words
+        ("hello", "unknown command: hello"),  # more: the whole line, as typed
+        ("play 2", "unknown command: play 2"),
+        ("p 2", "unknown command: p 2"),
+        ("o  x", "unknown command: o x"),
+        ("z" * 60, "unknown command: " + "z" * 37 + "..."),
+        ("u 1", "must pick first"),
+        ("d 9", "no such slot: 9 (P or 0, 1-6)"),
+        ("u", "which card? (u N or d N, N is P or 1-6)"),
+        ("e", "E: command not implemented"),
+        ("p\np", "already picked"),
+        # the words work as their letters
+        ("pick\npick", "already picked"),
+        ("Use 9", "no such slot: 9 (P or 0, 1-6)"),
+        ("discard", "which card? (u N or d N, N is P or 1-6)"),
+        ("help", "Commands (then RETURN; case does not matter):"),
+        ("tracker\ntracker", "The card tracker is off."),
+        ("hints", "unknown command: hints"),
+        ("log", "The hand so far: nothing yet."),
+        ("l", "The hand so far: nothing yet."),
+        # a number is ASCII digits: a superscript two is no side (it was an internal error)
+        ("p\nu 1 \u00b2", "no such opponent"),
+        ("p\nu 1 \u0663", "no such opponent"),
+    ],
+)
 def test_commands_get_the_boards_messages(typed: str, said: str) -> None:
     status, out = run(classic3(), typed + "\n")
     assert said in out.splitlines() and status == 0
@@ -122,8 +124,12 @@ def test_a_hazard_asks_its_target_by_side_number() -> None:
     slot = next(i for i, card in enumerate(hand) if 5 <= card <= 9)  # seed 3: Out of Gas
     _, out = run(session, f"p\nu {slot}\nu {slot} 1\nu {slot} 7\nu {slot} x\nu {slot} 2\n")
     lines = out.splitlines()
-    for message in ("which opponent?", "can't attack your own side", "no such opponent",
-                    "opponent has not started"):
+    for message in (
+        "which opponent?",
+        "can't attack your own side",
+        "no such opponent",
+        "opponent has not started",
+    ):
         assert message in lines
 
 
@@ -178,8 +184,8 @@ def test_end_of_input_keeps_the_game(private_state_home: Path) -> None:
 
 
 def test_end_of_input_with_a_game_that_cannot_be_kept_fails(
-        monkeypatch: pytest.MonkeyPatch, private_state_home: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, private_state_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The exit status says the game is lost: 1, with the reason on stderr."""
     import mille.storage.recovery
 
@@ -190,8 +196,9 @@ def test_end_of_input_with_a_game_that_cannot_be_kept_fails(
     status, _ = run(classic3(), "p\nd 1\n", fresh=True)
     err = capsys.readouterr().err
     assert status == 1
-    assert err == ("mille: end of input; the game could not be kept: "
-                   "[Errno 28] No space left on device\n")
+    assert err == (
+        "mille: end of input; the game could not be kept: [Errno 28] No space left on device\n"
+    )
 
 
 def test_a_new_game_nobody_played_is_not_kept(private_state_home: Path) -> None:
@@ -215,8 +222,9 @@ def test_save_and_restore(tmp_path: Path) -> None:
 
 
 def mille(*args: str, script: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(MILLE + list(args), input=script, capture_output=True, text=True,
-                          env=env, timeout=120)
+    return subprocess.run(
+        MILLE + list(args), input=script, capture_output=True, text=True, env=env, timeout=120
+    )
 
 
 @pytest.fixture
@@ -224,13 +232,16 @@ def env(private_state_home: Path) -> dict[str, str]:
     return dict(os.environ, XDG_STATE_HOME=str(private_state_home), TERM="dumb")
 
 
-@pytest.mark.parametrize("args,players,options", [
-    (("--rules", "classic", "--players", "4"), 4, {}),
-    (("--rules", "milebymile", "--players", "5", "--distance", "700"), 5, {"distance": 700}),
-])
-def test_a_whole_seeded_game_from_a_script(args: tuple[str, ...], players: int,
-                                           options: dict[str, object],
-                                           env: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    "args,players,options",
+    [
+        (("--rules", "classic", "--players", "4"), 4, {}),
+        (("--rules", "milebymile", "--players", "5", "--distance", "700"), 5, {"distance": 700}),
+    ],
+)
+def test_a_whole_seeded_game_from_a_script(
+    args: tuple[str, ...], players: int, options: dict[str, object], env: dict[str, str]
+) -> None:
     name = args[1]
     script = whole_game(name, players, 11, **options)
     done = mille("--plain", "--seed", "11", *args, script="\n".join(script) + "\n", env=env)
@@ -247,16 +258,18 @@ def test_a_whole_seeded_game_from_a_script(args: tuple[str, ...], players: int,
 def test_end_of_input_then_the_next_mille_says_a_game_is_waiting(env: dict[str, str]) -> None:
     """A script is never asked Resume it? (it would answer with its moves):
     the next game starts and the kept one waits for a mille on a terminal."""
-    first = mille("--plain", "--rules", "classic", "--players", "3", "--seed", "4",
-                  script="p\nd 1\n", env=env)
+    first = mille(
+        "--plain", "--rules", "classic", "--players", "3", "--seed", "4", script="p\nd 1\n", env=env
+    )
     assert first.returncode == 0
     assert first.stderr.startswith("mille: end of input; the game is kept in ")
     second = mille("--plain", "--seed", "3", script="n\nq\ny\n", env=env)
     assert second.returncode == 0
     assert "Resume it?" not in second.stdout
     assert "mille: bsd, 2 players" in second.stdout and "Your move: n" in second.stdout
-    assert second.stderr.startswith("mille: a kept game is waiting (classic, 3 players, "
-                                    "scores 0, 0, 0; ")
+    assert second.stderr.startswith(
+        "mille: a kept game is waiting (classic, 3 players, scores 0, 0, 0; "
+    )
     assert second.stderr.endswith("): run mille alone to resume it\n")
     kept = list((Path(env["XDG_STATE_HOME"]) / "mille").glob("interrupted-*.json"))
     assert len(kept) == 1
@@ -267,31 +280,53 @@ def test_a_dumb_terminal_is_told_about_plain(env: dict[str, str]) -> None:
     assert done.returncode == 1 and "mille --plain" in done.stderr
 
 
-@pytest.mark.parametrize("args,message", [
-    (("--rules", "classic", "--players", "5"), "mille: classic needs 2, 3, 4 or 6 players"),
-    (("--rules", "milebymile", "--players", "10"), "mille: milebymile needs 2 to 9 players"),
-    (("--rules", "milebymile", "--distance", "310"),
-     "mille: perfect crossing needs a race distance in 25s"),
-    (("--rules", "milebymile", "--distance", "3010", "--no-perfect-crossing"),
-     "mille: race distance must be 300 to 3000"),
-    (("--rules", "milebymile", "--winning-score", "500"),
-     "mille: winning score must be 1000 to 10000"),
-    (("--rules", "milebymile", "--players", "5", "--teams", "2v2"),
-     "mille: team mode not available for 5 players"),
-    (("--rules", "milebymile", "--karma"), "mille: karma rule needs 3 or more sides"),
-    (("--rules", "milebymile", "--players", "4", "--teams", "4v"),
-     "mille: unknown team mode: '4v' (choose individual, 2v2, 2v2v2, 3v3, 2v2v2v2, 4v4, 3v3v3)"),
-    (("--rules", "", "--plain"), "mille: unknown rules: '' (choose bsd, classic, milebymile)"),
-    (("--rules", "classic", "--distance", "700"),
-     "mille: --distance is an option of --rules milebymile"),
-    (("--players", "3"), "mille: bsd needs 2 players"),
-    (("--seed", "1", "game.sav"), "mille: --seed cannot be used with a file: "
-     "a saved game keeps its own rules, level and deal"),
-    (("--rules", "classic", "game.sav"), "mille: --rules cannot be used with a file: "
-     "a saved game keeps its own rules, level and deal"),
-])
-def test_options_are_checked_with_the_specs_messages(args: tuple[str, ...], message: str,
-                                                     env: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (("--rules", "classic", "--players", "5"), "mille: classic needs 2, 3, 4 or 6 players"),
+        (("--rules", "milebymile", "--players", "10"), "mille: milebymile needs 2 to 9 players"),
+        (
+            ("--rules", "milebymile", "--distance", "310"),
+            "mille: perfect crossing needs a race distance in 25s",
+        ),
+        (
+            ("--rules", "milebymile", "--distance", "3010", "--no-perfect-crossing"),
+            "mille: race distance must be 300 to 3000",
+        ),
+        (
+            ("--rules", "milebymile", "--winning-score", "500"),
+            "mille: winning score must be 1000 to 10000",
+        ),
+        (
+            ("--rules", "milebymile", "--players", "5", "--teams", "2v2"),
+            "mille: team mode not available for 5 players",
+        ),
+        (("--rules", "milebymile", "--karma"), "mille: karma rule needs 3 or more sides"),
+        (
+            ("--rules", "milebymile", "--players", "4", "--teams", "4v"),
+            "mille: unknown team mode: '4v' (choose individual, 2v2, 2v2v2, 3v3, 2v2v2v2, 4v4, 3v3v3)",
+        ),
+        (("--rules", "", "--plain"), "mille: unknown rules: '' (choose bsd, classic, milebymile)"),
+        (
+            ("--rules", "classic", "--distance", "700"),
+            "mille: --distance is an option of --rules milebymile",
+        ),
+        (("--players", "3"), "mille: bsd needs 2 players"),
+        (
+            ("--seed", "1", "game.sav"),
+            "mille: --seed cannot be used with a file: "
+            "a saved game keeps its own rules, level and deal",
+        ),
+        (
+            ("--rules", "classic", "game.sav"),
+            "mille: --rules cannot be used with a file: "
+            "a saved game keeps its own rules, level and deal",
+        ),
+    ],
+)
+def test_options_are_checked_with_the_specs_messages(
+    args: tuple[str, ...], message: str, env: dict[str, str]
+) -> None:
     done = mille("--plain", *args, script="", env=env)
     assert (done.returncode, done.stdout, done.stderr) == (1, "", message + "\n")
 
@@ -355,8 +390,7 @@ class InterruptOnce(io.BytesIO):
 @pytest.mark.parametrize("answer,status,asked_again", [("y", 0, False), ("n", 0, True)])
 def test_control_c_asks_really(answer: str, status: int, asked_again: bool) -> None:
     out = io.StringIO()
-    done = plain.play(classic3(), stdin=InterruptOnce(f"{answer}\nq\ny\n".encode()),
-                      stdout=out)
+    done = plain.play(classic3(), stdin=InterruptOnce(f"{answer}\nq\ny\n".encode()), stdout=out)
     assert done == status and "Really? " in out.getvalue()
     assert (out.getvalue().count("Your move: ") == 2) == asked_again
 
@@ -406,7 +440,8 @@ def test_extension_is_asked() -> None:
 
 
 def test_each_computers_move_is_told_before_the_next_computer_decides(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A screen reader hears each move as it is made, not when all the
     computers (the expert thinks up to 0.9 s a move) have moved."""
     from mille.engine.describe import describe
@@ -431,23 +466,42 @@ def test_each_computers_move_is_told_before_the_next_computer_decides(
 # ----- issue 22: help per preset, options, the whole hand, advice at questions ------------
 
 
-@pytest.mark.parametrize("rules,has,lacks", [
-    (find_rules("bsd"), ["answer a question (Extension?, Another hand?)"],
-     ["u N S", "Coup Fourre?"]),
-    (find_rules("classic", players=3),
-     ["u N S      use a hazard on side S",
-      "answer a question (Coup Fourre?, Extension?, Discard a safety?, Another hand?)"], []),
-    (find_rules("classic", players=4),
-     ["answer a question (Coup Fourre?, Discard a safety?, Another hand?)"],
-     ["u N S", "Extension?"]),
-    (find_rules("milebymile", players=6, team_mode="2v2v2", karma=True),
-     ["u N S      use a hazard on side S",
-      "answer a question (Coup Fourre?, Discard a safety?, Another hand?)",
-      "In force: 1000 miles, game 5000 points, perfect crossing, no stacking, reshuffle, "
-      "always discard, rigging none, karma, standard computers."], ["Extension?"]),
-])
-def test_help_lists_only_what_the_preset_has(rules: object, has: list[str],
-                                             lacks: list[str]) -> None:
+@pytest.mark.parametrize(
+    "rules,has,lacks",
+    [
+        (
+            find_rules("bsd"),
+            ["answer a question (Extension?, Another hand?)"],
+            ["u N S", "Coup Fourre?"],
+        ),
+        (
+            find_rules("classic", players=3),
+            [
+                "u N S      use a hazard on side S",
+                "answer a question (Coup Fourre?, Extension?, Discard a safety?, Another hand?)",
+            ],
+            [],
+        ),
+        (
+            find_rules("classic", players=4),
+            ["answer a question (Coup Fourre?, Discard a safety?, Another hand?)"],
+            ["u N S", "Extension?"],
+        ),
+        (
+            find_rules("milebymile", players=6, team_mode="2v2v2", karma=True),
+            [
+                "u N S      use a hazard on side S",
+                "answer a question (Coup Fourre?, Discard a safety?, Another hand?)",
+                "In force: 1000 miles, game 5000 points, perfect crossing, no stacking, reshuffle, "
+                "always discard, rigging none, karma, standard computers.",
+            ],
+            ["Extension?"],
+        ),
+    ],
+)
+def test_help_lists_only_what_the_preset_has(
+    rules: object, has: list[str], lacks: list[str]
+) -> None:
     _, out = run(Session.new(rules, seed=1), "?\n")  # type: ignore[arg-type]
     summary = out.split("Your move: ?\n")[1]
     for text in has:
@@ -458,11 +512,23 @@ def test_help_lists_only_what_the_preset_has(rules: object, has: list[str],
 
 
 def test_the_options_in_force_at_the_start_and_with_r() -> None:
-    session = Session.new(find_rules("milebymile", players=3, stacking=True, reshuffle=False,
-                                     rigging="2x attacks", distance=700), seed=1, level="easy")
+    session = Session.new(
+        find_rules(
+            "milebymile",
+            players=3,
+            stacking=True,
+            reshuffle=False,
+            rigging="2x attacks",
+            distance=700,
+        ),
+        seed=1,
+        level="easy",
+    )
     _, out = run(session, "r\n")
-    line = ("In force: 700 miles, game 5000 points, perfect crossing, stacking, no reshuffle, "
-            "always discard, rigging 2x attacks, no karma, easy computers.")
+    line = (
+        "In force: 700 miles, game 5000 points, perfect crossing, stacking, no reshuffle, "
+        "always discard, rigging 2x attacks, no karma, easy computers."
+    )
     assert out.splitlines()[1] == line
     assert out.split("Your move: r\n")[1].splitlines()[0] == line
 
@@ -474,9 +540,8 @@ def test_l_tells_the_whole_hand_since_the_deal() -> None:
     assert told[0] == "The hand so far:"
     from mille.engine.describe import describe
 
-    wanted = ["  " + line for event in session.log
-              for line in describe(session.table, event)]
-    assert told[1:1 + len(wanted)] == wanted
+    wanted = ["  " + line for event in session.log for line in describe(session.table, event)]
+    assert told[1 : 1 + len(wanted)] == wanted
     assert sum(line.startswith("  You drew ") for line in wanted) == 2
     assert any(line.startswith("  Comp 3 ") for line in wanted), "before your last turn too"
 
@@ -494,11 +559,11 @@ def test_h_and_t_at_coup_fourre() -> None:
     _, out = run(session, "\n".join(commands + ["?", "h", "t", "t", "y"]) + "\n")
     lines = out.splitlines()
     ask = lines.index("Coup Fourre? ?")
-    assert lines[ask + 1] == ("Answer y or n (s saves the game first; "
-                              "h: a hint, t: the card tracker, l: the hand).")
+    assert lines[ask + 1] == (
+        "Answer y or n (s saves the game first; h: a hint, t: the card tracker, l: the hand)."
+    )
     assert lines[ask + 2] == "Coup Fourre? h"
-    assert lines[ask + 3] in ("hint: y - 300 more and the next turn",
-                              "hint: n - keep it for later")
+    assert lines[ask + 3] in ("hint: y - 300 more and the next turn", "hint: n - keep it for later")
     assert lines[ask + 4] == "Coup Fourre? t" and lines[ask + 5].startswith("Not seen yet: ")
     assert lines[ask + 7] == "The card tracker is off."
     assert "Coup Fourre? y" in lines
@@ -539,7 +604,8 @@ def test_h_at_another_hand_and_the_games_row_counts_the_won_game() -> None:
 
 
 def test_each_computers_move_is_flushed_before_the_next_decides(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Through a pipe, the line of each computer's move goes out before the
     next computer thinks (not when the person is asked again)."""
 
@@ -562,8 +628,11 @@ def test_each_computers_move_is_flushed_before_the_next_decides(
         return move(self)
 
     monkeypatch.setattr(Session, "computer_move", computer_move)
-    plain.play(Session.new(find_rules("milebymile", players=5), seed=3),
-               stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)
+    plain.play(
+        Session.new(find_rules("milebymile", players=5), seed=3),
+        stdin=io.BytesIO(b"p\nd 1\n"),
+        stdout=out,
+    )
     assert len(waiting) >= 4 and not any(waiting)
 
 
@@ -574,19 +643,24 @@ def test_l_after_a_restore_says_the_start_of_the_hand_was_not_kept(tmp_path: Pat
     name = tmp_path / "g.sav"
     session = Session.new(find_rules("milebymile", players=3), seed=2)
     run(session, f"p\nd 1\np\nd p\nl\ns\n{name}\nq\ny\n")
-    whole = run(Session.new(find_rules("milebymile", players=3), seed=2),
-                "p\nd 1\np\nd p\nl\n")[1].split("Your move: l\n")[1].splitlines()
+    whole = (
+        run(Session.new(find_rules("milebymile", players=3), seed=2), "p\nd 1\np\nd p\nl\n")[1]
+        .split("Your move: l\n")[1]
+        .splitlines()
+    )
     assert whole[0] == "The hand so far:" and whole[1].startswith("  You drew ")
     _, out = run(load_session(str(name)), "l\n")
     told = out.split("Your move: l\n")[1].splitlines()
     assert told[:2] == ["The hand so far:", "  " + NOT_KEPT]
-    assert told[2:5] == whole[-len(told) + 2:][:3] and not told[2].startswith("  You ")
+    assert told[2:5] == whole[-len(told) + 2 :][:3] and not told[2].startswith("  You ")
+
 
 # ----- signals: flags between moves, never a move cut in half ----------------------
 
 
-def kill_during(monkeypatch: pytest.MonkeyPatch, owner: object, name: str,
-                signum: int, times: int = 1) -> list[int]:
+def kill_during(
+    monkeypatch: pytest.MonkeyPatch, owner: object, name: str, signum: int, times: int = 1
+) -> list[int]:
     """Send ``signum`` to this process during the first ``times`` calls of
     ``owner.name`` (the call then goes on); the list counts the calls."""
     calls: list[int] = []
@@ -607,7 +681,8 @@ def five_seats() -> Session:
 
 
 def test_control_c_while_the_computers_move_asks_really_after_the_move(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     told: list[int] = []
     move = Session.computer_move
 
@@ -627,7 +702,8 @@ def test_control_c_while_the_computers_move_asks_really_after_the_move(
 
 
 def test_control_c_during_a_save_or_a_hint_asks_really_after_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import mille.players.advice
     import mille.storage.savefile
 
@@ -638,13 +714,16 @@ def test_control_c_during_a_save_or_a_hint_asks_really_after_it(
     lines = out.splitlines()
     assert status == 0 and name.exists()
     saved = next(i for i, line in enumerate(lines) if line.startswith(f"{name} ["))
-    assert lines[saved + 1:saved + 3] == ["", "Really? n"]
+    assert lines[saved + 1 : saved + 3] == ["", "Really? n"]
     assert lines[-1] == "Really? y" and lines[-3].startswith("hint: ")
 
 
 def test_sigterm_during_a_save_saves_then_keeps_the_game(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, private_state_home: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    private_state_home: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     import mille.storage.savefile
 
     kill_during(monkeypatch, mille.storage.savefile, "save_session", signal.SIGTERM)
@@ -660,8 +739,11 @@ def test_sigterm_during_a_save_saves_then_keeps_the_game(
 
 @pytest.mark.parametrize("second", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_second_signal_while_the_game_is_kept_changes_nothing(
-        second: int, monkeypatch: pytest.MonkeyPatch, private_state_home: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    second: int,
+    monkeypatch: pytest.MonkeyPatch,
+    private_state_home: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     import mille.storage.recovery
 
     kill_during(monkeypatch, Session, "computer_move", signal.SIGHUP)
@@ -678,7 +760,8 @@ def test_a_second_signal_while_the_game_is_kept_changes_nothing(
 
 
 def test_the_hang_up_keeps_the_game_between_two_computer_moves(
-        monkeypatch: pytest.MonkeyPatch, private_state_home: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, private_state_home: Path
+) -> None:
     calls = kill_during(monkeypatch, Session, "computer_move", signal.SIGTERM)
     session = five_seats()
     status, _ = run(session, "p\nd 1\n")
@@ -689,9 +772,13 @@ class Popen:
     """``mille --plain`` in a subprocess, its output read as it comes."""
 
     def __init__(self, *args: str, env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen(MILLE + ["--plain", *args], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     env=env)
+        self.proc = subprocess.Popen(
+            MILLE + ["--plain", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
         self.out = b""
 
     def expect(self, text: str, timeout: float = 60) -> None:
@@ -748,22 +835,37 @@ def test_output_going_away_keeps_the_game(env: dict[str, str]) -> None:
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
 def test_a_full_disk_keeps_the_game(env: dict[str, str]) -> None:
     with open("/dev/full", "w") as full:
-        done = subprocess.run(MILLE + ["--plain", "--seed", "4"], input="p\nd 1\n",
-                              stdout=full, stderr=subprocess.PIPE, text=True, env=env,
-                              timeout=120)
+        done = subprocess.run(
+            MILLE + ["--plain", "--seed", "4"],
+            input="p\nd 1\n",
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            timeout=120,
+        )
     assert done.returncode == 1
     assert done.stderr.startswith("mille: output lost; the game is kept in ")
     assert done.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize("encoding,typed,shown", [
-    ("ascii", "\u00e9", "\\xe9"), ("latin-1", "\u20ac", "\\u20ac"),
-])
-def test_what_the_output_cannot_encode_is_escaped(encoding: str, typed: str, shown: str,
-                                                   env: dict[str, str]) -> None:
-    done = subprocess.run(MILLE + ["--plain", "--seed", "4"], input=f"{typed}\nq\ny\n".encode(),
-                          capture_output=True, env=dict(env, PYTHONIOENCODING=encoding),
-                          timeout=120)
+@pytest.mark.parametrize(
+    "encoding,typed,shown",
+    [
+        ("ascii", "\u00e9", "\\xe9"),
+        ("latin-1", "\u20ac", "\\u20ac"),
+    ],
+)
+def test_what_the_output_cannot_encode_is_escaped(
+    encoding: str, typed: str, shown: str, env: dict[str, str]
+) -> None:
+    done = subprocess.run(
+        MILLE + ["--plain", "--seed", "4"],
+        input=f"{typed}\nq\ny\n".encode(),
+        capture_output=True,
+        env=dict(env, PYTHONIOENCODING=encoding),
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr == b""
     assert f"Your move: {shown}\n".encode() in done.stdout

@@ -29,8 +29,17 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PAGES = ("README.md", "CONTRIBUTING.md", "docs/benchmarks.md", "docs/architecture.md")
-FIRST_WORDS = {"mille", "python", "python3", "pip", "pipx", "pytest", "mypy", ".",
-               "MILLE_BSD_TRACES"}
+FIRST_WORDS = {
+    "mille",
+    "python",
+    "python3",
+    "pip",
+    "pipx",
+    "pytest",
+    "mypy",
+    ".",
+    "MILLE_BSD_TRACES",
+}
 NOT_RUN = re.compile(r"^(python3? -m venv |\. |pip |pipx |pytest|mypy |MILLE_BSD_TRACES=)")
 ERROR = re.compile(r"Traceback|\berror\b", re.IGNORECASE)
 REFUSAL = re.compile(r"^mille: ", re.MULTILINE)  # on standard error (the line mode's
@@ -89,8 +98,9 @@ def _mille() -> str:
     return str(here)
 
 
-@pytest.mark.parametrize(("page", "command"), COMMANDS,
-                         ids=[f"{page}: {command}" for page, command in COMMANDS])
+@pytest.mark.parametrize(
+    ("page", "command"), COMMANDS, ids=[f"{page}: {command}" for page, command in COMMANDS]
+)
 def test_the_command_works(page: str, command: str, tmp_path: pathlib.Path) -> None:
     if NOT_RUN.match(command):
         return  # set-up and test commands: .ci/run runs the README's
@@ -104,8 +114,15 @@ def test_the_command_works(page: str, command: str, tmp_path: pathlib.Path) -> N
     else:
         pytest.fail(f"{page}: a command this test does not know how to run: {command}")
     env = dict(os.environ, XDG_STATE_HOME=str(tmp_path / "state"))
-    done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          env=env, cwd=tmp_path, timeout=60)
+    done = subprocess.run(
+        argv,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
     assert not ERROR.search(output), output

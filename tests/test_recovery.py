@@ -55,9 +55,7 @@ def test_windows_uses_local_app_data(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("value", [None, "", "relative"])
-def test_windows_without_local_app_data(
-    monkeypatch: pytest.MonkeyPatch, value: str | None
-) -> None:
+def test_windows_without_local_app_data(monkeypatch: pytest.MonkeyPatch, value: str | None) -> None:
     monkeypatch.setattr(sys, "platform", "win32")
     monkeypatch.setenv("USERPROFILE", "C:\\Users\\ann")
     if value is None:
@@ -197,4 +195,6 @@ def test_the_save_format_doc_describes_it() -> None:
     assert f"{recovery.NAME}{recovery.BAD_SUFFIX}" in section
     assert "Resume it? [yn]" in section and "mode 0700" in section
     assert f"$XDG_STATE_HOME/mille/{recovery.PREFIX}" in section
-    assert "run\nmille alone to resume it" in section and "another mille took or changed it" in section
+    assert (
+        "run\nmille alone to resume it" in section and "another mille took or changed it" in section
+    )

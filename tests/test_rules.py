@@ -36,7 +36,9 @@ def test_rules_are_frozen_values() -> None:
 
 
 def test_unknown_preset() -> None:
-    with pytest.raises(RulesError, match=r"^unknown rules: 'chess' \(choose bsd, classic, milebymile\)$"):
+    with pytest.raises(
+        RulesError, match=r"^unknown rules: 'chess' \(choose bsd, classic, milebymile\)$"
+    ):
         find_rules("chess")
 
 
@@ -85,11 +87,15 @@ def test_bsd_is_two_players_only() -> None:
 @pytest.mark.parametrize(
     "option, value, label",
     [
-        ("team_mode", "2v2", "team mode"), ("distance", 1000, "race distance"),
-        ("winning_score", 5000, "winning score"), ("perfect_crossing", False, "perfect crossing"),
-        ("stacking", True, "stacking attacks"), ("reshuffle", True, "reshuffle"),
+        ("team_mode", "2v2", "team mode"),
+        ("distance", 1000, "race distance"),
+        ("winning_score", 5000, "winning score"),
+        ("perfect_crossing", False, "perfect crossing"),
+        ("stacking", True, "stacking attacks"),
+        ("reshuffle", True, "reshuffle"),
         ("always_discard", False, "always allow discarding"),
-        ("rigging", "none", "deck rigging"), ("karma", False, "karma rule"),
+        ("rigging", "none", "deck rigging"),
+        ("karma", False, "karma rule"),
     ],
 )
 def test_options_a_preset_does_not_have_are_refused(
@@ -122,16 +128,22 @@ def test_milebymile_defaults() -> None:
         ({"distance": 3001, "perfect_crossing": False}, "race distance must be 300 to 3000"),
         ({"distance": 299, "perfect_crossing": False}, "race distance must be 300 to 3000"),
         ({"distance": 1010}, "perfect crossing needs a race distance in 25s"),
-        ({"distance": 1010, "perfect_crossing": True},
-         "perfect crossing needs a race distance in 25s"),
+        (
+            {"distance": 1010, "perfect_crossing": True},
+            "perfect crossing needs a race distance in 25s",
+        ),
         ({"winning_score": 999}, "winning score must be 1000 to 10000"),
         ({"winning_score": 10001}, "winning score must be 1000 to 10000"),
         ({"players": 5, "team_mode": "2v2"}, "team mode not available for 5 players"),
         ({"players": 4, "team_mode": "3v3"}, "team mode not available for 4 players"),
-        ({"players": 4, "team_mode": "foo"}, "unknown team mode: 'foo' (choose individual, "
-         "2v2, 2v2v2, 3v3, 2v2v2v2, 4v4, 3v3v3)"),
-        ({"players": 4, "team_mode": ""}, "unknown team mode: '' (choose individual, "
-         "2v2, 2v2v2, 3v3, 2v2v2v2, 4v4, 3v3v3)"),
+        (
+            {"players": 4, "team_mode": "foo"},
+            "unknown team mode: 'foo' (choose individual, 2v2, 2v2v2, 3v3, 2v2v2v2, 4v4, 3v3v3)",
+        ),
+        (
+            {"players": 4, "team_mode": ""},
+            "unknown team mode: '' (choose individual, 2v2, 2v2v2, 3v3, 2v2v2v2, 4v4, 3v3v3)",
+        ),
         ({"players": 10, "team_mode": "5v5"}, "milebymile needs 2 to 9 players"),
         ({"karma": True}, "karma rule needs 3 or more sides"),
         ({"players": 4, "team_mode": "2v2", "karma": True}, "karma rule needs 3 or more sides"),
@@ -147,9 +159,14 @@ def test_milebymile_option_messages(kwargs: dict[str, object], message: str) -> 
 def test_team_modes_by_player_count() -> None:
     """Section 3.4.3's table."""
     assert TEAM_MODES == {
-        2: ("individual",), 3: ("individual",), 4: ("individual", "2v2"),
-        5: ("individual",), 6: ("individual", "2v2v2", "3v3"), 7: ("individual",),
-        8: ("individual", "2v2v2v2", "4v4"), 9: ("individual", "3v3v3"),
+        2: ("individual",),
+        3: ("individual",),
+        4: ("individual", "2v2"),
+        5: ("individual",),
+        6: ("individual", "2v2v2", "3v3"),
+        7: ("individual",),
+        8: ("individual", "2v2v2v2", "4v4"),
+        9: ("individual", "3v3v3"),
     }
 
 
@@ -195,9 +212,15 @@ def test_bsds_own_ways_are_named_fields() -> None:
     """Ties at the winning score, the Extension row and the deck-empty end:
     BSD's ways, and the other presets'."""
     assert (BSD.game_tie, BSD.deck_out, BSD.scoring.extension_to) == (
-        "no game", "canplay", "completer")
+        "no game",
+        "canplay",
+        "completer",
+    )
     classic = find_rules("classic", players=3)
     assert (classic.game_tie, classic.deck_out, classic.scoring.extension_to) == (
-        "play on", "run out", "extender")
+        "play on",
+        "run out",
+        "extender",
+    )
     mbm = find_rules("milebymile", players=5)
     assert (mbm.game_tie, mbm.deck_out) == ("play on", "run out")

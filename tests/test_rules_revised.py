@@ -111,10 +111,16 @@ def test_only_bsd_refuses_to_discard_a_safety() -> None:
     assert find_rules("milebymile", players=3).discard_safeties
 
 
-@pytest.mark.parametrize("name, options", [
-    ("classic", {}), ("classic", {"players": 3}), ("classic", {"players": 6}),
-    ("milebymile", {}), ("milebymile", {"players": 4, "team_mode": "2v2"}),
-])
+@pytest.mark.parametrize(
+    "name, options",
+    [
+        ("classic", {}),
+        ("classic", {"players": 3}),
+        ("classic", {"players": 6}),
+        ("milebymile", {}),
+        ("milebymile", {"players": 4, "team_mode": "2v2"}),
+    ],
+)
 @pytest.mark.parametrize("safety", range(EXTRA_TANK, RIGHT_OF_WAY + 1))
 def test_a_safety_may_be_discarded(name: str, options: dict[str, Any], safety: int) -> None:
     t = picked_with(name, safety, **options)
@@ -160,12 +166,19 @@ COMPUTERS = [Heuristic, Easy, GreedyPlayer]
 
 
 @pytest.mark.parametrize("cls", COMPUTERS, ids=lambda c: c.__name__)
-@pytest.mark.parametrize("name, options", [
-    ("classic", {}), ("classic", {"players": 3}), ("classic", {"players": 6}),
-    ("milebymile", {"players": 3}), ("milebymile", {"players": 4, "karma": True}),
-])
-def test_the_computers_never_discard_a_safety(cls: type[Any], name: str,
-                                              options: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "name, options",
+    [
+        ("classic", {}),
+        ("classic", {"players": 3}),
+        ("classic", {"players": 6}),
+        ("milebymile", {"players": 3}),
+        ("milebymile", {"players": 4, "karma": True}),
+    ],
+)
+def test_the_computers_never_discard_a_safety(
+    cls: type[Any], name: str, options: dict[str, Any]
+) -> None:
     """Over many seeded hands, though legal_moves offers it."""
     rules = find_rules(name, **options)
     offered = 0
@@ -391,11 +404,14 @@ def test_reshuffle_off_never_refills() -> None:
     assert not t.can_supply() and t.check(PICK) == "no more cards"
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda t: setattr(t, "idle_refills", IDLE_REFILLS), "impossible reshuffle counters"),
-    (lambda t: setattr(t, "idle_refills", -1), "impossible reshuffle counters"),
-    (lambda t: setattr(t, "idle_refills", 1), "impossible reshuffle counters"),  # 1 refill
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda t: setattr(t, "idle_refills", IDLE_REFILLS), "impossible reshuffle counters"),
+        (lambda t: setattr(t, "idle_refills", -1), "impossible reshuffle counters"),
+        (lambda t: setattr(t, "idle_refills", 1), "impossible reshuffle counters"),  # 1 refill
+    ],
+)
 def test_validate_checks_the_idle_refills(change: Any, message: str) -> None:
     t = mbm()
     run_out(t)
@@ -468,13 +484,19 @@ def test_any_distance_without_perfect_crossing(distance: int) -> None:
     assert rules.target == distance
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"distance": 1010}, "perfect crossing needs a race distance in 25s"),
-    ({"distance": 301, "perfect_crossing": True}, "perfect crossing needs a race distance in 25s"),
-    ({"distance": 299, "perfect_crossing": False}, "race distance must be 300 to 3000"),
-    ({"distance": 3001, "perfect_crossing": False}, "race distance must be 300 to 3000"),
-    ({"distance": 3025}, "race distance must be 300 to 3000"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"distance": 1010}, "perfect crossing needs a race distance in 25s"),
+        (
+            {"distance": 301, "perfect_crossing": True},
+            "perfect crossing needs a race distance in 25s",
+        ),
+        ({"distance": 299, "perfect_crossing": False}, "race distance must be 300 to 3000"),
+        ({"distance": 3001, "perfect_crossing": False}, "race distance must be 300 to 3000"),
+        ({"distance": 3025}, "race distance must be 300 to 3000"),
+    ],
+)
 def test_distance_messages(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(RulesError, match=f"^{message}$"):
         find_rules("milebymile", **kwargs)
@@ -527,8 +549,7 @@ def test_a_race_to_1010_is_played_saved_and_shown() -> None:
 
 def test_six_players_race_to_700_and_the_scorer_is_asked() -> None:
     # seat 4 (side 2) brings its side to exactly 700
-    t = classic(6, picked={4: D100}, to_move=4,
-                sides={2: {"battle": [GO], "miles": [D100] * 6}})
+    t = classic(6, picked={4: D100}, to_move=4, sides={2: {"battle": [GO], "miles": [D100] * 6}})
     assert t.target == 700
     use(t, 4, D100)
     assert t.phase == EXTENSION and t.asked == 4 and t.current_player == 4
@@ -571,7 +592,9 @@ def test_a_six_player_save_written_now_loads_as_written() -> None:
     again = loads(dumps(session))
     assert again.rules == find_rules("classic", players=6)
     data["rules"]["distance"] = 900
-    with pytest.raises(SaveError, match="^rules.distance: classic with 6 players has 700, not 900$"):
+    with pytest.raises(
+        SaveError, match="^rules.distance: classic with 6 players has 700, not 900$"
+    ):
         session_from_dict(data)
 
 
@@ -586,8 +609,9 @@ def session_of(t: Table) -> Session:
 
 
 def test_a_safety_in_turn_leaves_the_side_needing_a_go() -> None:
-    t = classic(picked={0: PUNCTURE_PROOF}, hands={0: [D100, GO]},
-                sides={1: {"battle": [GO, FLAT_TIRE]}})
+    t = classic(
+        picked={0: PUNCTURE_PROOF}, hands={0: [D100, GO]}, sides={1: {"battle": [GO, FLAT_TIRE]}}
+    )
     use(t, 0, PUNCTURE_PROOF)
     tab = t.tableaux[0]
     assert tab.battle == [GO] and t.discard[-1] == FLAT_TIRE and tab.needs_go
@@ -601,8 +625,11 @@ def test_a_safety_in_turn_leaves_the_side_needing_a_go() -> None:
 
 
 def test_right_of_way_still_rolls_after_a_safety_in_turn() -> None:
-    t = classic(picked={0: PUNCTURE_PROOF}, hands={0: [D100]},
-                sides={1: {"battle": [GO, FLAT_TIRE], "safeties": [RIGHT_OF_WAY]}})
+    t = classic(
+        picked={0: PUNCTURE_PROOF},
+        hands={0: [D100]},
+        sides={1: {"battle": [GO, FLAT_TIRE], "safeties": [RIGHT_OF_WAY]}},
+    )
     use(t, 0, PUNCTURE_PROOF)
     pick(t)
     assert t.check(Use(slot_of(t, 0, D100))) is None
@@ -617,8 +644,12 @@ def test_right_of_way_in_turn_on_a_stop_rolls() -> None:
 
 
 def test_after_a_coup_fourre_the_go_beneath_counts() -> None:
-    t = classic(picked={1: FLAT_TIRE}, to_move=1, hands={0: [PUNCTURE_PROOF, D100]},
-                sides={1: {"battle": [GO]}})
+    t = classic(
+        picked={1: FLAT_TIRE},
+        to_move=1,
+        hands={0: [PUNCTURE_PROOF, D100]},
+        sides={1: {"battle": [GO]}},
+    )
     use(t, 1, FLAT_TIRE)
     t.apply(YES)
     tab = t.tableaux[0]
@@ -629,8 +660,11 @@ def test_after_a_coup_fourre_the_go_beneath_counts() -> None:
 
 def test_a_coup_fourre_restores_the_need_for_a_go() -> None:
     """Stopped after a safety in turn, hit again, coup fourre: still stopped."""
-    t = classic(picked={0: PUNCTURE_PROOF}, hands={0: [DRIVING_ACE, D100, GO]},
-                sides={1: {"battle": [GO, FLAT_TIRE]}})
+    t = classic(
+        picked={0: PUNCTURE_PROOF},
+        hands={0: [DRIVING_ACE, D100, GO]},
+        sides={1: {"battle": [GO, FLAT_TIRE]}},
+    )
     use(t, 0, PUNCTURE_PROOF)
     pick(t)
     t.apply(Discard(next(i for i, c in enumerate(t.hands[0]) if c in (D25, D50, REPAIRS))))
@@ -669,8 +703,11 @@ def test_the_need_for_a_go_is_checked_and_saved() -> None:
 def test_the_computers_play_the_go() -> None:
     """The standard and easy computers see the side stopped and play Go."""
     for cls in (Heuristic, Easy, GreedyPlayer):
-        t = classic(picked={0: PUNCTURE_PROOF}, hands={0: [GO, D100, D75, D200, D25]},
-                    sides={1: {"battle": [GO, FLAT_TIRE]}})
+        t = classic(
+            picked={0: PUNCTURE_PROOF},
+            hands={0: [GO, D100, D75, D200, D25]},
+            sides={1: {"battle": [GO, FLAT_TIRE]}},
+        )
         use(t, 0, PUNCTURE_PROOF)
         pick(t)
         bot = cls(random.Random(3), 0)
@@ -693,4 +730,3 @@ def test_the_board_and_the_line_mode_show_stop() -> None:
     TableUi(window, session).render()  # type: ignore[arg-type]
     row = next(line for line in window.lines() if line.startswith(" 1 ") or line.startswith("1 "))
     assert "Stop" in row and " Go " not in row
-

@@ -264,7 +264,8 @@ def test_over_whole_hands_the_chances_stay_sane() -> None:
                 if not table.deck:
                     assert places.get(DECK, 0.0) == 0.0
                 (held_chances if safety in table.hands[1] else other_chances).append(
-                    places.get(1, 0.0))
+                    places.get(1, 0.0)
+                )
     assert held_chances and other_chances
     assert sum(held_chances) / len(held_chances) > 1.3 * sum(other_chances) / len(other_chances)
 
@@ -315,26 +316,44 @@ def test_what_seat_1_would_keep_is_saved_before_its_move() -> None:
         (lambda s: s.pop("kept"), "expert: safeties: kept must be an object"),
         (lambda s: s.update(chances=[]), "expert: safeties: chances must be an object"),
         (lambda s: s["chances"].update(x=1), "expert: safeties: unknown safety 'x'"),
-        (lambda s: s["chances"].pop("Driving Ace"),
-         "expert: safeties: missing safety 'Driving Ace'"),
-        (lambda s: s["chances"].update({"Extra Tank": []}),
-         "expert: safeties 'Extra Tank' must be an object"),
-        (lambda s: s["chances"].update({"Extra Tank": {"0": 0.5}}),
-         "expert: safeties 'Extra Tank': '0' is not a place"),
-        (lambda s: s["chances"].update({"Extra Tank": {"01": 0.5}}),
-         "expert: safeties 'Extra Tank': '01' is not a place"),
-        (lambda s: s["chances"].update({"Extra Tank": {"1": 1.5}}),
-         "expert: safeties 'Extra Tank' '1' must be a number from 0 to 1, not 1.5"),
-        (lambda s: s["chances"].update({"Extra Tank": {"1": True}}),
-         "expert: safeties 'Extra Tank' '1' must be a number from 0 to 1, not True"),
-        (lambda s: s["chances"].update({"Extra Tank": {"deck": "1"}}),
-         "expert: safeties 'Extra Tank' 'deck' must be a number from 0 to 1, not '1'"),
+        (
+            lambda s: s["chances"].pop("Driving Ace"),
+            "expert: safeties: missing safety 'Driving Ace'",
+        ),
+        (
+            lambda s: s["chances"].update({"Extra Tank": []}),
+            "expert: safeties 'Extra Tank' must be an object",
+        ),
+        (
+            lambda s: s["chances"].update({"Extra Tank": {"0": 0.5}}),
+            "expert: safeties 'Extra Tank': '0' is not a place",
+        ),
+        (
+            lambda s: s["chances"].update({"Extra Tank": {"01": 0.5}}),
+            "expert: safeties 'Extra Tank': '01' is not a place",
+        ),
+        (
+            lambda s: s["chances"].update({"Extra Tank": {"1": 1.5}}),
+            "expert: safeties 'Extra Tank' '1' must be a number from 0 to 1, not 1.5",
+        ),
+        (
+            lambda s: s["chances"].update({"Extra Tank": {"1": True}}),
+            "expert: safeties 'Extra Tank' '1' must be a number from 0 to 1, not True",
+        ),
+        (
+            lambda s: s["chances"].update({"Extra Tank": {"deck": "1"}}),
+            "expert: safeties 'Extra Tank' 'deck' must be a number from 0 to 1, not '1'",
+        ),
         (lambda s: s["kept"].update({"0": {}}), "expert: safeties: kept: '0' is not another seat"),
         (lambda s: s["kept"].update({"1": []}), "expert: safeties: kept '1' must be an object"),
-        (lambda s: s["kept"].update({"1": {"Go": 0.5}}),
-         "expert: safeties: kept '1': unknown safety 'Go'"),
-        (lambda s: s["kept"].update({"1": {"Extra Tank": -1}}),
-         "expert: safeties: kept '1' 'Extra Tank' must be a number from 0 to 1, not -1"),
+        (
+            lambda s: s["kept"].update({"1": {"Go": 0.5}}),
+            "expert: safeties: kept '1': unknown safety 'Go'",
+        ),
+        (
+            lambda s: s["kept"].update({"1": {"Extra Tank": -1}}),
+            "expert: safeties: kept '1' 'Extra Tank' must be a number from 0 to 1, not -1",
+        ),
     ],
 )
 def test_from_dict_messages(change: Any, message: str) -> None:

@@ -87,8 +87,9 @@ def new_session(rules: Rules, seed: int, humans: tuple[int, ...] = (0,)) -> Sess
     return Session.new(rules, seed=seed, humans=humans)
 
 
-def play_steps(seed: int, steps: int, rules: Rules = BSD,
-               humans: tuple[int, ...] = (0,)) -> Session:
+def play_steps(
+    seed: int, steps: int, rules: Rules = BSD, humans: tuple[int, ...] = (0,)
+) -> Session:
     session = new_session(rules, seed, humans)
     driver = random.Random(seed)
     for _ in range(steps):
@@ -100,15 +101,19 @@ def fingerprint(session: Session) -> tuple[Any, ...]:
     """Everything a save holds, cheaply comparable."""
     return (
         session.table.copy(),
-        [(seat, c.to_dict(), c.rng.getstate())  # type: ignore[attr-defined]
-         for seat, c in sorted(session.computers.items())],
-        session.deal_rng.getstate(), session.window_full,
+        [
+            (seat, c.to_dict(), c.rng.getstate())  # type: ignore[attr-defined]
+            for seat, c in sorted(session.computers.items())
+        ],
+        session.deal_rng.getstate(),
+        session.window_full,
     )
 
 
 @functools.cache
-def recorded(game: str, seed: int) -> tuple[
-        list[str], list[tuple[Any, ...]], list[random.Random], list[str]]:
+def recorded(
+    game: str, seed: int
+) -> tuple[list[str], list[tuple[Any, ...]], list[random.Random], list[str]]:
     """Play the game's ``HANDS``: the save text, fingerprint, driver and
     action kind at every step."""
     session = new_session(GAMES[game], seed)
@@ -134,7 +139,8 @@ SEEDS = (1, 2, 3)
 # the heavy checks run one seed of each game in the quick suite, all three with -m slow
 HEAVY = [
     pytest.param(game, seed, id=f"{game}-{seed}", marks=[pytest.mark.slow] if seed > 1 else [])
-    for game in GAMES for seed in SEEDS
+    for game in GAMES
+    for seed in SEEDS
 ]
 
 
@@ -190,8 +196,11 @@ def test_the_games_cover_every_phase() -> None:
                 kind = step(session, driver)
                 seen.add(f"{game} {kind}")
                 hands += kind == "new hand"
-    wanted = {f"{game} {what}" for game in GAMES
-              for what in ("human", "computer", "new hand", "phase hand over", "deck empty")}
+    wanted = {
+        f"{game} {what}"
+        for game in GAMES
+        for what in ("human", "computer", "new hand", "phase hand over", "deck empty")
+    }
     wanted |= {"bsd extension", "classic-4 coup", "milebymile-reshuffle reshuffled"}
     assert wanted <= seen, sorted(wanted - seen)
 
@@ -199,13 +208,13 @@ def test_the_games_cover_every_phase() -> None:
 def test_a_false_virtue_in_the_log_round_trips() -> None:
     """Karma's False Virtue is played with no extra turn, and is not a
     safety: a save whose log holds one loads (it was refused)."""
-    session = Session.new(find_rules("milebymile", players=3, karma=True), seed=307,
-                          humans=(0,))
+    session = Session.new(find_rules("milebymile", players=3, karma=True), seed=307, humans=(0,))
     driver = random.Random(307)
     for _ in range(2000):
         step(session, driver)
-        if any(e.outcome.card == FALSE_VIRTUE and isinstance(e.outcome.move, Use)
-               for e in session.log):
+        if any(
+            e.outcome.card == FALSE_VIRTUE and isinstance(e.outcome.move, Use) for e in session.log
+        ):
             break
     else:
         pytest.fail("no False Virtue was played")
@@ -224,9 +233,11 @@ def question_pending(rules: Rules, phase: str) -> Session:
     raise AssertionError(f"no {phase} question reached")  # pragma: no cover
 
 
-@pytest.mark.parametrize("rules,phase", [(BSD, EXTENSION), (CLASSIC4, COUP),
-                                         (find_rules("classic", players=3), EXTENSION)],
-                         ids=["bsd extension", "classic coup", "classic extension"])
+@pytest.mark.parametrize(
+    "rules,phase",
+    [(BSD, EXTENSION), (CLASSIC4, COUP), (find_rules("classic", players=3), EXTENSION)],
+    ids=["bsd extension", "classic coup", "classic extension"],
+)
 def test_a_question_to_a_person_round_trips(rules: Rules, phase: str) -> None:
     session = question_pending(rules, phase)
     text = dumps(session)
@@ -236,15 +247,38 @@ def test_a_question_to_a_person_round_trips(rules: Rules, phase: str) -> None:
     assert dumps(restored) == text
 
 
-@pytest.mark.parametrize("rules,humans", [
-    (BSD, ()), (BSD, (0, 1)), (BSD, (1,)),
-    (find_rules("classic", players=6), (0, 3)),
-    (find_rules("milebymile", players=9, team_mode="3v3v3", karma=True), ()),
-    (find_rules("milebymile", players=5, distance=300, winning_score=1000, stacking=True,
-                perfect_crossing=False, always_discard=False, rigging="no duplicates",
-                reshuffle=False), (0, 1, 2, 3, 4)),
-], ids=["bsd computers only", "bsd people only", "bsd you at seat 1", "classic 6",
-        "milebymile 9 karma", "milebymile 5 options"])
+@pytest.mark.parametrize(
+    "rules,humans",
+    [
+        (BSD, ()),
+        (BSD, (0, 1)),
+        (BSD, (1,)),
+        (find_rules("classic", players=6), (0, 3)),
+        (find_rules("milebymile", players=9, team_mode="3v3v3", karma=True), ()),
+        (
+            find_rules(
+                "milebymile",
+                players=5,
+                distance=300,
+                winning_score=1000,
+                stacking=True,
+                perfect_crossing=False,
+                always_discard=False,
+                rigging="no duplicates",
+                reshuffle=False,
+            ),
+            (0, 1, 2, 3, 4),
+        ),
+    ],
+    ids=[
+        "bsd computers only",
+        "bsd people only",
+        "bsd you at seat 1",
+        "classic 6",
+        "milebymile 9 karma",
+        "milebymile 5 options",
+    ],
+)
 def test_any_seats_and_options_round_trip(rules: Rules, humans: tuple[int, ...]) -> None:
     session = play_steps(4, 300, rules, humans)
     text = dumps(session)
@@ -278,20 +312,43 @@ def test_window_setting_and_ordering_are_kept() -> None:
 
 def test_the_file_says_what_it_is() -> None:
     data = json.loads(dumps(play_steps(6, 26, CLASSIC4)))
-    assert list(data) == ["format", "version", "rules", "seats", "table", "window_full",
-                          "deal_rng", "log"]
+    assert list(data) == [
+        "format",
+        "version",
+        "rules",
+        "seats",
+        "table",
+        "window_full",
+        "deal_rng",
+        "log",
+    ]
     assert data["format"] == FORMAT == "bsd-mille-save" and data["version"] == VERSION == 3
     assert data["rules"]["name"] == "classic" and data["rules"]["team_mode"] == "2v2"
     assert [s["control"] for s in data["seats"]] == ["human"] + ["computer"] * 3
     assert data["deal_rng"]["version"] == 3 and len(data["deal_rng"]["state"]) == 625
     assert len(data["table"]["hands"]) == 4 and len(data["table"]["tableaux"]) == 2
     assert [(e["seat"], e["move"]) for e in data["log"]] == [
-        (1, "P"), (1, "U4"), (2, "P"), (2, "DP"), (3, "P"), (3, "U1")]
+        (1, "P"),
+        (1, "U4"),
+        (2, "P"),
+        (2, "DP"),
+        (3, "P"),
+        (3, "U1"),
+    ]
     assert all(list(e) == list(EVENT_KEYS) for e in data["log"])
 
 
-EVENT_KEYS = ("seat", "move", "card", "drawn", "coup_fourre", "extra_turn", "notices",
-              "phase", "mileage")
+EVENT_KEYS = (
+    "seat",
+    "move",
+    "card",
+    "drawn",
+    "coup_fourre",
+    "extra_turn",
+    "notices",
+    "phase",
+    "mileage",
+)
 
 
 def test_the_log_is_the_moves_since_your_last_turn() -> None:
@@ -302,10 +359,11 @@ def test_the_log_is_the_moves_since_your_last_turn() -> None:
     lengths = set()
     for _ in range(150):
         text = dumps(session)
-        kept = session.log[recent(session.log):]
+        kept = session.log[recent(session.log) :]
         data = json.loads(text)["log"]
         assert [(e["seat"], e["move"]) for e in data] == [
-            (event.outcome.seat, str(event.outcome.move)) for event in kept]
+            (event.outcome.seat, str(event.outcome.move)) for event in kept
+        ]
         assert loads(text).log == kept
         lengths.add(len(kept))
         step(session, driver)
@@ -356,9 +414,13 @@ def bsd_wanted(data: dict[str, Any]) -> bool:
     safety still unplayed, nobody near 700, you to move."""
     t = data["table"]
     return bool(
-        t["discard"] and t["tableaux"][0]["miles"] and t["phase"] == "playing"
-        and t["to_move"] == 0 and max(tab["mileage"] for tab in t["tableaux"]) < 600
-        and any(t["hands"][0]) and unplayed(t) & set(SAFETIES)
+        t["discard"]
+        and t["tableaux"][0]["miles"]
+        and t["phase"] == "playing"
+        and t["to_move"] == 0
+        and max(tab["mileage"] for tab in t["tableaux"]) < 600
+        and any(t["hands"][0])
+        and unplayed(t) & set(SAFETIES)
         and t["tableaux"][0]["top"] == "Go"
     )
 
@@ -366,16 +428,19 @@ def bsd_wanted(data: dict[str, Any]) -> bool:
 def classic_wanted(data: dict[str, Any]) -> bool:
     t = data["table"]
     return bool(
-        t["discard"] and t["tableaux"][1]["miles"] and t["phase"] == "playing"
-        and t["to_move"] == 0 and max(tab["mileage"] for tab in t["tableaux"]) < 800
-        and unplayed(t) & set(SAFETIES) and all(h[3] for h in t["hands"])
+        t["discard"]
+        and t["tableaux"][1]["miles"]
+        and t["phase"] == "playing"
+        and t["to_move"] == 0
+        and max(tab["mileage"] for tab in t["tableaux"]) < 800
+        and unplayed(t) & set(SAFETIES)
+        and all(h[3] for h in t["hands"])
     )
 
 
 def milebymile_wanted(data: dict[str, Any]) -> bool:
     t = data["table"]
-    return bool(t["refills"] and t["phase"] == "playing" and t["to_move"] == 0
-                and any(t["marks"]))
+    return bool(t["refills"] and t["phase"] == "playing" and t["to_move"] == 0 and any(t["marks"]))
 
 
 BASES = {
@@ -400,6 +465,7 @@ def setitem(*path_and_value: Any) -> Callable[[dict[str, Any]], None]:
         for key in path[:-1]:
             node = node[key]
         node[path[-1]] = value
+
     return change
 
 
@@ -409,6 +475,7 @@ def delitem(*path: Any) -> Callable[[dict[str, Any]], None]:
         for key in path[:-1]:
             node = node[key]
         del node[path[-1]]
+
     return change
 
 
@@ -416,6 +483,7 @@ def both(*changes: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]]
     def change(data: dict[str, Any]) -> None:
         for c in changes:
             c(data)
+
     return change
 
 
@@ -489,8 +557,9 @@ def coup_without_offer(data: dict[str, Any]) -> None:
 
 def wrong_seat_offer(data: dict[str, Any]) -> None:
     t = data["table"]
-    t.update(phase="coup", asked=0, offer={"side": 2, "safety": "Extra Tank",
-                                            "hazard": "Out of Gas"})
+    t.update(
+        phase="coup", asked=0, offer={"side": 2, "safety": "Extra Tank", "hazard": "Out of Gas"}
+    )
 
 
 def bad_json_text() -> bytes:
@@ -529,152 +598,667 @@ CORPUS: list[tuple[str, Callable[[], bytes], str]] = [
     ("over 4 MiB", huge, "not a mille save file (over 4 MiB)"),
     ("not UTF-8", non_utf8, "not a mille save file (not UTF-8 text at byte "),
     ("truncated", bad_json_text, "not a mille save file (bad JSON at line 1 column "),
-    ("plain text", lambda: b"hello, world\n", "not a mille save file (bad JSON at line 1 column 1: expecting value)"),
-    ("a BSD memory dump", lambda: bytes(range(256)) * 4, "not a mille save file (not UTF-8 text at byte 128)"),
+    (
+        "plain text",
+        lambda: b"hello, world\n",
+        "not a mille save file (bad JSON at line 1 column 1: expecting value)",
+    ),
+    (
+        "a BSD memory dump",
+        lambda: bytes(range(256)) * 4,
+        "not a mille save file (not UTF-8 text at byte 128)",
+    ),
     ("JSON array", lambda: b"[1, 2, 3]", "not a mille save file (not a JSON object)"),
     ("duplicate key", dup_key_text, "not a mille save file (duplicate key 'target')"),
     ("NaN", nan_text, "not a mille save file (NaN is not JSON)"),
-    ("a number of 5000 digits", lambda: b'{"version": ' + b"9" * 5000 + b"}",
-     "not a mille save file (a number of more than 4300 digits)"),
-    ("no format name", lambda: mutated(delitem("format")), "not a mille save file (no format name)"),
-    ("wrong format name", lambda: mutated(setitem("format", "bsd-rogue-save")), "format: not a mille save file ('bsd-rogue-save')"),
-    ("newer version", lambda: mutated(setitem("version", 4)), "version: unsupported save version 4 (this mille reads versions 1, 2 and 3)"),
-    ("version as text", lambda: mutated(setitem("version", "3")), "version: unsupported save version '3' (this mille reads versions 1, 2 and 3)"),
-    ("version as bool", lambda: mutated(setitem("version", True)), "version: unsupported save version true (this mille reads versions 1, 2 and 3)"),
+    (
+        "a number of 5000 digits",
+        lambda: b'{"version": ' + b"9" * 5000 + b"}",
+        "not a mille save file (a number of more than 4300 digits)",
+    ),
+    (
+        "no format name",
+        lambda: mutated(delitem("format")),
+        "not a mille save file (no format name)",
+    ),
+    (
+        "wrong format name",
+        lambda: mutated(setitem("format", "bsd-rogue-save")),
+        "format: not a mille save file ('bsd-rogue-save')",
+    ),
+    (
+        "newer version",
+        lambda: mutated(setitem("version", 4)),
+        "version: unsupported save version 4 (this mille reads versions 1, 2 and 3)",
+    ),
+    (
+        "version as text",
+        lambda: mutated(setitem("version", "3")),
+        "version: unsupported save version '3' (this mille reads versions 1, 2 and 3)",
+    ),
+    (
+        "version as bool",
+        lambda: mutated(setitem("version", True)),
+        "version: unsupported save version true (this mille reads versions 1, 2 and 3)",
+    ),
     ("a version-2 file called 1", lambda: mutated(setitem("version", 1)), "missing key 'players'"),
     ("missing top key", lambda: mutated(delitem("table")), "missing key 'table'"),
     ("extra key", lambda: mutated(setitem("cheat", True)), "unknown key 'cheat'"),
     # rules
-    ("unknown preset", lambda: mutated(setitem("rules", "name", "uno")), "rules.name: unknown rules 'uno' (choose bsd, classic, milebymile)"),
-    ("preset as a number", lambda: mutated(setitem("rules", "name", 1)), "rules.name: expected a string, got 1"),
-    ("ten players", lambda: mutated(setitem("rules", "players", 10), C), "rules.players: 10 is out of range 2..9"),
-    ("classic for five", lambda: mutated(setitem("rules", "players", 5), C), "rules: classic needs 2, 3, 4 or 6 players"),
-    ("bsd for three", lambda: mutated(setitem("rules", "players", 3)), "rules: bsd needs 2 players"),
-    ("bsd to 800", lambda: mutated(setitem("rules", "distance", 800)), "rules.distance: bsd with 2 players has 700, not 800"),
-    ("classic reshuffled", lambda: mutated(setitem("rules", "reshuffle", True), C), "rules.reshuffle: classic with 4 players has false, not true"),
-    ("classic teams split", lambda: mutated(setitem("rules", "team_mode", "individual"), C), "rules.team_mode: classic with 4 players has '2v2', not 'individual'"),
-    ("a race of 310", lambda: mutated(setitem("rules", "distance", 310), M), "rules: perfect crossing needs a race distance in 25s"),
-    ("a race of 3100", lambda: mutated(setitem("rules", "distance", 3100), M), "rules: race distance must be 300 to 3000"),
-    ("karma for two sides", lambda: mutated(both(setitem("rules", "players", 2), setitem("rules", "karma", True)), M), "rules: karma rule needs 3 or more sides"),
-    ("karma 1", lambda: mutated(setitem("rules", "karma", 1), M), "rules.karma: expected true or false, got 1"),
-    ("unknown rigging", lambda: mutated(setitem("rules", "rigging", "loaded"), M), "rules.rigging: unknown deck rigging 'loaded' (choose none, no duplicates, 2x attacks, 2x defenses)"),
-    ("rules for 4, a table for 3", lambda: mutated(setitem("rules", "players", 4), M), "table.hands: expected 4 entries, got 3"),
+    (
+        "unknown preset",
+        lambda: mutated(setitem("rules", "name", "uno")),
+        "rules.name: unknown rules 'uno' (choose bsd, classic, milebymile)",
+    ),
+    (
+        "preset as a number",
+        lambda: mutated(setitem("rules", "name", 1)),
+        "rules.name: expected a string, got 1",
+    ),
+    (
+        "ten players",
+        lambda: mutated(setitem("rules", "players", 10), C),
+        "rules.players: 10 is out of range 2..9",
+    ),
+    (
+        "classic for five",
+        lambda: mutated(setitem("rules", "players", 5), C),
+        "rules: classic needs 2, 3, 4 or 6 players",
+    ),
+    (
+        "bsd for three",
+        lambda: mutated(setitem("rules", "players", 3)),
+        "rules: bsd needs 2 players",
+    ),
+    (
+        "bsd to 800",
+        lambda: mutated(setitem("rules", "distance", 800)),
+        "rules.distance: bsd with 2 players has 700, not 800",
+    ),
+    (
+        "classic reshuffled",
+        lambda: mutated(setitem("rules", "reshuffle", True), C),
+        "rules.reshuffle: classic with 4 players has false, not true",
+    ),
+    (
+        "classic teams split",
+        lambda: mutated(setitem("rules", "team_mode", "individual"), C),
+        "rules.team_mode: classic with 4 players has '2v2', not 'individual'",
+    ),
+    (
+        "a race of 310",
+        lambda: mutated(setitem("rules", "distance", 310), M),
+        "rules: perfect crossing needs a race distance in 25s",
+    ),
+    (
+        "a race of 3100",
+        lambda: mutated(setitem("rules", "distance", 3100), M),
+        "rules: race distance must be 300 to 3000",
+    ),
+    (
+        "karma for two sides",
+        lambda: mutated(both(setitem("rules", "players", 2), setitem("rules", "karma", True)), M),
+        "rules: karma rule needs 3 or more sides",
+    ),
+    (
+        "karma 1",
+        lambda: mutated(setitem("rules", "karma", 1), M),
+        "rules.karma: expected true or false, got 1",
+    ),
+    (
+        "unknown rigging",
+        lambda: mutated(setitem("rules", "rigging", "loaded"), M),
+        "rules.rigging: unknown deck rigging 'loaded' (choose none, no duplicates, 2x attacks, 2x defenses)",
+    ),
+    (
+        "rules for 4, a table for 3",
+        lambda: mutated(setitem("rules", "players", 4), M),
+        "table.hands: expected 4 entries, got 3",
+    ),
     # the table's shape
-    ("missing tableau key", lambda: mutated(delitem(*TAB0, "top")), "table.tableaux[0]: missing key 'top'"),
-    ("extra tableau key", lambda: mutated(setitem(*TAB0, "nummiles", [0] * 5)), "table.tableaux[0]: unknown key 'nummiles'"),
-    ("three tableaux", lambda: mutated(lambda d: d["table"]["tableaux"].append(d["table"]["tableaux"][0]), C), "table.tableaux: expected 2 entries, got 3"),
-    ("unknown card", lambda: mutated(rename_card("Foo"), C), "table.hands[2][3]: unknown card 'Foo'"),
-    ("card name in the wrong case", lambda: mutated(rename_card("go"), C), "table.hands[2][3]: unknown card 'go'"),
-    ("card as a number", lambda: mutated(rename_card(13), C), "table.hands[2][3]: expected a card name or null, got 13"),
-    ("empty deck slot", lambda: mutated(setitem("table", "deck", 0, None)), "table.deck[0]: expected a card name, got null"),
-    ("hand of six", lambda: mutated(lambda d: d["table"]["hands"][3].pop(), C), "table.hands[3]: expected 7 entries, got 6"),
-    ("mileage as a float", lambda: mutated(setitem(*TAB0, "mileage", 25.0)), "table.tableaux[0].mileage: expected an integer, got 25.0"),
-    ("three coups", lambda: mutated(lambda d: d["table"]["tableaux"][0]["coups"].pop()), "table.tableaux[0].coups: expected 4 entries, got 3"),
-    ("to_move 4 of 4", lambda: mutated(setitem("table", "to_move", 4), C), "table.to_move: 4 is out of range 0..3"),
-    ("to_move false", lambda: mutated(setitem("table", "to_move", False)), "table.to_move: expected an integer, got false"),
-    ("unknown phase", lambda: mutated(setitem("table", "phase", "paused")), "table.phase: unknown phase 'paused'"),
-    ("extender side 0", lambda: mutated(setitem("table", "extender", 0)), "table.extender: 0 is out of range 1..2"),
-    ("an offer as a list", lambda: mutated(setitem("table", "offer", [2, "Extra Tank", "Out of Gas"]), C), "table.offer: expected an object, got [2, \"Extra Tank\", \"Out of Gas\"]"),
-    ("three totals", lambda: mutated(lambda d: d["table"]["totals"].append(0), C), "table.totals: expected 2 entries, got 3"),
-    ("negative games", lambda: mutated(setitem("table", "games", 1, -1)), "table.games[1]: -1 is out of range 0..1000000000"),
-    ("seed too big", lambda: mutated(setitem("table", "seed", 2**32), M), "table.seed: 4294967296 is out of range 0..4294967295"),
-    ("ordering 1", lambda: mutated(setitem("table", "ordering", 1)), "table.ordering: expected true or false, got 1"),
+    (
+        "missing tableau key",
+        lambda: mutated(delitem(*TAB0, "top")),
+        "table.tableaux[0]: missing key 'top'",
+    ),
+    (
+        "extra tableau key",
+        lambda: mutated(setitem(*TAB0, "nummiles", [0] * 5)),
+        "table.tableaux[0]: unknown key 'nummiles'",
+    ),
+    (
+        "three tableaux",
+        lambda: mutated(lambda d: d["table"]["tableaux"].append(d["table"]["tableaux"][0]), C),
+        "table.tableaux: expected 2 entries, got 3",
+    ),
+    (
+        "unknown card",
+        lambda: mutated(rename_card("Foo"), C),
+        "table.hands[2][3]: unknown card 'Foo'",
+    ),
+    (
+        "card name in the wrong case",
+        lambda: mutated(rename_card("go"), C),
+        "table.hands[2][3]: unknown card 'go'",
+    ),
+    (
+        "card as a number",
+        lambda: mutated(rename_card(13), C),
+        "table.hands[2][3]: expected a card name or null, got 13",
+    ),
+    (
+        "empty deck slot",
+        lambda: mutated(setitem("table", "deck", 0, None)),
+        "table.deck[0]: expected a card name, got null",
+    ),
+    (
+        "hand of six",
+        lambda: mutated(lambda d: d["table"]["hands"][3].pop(), C),
+        "table.hands[3]: expected 7 entries, got 6",
+    ),
+    (
+        "mileage as a float",
+        lambda: mutated(setitem(*TAB0, "mileage", 25.0)),
+        "table.tableaux[0].mileage: expected an integer, got 25.0",
+    ),
+    (
+        "three coups",
+        lambda: mutated(lambda d: d["table"]["tableaux"][0]["coups"].pop()),
+        "table.tableaux[0].coups: expected 4 entries, got 3",
+    ),
+    (
+        "to_move 4 of 4",
+        lambda: mutated(setitem("table", "to_move", 4), C),
+        "table.to_move: 4 is out of range 0..3",
+    ),
+    (
+        "to_move false",
+        lambda: mutated(setitem("table", "to_move", False)),
+        "table.to_move: expected an integer, got false",
+    ),
+    (
+        "unknown phase",
+        lambda: mutated(setitem("table", "phase", "paused")),
+        "table.phase: unknown phase 'paused'",
+    ),
+    (
+        "extender side 0",
+        lambda: mutated(setitem("table", "extender", 0)),
+        "table.extender: 0 is out of range 1..2",
+    ),
+    (
+        "an offer as a list",
+        lambda: mutated(setitem("table", "offer", [2, "Extra Tank", "Out of Gas"]), C),
+        'table.offer: expected an object, got [2, "Extra Tank", "Out of Gas"]',
+    ),
+    (
+        "three totals",
+        lambda: mutated(lambda d: d["table"]["totals"].append(0), C),
+        "table.totals: expected 2 entries, got 3",
+    ),
+    (
+        "negative games",
+        lambda: mutated(setitem("table", "games", 1, -1)),
+        "table.games[1]: -1 is out of range 0..1000000000",
+    ),
+    (
+        "seed too big",
+        lambda: mutated(setitem("table", "seed", 2**32), M),
+        "table.seed: 4294967296 is out of range 0..4294967295",
+    ),
+    (
+        "ordering 1",
+        lambda: mutated(setitem("table", "ordering", 1)),
+        "table.ordering: expected true or false, got 1",
+    ),
     # a table no game can reach (Table.validate's word)
-    ("an extra card", lambda: mutated(extra_card), "impossible game: cards are not the 101-card deck"),
-    ("a lost card", lambda: mutated(lost_card, C), "impossible game: cards are not the 106-card deck"),
-    ("a Stop made a Go", lambda: mutated(traded_card, M), "impossible game: cards are not the 106-card deck"),
-    ("mileage off the pile", lambda: mutated(wrong_mileage), "impossible game: side 1: mileage does not match the distance pile"),
-    ("a Go among the miles", lambda: mutated(lambda d: d["table"]["tableaux"][0]["miles"].append(d["table"]["deck"].pop(d["table"]["deck"].index("Go")))), "impossible game: side 1: only distances go on the distance pile"),
-    ("target 800", lambda: mutated(setitem("table", "target", 800)), "impossible game: target must be one of [700, 1000], not 800"),
+    (
+        "an extra card",
+        lambda: mutated(extra_card),
+        "impossible game: cards are not the 101-card deck",
+    ),
+    (
+        "a lost card",
+        lambda: mutated(lost_card, C),
+        "impossible game: cards are not the 106-card deck",
+    ),
+    (
+        "a Stop made a Go",
+        lambda: mutated(traded_card, M),
+        "impossible game: cards are not the 106-card deck",
+    ),
+    (
+        "mileage off the pile",
+        lambda: mutated(wrong_mileage),
+        "impossible game: side 1: mileage does not match the distance pile",
+    ),
+    (
+        "a Go among the miles",
+        lambda: mutated(
+            lambda d: d["table"]["tableaux"][0]["miles"].append(
+                d["table"]["deck"].pop(d["table"]["deck"].index("Go"))
+            )
+        ),
+        "impossible game: side 1: only distances go on the distance pile",
+    ),
+    (
+        "target 800",
+        lambda: mutated(setitem("table", "target", 800)),
+        "impossible game: target must be one of [700, 1000], not 800",
+    ),
     ("a discarded safety", lambda: mutated(safety_into_discard), discarded_safety()),
-    ("can_go lies", lambda: mutated(lying_can_go), "impossible game: side 1: can_go does not match the battle top"),
-    ("a top off the pile", lambda: mutated(top_off_the_pile), "impossible game: side 1: the battle top is not the top of the battle pile"),
-    ("bsd tops under classic", lambda: mutated(setitem(*TAB0, "top", "Go"), C), "impossible game: side 1: bsd's top-card fields set under classic"),
-    ("problems under classic", lambda: mutated(setitem(*TAB0, "record", ["25"]), C), "impossible game: side 1: milebymile's problems under classic"),
-    ("karma without the rule", lambda: mutated(setitem(*TAB0, "karma", True), M), "impossible game: side 1: karma without the karma rule"),
-    ("an extension nobody earned", lambda: mutated(lambda d: d["table"].update(phase="extension", asked=0, to_move=1)), "impossible game: an extension decision for a side not at the target"),
-    ("an extender while playing to 700", lambda: mutated(setitem("table", "extender", 1)), "impossible game: an extender without an extension"),
-    ("1000 without 700", lambda: mutated(lambda d: d["table"].update(target=1000, extender=1)), "impossible game: side 1 extended before reaching 700"),
-    ("still playing at 700", lambda: mutated(finished_while_playing), "impossible game: the hand goes on, but side 2 has reached 700"),
-    ("over with cards to play", lambda: mutated(setitem("table", "phase", "hand over")), "impossible game: the hand is over, but nobody finished and the deck is not empty"),
-    ("slot P outside its turn", lambda: mutated(slot_p_filled, C), "impossible game: seat 1: slot P filled outside its turn"),
-    ("a coup question without an offer", lambda: mutated(coup_without_offer, C), "impossible game: a coup fourre question without an offer"),
-    ("an offer to the wrong side", lambda: mutated(wrong_seat_offer, C), "impossible game: a coup fourre offer to a seat without the safety"),
-    ("a coup question under bsd", lambda: mutated(coup_without_offer), "impossible game: a coup fourre question under bsd"),
-    ("refills without reshuffle", lambda: mutated(setitem("table", "refills", 1), C), "impossible game: reshuffle counters without the reshuffle rule"),
-    ("a mark past the mileage", lambda: mutated(setitem("table", "marks", 0, 3000), M), "impossible game: side 1: a mark of 3000 at "),
-    ("a won game left in the totals", lambda: mutated(setitem("table", "totals", 0, 5000)), "impossible game: a total of 5000 ended the game, but was not settled"),
-    ("a total of 30", lambda: mutated(setitem("table", "totals", 1, 30), C), "impossible game: side 2: a total of 30 is not a score"),
+    (
+        "can_go lies",
+        lambda: mutated(lying_can_go),
+        "impossible game: side 1: can_go does not match the battle top",
+    ),
+    (
+        "a top off the pile",
+        lambda: mutated(top_off_the_pile),
+        "impossible game: side 1: the battle top is not the top of the battle pile",
+    ),
+    (
+        "bsd tops under classic",
+        lambda: mutated(setitem(*TAB0, "top", "Go"), C),
+        "impossible game: side 1: bsd's top-card fields set under classic",
+    ),
+    (
+        "problems under classic",
+        lambda: mutated(setitem(*TAB0, "record", ["25"]), C),
+        "impossible game: side 1: milebymile's problems under classic",
+    ),
+    (
+        "karma without the rule",
+        lambda: mutated(setitem(*TAB0, "karma", True), M),
+        "impossible game: side 1: karma without the karma rule",
+    ),
+    (
+        "an extension nobody earned",
+        lambda: mutated(lambda d: d["table"].update(phase="extension", asked=0, to_move=1)),
+        "impossible game: an extension decision for a side not at the target",
+    ),
+    (
+        "an extender while playing to 700",
+        lambda: mutated(setitem("table", "extender", 1)),
+        "impossible game: an extender without an extension",
+    ),
+    (
+        "1000 without 700",
+        lambda: mutated(lambda d: d["table"].update(target=1000, extender=1)),
+        "impossible game: side 1 extended before reaching 700",
+    ),
+    (
+        "still playing at 700",
+        lambda: mutated(finished_while_playing),
+        "impossible game: the hand goes on, but side 2 has reached 700",
+    ),
+    (
+        "over with cards to play",
+        lambda: mutated(setitem("table", "phase", "hand over")),
+        "impossible game: the hand is over, but nobody finished and the deck is not empty",
+    ),
+    (
+        "slot P outside its turn",
+        lambda: mutated(slot_p_filled, C),
+        "impossible game: seat 1: slot P filled outside its turn",
+    ),
+    (
+        "a coup question without an offer",
+        lambda: mutated(coup_without_offer, C),
+        "impossible game: a coup fourre question without an offer",
+    ),
+    (
+        "an offer to the wrong side",
+        lambda: mutated(wrong_seat_offer, C),
+        "impossible game: a coup fourre offer to a seat without the safety",
+    ),
+    (
+        "a coup question under bsd",
+        lambda: mutated(coup_without_offer),
+        "impossible game: a coup fourre question under bsd",
+    ),
+    (
+        "refills without reshuffle",
+        lambda: mutated(setitem("table", "refills", 1), C),
+        "impossible game: reshuffle counters without the reshuffle rule",
+    ),
+    (
+        "a mark past the mileage",
+        lambda: mutated(setitem("table", "marks", 0, 3000), M),
+        "impossible game: side 1: a mark of 3000 at ",
+    ),
+    (
+        "a won game left in the totals",
+        lambda: mutated(setitem("table", "totals", 0, 5000)),
+        "impossible game: a total of 5000 ended the game, but was not settled",
+    ),
+    (
+        "a total of 30",
+        lambda: mutated(setitem("table", "totals", 1, 30), C),
+        "impossible game: side 2: a total of 30 is not a score",
+    ),
     # seats
-    ("three seats for four", lambda: mutated(lambda d: d["seats"].pop(), C), "seats: expected 4 entries, got 3"),
-    ("seat not an object", lambda: mutated(setitem("seats", 0, "human")), "seats[0]: expected an object, got 'human'"),
-    ("seat without control", lambda: mutated(setitem("seats", 0, {})), "seats[0]: missing key 'control'"),
-    ("seat played by a dog", lambda: mutated(setitem("seats", 0, "control", "dog")), "seats[0].control: must be 'human' or 'computer', not 'dog'"),
-    ("a person with a memory", lambda: mutated(setitem("seats", 0, "memory", {})), "seats[0]: unknown key 'memory'"),
-    ("a computer without its rng", lambda: mutated(delitem(*SEAT1, "rng")), "seats[1]: missing key 'rng'"),
-    ("a heuristic under bsd", lambda: mutated(setitem(*SEAT1, "kind", "heuristic")), "seats[1].kind: must be one of 'bsd', 'easy', 'expert' under bsd, not 'heuristic'"),
-    ("a bsd computer under classic", lambda: mutated(setitem(*SEAT1, "kind", "bsd"), C), "seats[1].kind: must be one of 'heuristic', 'easy', 'expert' under classic, not 'bsd'"),
-    ("computer memory not an object", lambda: mutated(setitem(*SEAT1, "memory", [])), "seats[1].memory: expected an object, got []"),
-    ("computer memory off", lambda: mutated(setitem(*SEAT1, "memory", "gos", -1)), "seats[1].memory: gos must be 0 to "),
-    ("computer memory extra key", lambda: mutated(setitem(*SEAT1, "memory", "hand", [])), "seats[1].memory: unknown key 'hand'"),
-    ("another seat's memory", lambda: mutated(setitem(*SEAT1, "memory", "player", 0)), "seats[1].memory: saved for seat 0, not seat 1"),
-    ("another seat's heuristic", lambda: mutated(setitem(*SEAT1, "memory", "seat", 2), C), "seats[1].memory: saved for seat 2, not seat 1"),
+    (
+        "three seats for four",
+        lambda: mutated(lambda d: d["seats"].pop(), C),
+        "seats: expected 4 entries, got 3",
+    ),
+    (
+        "seat not an object",
+        lambda: mutated(setitem("seats", 0, "human")),
+        "seats[0]: expected an object, got 'human'",
+    ),
+    (
+        "seat without control",
+        lambda: mutated(setitem("seats", 0, {})),
+        "seats[0]: missing key 'control'",
+    ),
+    (
+        "seat played by a dog",
+        lambda: mutated(setitem("seats", 0, "control", "dog")),
+        "seats[0].control: must be 'human' or 'computer', not 'dog'",
+    ),
+    (
+        "a person with a memory",
+        lambda: mutated(setitem("seats", 0, "memory", {})),
+        "seats[0]: unknown key 'memory'",
+    ),
+    (
+        "a computer without its rng",
+        lambda: mutated(delitem(*SEAT1, "rng")),
+        "seats[1]: missing key 'rng'",
+    ),
+    (
+        "a heuristic under bsd",
+        lambda: mutated(setitem(*SEAT1, "kind", "heuristic")),
+        "seats[1].kind: must be one of 'bsd', 'easy', 'expert' under bsd, not 'heuristic'",
+    ),
+    (
+        "a bsd computer under classic",
+        lambda: mutated(setitem(*SEAT1, "kind", "bsd"), C),
+        "seats[1].kind: must be one of 'heuristic', 'easy', 'expert' under classic, not 'bsd'",
+    ),
+    (
+        "computer memory not an object",
+        lambda: mutated(setitem(*SEAT1, "memory", [])),
+        "seats[1].memory: expected an object, got []",
+    ),
+    (
+        "computer memory off",
+        lambda: mutated(setitem(*SEAT1, "memory", "gos", -1)),
+        "seats[1].memory: gos must be 0 to ",
+    ),
+    (
+        "computer memory extra key",
+        lambda: mutated(setitem(*SEAT1, "memory", "hand", [])),
+        "seats[1].memory: unknown key 'hand'",
+    ),
+    (
+        "another seat's memory",
+        lambda: mutated(setitem(*SEAT1, "memory", "player", 0)),
+        "seats[1].memory: saved for seat 0, not seat 1",
+    ),
+    (
+        "another seat's heuristic",
+        lambda: mutated(setitem(*SEAT1, "memory", "seat", 2), C),
+        "seats[1].memory: saved for seat 2, not seat 1",
+    ),
     # the log (the moves since seat 0's last turn)
     ("no log", lambda: mutated(delitem("log")), "missing key 'log'"),
     ("a log in a version-2 file", lambda: mutated(setitem("version", 2)), "unknown key 'log'"),
     ("log not an array", lambda: mutated(setitem("log", {})), "log: expected an array, got {}"),
-    ("an event as text", lambda: mutated(setitem("log", 1, "D3")), "log[1]: expected an object, got 'D3'"),
-    ("missing event key", lambda: mutated(delitem("log", 1, "phase")), "log[1]: missing key 'phase'"),
-    ("unknown event key", lambda: mutated(setitem("log", 1, "target", 2)), "log[1]: unknown key 'target'"),
-    ("a move in lower case", lambda: mutated(setitem("log", 1, "move", "d3")), "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 'd3'"),
-    ("slot 7", lambda: mutated(setitem("log", 1, "move", "U7")), "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 'U7'"),
-    ("a discard with a target", lambda: mutated(setitem("log", 1, "move", "D3>2")), "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 'D3>2'"),
-    ("target side 0", lambda: mutated(setitem("log", 1, "move", "U3>0")), "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 'U3>0'"),
-    ("a move as a number", lambda: mutated(setitem("log", 1, "move", 3)), "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 3"),
-    ("a yes as true", lambda: mutated(setitem("log", 1, "move", True)), "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got true"),
-    ("a target beyond the sides", lambda: mutated(setitem("log", 1, "move", "U3>3")), "log[1].move: no side 3 under these rules"),
-    ("a target beyond two teams", lambda: mutated(setitem("log", 3, "move", "UP>3"), C), "log[3].move: no side 3 under these rules"),
-    ("a seat out of range", lambda: mutated(setitem("log", 0, "seat", 2)), "log[0].seat: 2 is out of range 0..1"),
-    ("seat 4 of 4", lambda: mutated(setitem("log", 5, "seat", 4), C), "log[5].seat: 4 is out of range 0..3"),
-    ("seat negative", lambda: mutated(setitem("log", 0, "seat", -1)), "log[0].seat: -1 is out of range 0..1"),
-    ("seat as text", lambda: mutated(setitem("log", 0, "seat", "1")), "log[0].seat: expected an integer, got '1'"),
-    ("three cards drawn", lambda: mutated(setitem("log", 0, "drawn", ["25", "50", "75"])), "log[0].drawn: a pick draws at most 2 cards"),
-    ("an unknown card drawn", lambda: mutated(setitem("log", 0, "drawn", ["Foo"])), "log[0].drawn[0]: unknown card 'Foo'"),
-    ("an empty card drawn", lambda: mutated(setitem("log", 0, "drawn", [None])), "log[0].drawn[0]: expected a card name, got null"),
-    ("drawn as a card", lambda: mutated(setitem("log", 0, "drawn", "25")), "log[0].drawn: expected an array, got '25'"),
-    ("an unknown card played", lambda: mutated(setitem("log", 1, "card", "Foo")), "log[1].card: unknown card 'Foo'"),
-    ("a card as a number", lambda: mutated(setitem("log", 1, "card", 50)), "log[1].card: expected a card name or null, got 50"),
-    ("an unknown notice", lambda: mutated(setitem("log", 0, "notices", ["you win"])), "log[0].notices[0]: not a notice mille gives: 'you win'"),
-    ("a notice for side 0", lambda: mutated(setitem("log", 0, "notices", ["side 0 loses karma"]), M), "log[0].notices[0]: not a notice mille gives: 'side 0 loses karma'"),
-    ("a notice with a newline", lambda: mutated(setitem("log", 0, "notices", 0, "discard pile reshuffled\n"), M), "log[0].notices[0]: not a notice mille gives: 'discard pile reshuffled\\n'"),
-    ("a notice as a number", lambda: mutated(setitem("log", 2, "notices", [1]), M), "log[2].notices[0]: not a notice mille gives: 1"),
-    ("notices as text", lambda: mutated(setitem("log", 0, "notices", "discard pile reshuffled"), M), "log[0].notices: expected an array, got 'discard pile reshuffled'"),
-    ("a bad phase", lambda: mutated(setitem("log", 0, "phase", "hand over")), "log[0].phase: expected one of 'playing', 'extension', 'coup', got 'hand over'"),
-    ("a phase as a number", lambda: mutated(setitem("log", 0, "phase", 0)), "log[0].phase: expected one of 'playing', 'extension', 'coup', got 0"),
-    ("coup_fourre as 1", lambda: mutated(setitem("log", 1, "coup_fourre", 1)), "log[1].coup_fourre: expected true or false, got 1"),
-    ("extra_turn null", lambda: mutated(setitem("log", 1, "extra_turn", None)), "log[1].extra_turn: expected true or false, got null"),
-    ("mileage negative", lambda: mutated(setitem("log", 1, "mileage", -25)), "log[1].mileage: -25 is out of range 0..1000000000"),
-    ("mileage as a float", lambda: mutated(setitem("log", 1, "mileage", 25.0)), "log[1].mileage: expected an integer, got 25.0"),
-    ("a pick that plays a card", lambda: mutated(setitem("log", 0, "card", "25")), "log[0]: a pick draws 1 or 2 cards and plays none"),
-    ("a discard that draws", lambda: mutated(setitem("log", 1, "drawn", ["25"])), "log[1]: D3 plays a card and draws none"),
-    ("a discard of no card", lambda: mutated(setitem("log", 1, "card", None)), "log[1]: D3 plays a card and draws none"),
-    ("an answer while playing", lambda: mutated(setitem("log", 1, "move", "y")), "log[1]: an answer is made only to a question"),
-    ("a move at a question", lambda: mutated(setitem("log", 1, "phase", "coup")), "log[1]: a question must be answered y or n, not D3"),
-    ("a discard with another turn", lambda: mutated(setitem("log", 1, "extra_turn", True)), "log[1]: only a safety gives another turn or a coup fourre"),
-    ("a discard as a coup fourre", lambda: mutated(setitem("log", 1, "coup_fourre", True)), "log[1]: only a safety gives another turn or a coup fourre"),
-    ("a karma notice without karma", lambda: mutated(setitem("log", 0, "notices", ["side 1 loses karma"])), "log[0].notices[0]: not a notice of these rules: 'side 1 loses karma'"),
-    ("a reshuffle without the option", lambda: mutated(setitem("log", 0, "notices", ["discard pile reshuffled"])), "log[0].notices[0]: not a notice of these rules: 'discard pile reshuffled'"),
-    ("your own turn in the log", lambda: mutated(setitem("log", 1, "seat", 0)), "log[1]: the log starts after your last turn, not before it"),
+    (
+        "an event as text",
+        lambda: mutated(setitem("log", 1, "D3")),
+        "log[1]: expected an object, got 'D3'",
+    ),
+    (
+        "missing event key",
+        lambda: mutated(delitem("log", 1, "phase")),
+        "log[1]: missing key 'phase'",
+    ),
+    (
+        "unknown event key",
+        lambda: mutated(setitem("log", 1, "target", 2)),
+        "log[1]: unknown key 'target'",
+    ),
+    (
+        "a move in lower case",
+        lambda: mutated(setitem("log", 1, "move", "d3")),
+        "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 'd3'",
+    ),
+    (
+        "slot 7",
+        lambda: mutated(setitem("log", 1, "move", "U7")),
+        "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 'U7'",
+    ),
+    (
+        "a discard with a target",
+        lambda: mutated(setitem("log", 1, "move", "D3>2")),
+        "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 'D3>2'",
+    ),
+    (
+        "target side 0",
+        lambda: mutated(setitem("log", 1, "move", "U3>0")),
+        "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 'U3>0'",
+    ),
+    (
+        "a move as a number",
+        lambda: mutated(setitem("log", 1, "move", 3)),
+        "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got 3",
+    ),
+    (
+        "a yes as true",
+        lambda: mutated(setitem("log", 1, "move", True)),
+        "log[1].move: expected a move (P, U3, U4>2, DP, y, n), got true",
+    ),
+    (
+        "a target beyond the sides",
+        lambda: mutated(setitem("log", 1, "move", "U3>3")),
+        "log[1].move: no side 3 under these rules",
+    ),
+    (
+        "a target beyond two teams",
+        lambda: mutated(setitem("log", 3, "move", "UP>3"), C),
+        "log[3].move: no side 3 under these rules",
+    ),
+    (
+        "a seat out of range",
+        lambda: mutated(setitem("log", 0, "seat", 2)),
+        "log[0].seat: 2 is out of range 0..1",
+    ),
+    (
+        "seat 4 of 4",
+        lambda: mutated(setitem("log", 5, "seat", 4), C),
+        "log[5].seat: 4 is out of range 0..3",
+    ),
+    (
+        "seat negative",
+        lambda: mutated(setitem("log", 0, "seat", -1)),
+        "log[0].seat: -1 is out of range 0..1",
+    ),
+    (
+        "seat as text",
+        lambda: mutated(setitem("log", 0, "seat", "1")),
+        "log[0].seat: expected an integer, got '1'",
+    ),
+    (
+        "three cards drawn",
+        lambda: mutated(setitem("log", 0, "drawn", ["25", "50", "75"])),
+        "log[0].drawn: a pick draws at most 2 cards",
+    ),
+    (
+        "an unknown card drawn",
+        lambda: mutated(setitem("log", 0, "drawn", ["Foo"])),
+        "log[0].drawn[0]: unknown card 'Foo'",
+    ),
+    (
+        "an empty card drawn",
+        lambda: mutated(setitem("log", 0, "drawn", [None])),
+        "log[0].drawn[0]: expected a card name, got null",
+    ),
+    (
+        "drawn as a card",
+        lambda: mutated(setitem("log", 0, "drawn", "25")),
+        "log[0].drawn: expected an array, got '25'",
+    ),
+    (
+        "an unknown card played",
+        lambda: mutated(setitem("log", 1, "card", "Foo")),
+        "log[1].card: unknown card 'Foo'",
+    ),
+    (
+        "a card as a number",
+        lambda: mutated(setitem("log", 1, "card", 50)),
+        "log[1].card: expected a card name or null, got 50",
+    ),
+    (
+        "an unknown notice",
+        lambda: mutated(setitem("log", 0, "notices", ["you win"])),
+        "log[0].notices[0]: not a notice mille gives: 'you win'",
+    ),
+    (
+        "a notice for side 0",
+        lambda: mutated(setitem("log", 0, "notices", ["side 0 loses karma"]), M),
+        "log[0].notices[0]: not a notice mille gives: 'side 0 loses karma'",
+    ),
+    (
+        "a notice with a newline",
+        lambda: mutated(setitem("log", 0, "notices", 0, "discard pile reshuffled\n"), M),
+        "log[0].notices[0]: not a notice mille gives: 'discard pile reshuffled\\n'",
+    ),
+    (
+        "a notice as a number",
+        lambda: mutated(setitem("log", 2, "notices", [1]), M),
+        "log[2].notices[0]: not a notice mille gives: 1",
+    ),
+    (
+        "notices as text",
+        lambda: mutated(setitem("log", 0, "notices", "discard pile reshuffled"), M),
+        "log[0].notices: expected an array, got 'discard pile reshuffled'",
+    ),
+    (
+        "a bad phase",
+        lambda: mutated(setitem("log", 0, "phase", "hand over")),
+        "log[0].phase: expected one of 'playing', 'extension', 'coup', got 'hand over'",
+    ),
+    (
+        "a phase as a number",
+        lambda: mutated(setitem("log", 0, "phase", 0)),
+        "log[0].phase: expected one of 'playing', 'extension', 'coup', got 0",
+    ),
+    (
+        "coup_fourre as 1",
+        lambda: mutated(setitem("log", 1, "coup_fourre", 1)),
+        "log[1].coup_fourre: expected true or false, got 1",
+    ),
+    (
+        "extra_turn null",
+        lambda: mutated(setitem("log", 1, "extra_turn", None)),
+        "log[1].extra_turn: expected true or false, got null",
+    ),
+    (
+        "mileage negative",
+        lambda: mutated(setitem("log", 1, "mileage", -25)),
+        "log[1].mileage: -25 is out of range 0..1000000000",
+    ),
+    (
+        "mileage as a float",
+        lambda: mutated(setitem("log", 1, "mileage", 25.0)),
+        "log[1].mileage: expected an integer, got 25.0",
+    ),
+    (
+        "a pick that plays a card",
+        lambda: mutated(setitem("log", 0, "card", "25")),
+        "log[0]: a pick draws 1 or 2 cards and plays none",
+    ),
+    (
+        "a discard that draws",
+        lambda: mutated(setitem("log", 1, "drawn", ["25"])),
+        "log[1]: D3 plays a card and draws none",
+    ),
+    (
+        "a discard of no card",
+        lambda: mutated(setitem("log", 1, "card", None)),
+        "log[1]: D3 plays a card and draws none",
+    ),
+    (
+        "an answer while playing",
+        lambda: mutated(setitem("log", 1, "move", "y")),
+        "log[1]: an answer is made only to a question",
+    ),
+    (
+        "a move at a question",
+        lambda: mutated(setitem("log", 1, "phase", "coup")),
+        "log[1]: a question must be answered y or n, not D3",
+    ),
+    (
+        "a discard with another turn",
+        lambda: mutated(setitem("log", 1, "extra_turn", True)),
+        "log[1]: only a safety gives another turn or a coup fourre",
+    ),
+    (
+        "a discard as a coup fourre",
+        lambda: mutated(setitem("log", 1, "coup_fourre", True)),
+        "log[1]: only a safety gives another turn or a coup fourre",
+    ),
+    (
+        "a karma notice without karma",
+        lambda: mutated(setitem("log", 0, "notices", ["side 1 loses karma"])),
+        "log[0].notices[0]: not a notice of these rules: 'side 1 loses karma'",
+    ),
+    (
+        "a reshuffle without the option",
+        lambda: mutated(setitem("log", 0, "notices", ["discard pile reshuffled"])),
+        "log[0].notices[0]: not a notice of these rules: 'discard pile reshuffled'",
+    ),
+    (
+        "your own turn in the log",
+        lambda: mutated(setitem("log", 1, "seat", 0)),
+        "log[1]: the log starts after your last turn, not before it",
+    ),
     # generators
     ("rng missing", lambda: mutated(delitem("deal_rng")), "missing key 'deal_rng'"),
-    ("rng version 2", lambda: mutated(setitem("deal_rng", "version", 2)), "deal_rng.version: unsupported generator version 2"),
-    ("rng too short", lambda: mutated(lambda d: d["deal_rng"]["state"].pop()), "deal_rng.state: expected 625 entries, got 624"),
-    ("rng word too big", lambda: mutated(setitem(*SEAT1, "rng", "state", 7, 2**32)), "seats[1].rng.state[7]: 4294967296 is out of range 0..4294967295"),
-    ("rng word negative", lambda: mutated(setitem("deal_rng", "state", 0, -1)), "deal_rng.state[0]: -1 is out of range 0..4294967295"),
-    ("rng position 0", lambda: mutated(setitem("deal_rng", "state", 624, 0)), "deal_rng.state[624]: 0 is out of range 1..624"),
-    ("rng position 625", lambda: mutated(setitem("deal_rng", "state", 624, 625)), "deal_rng.state[624]: 625 is out of range 1..624"),
-    ("rng all zero", lambda: mutated(lambda d: d["deal_rng"].update(state=[0] * 624 + [624])), "deal_rng.state: all zero: not a generator state"),
-    ("rng gauss as text", lambda: mutated(setitem("deal_rng", "gauss_next", "0.5")), "deal_rng.gauss_next: expected a number or null, got '0.5'"),
+    (
+        "rng version 2",
+        lambda: mutated(setitem("deal_rng", "version", 2)),
+        "deal_rng.version: unsupported generator version 2",
+    ),
+    (
+        "rng too short",
+        lambda: mutated(lambda d: d["deal_rng"]["state"].pop()),
+        "deal_rng.state: expected 625 entries, got 624",
+    ),
+    (
+        "rng word too big",
+        lambda: mutated(setitem(*SEAT1, "rng", "state", 7, 2**32)),
+        "seats[1].rng.state[7]: 4294967296 is out of range 0..4294967295",
+    ),
+    (
+        "rng word negative",
+        lambda: mutated(setitem("deal_rng", "state", 0, -1)),
+        "deal_rng.state[0]: -1 is out of range 0..4294967295",
+    ),
+    (
+        "rng position 0",
+        lambda: mutated(setitem("deal_rng", "state", 624, 0)),
+        "deal_rng.state[624]: 0 is out of range 1..624",
+    ),
+    (
+        "rng position 625",
+        lambda: mutated(setitem("deal_rng", "state", 624, 625)),
+        "deal_rng.state[624]: 625 is out of range 1..624",
+    ),
+    (
+        "rng all zero",
+        lambda: mutated(lambda d: d["deal_rng"].update(state=[0] * 624 + [624])),
+        "deal_rng.state: all zero: not a generator state",
+    ),
+    (
+        "rng gauss as text",
+        lambda: mutated(setitem("deal_rng", "gauss_next", "0.5")),
+        "deal_rng.gauss_next: expected a number or null, got '0.5'",
+    ),
 ]
 
 
@@ -721,7 +1305,9 @@ def test_a_computers_question_is_never_pending() -> None:
     asked = data["table"]["asked"]
     data["seats"][asked] = session_to_dict(play_steps(1, 0, CLASSIC4))["seats"][1]
     data["seats"][asked]["memory"]["seat"] = asked
-    with pytest.raises(SaveError, match=r"^table.asked: a computer never leaves a question pending$"):
+    with pytest.raises(
+        SaveError, match=r"^table.asked: a computer never leaves a question pending$"
+    ):
         session_from_dict(data)
 
 
@@ -736,6 +1322,8 @@ def test_the_table_is_checked_strictly() -> None:
     table.discard.append(table.hands[0].pop())
     table.hands[0].append(-1)
     table.validate()
+
+
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(SaveError, match=r"^No such file or directory$") as caught:
         load_session(str(tmp_path / "nothing"))
@@ -770,8 +1358,6 @@ def test_a_broken_computer_memory_is_a_save_error(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(mille.players.computer.BsdComputer, "from_dict", staticmethod(refuse))
     with pytest.raises(SaveError, match=r"^seats\[1\].memory: bad memory: seen\[3\] is -1$"):
         loads(json.dumps(BASE))
-
-
 
 
 # ----- writing ----------------------------------------------------------------
@@ -817,6 +1403,7 @@ def test_a_symlink_is_followed(tmp_path: Path) -> None:
 def fail_with(err: int) -> Callable[..., Any]:
     def fail(*args: Any, **kwargs: Any) -> Any:
         raise OSError(err, os.strerror(err))
+
     return fail
 
 
@@ -857,7 +1444,9 @@ class ShortDisk:
         self.real.close()
 
 
-@pytest.mark.parametrize("error", [OSError(errno.ENOSPC, "No space left on device"), KeyboardInterrupt()])
+@pytest.mark.parametrize(
+    "error", [OSError(errno.ENOSPC, "No space left on device"), KeyboardInterrupt()]
+)
 def test_a_write_failing_midway_leaves_the_old_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: BaseException
 ) -> None:
@@ -865,7 +1454,9 @@ def test_a_write_failing_midway_leaves_the_old_file(
     save_session(play_steps(3, 10), str(path))
     before = path.read_bytes()
     real_fdopen = os.fdopen
-    monkeypatch.setattr(os, "fdopen", lambda fd, mode: ShortDisk(real_fdopen(fd, mode), 1000, error))
+    monkeypatch.setattr(
+        os, "fdopen", lambda fd, mode: ShortDisk(real_fdopen(fd, mode), 1000, error)
+    )
     with pytest.raises(type(error)):
         save_session(play_steps(3, 30), str(path))
     monkeypatch.undo()
@@ -874,7 +1465,9 @@ def test_a_write_failing_midway_leaves_the_old_file(
     load_session(str(path))
 
 
-def test_a_failed_first_save_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_first_save_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(os, "fsync", fail_with(errno.EIO))
     with pytest.raises(OSError, match="Input/output error"):
         save_session(play_steps(1, 3), str(tmp_path / "new"))
@@ -919,7 +1512,8 @@ def test_a_long_name_in_bytes_is_fine(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["\u20ac" * 84, "\U0001f697" * 63 + "abc", "x" * 255, os.fsdecode(b"\xe9" * 255)],
+    "name",
+    ["\u20ac" * 84, "\U0001f697" * 63 + "abc", "x" * 255, os.fsdecode(b"\xe9" * 255)],
     ids=["84 euro signs", "63 cars", "255 ASCII", "255 undecodable bytes"],
 )
 def test_the_temporary_name_fits_in_255_bytes(
@@ -1062,12 +1656,16 @@ def test_never_pickle_marshal_eval_or_exec() -> None:
     tree = ast.parse(Path(mille.storage.savefile.__file__).read_text())
     imported = {
         alias.name.split(".")[0]
-        for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
-        for alias in (node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "")])
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in (
+            node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "")]
+        )
     }
     assert not imported & {"pickle", "marshal", "shelve", "dill", "ast", "builtins"}
     called = {
-        node.func.id for node in ast.walk(tree)
+        node.func.id
+        for node in ast.walk(tree)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
     }
     assert not called & {"eval", "exec", "compile", "__import__"}
@@ -1089,17 +1687,46 @@ def deep(levels: int) -> Any:
 
 # every place whose bad value the loader quotes in its message
 QUOTED: list[tuple[Any, ...]] = [
-    ("format",), ("version",), ("rules",), ("rules", "name"), ("rules", "players"),
-    ("rules", "distance"), ("rules", "rigging"), ("rules", "team_mode"), ("seats",),
-    ("seats", 0), ("seats", 0, "control"), ("seats", 1, "kind"), ("table",),
-    ("table", "target"), ("table", "phase"), ("table", "extender"), ("table", "to_move"),
-    ("table", "offer"), ("table", "ordering"), ("table", "deck", 0), ("table", "hands", 0, 1),
-    ("table", "tableaux", 0, "mileage"), ("table", "tableaux", 0, "coups", 0),
-    ("table", "totals", 1), ("seats", 1, "memory"), ("deal_rng",), ("deal_rng", "version"),
-    ("deal_rng", "gauss_next"), ("seats", 1, "rng", "state", 3),
-    ("seats", 1, "memory", "safeties", "Extra Tank"), ("seats", 1, "memory", "seen", "Go"),
-    ("log",), ("log", 1), ("log", 0, "seat"), ("log", 1, "move"), ("log", 1, "card"),
-    ("log", 0, "drawn", 0), ("log", 0, "notices"), ("log", 0, "phase"), ("log", 1, "mileage"),
+    ("format",),
+    ("version",),
+    ("rules",),
+    ("rules", "name"),
+    ("rules", "players"),
+    ("rules", "distance"),
+    ("rules", "rigging"),
+    ("rules", "team_mode"),
+    ("seats",),
+    ("seats", 0),
+    ("seats", 0, "control"),
+    ("seats", 1, "kind"),
+    ("table",),
+    ("table", "target"),
+    ("table", "phase"),
+    ("table", "extender"),
+    ("table", "to_move"),
+    ("table", "offer"),
+    ("table", "ordering"),
+    ("table", "deck", 0),
+    ("table", "hands", 0, 1),
+    ("table", "tableaux", 0, "mileage"),
+    ("table", "tableaux", 0, "coups", 0),
+    ("table", "totals", 1),
+    ("seats", 1, "memory"),
+    ("deal_rng",),
+    ("deal_rng", "version"),
+    ("deal_rng", "gauss_next"),
+    ("seats", 1, "rng", "state", 3),
+    ("seats", 1, "memory", "safeties", "Extra Tank"),
+    ("seats", 1, "memory", "seen", "Go"),
+    ("log",),
+    ("log", 1),
+    ("log", 0, "seat"),
+    ("log", 1, "move"),
+    ("log", 1, "card"),
+    ("log", 0, "drawn", 0),
+    ("log", 0, "notices"),
+    ("log", 0, "phase"),
+    ("log", 1, "mileage"),
 ]
 
 
@@ -1136,7 +1763,9 @@ def test_a_deeply_nested_json_value_is_one_line(path: tuple[Any, ...]) -> None:
 
 
 @pytest.mark.parametrize("path", QUOTED, ids=[".".join(map(str, p)) for p in QUOTED])
-@pytest.mark.parametrize("number", [10**4000, -(10**5000), 10**100000], ids=["4001", "-5001", "100001"])
+@pytest.mark.parametrize(
+    "number", [10**4000, -(10**5000), 10**100000], ids=["4001", "-5001", "100001"]
+)
 def test_a_huge_number_is_one_short_line(path: tuple[Any, ...], number: int) -> None:
     """Even beyond the int-to-text digit limit (only a dict can hold those)."""
     with pytest.raises(SaveError) as caught:
@@ -1154,13 +1783,23 @@ def test_a_4000_digit_number_is_quoted_short() -> None:
 
 
 @pytest.mark.parametrize(
-    "key", ["k" * 900_000, "bad\x1b[2Jkey", "line\nbreak", "\u202egnp.exe", "x\x00y"],
+    "key",
+    ["k" * 900_000, "bad\x1b[2Jkey", "line\nbreak", "\u202egnp.exe", "x\x00y"],
     ids=["900000 characters", "ESC", "newline", "RTL override", "NUL"],
 )
 def test_an_unknown_key_is_quoted_short_and_safe(key: str) -> None:
-    for where in ((), ("rules",), ("table",), ("table", "tableaux", 0), ("table", "offer"),
-                  ("seats", 0), ("deal_rng",), ("seats", 1, "memory"),
-                  ("seats", 1, "memory", "seen"), ("log", 0)):
+    for where in (
+        (),
+        ("rules",),
+        ("table",),
+        ("table", "tableaux", 0),
+        ("table", "offer"),
+        ("seats", 0),
+        ("deal_rng",),
+        ("seats", 1, "memory"),
+        ("seats", 1, "memory", "seen"),
+        ("log", 0),
+    ):
         data = copy.deepcopy(BASE)
         node: Any = data
         for part in where:
@@ -1193,10 +1832,18 @@ def test_a_duplicate_long_key_is_quoted_short() -> None:
         (("table", "deck", 0), "Go\x07\x1b]0;title\x07"),
         (("log", 0, "notices"), ["side 1 loses karma\x1b]0;title\x07" + "k" * 1000]),
     ],
-    ids=["phase", "computer text", "computer list", "format object", "card with bell",
-         "notice with escapes"],
+    ids=[
+        "phase",
+        "computer text",
+        "computer list",
+        "format object",
+        "card with bell",
+        "notice with escapes",
+    ],
 )
-def test_a_long_or_hostile_value_is_quoted_short_and_safe(path: tuple[Any, ...], value: Any) -> None:
+def test_a_long_or_hostile_value_is_quoted_short_and_safe(
+    path: tuple[Any, ...], value: Any
+) -> None:
     with pytest.raises(SaveError) as caught:
         loads(json.dumps(replaced(path, value)))
     assert_one_safe_line(str(caught.value), MESSAGE_LIMIT if "memory" in path else 120)
@@ -1211,11 +1858,21 @@ def test_a_save_error_is_always_one_safe_line() -> None:
 @pytest.mark.parametrize(
     "value,shown",
     [
-        ("Foo", "'Foo'"), (13, "13"), (25.0, "25.0"), (None, "null"), (True, "true"),
-        ([], "[]"), ({}, "{}"), (["Go", 1, None], '["Go", 1, null]'), ({"a": [1]}, '{"a": [1]}'),
-        (float("inf"), "inf"), ("x" * 100, "'" + "x" * 56 + "..."),
-        (10**70, "1" + "0" * 56 + "..."), (-(10**5000), "-1" + "0" * 55 + "..."),
-        (deep(5000), "[" * 57 + "..."), ("\x1b", "'\\x1b'"),
+        ("Foo", "'Foo'"),
+        (13, "13"),
+        (25.0, "25.0"),
+        (None, "null"),
+        (True, "true"),
+        ([], "[]"),
+        ({}, "{}"),
+        (["Go", 1, None], '["Go", 1, null]'),
+        ({"a": [1]}, '{"a": [1]}'),
+        (float("inf"), "inf"),
+        ("x" * 100, "'" + "x" * 56 + "..."),
+        (10**70, "1" + "0" * 56 + "..."),
+        (-(10**5000), "-1" + "0" * 55 + "..."),
+        (deep(5000), "[" * 57 + "..."),
+        ("\x1b", "'\\x1b'"),
     ],
     ids=lambda v: type(v).__name__,
 )

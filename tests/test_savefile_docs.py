@@ -36,8 +36,11 @@ def test_every_field_is_described() -> None:
     """Each key of a bsd, a classic team and a milebymile file has its row,
     and so has each key of the kept version-3 files' logs."""
     keys: set[str] = set()
-    for rules in (find_rules("bsd"), find_rules("classic", players=4),
-                  find_rules("milebymile", players=3, karma=True)):
+    for rules in (
+        find_rules("bsd"),
+        find_rules("classic", players=4),
+        find_rules("milebymile", players=3, karma=True),
+    ):
         keys |= every_key(session_to_dict(Session.new(rules, seed=1)))
     offer_keys: set[str] = set()
     for path in sorted(V3.glob("*.json")):
@@ -58,8 +61,12 @@ def test_every_event_field_is_described_in_the_log_section() -> None:
     section = DOC.split("### The log")[1].split("###")[0]
     rows = re.findall(r"^\| `([a-z_]+)` \|", section, re.M)
     assert rows == list(event)
-    for notice in ("discard pile reshuffled", "karma clash: both lose karma",
-                   "side N loses karma", "side N regains karma"):
+    for notice in (
+        "discard pile reshuffled",
+        "karma clash: both lose karma",
+        "side N loses karma",
+        "side N regains karma",
+    ):
         assert f'`"{notice}"`' in section, notice
 
 

@@ -41,12 +41,34 @@ def _saves() -> list[dict[str, Any]]:
 SAVES = _saves()
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**40, 2**40)
-    | st.floats(allow_nan=False) | st.text(max_size=12)
-    | st.sampled_from(["Go", "Stop", "25", "200", "Right of Way", "False Virtue", "playing",
-                       "hand over", "coup", "extension", "human", "computer", "bsd",
-                       "classic", "milebymile", "2v2"]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**40), 2**40)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=12)
+    | st.sampled_from(
+        [
+            "Go",
+            "Stop",
+            "25",
+            "200",
+            "Right of Way",
+            "False Virtue",
+            "playing",
+            "hand over",
+            "coup",
+            "extension",
+            "human",
+            "computer",
+            "bsd",
+            "classic",
+            "milebymile",
+            "2v2",
+        ]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=8,
 )
 
@@ -101,8 +123,18 @@ def test_a_mutated_save_loads_soundly_or_is_refused(
     _check_loads_soundly(json.dumps(data))
 
 
-CARD_PLACES = ("deck", "discard", "set_aside", "battle", "speed", "miles", "safeties",
-               "record", "problems", "saved")
+CARD_PLACES = (
+    "deck",
+    "discard",
+    "set_aside",
+    "battle",
+    "speed",
+    "miles",
+    "safeties",
+    "record",
+    "problems",
+    "saved",
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -111,9 +143,10 @@ def test_swapping_two_cards_loads_soundly_or_is_refused(which: int, a: int, b: i
     """Every card stays in the game, so only the finer checks can object."""
     data = copy.deepcopy(SAVES[which])
     slots = [
-        path for path in _paths(data["table"], ("table",))
-        if isinstance(path[-1], int) and (
-            path[-2] in CARD_PLACES or (len(path) > 2 and path[-3] == "hands"))
+        path
+        for path in _paths(data["table"], ("table",))
+        if isinstance(path[-1], int)
+        and (path[-2] in CARD_PLACES or (len(path) > 2 and path[-3] == "hands"))
     ]
     pa, pb = slots[a % len(slots)], slots[b % len(slots)]
 
@@ -133,7 +166,9 @@ def test_any_text_loads_soundly_or_is_refused(text: str) -> None:
     _check_loads_soundly(text)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.binary(max_size=300))
 def test_any_file_is_refused_and_untouched(tmp_path: Path, data: bytes) -> None:
     path = tmp_path / "fuzz"
@@ -164,8 +199,12 @@ def test_any_deck_order_and_hand_order_is_accepted(which: int, seed: int) -> Non
 
 
 @settings(max_examples=25, deadline=None)
-@given(which=st.integers(0, len(PRESETS) - 1), seed=st.integers(0, 2**32),
-       steps=st.integers(0, 400), more=st.integers(1, 200))
+@given(
+    which=st.integers(0, len(PRESETS) - 1),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 400),
+    more=st.integers(1, 200),
+)
 def test_a_restored_game_goes_on_as_the_original(
     which: int, seed: int, steps: int, more: int
 ) -> None:

@@ -24,8 +24,9 @@ from mille.storage.savefile import MAX_SIZE, dumps, load_session, loads, save_se
 
 # the largest deck and the longest hands: nine seats, every card doubled
 # that can be, karma, the discard pile reshuffled, a 3000-mile race
-LARGEST = find_rules("milebymile", players=9, rigging="2x defenses", karma=True,
-                     reshuffle=True, distance=3000)
+LARGEST = find_rules(
+    "milebymile", players=9, rigging="2x defenses", karma=True, reshuffle=True, distance=3000
+)
 # the most events between two of your turns: each of the eight others picks
 # (one event) and plays (one), a safety or False Virtue (five in the deck)
 # gives another turn, a hazard may ask Coup Fourre? (an answer) and a side
@@ -66,8 +67,10 @@ def largest(session: Session) -> Session:
         each = min(MAX_PARTICLES, PARTICLES // len(others))
         player.beliefs = {other: [[19] * HAND_SLOTS for _ in range(each)] for other in others}
         player.predictions = {other: ["U:Speed Limit>9"] * each for other in others}
-    longest = max((event for event in session.log if event.outcome.seat != 0),
-                  key=lambda event: len(json.dumps(str(event))))
+    longest = max(
+        (event for event in session.log if event.outcome.seat != 0),
+        key=lambda event: len(json.dumps(str(event))),
+    )
     session.log = [longest] * MOST_EVENTS
     return session
 
@@ -94,6 +97,7 @@ def test_the_issues_nine_seat_expert_save_loads(tmp_path: Path) -> None:
 def old_memory(memory: dict[str, Any]) -> dict[str, Any]:
     """An expert's memory as mille wrote it before card letters: guesses as
     lists of card names, foreseen moves naming their card."""
+
     def name(key: str) -> str:
         kind, colon, rest = key.partition(":")
         if not colon:
@@ -101,10 +105,13 @@ def old_memory(memory: dict[str, Any]) -> dict[str, Any]:
         return f"{kind}:{NAMES[LETTERS.index(rest[0])]}{rest[1:]}"
 
     memory = dict(memory)
-    memory["beliefs"] = {seat: [[NAMES[LETTERS.index(c)] for c in hand] for hand in hands]
-                         for seat, hands in memory["beliefs"].items()}
-    memory["predictions"] = {seat: [name(key) for key in keys]
-                             for seat, keys in memory["predictions"].items()}
+    memory["beliefs"] = {
+        seat: [[NAMES[LETTERS.index(c)] for c in hand] for hand in hands]
+        for seat, hands in memory["beliefs"].items()
+    }
+    memory["predictions"] = {
+        seat: [name(key) for key in keys] for seat, keys in memory["predictions"].items()
+    }
     return memory
 
 
@@ -121,8 +128,9 @@ def test_an_older_save_over_1_mib_loads_and_plays_on_the_same(tmp_path: Path) ->
     assert dumps(back) == dumps(session)
 
 
-def test_a_save_that_would_not_load_is_refused(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_save_that_would_not_load_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import mille.storage.savefile
 
     session = Session.new(find_rules("milebymile", players=9), seed=3, level="expert")
@@ -132,8 +140,9 @@ def test_a_save_that_would_not_load_is_refused(tmp_path: Path,
     with pytest.raises(OSError) as info:
         save_session(session, str(path))
     assert info.value.errno == errno.EFBIG
-    assert info.value.strerror == (f"cannot save: the game takes {size} bytes, over the "
-                                   "4 MiB a save file may hold")
+    assert info.value.strerror == (
+        f"cannot save: the game takes {size} bytes, over the 4 MiB a save file may hold"
+    )
     assert not path.exists() and os.listdir(tmp_path) == []
 
 
@@ -142,6 +151,9 @@ def test_letters_name_every_card_once() -> None:
     session = Session.new(find_rules("classic", players=3), seed=2, level="expert")
     text = dumps(session)
     memory = json.loads(text)["seats"][1]["memory"]
-    assert all(isinstance(hand, str) and set(hand) <= set(LETTERS)
-               for hands in memory["beliefs"].values() for hand in hands)
+    assert all(
+        isinstance(hand, str) and set(hand) <= set(LETTERS)
+        for hands in memory["beliefs"].values()
+        for hand in hands
+    )
     assert dumps(loads(text)) == text

@@ -22,9 +22,17 @@ from mille.storage.savefile import SaveError, dumps, load_session, loads, sessio
 V1 = pathlib.Path(__file__).parent / "data" / "saves-v1"
 FILES = sorted(V1.glob("*.json"))
 TABLEAU_FROM_PLAYER = {  # version 2's tableau key: version 1's player key
-    "battle": "battle_pile", "speed": "speed_pile", "miles": "miles", "safeties": "safeties",
-    "coups": "coups", "mileage": "mileage", "top": "battle", "speed_top": "speed",
-    "can_go": "can_go", "battle_window": "battle_window", "speed_window": "speed_window",
+    "battle": "battle_pile",
+    "speed": "speed_pile",
+    "miles": "miles",
+    "safeties": "safeties",
+    "coups": "coups",
+    "mileage": "mileage",
+    "top": "battle",
+    "speed_top": "speed",
+    "can_go": "can_go",
+    "battle_window": "battle_window",
+    "speed_window": "speed_window",
 }
 
 
@@ -43,8 +51,11 @@ def test_the_kept_files_are_version_1() -> None:
 def test_the_phases_kept() -> None:
     phases = {p.stem: json.loads(p.read_text())["phase"] for p in FILES}
     assert phases == {
-        "extension": "extension", "hand-over": "hand over", "mid-hand": "playing",
-        "new-game": "playing", "second-game": "playing",
+        "extension": "extension",
+        "hand-over": "hand over",
+        "mid-hand": "playing",
+        "new-game": "playing",
+        "second-game": "playing",
     }
 
 
@@ -70,7 +81,8 @@ def test_a_version_1_file_is_converted(path: pathlib.Path) -> None:
         assert new["table"]["hands"][i] == player["hand"]
         tab = new["table"]["tableaux"][i]
         assert {k: tab[k] for k in TABLEAU_FROM_PLAYER} == {
-            k: player[v] for k, v in TABLEAU_FROM_PLAYER.items()}
+            k: player[v] for k, v in TABLEAU_FROM_PLAYER.items()
+        }
         assert new["table"]["totals"][i] == player["total_before_hand"]
         assert new["table"]["games"][i] == player["games"]
     for key in ("deck", "discard", "to_move", "starter", "phase", "ordering"):
@@ -127,6 +139,7 @@ def setitem(*path_and_value: Any) -> Callable[[dict[str, Any]], None]:
         for key in path[:-1]:
             node = node[key]
         node[path[-1]] = value
+
     return change
 
 
@@ -136,13 +149,17 @@ def delitem(*path: Any) -> Callable[[dict[str, Any]], None]:
         for key in path[:-1]:
             node = node[key]
         del node[path[-1]]
+
     return change
 
 
 def safety_into_discard(data: dict[str, Any]) -> None:
     hand = data["players"][1]["hand"]
-    safety = next(c for c in data["players"][0]["hand"] + hand + data["deck"]
-                  if c in ("Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way"))
+    safety = next(
+        c
+        for c in data["players"][0]["hand"] + hand + data["deck"]
+        if c in ("Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way")
+    )
     for where in (data["deck"], data["players"][0]["hand"], hand):
         if safety in where:
             i = where.index(safety)
@@ -156,39 +173,153 @@ CORPUS: list[tuple[str, Callable[[], str], str]] = [
     ("missing top key", lambda: mutated(delitem("deck")), "missing key 'deck'"),
     ("extra key", lambda: mutated(setitem("cheat", True)), "unknown key 'cheat'"),
     ("a version-2 key", lambda: mutated(setitem("table", {})), "unknown key 'table'"),
-    ("extra player key", lambda: mutated(setitem(*P0, "nummiles", [0] * 5)), "players[0]: unknown key 'nummiles'"),
-    ("three players", lambda: mutated(lambda d: d["players"].append(d["players"][0])), "players: expected 2 entries, got 3"),
-    ("unknown card", lambda: mutated(setitem(*P0, "hand", 1, "Foo")), "players[0].hand[1]: unknown card 'Foo'"),
-    ("version 2's False Virtue", lambda: mutated(setitem(*P0, "hand", 1, "False Virtue")), "impossible game: cards are not the 101-card deck"),
-    ("card as a number", lambda: mutated(setitem(*P0, "hand", 1, 13)), "players[0].hand[1]: expected a card name or null, got 13"),
-    ("empty deck slot", lambda: mutated(setitem("deck", 0, None)), "deck[0]: expected a card name, got null"),
-    ("hand of six", lambda: mutated(lambda d: d["players"][0]["hand"].pop()), "players[0].hand: expected 7 entries, got 6"),
-    ("an extra card", lambda: mutated(lambda d: d["deck"].append("Go")), "impossible game: cards are not the 101-card deck"),
-    ("mileage off the pile", lambda: mutated(setitem(*P1, "mileage", 375)), "impossible game: side 2: mileage does not match the distance pile"),
-    ("mileage as a float", lambda: mutated(setitem(*P1, "mileage", 350.0)), "players[1].mileage: expected an integer, got 350.0"),
-    ("a Go among the miles", lambda: mutated(lambda d: d["players"][1]["miles"].append(d["deck"].pop(d["deck"].index("Go")))), "impossible game: side 2: only distances go on the distance pile"),
+    (
+        "extra player key",
+        lambda: mutated(setitem(*P0, "nummiles", [0] * 5)),
+        "players[0]: unknown key 'nummiles'",
+    ),
+    (
+        "three players",
+        lambda: mutated(lambda d: d["players"].append(d["players"][0])),
+        "players: expected 2 entries, got 3",
+    ),
+    (
+        "unknown card",
+        lambda: mutated(setitem(*P0, "hand", 1, "Foo")),
+        "players[0].hand[1]: unknown card 'Foo'",
+    ),
+    (
+        "version 2's False Virtue",
+        lambda: mutated(setitem(*P0, "hand", 1, "False Virtue")),
+        "impossible game: cards are not the 101-card deck",
+    ),
+    (
+        "card as a number",
+        lambda: mutated(setitem(*P0, "hand", 1, 13)),
+        "players[0].hand[1]: expected a card name or null, got 13",
+    ),
+    (
+        "empty deck slot",
+        lambda: mutated(setitem("deck", 0, None)),
+        "deck[0]: expected a card name, got null",
+    ),
+    (
+        "hand of six",
+        lambda: mutated(lambda d: d["players"][0]["hand"].pop()),
+        "players[0].hand: expected 7 entries, got 6",
+    ),
+    (
+        "an extra card",
+        lambda: mutated(lambda d: d["deck"].append("Go")),
+        "impossible game: cards are not the 101-card deck",
+    ),
+    (
+        "mileage off the pile",
+        lambda: mutated(setitem(*P1, "mileage", 375)),
+        "impossible game: side 2: mileage does not match the distance pile",
+    ),
+    (
+        "mileage as a float",
+        lambda: mutated(setitem(*P1, "mileage", 350.0)),
+        "players[1].mileage: expected an integer, got 350.0",
+    ),
+    (
+        "a Go among the miles",
+        lambda: mutated(
+            lambda d: d["players"][1]["miles"].append(d["deck"].pop(d["deck"].index("Go")))
+        ),
+        "impossible game: side 2: only distances go on the distance pile",
+    ),
     ("end 800", lambda: mutated(setitem("end", 800)), "end: must be 700 or 1000, not 800"),
     ("end true", lambda: mutated(setitem("end", True)), "end: must be 700 or 1000, not true"),
-    ("1000 without 700", lambda: mutated(setitem("end", 1000)), "impossible game: side 1 extended before reaching 700"),
+    (
+        "1000 without 700",
+        lambda: mutated(setitem("end", 1000)),
+        "impossible game: side 1 extended before reaching 700",
+    ),
     ("to_move 2", lambda: mutated(setitem("to_move", 2)), "to_move: 2 is out of range 0..1"),
     ("unknown phase", lambda: mutated(setitem("phase", "coup")), "phase: unknown phase 'coup'"),
-    ("extender while playing", lambda: mutated(setitem("extender", 0)), "extender: must be null outside the extension phase, not 0"),
-    ("an extension nobody earned", lambda: mutated(lambda d: d.update(phase="extension", extender=0, to_move=1)), "impossible game: an extension decision for a side not at the target"),
-    ("the computer's extension pending", lambda: mutated(lambda d: d.update(phase="extension", extender=1)), "extender: the computer never leaves Extension? pending"),
-    ("ordering 1", lambda: mutated(setitem("ordering", 1)), "ordering: expected true or false, got 1"),
-    ("can_go lies", lambda: mutated(setitem(*P1, "can_go", False)), "impossible game: side 2: can_go does not match the battle top"),
-    ("a top off the pile", lambda: mutated(setitem(*P1, "battle", "Stop")), "impossible game: side 2: the battle top is not the top of the battle pile"),
-    ("three coups", lambda: mutated(lambda d: d["players"][0]["coups"].pop()), "players[0].coups: expected 4 entries, got 3"),
-    ("banked total 5000", lambda: mutated(setitem(*P0, "total_before_hand", 5000)), "players[0].total_before_hand: 5000 is out of range 0..4999"),
-    ("banked total 30", lambda: mutated(setitem(*P0, "total_before_hand", 30)), "impossible game: side 1: a total of 30 is not a score"),
-    ("negative games", lambda: mutated(setitem(*P0, "games", -1)), "players[0].games: -1 is out of range 0..1000000000"),
-    ("a discarded safety", lambda: mutated(safety_into_discard), "impossible game: a safety in the discard pile ("),
-    ("computer not an object", lambda: mutated(setitem("computer", [])), "computer: expected an object, got []"),
-    ("computer memory off", lambda: mutated(setitem("computer", "gos", -1)), "computer: gos must be 0 to "),
-    ("computer on the wrong side", lambda: mutated(setitem("computer", "player", 0)), "computer: saved for seat 0, not seat 1"),
+    (
+        "extender while playing",
+        lambda: mutated(setitem("extender", 0)),
+        "extender: must be null outside the extension phase, not 0",
+    ),
+    (
+        "an extension nobody earned",
+        lambda: mutated(lambda d: d.update(phase="extension", extender=0, to_move=1)),
+        "impossible game: an extension decision for a side not at the target",
+    ),
+    (
+        "the computer's extension pending",
+        lambda: mutated(lambda d: d.update(phase="extension", extender=1)),
+        "extender: the computer never leaves Extension? pending",
+    ),
+    (
+        "ordering 1",
+        lambda: mutated(setitem("ordering", 1)),
+        "ordering: expected true or false, got 1",
+    ),
+    (
+        "can_go lies",
+        lambda: mutated(setitem(*P1, "can_go", False)),
+        "impossible game: side 2: can_go does not match the battle top",
+    ),
+    (
+        "a top off the pile",
+        lambda: mutated(setitem(*P1, "battle", "Stop")),
+        "impossible game: side 2: the battle top is not the top of the battle pile",
+    ),
+    (
+        "three coups",
+        lambda: mutated(lambda d: d["players"][0]["coups"].pop()),
+        "players[0].coups: expected 4 entries, got 3",
+    ),
+    (
+        "banked total 5000",
+        lambda: mutated(setitem(*P0, "total_before_hand", 5000)),
+        "players[0].total_before_hand: 5000 is out of range 0..4999",
+    ),
+    (
+        "banked total 30",
+        lambda: mutated(setitem(*P0, "total_before_hand", 30)),
+        "impossible game: side 1: a total of 30 is not a score",
+    ),
+    (
+        "negative games",
+        lambda: mutated(setitem(*P0, "games", -1)),
+        "players[0].games: -1 is out of range 0..1000000000",
+    ),
+    (
+        "a discarded safety",
+        lambda: mutated(safety_into_discard),
+        "impossible game: a safety in the discard pile (",
+    ),
+    (
+        "computer not an object",
+        lambda: mutated(setitem("computer", [])),
+        "computer: expected an object, got []",
+    ),
+    (
+        "computer memory off",
+        lambda: mutated(setitem("computer", "gos", -1)),
+        "computer: gos must be 0 to ",
+    ),
+    (
+        "computer on the wrong side",
+        lambda: mutated(setitem("computer", "player", 0)),
+        "computer: saved for seat 0, not seat 1",
+    ),
     ("rng missing", lambda: mutated(delitem("rng", "deal")), "rng: missing key 'deal'"),
-    ("rng word too big", lambda: mutated(setitem("rng", "computer", "state", 7, 2**32)), "rng.computer.state[7]: 4294967296 is out of range 0..4294967295"),
-    ("rng position 0", lambda: mutated(setitem("rng", "deal", "state", 624, 0)), "rng.deal.state[624]: 0 is out of range 1..624"),
+    (
+        "rng word too big",
+        lambda: mutated(setitem("rng", "computer", "state", 7, 2**32)),
+        "rng.computer.state[7]: 4294967296 is out of range 0..4294967295",
+    ),
+    (
+        "rng position 0",
+        lambda: mutated(setitem("rng", "deal", "state", 624, 0)),
+        "rng.deal.state[624]: 0 is out of range 1..624",
+    ),
 ]
 
 

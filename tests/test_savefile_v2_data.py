@@ -20,10 +20,16 @@ FILES = sorted(V2.glob("*.json"))
 
 def test_the_kept_files() -> None:
     kept = {p.stem: json.loads(p.read_text()) for p in FILES}
-    assert {(d["version"], d["rules"]["name"], d["rules"]["players"], d["table"]["phase"])
-            for d in kept.values()} == {
-        (2, "bsd", 2, PLAYING), (2, "classic", 2, EXTENSION), (2, "classic", 3, COUP),
-        (2, "classic", 4, PLAYING), (2, "classic", 6, OVER), (2, "milebymile", 5, PLAYING),
+    assert {
+        (d["version"], d["rules"]["name"], d["rules"]["players"], d["table"]["phase"])
+        for d in kept.values()
+    } == {
+        (2, "bsd", 2, PLAYING),
+        (2, "classic", 2, EXTENSION),
+        (2, "classic", 3, COUP),
+        (2, "classic", 4, PLAYING),
+        (2, "classic", 6, OVER),
+        (2, "milebymile", 5, PLAYING),
     }
     assert not any("log" in d for d in kept.values())
 
@@ -37,13 +43,17 @@ def test_a_kept_file_is_written_as_version_3(path: pathlib.Path) -> None:
     session = load_session(str(path))
     assert session.log == []
     text = dumps(session)
-    assert text == kept.replace('\n  "version": 2,\n', '\n  "version": 3,\n', 1).removesuffix(
-        "\n}\n") + ',\n  "log": []\n}\n'
+    assert (
+        text
+        == kept.replace('\n  "version": 2,\n', '\n  "version": 3,\n', 1).removesuffix("\n}\n")
+        + ',\n  "log": []\n}\n'
+    )
     new = json.loads(text)
     assert new["version"] == 3 and new["log"] == []
     assert list(new) == list(old) + ["log"]
     assert {k: v for k, v in new.items() if k not in ("version", "log")} == {
-        k: v for k, v in old.items() if k != "version"}
+        k: v for k, v in old.items() if k != "version"
+    }
     again = loads(text)
     assert fingerprint(again) == fingerprint(session) and again.log == []
     assert dumps(again) == text

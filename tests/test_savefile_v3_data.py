@@ -31,8 +31,10 @@ LOGS = {
 
 def test_the_kept_files() -> None:
     kept = {p.stem: json.loads(p.read_text()) for p in FILES}
-    assert {(name, d["version"], d["rules"]["name"], d["rules"]["players"],
-             d["table"]["phase"]) for name, d in kept.items()} == {
+    assert {
+        (name, d["version"], d["rules"]["name"], d["rules"]["players"], d["table"]["phase"])
+        for name, d in kept.items()
+    } == {
         ("bsd-mid-hand", 3, "bsd", 2, PLAYING),
         ("classic-4-teams", 3, "classic", 4, PLAYING),
         ("classic-6-targets", 3, "classic", 6, PLAYING),
@@ -66,9 +68,19 @@ def test_a_kept_file_shows_its_log(path: pathlib.Path) -> None:
     for event, saved in zip(log, data["log"]):
         outcome = event.outcome
         assert len(outcome.drawn) == len(saved["drawn"]) <= 2
-        assert (outcome.coup_fourre, outcome.extra_turn, list(event.notices), event.phase,
-                event.mileage) == (saved["coup_fourre"], saved["extra_turn"], saved["notices"],
-                                   saved["phase"], saved["mileage"])
+        assert (
+            outcome.coup_fourre,
+            outcome.extra_turn,
+            list(event.notices),
+            event.phase,
+            event.mileage,
+        ) == (
+            saved["coup_fourre"],
+            saved["extra_turn"],
+            saved["notices"],
+            saved["phase"],
+            saved["mileage"],
+        )
         # a card for every use, discard and accepted coup fourre; none for a pick
         assert (saved["card"] is None) == isinstance(outcome.move, Pick)
         assert set(saved["notices"]) <= set(describe(session.table, event))
@@ -78,13 +90,23 @@ def test_a_kept_file_shows_its_log(path: pathlib.Path) -> None:
 
 def test_the_logs_hold_targets_answers_and_notices() -> None:
     sessions = {p.stem: load_session(str(p)) for p in FILES}
-    targets = {(name, e.outcome.seat, e.outcome.move.target)
-               for name, s in sessions.items() for e in s.log
-               if isinstance(e.outcome.move, Use) and e.outcome.move.target is not None}
-    assert targets == {("classic-6-targets", 1, 3), ("classic-6-targets", 5, 2),
-                       ("milebymile-3-karma", 1, 3)}
-    coups = [(name, e.outcome.seat, e.phase) for name, s in sessions.items() for e in s.log
-             if e.outcome.coup_fourre]
+    targets = {
+        (name, e.outcome.seat, e.outcome.move.target)
+        for name, s in sessions.items()
+        for e in s.log
+        if isinstance(e.outcome.move, Use) and e.outcome.move.target is not None
+    }
+    assert targets == {
+        ("classic-6-targets", 1, 3),
+        ("classic-6-targets", 5, 2),
+        ("milebymile-3-karma", 1, 3),
+    }
+    coups = [
+        (name, e.outcome.seat, e.phase)
+        for name, s in sessions.items()
+        for e in s.log
+        if e.outcome.coup_fourre
+    ]
     assert coups == [("classic-6-targets", 5, COUP), ("milebymile-3-karma", 2, COUP)]
     notices = [n for e in sessions["milebymile-3-karma"].log for n in e.notices]
     assert notices == ["side 2 loses karma", "discard pile reshuffled"]
@@ -117,5 +139,5 @@ def test_a_kept_file_plays_on(path: pathlib.Path) -> None:
                 break
         session.table.validate()
         if n % 10 == 0:
-            assert loads(dumps(session)).log == session.log[recent(session.log):]
+            assert loads(dumps(session)).log == session.log[recent(session.log) :]
     assert hands == 2, "the game played on through the next hand"

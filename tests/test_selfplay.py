@@ -11,13 +11,25 @@ import pytest
 from mille.engine.rules import find_rules
 from mille.selfplay import main, play_games, play_hands
 
-KEYS = ["rules", "team_mode", "players", "seats", "hands", "games", "points", "hand_wins",
-        "game_wins", "hands_per_second", "seconds"]
+KEYS = [
+    "rules",
+    "team_mode",
+    "players",
+    "seats",
+    "hands",
+    "games",
+    "points",
+    "hand_wins",
+    "game_wins",
+    "hands_per_second",
+    "seconds",
+]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mille.selfplay", *args],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "mille.selfplay", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_play_hands_summary() -> None:
@@ -79,22 +91,56 @@ def test_cli_prints_one_json_line_last() -> None:
 
 
 def test_cli_matches_library(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["--hands", "12", "--seed", "8", "--players", "greedy,standard,random,standard",
-            "--rules", "milebymile", "--teams", "2v2", "--stacking", "--no-reshuffle",
-            "--rigging", "2x-defenses", "--distance", "700"]
+    args = [
+        "--hands",
+        "12",
+        "--seed",
+        "8",
+        "--players",
+        "greedy,standard,random,standard",
+        "--rules",
+        "milebymile",
+        "--teams",
+        "2v2",
+        "--stacking",
+        "--no-reshuffle",
+        "--rigging",
+        "2x-defenses",
+        "--distance",
+        "700",
+    ]
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    rules = find_rules("milebymile", players=4, team_mode="2v2", stacking=True,
-                       reshuffle=False, rigging="2x defenses", distance=700)
+    rules = find_rules(
+        "milebymile",
+        players=4,
+        team_mode="2v2",
+        stacking=True,
+        reshuffle=False,
+        rigging="2x defenses",
+        distance=700,
+    )
     lib = play_hands(12, 8, ["greedy", "standard", "random", "standard"], rules)
     assert (out["points"], out["hand_wins"]) == (lib["points"], lib["hand_wins"])
     assert out["seats"] == [[0, 2], [1, 3]]
 
 
 def test_cli_every_option(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["--games", "1", "--players", "standard,random,random", "--rules", "milebymile",
-            "--winning-score", "1000", "--no-perfect-crossing", "--karma",
-            "--no-always-discard", "--rigging", "no duplicates"]
+    args = [
+        "--games",
+        "1",
+        "--players",
+        "standard,random,random",
+        "--rules",
+        "milebymile",
+        "--winning-score",
+        "1000",
+        "--no-perfect-crossing",
+        "--karma",
+        "--no-always-discard",
+        "--rigging",
+        "no duplicates",
+    ]
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert out["games"] == 1 and out["hands"] >= 1
@@ -108,8 +154,18 @@ def test_cli_progress_goes_to_stderr() -> None:
 
 
 def test_cli_workers() -> None:
-    proc = run("--hands", "20", "--seed", "1", "--players", "standard,greedy,random",
-               "--rules", "classic", "--workers", "2")
+    proc = run(
+        "--hands",
+        "20",
+        "--seed",
+        "1",
+        "--players",
+        "standard,greedy,random",
+        "--rules",
+        "classic",
+        "--workers",
+        "2",
+    )
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout.splitlines()[-1])
     assert summary["hands"] == 20 and sum(summary["hand_wins"]) <= 20
@@ -143,14 +199,27 @@ def test_cli_bad_arguments(args: list[str], fragment: str) -> None:
     "args, message",
     [
         (["--players", "standard"], "bsd needs 2 players"),
-        (["--rules", "classic", "--players", "random,random,random,random,random"],
-         "classic needs 2, 3, 4 or 6 players"),
+        (
+            ["--rules", "classic", "--players", "random,random,random,random,random"],
+            "classic needs 2, 3, 4 or 6 players",
+        ),
         (["--rules", "classic", "--teams", "2v2"], "classic has no team mode option"),
         (["--rules", "milebymile", "--karma"], "karma rule needs 3 or more sides"),
-        (["--rules", "milebymile", "--players", "random,random,random,random,random",
-          "--teams", "2v2"], "team mode not available for 5 players"),
-        (["--rules", "milebymile", "--distance", "310"],
-         "perfect crossing needs a race distance in 25s"),
+        (
+            [
+                "--rules",
+                "milebymile",
+                "--players",
+                "random,random,random,random,random",
+                "--teams",
+                "2v2",
+            ],
+            "team mode not available for 5 players",
+        ),
+        (
+            ["--rules", "milebymile", "--distance", "310"],
+            "perfect crossing needs a race distance in 25s",
+        ),
         (["--rules", "milebymile", "--distance", "250"], "race distance must be 300 to 3000"),
         (["--stacking"], "bsd has no stacking attacks option"),
     ],

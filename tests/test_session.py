@@ -87,8 +87,9 @@ def test_play_refuses_illegal_moves() -> None:
 
 def test_play_logs_the_outcome_and_every_computer_sees_it() -> None:
     bot = RandomSeat(COMPUTER)
-    s = Session(table=Table.new(BSD, random.Random(3)), computers={COMPUTER: bot},
-                deal_rng=random.Random(4))
+    s = Session(
+        table=Table.new(BSD, random.Random(3)), computers={COMPUTER: bot}, deal_rng=random.Random(4)
+    )
     outcome = s.play(PICK)
     assert outcome.seat == HUMAN and outcome.move == PICK and len(outcome.drawn) == 1
     assert [e.outcome for e in s.log] == [outcome] and bot.seen == [outcome]
@@ -127,8 +128,11 @@ def test_hands_alternate_and_the_computer_decides_its_own_extension() -> None:
 
 def test_computer_reaching_700_gets_an_answer_at_once() -> None:
     s = Session.new(seed=1)
-    s.table = build(player(["Stop", "25", "Go"], battle="Go", miles=["100"] * 6 + ["75"]),
-                    player(["", "25", "50"], battle="Go"), to_move=COMPUTER)
+    s.table = build(
+        player(["Stop", "25", "Go"], battle="Go", miles=["100"] * 6 + ["75"]),
+        player(["", "25", "50"], battle="Go"),
+        to_move=COMPUTER,
+    )
     s.computers[COMPUTER].start_hand(s.table)
     s.play(Use(1))
     assert s.state.phase is not EXTENSION
@@ -142,8 +146,10 @@ def test_computer_reaching_700_gets_an_answer_at_once() -> None:
 
 def test_a_human_reaching_700_is_asked() -> None:
     s = Session.new(seed=1)
-    s.table = build(player(["25", "Go"], battle="Go", miles=["100"] * 6 + ["75"]),
-                    player(["", "25", "50"], battle="Go"))
+    s.table = build(
+        player(["25", "Go"], battle="Go", miles=["100"] * 6 + ["75"]),
+        player(["", "25", "50"], battle="Go"),
+    )
     s.play(Use(0))
     assert s.state.phase == EXTENSION and s.human_to_move and not s.computer_to_move
     assert s.state.current_player == HUMAN
@@ -180,8 +186,9 @@ def test_questions_to_computers_are_answered_in_play() -> None:
     inside ``play``; the front end only ever sees a person's question."""
     rules = find_rules("classic", players=3)
     bots = {seat: RandomSeat(seat, seed=seat) for seat in (1, 2)}
-    s = Session(table=Table.new(rules, random.Random(11)), computers=dict(bots),
-                deal_rng=random.Random(12))
+    s = Session(
+        table=Table.new(rules, random.Random(11)), computers=dict(bots), deal_rng=random.Random(12)
+    )
     rng = random.Random(13)
     for _ in range(4):
         while not s.table.hand_over:
@@ -232,11 +239,14 @@ def test_sessions_of_other_presets_play_a_hand(name: str, players: int) -> None:
     assert s.table.starter == 1
 
 
-@pytest.mark.parametrize("level,kinds", [
-    ("standard", {"bsd": "BsdComputer", "classic": "Heuristic"}),
-    ("easy", {"bsd": "Easy", "classic": "Easy"}),
-    ("expert", {"bsd": "Expert", "classic": "Expert"}),
-])
+@pytest.mark.parametrize(
+    "level,kinds",
+    [
+        ("standard", {"bsd": "BsdComputer", "classic": "Heuristic"}),
+        ("easy", {"bsd": "Easy", "classic": "Easy"}),
+        ("expert", {"bsd": "Expert", "classic": "Expert"}),
+    ],
+)
 def test_the_level_chooses_the_computers_and_is_saved(level: str, kinds: dict[str, str]) -> None:
     from mille.storage.savefile import dumps, loads
 

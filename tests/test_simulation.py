@@ -74,9 +74,18 @@ def check_invariants(t: Table) -> None:
         if rules.perfect_crossing:
             assert tab.mileage <= t.target
         score = t.hand_score(side)
-        parts = (score.miles + score.safeties + score.all_four + score.coups + score.trip
-                 + score.safe_trip + score.delayed_action + score.extension + score.shut_out
-                 + score.perfect_crossing)
+        parts = (
+            score.miles
+            + score.safeties
+            + score.all_four
+            + score.coups
+            + score.trip
+            + score.safe_trip
+            + score.delayed_action
+            + score.extension
+            + score.shut_out
+            + score.perfect_crossing
+        )
         assert score.total == parts
         assert t.total(side) == t.totals[side - 1] + score.total
         assert score.miles == min(tab.mileage, t.target)
@@ -189,11 +198,15 @@ def _variants() -> list[tuple[str, dict[str, Any]]]:
         out += [("milebymile", {"players": n, "team_mode": mode}) for mode in TEAM_MODES[n]]
     out += [
         ("milebymile", {"players": 3, "karma": True, "stacking": True}),
-        ("milebymile", {"players": 4, "perfect_crossing": False, "always_discard": False,
-                        "reshuffle": False}),
+        (
+            "milebymile",
+            {"players": 4, "perfect_crossing": False, "always_discard": False, "reshuffle": False},
+        ),
         ("milebymile", {"players": 5, "rigging": "no duplicates", "distance": 700}),
-        ("milebymile", {"players": 6, "team_mode": "2v2v2", "karma": True,
-                        "rigging": "2x attacks"}),
+        (
+            "milebymile",
+            {"players": 6, "team_mode": "2v2v2", "karma": True, "rigging": "2x attacks"},
+        ),
     ]
     return out
 
@@ -245,7 +258,8 @@ def test_counts_table() -> None:
 
 def test_the_moves_are_the_bsd_commands() -> None:
     assert [str(m) for m in (PICK,) + USES + DISCARDS] == (
-        ["P", "UP"] + [f"U{n}" for n in range(1, 7)] + ["DP"] + [f"D{n}" for n in range(1, 7)])
+        ["P", "UP"] + [f"U{n}" for n in range(1, 7)] + ["DP"] + [f"D{n}" for n in range(1, 7)]
+    )
     assert PLAYING != OVER
 
 

@@ -67,9 +67,27 @@ ALL_MOVES: tuple[Move, ...] = (PICK,) + USES + DISCARDS + (YES, NO)
 
 # ----- (a) an oracle from the spec --------------------------------------------------
 
-NAMES = ("25", "50", "75", "100", "200", "Out of Gas", "Flat Tire", "Accident", "Stop",
-         "Speed Limit", "Gasoline", "Spare Tire", "Repairs", "Go", "End of Limit",
-         "Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way")
+NAMES = (
+    "25",
+    "50",
+    "75",
+    "100",
+    "200",
+    "Out of Gas",
+    "Flat Tire",
+    "Accident",
+    "Stop",
+    "Speed Limit",
+    "Gasoline",
+    "Spare Tire",
+    "Repairs",
+    "Go",
+    "End of Limit",
+    "Extra Tank",
+    "Puncture Proof",
+    "Driving Ace",
+    "Right of Way",
+)
 MILES = {0: 25, 1: 50, 2: 75, 3: 100, 4: 200}
 REPAIRED = {GASOLINE: OUT_OF_GAS, SPARE_TIRE: FLAT_TIRE, REPAIRS: ACCIDENT}
 PROTECTS = {15: OUT_OF_GAS, 16: FLAT_TIRE, 17: ACCIDENT, 18: STOP}  # safety: its hazard
@@ -84,7 +102,8 @@ def is_coup(tab: Tableau, safety: int) -> bool:
     """The OpenBSD rule: the window open and the top its hazard, or Right of
     Way with the Speed-Limit window open."""
     return (tab.battle_window and tab.top == PROTECTS[safety]) or (
-        tab.speed_window and safety == RIGHT_OF_WAY)
+        tab.speed_window and safety == RIGHT_OF_WAY
+    )
 
 
 def spec_message(t: Table, move: Move) -> str | None:
@@ -155,8 +174,11 @@ def spec_canplay(t: Table, seat: int, card: int) -> bool:
             return False
         return me.can_go
     if card == SPEED_LIMIT:
-        return (opp.speed_top != SPEED_LIMIT and RIGHT_OF_WAY not in opp.safeties
-                and opp.mileage + 50 < t.target)
+        return (
+            opp.speed_top != SPEED_LIMIT
+            and RIGHT_OF_WAY not in opp.safeties
+            and opp.mileage + 50 < t.target
+        )
     if card in SAFETY_FOR:
         return opp.can_go and SAFETY_FOR[card] not in opp.safeties
     if card in REPAIRED:
@@ -172,20 +194,35 @@ def spec_score(t: Table, seat: int) -> HandScore:
     """Section 6's rows for the side of ``seat``."""
     me, opp = t.tableaux[seat], t.tableaux[1 - seat]
     n = len(me.safeties)
-    rows = dict(miles=me.mileage, safeties=100 * n, all_four=300 if n == 4 else 0,
-                coups=300 * sum(me.coups))
+    rows = dict(
+        miles=me.mileage, safeties=100 * n, all_four=300 if n == 4 else 0, coups=300 * sum(me.coups)
+    )
     if t.phase == OVER and me.mileage == t.target:
-        rows.update(trip=400, safe_trip=300 if me.nummiles[D200] == 0 else 0,
-                    delayed_action=0 if t.deck else 300,
-                    extension=200 if t.target == 1000 else 0,
-                    shut_out=500 if opp.mileage == 0 else 0)
+        rows.update(
+            trip=400,
+            safe_trip=300 if me.nummiles[D200] == 0 else 0,
+            delayed_action=0 if t.deck else 300,
+            extension=200 if t.target == 1000 else 0,
+            shut_out=500 if opp.mileage == 0 else 0,
+        )
     return HandScore(**rows)
 
 
 def tableau_view(tab: Tableau) -> tuple[object, ...]:
-    return (tab.battle[:], tab.speed[:], tab.miles[:], tab.safeties[:], tab.coups[:],
-            tab.mileage, tab.nummiles[:], tab.top, tab.speed_top, tab.can_go,
-            tab.battle_window, tab.speed_window)
+    return (
+        tab.battle[:],
+        tab.speed[:],
+        tab.miles[:],
+        tab.safeties[:],
+        tab.coups[:],
+        tab.mileage,
+        tab.nummiles[:],
+        tab.top,
+        tab.speed_top,
+        tab.can_go,
+        tab.battle_window,
+        tab.speed_window,
+    )
 
 
 def spec_effects(before: Table, move: Move) -> tuple[list[Tableau], int, str]:
@@ -312,8 +349,9 @@ def check_move(before: Table, move: Move, outcome: Outcome, t: Table, where: str
     card = old[move.slot]
     safety = is_safety(card)
     coup = safety and sum(t.tableaux[seat].coups) > sum(before.tableaux[seat].coups)
-    assert outcome == Outcome(seat, move, card=card, coup_fourre=coup,
-                              extra_turn=safety and isinstance(move, Use)), where
+    assert outcome == Outcome(
+        seat, move, card=card, coup_fourre=coup, extra_turn=safety and isinstance(move, Use)
+    ), where
     assert t.deck == before.deck, where
     assert t.discard == before.discard + ([card] if isinstance(move, Discard) else []), where
     assert Counter(hand) == Counter(old) - Counter([card]) + Counter([NO_CARD]), where
@@ -493,13 +531,19 @@ def rule_digest(t: Table) -> dict[str, str]:
     for n in (0, 1):
         tab = t.tableaux[n]
         safeties = ",".join(f"{c}*" if tab.coups[c - 15] else str(c) for c in tab.safeties)
-        out.update({
-            f"h{n}": ",".join(map(str, t.hands[n])), f"b{n}": str(tab.top),
-            f"s{n}": str(tab.speed_top), f"m{n}": str(tab.mileage),
-            f"g{n}": str(int(tab.can_go)), f"nb{n}": str(int(tab.battle_window)),
-            f"ns{n}": str(int(tab.speed_window)), f"sf{n}": safeties or "-",
-            f"nm{n}": ",".join(map(str, tab.nummiles)),
-        })
+        out.update(
+            {
+                f"h{n}": ",".join(map(str, t.hands[n])),
+                f"b{n}": str(tab.top),
+                f"s{n}": str(tab.speed_top),
+                f"m{n}": str(tab.mileage),
+                f"g{n}": str(int(tab.can_go)),
+                f"nb{n}": str(int(tab.battle_window)),
+                f"ns{n}": str(int(tab.speed_window)),
+                f"sf{n}": safeties or "-",
+                f"nm{n}": ",".join(map(str, tab.nummiles)),
+            }
+        )
     out["deck"] = str(len(t.deck))
     out["disc"] = str(t.discard[-1] if t.discard else NO_CARD)
     out["end"] = str(t.target)
@@ -512,8 +556,11 @@ def end_reason(t: Table) -> str:
     if any(tab.mileage == t.target for tab in t.tableaux):
         return "trip"
     assert not t.deck
-    if not any(c != NO_CARD and (c >= 15 or TOP.could_play(t, seat, c))
-               for seat in (0, 1) for c in t.hands[seat]):
+    if not any(
+        c != NO_CARD and (c >= 15 or TOP.could_play(t, seat, c))
+        for seat in (0, 1)
+        for c in t.hands[seat]
+    ):
         return "stuck"
     assert all(c == NO_CARD for c in t.hands[t.to_move])
     return "empty-hand"
@@ -521,17 +568,27 @@ def end_reason(t: Table) -> str:
 
 def score_cells(t: Table, seat: int) -> list[int]:
     s = t.hand_score(seat + 1)
-    return [s.miles, s.safeties, s.all_four, s.coups, s.trip, s.safe_trip,
-            s.delayed_action, s.extension, s.shut_out, s.total, t.total(seat + 1),
-            t.games[seat]]
+    return [
+        s.miles,
+        s.safeties,
+        s.all_four,
+        s.coups,
+        s.trip,
+        s.safe_trip,
+        s.delayed_action,
+        s.extension,
+        s.shut_out,
+        s.total,
+        t.total(seat + 1),
+        t.games[seat],
+    ]
 
 
 def replay_trace(text: str) -> tuple[int, int, int]:
     """Replay one trace's rule lines; returns (hands, moves, refusals)."""
     t: Table | None = None
     hands = moves = refusals = 0
-    lines = [line.split(" ") for line in text.split("\n")
-             if line and not line.startswith("#")]
+    lines = [line.split(" ") for line in text.split("\n") if line and not line.startswith("#")]
     i = 0
     while i < len(lines):
         kind, *args = lines[i]
@@ -570,7 +627,7 @@ def replay_trace(text: str) -> tuple[int, int, int]:
             before = t.deck[:]
             if isinstance(move, Pick):
                 drawn = list(t.apply(move).drawn)
-                assert drawn == before[len(t.deck):][::-1] == cards, where
+                assert drawn == before[len(t.deck) :][::-1] == cards, where
             else:
                 assert isinstance(move, (Use, Discard))
                 assert [t.hands[seat][move.slot]] == cards, where

@@ -51,12 +51,19 @@ from mille.storage.savefile import table_from_dict, table_to_dict
 FILLER = (D25, D50, D100, GO, REPAIRS)  # what unnamed hand slots hold
 
 
-def build(players: int = 2, *, hands: dict[int, list[int]] | None = None,
-          picked: dict[int, int] | None = None,
-          sides: dict[int, dict[str, list[int]]] | None = None,
-          deck_top: tuple[int, ...] = (), deck_size: int | None = None,
-          to_move: int = 0, target: int | None = None, extender: int | None = None,
-          totals: list[int] | None = None) -> Table:
+def build(
+    players: int = 2,
+    *,
+    hands: dict[int, list[int]] | None = None,
+    picked: dict[int, int] | None = None,
+    sides: dict[int, dict[str, list[int]]] | None = None,
+    deck_top: tuple[int, ...] = (),
+    deck_size: int | None = None,
+    to_move: int = 0,
+    target: int | None = None,
+    extender: int | None = None,
+    totals: list[int] | None = None,
+) -> Table:
     """A classic table built directly: named cards where asked, the rest of
     the 106 cards filling hands (no safeties), then the deck (``deck_top``
     on top, ``deck_size`` cards; the rest on the discard pile)."""
@@ -99,10 +106,19 @@ def build(players: int = 2, *, hands: dict[int, list[int]] | None = None,
     size = len(pool) + len(top) if deck_size is None else deck_size
     rest = size - len(top)
     deck = pool[:rest] + top[::-1]
-    t = Table(rules=rules, hands=table_hands, tableaux=tableaux, deck=deck,
-              discard=pool[rest:], target=target or rules.target, to_move=to_move,
-              starter=0, extender=extender, totals=totals or [0] * rules.sides,
-              games=[0] * rules.sides)
+    t = Table(
+        rules=rules,
+        hands=table_hands,
+        tableaux=tableaux,
+        deck=deck,
+        discard=pool[rest:],
+        target=target or rules.target,
+        to_move=to_move,
+        starter=0,
+        extender=extender,
+        totals=totals or [0] * rules.sides,
+        games=[0] * rules.sides,
+    )
     t.validate()
     return t
 
@@ -141,8 +157,9 @@ def test_2_hazard_on_an_unstarted_side() -> None:
 
 
 def test_3_stacked_hazard_needs_only_the_top_remedy() -> None:
-    t = build(picked={0: ACCIDENT}, hands={1: [REPAIRS, GO, D100]},
-              sides={2: {"battle": [GO, STOP]}})
+    t = build(
+        picked={0: ACCIDENT}, hands={1: [REPAIRS, GO, D100]}, sides={2: {"battle": [GO, STOP]}}
+    )
     use(t, 0, ACCIDENT)
     assert t.tableaux[1].battle == [GO, STOP, ACCIDENT]
     pick(t)
@@ -157,8 +174,11 @@ def test_3_stacked_hazard_needs_only_the_top_remedy() -> None:
 
 
 def test_4_exact_700_extension_declined() -> None:
-    t = build(picked={0: D100}, hands={0: [D50]}, sides={1: {"battle": [GO], "miles": [
-        D200, D100, D100, D100, D50, D50, D50]}})
+    t = build(
+        picked={0: D100},
+        hands={0: [D50]},
+        sides={1: {"battle": [GO], "miles": [D200, D100, D100, D100, D50, D50, D50]}},
+    )
     assert t.tableaux[0].mileage == 650
     t2 = t.copy()
     assert t.check(Use(0)) == "puts you over 700"
@@ -171,8 +191,9 @@ def test_4_exact_700_extension_declined() -> None:
     # a 200 on the pile: no Safe Trip
     assert (score.trip, score.safe_trip, score.shut_out) == (400, 0, 500)
     # without 200s, and with the deck empty: + Delayed Action
-    t = build(picked={0: D50}, sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}},
-              deck_size=0)
+    t = build(
+        picked={0: D50}, sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}}, deck_size=0
+    )
     use(t, 0, D50)
     t.apply(NO)
     s = t.hand_score(1)
@@ -197,8 +218,11 @@ def test_5_safety_on_its_hazard() -> None:
 
 
 def test_6_right_of_way_uncovers_a_buried_hazard() -> None:
-    t = build(picked={0: RIGHT_OF_WAY}, hands={0: [D25, SPARE_TIRE]},
-              sides={1: {"battle": [GO, FLAT_TIRE, STOP]}})
+    t = build(
+        picked={0: RIGHT_OF_WAY},
+        hands={0: [D25, SPARE_TIRE]},
+        sides={1: {"battle": [GO, FLAT_TIRE, STOP]}},
+    )
     use(t, 0, RIGHT_OF_WAY)
     assert t.tableaux[0].battle == [GO, FLAT_TIRE]
     pick(t)
@@ -218,8 +242,9 @@ def test_7_go_refusals() -> None:
 
 
 def test_8_coup_fourre_offer() -> None:
-    t = build(picked={0: STOP}, hands={1: [RIGHT_OF_WAY]},
-              sides={2: {"battle": [GO], "miles": [D100]}})
+    t = build(
+        picked={0: STOP}, hands={1: [RIGHT_OF_WAY]}, sides={2: {"battle": [GO], "miles": [D100]}}
+    )
     use(t, 0, STOP)
     assert t.phase == COUP and t.current_player == 1
     assert t.check(PICK) == "coup fourre decision pending"
@@ -280,8 +305,11 @@ def test_10_run_out_and_skip() -> None:
 
 
 def test_11_game_end_tie_on_top() -> None:
-    t = build(picked={0: D50}, sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}},
-              totals=[3200, 5100 - 0])
+    t = build(
+        picked={0: D50},
+        sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}},
+        totals=[3200, 5100 - 0],
+    )
     use(t, 0, D50)
     t.apply(NO)
     assert t.total(1) == 5100 and t.total(2) == 5100
@@ -337,9 +365,17 @@ def test_15_extension_then_another_side_completes() -> None:
     t.validate()
     assert t.target == 1000 and t.extender == 1 and t.to_move == 1
     # later: seat 2 reaches 1000, S1 at 850, S2 at 0
-    t = build(3, picked={2: D50}, to_move=2, target=1000, extender=1,
-              sides={1: {"battle": [GO], "miles": [D200, D200] + [D100] * 4 + [D50]},
-                     3: {"battle": [GO], "miles": [D100] * 5 + [D75] * 6}})
+    t = build(
+        3,
+        picked={2: D50},
+        to_move=2,
+        target=1000,
+        extender=1,
+        sides={
+            1: {"battle": [GO], "miles": [D200, D200] + [D100] * 4 + [D50]},
+            3: {"battle": [GO], "miles": [D100] * 5 + [D75] * 6},
+        },
+    )
     use(t, 2, D50)
     assert t.phase == OVER and t.completing_side() == 3
     s3 = t.hand_score(3)
@@ -348,16 +384,22 @@ def test_15_extension_then_another_side_completes() -> None:
 
 
 def test_16_extender_completes() -> None:
-    t = build(3, picked={0: D100}, target=1000, extender=1,
-              sides={1: {"battle": [GO], "miles": [D200] + [D100] * 7}})
+    t = build(
+        3,
+        picked={0: D100},
+        target=1000,
+        extender=1,
+        sides={1: {"battle": [GO], "miles": [D200] + [D100] * 7}},
+    )
     use(t, 0, D100)
     assert t.phase == OVER
     assert t.hand_score(1).total == 1000 + 400 + 200 + 2 * 500
 
 
 def test_17_run_out_after_extension() -> None:
-    t = build(3, target=1000, extender=1, deck_size=0,
-              sides={1: {"battle": [GO], "miles": [D100] * 7}})
+    t = build(
+        3, target=1000, extender=1, deck_size=0, sides={1: {"battle": [GO], "miles": [D100] * 7}}
+    )
     t.hands = [[NO_CARD] * 6 + [D25]] + [[NO_CARD] * 7] * 2
     t.discard = deck_cards(t.rules)
     for c in [D25, GO] + [D100] * 7:
@@ -374,8 +416,13 @@ def test_17_run_out_after_extension() -> None:
 
 
 def test_18_two_200s_per_side() -> None:
-    t = build(4, picked={2: D200}, hands={2: [D100]}, to_move=2,
-              sides={1: {"battle": [GO], "miles": [D200, D200]}})
+    t = build(
+        4,
+        picked={2: D200},
+        hands={2: [D100]},
+        to_move=2,
+        sides={1: {"battle": [GO], "miles": [D200, D200]}},
+    )
     assert t.check(Use(0)) == "only two 200's per hand"
     use(t, 2, D100)
     assert t.tableaux[0].mileage == 500
@@ -401,8 +448,7 @@ def test_20_team_coup_skips_two_seats() -> None:
 
 
 def test_21_six_seats_coup() -> None:
-    t = build(6, picked={0: FLAT_TIRE}, hands={5: [PUNCTURE_PROOF]},
-              sides={3: {"battle": [GO]}})
+    t = build(6, picked={0: FLAT_TIRE}, hands={5: [PUNCTURE_PROOF]}, sides={3: {"battle": [GO]}})
     use(t, 0, FLAT_TIRE, 3)
     assert t.current_player == 5
     t.apply(YES)
@@ -413,8 +459,11 @@ def test_21_six_seats_coup() -> None:
 
 def test_22_one_shut_out() -> None:
     """Revised: three teams race to 700, with the extension."""
-    t = build(6, picked={0: D100}, sides={1: {"battle": [GO], "miles": [D100] * 6},
-                                            3: {"miles": [D200, D50]}})
+    t = build(
+        6,
+        picked={0: D100},
+        sides={1: {"battle": [GO], "miles": [D100] * 6}, 3: {"miles": [D200, D50]}},
+    )
     use(t, 0, D100)
     assert t.phase == EXTENSION and t.asked == 0
     t.apply(NO)
@@ -473,8 +522,11 @@ def test_dict_round_trip(players: int) -> None:
 
 
 def _broken(change: str) -> Table:
-    t = build(4, picked={0: D25}, sides={1: {"battle": [GO, FLAT_TIRE], "speed": [SPEED_LIMIT],
-                                              "miles": [D100]}})
+    t = build(
+        4,
+        picked={0: D25},
+        sides={1: {"battle": [GO, FLAT_TIRE], "speed": [SPEED_LIMIT], "miles": [D100]}},
+    )
     tab = t.tableaux[0]
     if change == "card":
         t.deck.append(D25)
@@ -500,17 +552,20 @@ def _broken(change: str) -> Table:
     return t
 
 
-@pytest.mark.parametrize("change, message", [
-    ("card", "cards are not the 106-card deck"),
-    ("mileage", "side 1: mileage does not match the distance pile"),
-    ("protected", "side 1: a battle top it is protected from"),
-    ("speed", "side 1: the speed pile does not alternate from a speed limit"),
-    ("battle", "side 1: a card that cannot be on a battle pile"),
-    ("coup", "side 1: a coup fourre for an unplayed safety"),
-    ("slot p", "seat 1: slot P filled outside its turn"),
-    ("phase", "a coup question asked of nobody"),
-    ("seats", "no seat 4 to move"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ("card", "cards are not the 106-card deck"),
+        ("mileage", "side 1: mileage does not match the distance pile"),
+        ("protected", "side 1: a battle top it is protected from"),
+        ("speed", "side 1: the speed pile does not alternate from a speed limit"),
+        ("battle", "side 1: a card that cannot be on a battle pile"),
+        ("coup", "side 1: a coup fourre for an unplayed safety"),
+        ("slot p", "seat 1: slot P filled outside its turn"),
+        ("phase", "a coup question asked of nobody"),
+        ("seats", "no seat 4 to move"),
+    ],
+)
 def test_validate_messages(change: str, message: str) -> None:
     t = _broken(change)
     with pytest.raises(ValueError) as info:

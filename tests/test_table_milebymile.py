@@ -48,11 +48,19 @@ from mille.storage.savefile import table_from_dict, table_to_dict
 FILLER = (D25, D50, D75, REPAIRS, GO)
 
 
-def build(players: int = 2, *, rules: Any = None, hands: dict[int, list[int]] | None = None,
-          picked: dict[int, int] | None = None,
-          sides: dict[int, dict[str, Any]] | None = None,
-          deck_top: tuple[int, ...] = (), deck_size: int | None = None,
-          to_move: int = 0, totals: list[int] | None = None, **options: Any) -> Table:
+def build(
+    players: int = 2,
+    *,
+    rules: Any = None,
+    hands: dict[int, list[int]] | None = None,
+    picked: dict[int, int] | None = None,
+    sides: dict[int, dict[str, Any]] | None = None,
+    deck_top: tuple[int, ...] = (),
+    deck_size: int | None = None,
+    to_move: int = 0,
+    totals: list[int] | None = None,
+    **options: Any,
+) -> Table:
     """A milebymile table built directly (see test_table_classic.build);
     sides take problems, record (distances played), karma."""
     rules = rules or find_rules("milebymile", players=players, **options)
@@ -68,16 +76,19 @@ def build(players: int = 2, *, rules: Any = None, hands: dict[int, list[int]] | 
         spec = (sides or {}).get(side, {})
         record = [take(c) for c in spec.get("record", [])]
         discard += record
-        tableaux.append(Tableau(
-            battle=[take(c) for c in spec.get("battle", [])],
-            speed=[take(c) for c in spec.get("speed", [])],
-            safeties=[take(c) for c in spec.get("safeties", [])],
-            coups=[c in spec.get("coups", []) for c in range(15, 19)],
-            mileage=sum(VALUES[c] for c in record),
-            nummiles=[record.count(c) for c in range(5)],
-            record=record, problems=list(spec.get("problems", [])),
-            karma=spec.get("karma", rules.karma),
-        ))
+        tableaux.append(
+            Tableau(
+                battle=[take(c) for c in spec.get("battle", [])],
+                speed=[take(c) for c in spec.get("speed", [])],
+                safeties=[take(c) for c in spec.get("safeties", [])],
+                coups=[c in spec.get("coups", []) for c in range(15, 19)],
+                mileage=sum(VALUES[c] for c in record),
+                nummiles=[record.count(c) for c in range(5)],
+                record=record,
+                problems=list(spec.get("problems", [])),
+                karma=spec.get("karma", rules.karma),
+            )
+        )
     top = [take(c) for c in deck_top]
     table_hands = []
     for seat in range(rules.players):
@@ -94,9 +105,18 @@ def build(players: int = 2, *, rules: Any = None, hands: dict[int, list[int]] | 
     random.Random(0).shuffle(pool)
     size = len(pool) + len(top) if deck_size is None else deck_size
     rest = size - len(top)
-    t = Table(rules=rules, hands=table_hands, tableaux=tableaux, deck=pool[:rest] + top[::-1],
-              discard=discard + pool[rest:], target=rules.target, to_move=to_move,
-              starter=0, totals=totals or [0] * rules.sides, games=[0] * rules.sides)
+    t = Table(
+        rules=rules,
+        hands=table_hands,
+        tableaux=tableaux,
+        deck=pool[:rest] + top[::-1],
+        discard=discard + pool[rest:],
+        target=rules.target,
+        to_move=to_move,
+        starter=0,
+        totals=totals or [0] * rules.sides,
+        games=[0] * rules.sides,
+    )
     t.validate()
     return t
 
@@ -116,8 +136,7 @@ def idle(t: Table, keep: tuple[int, ...] = ()) -> None:
     if t.check(PICK) is None:
         t.apply(PICK)
     hand = t.hands[t.to_move]
-    n = next(i for i, c in enumerate(hand)
-             if c != NO_CARD and not 15 <= c <= 18 and c not in keep)
+    n = next(i for i, c in enumerate(hand) if c != NO_CARD and not 15 <= c <= 18 and c not in keep)
     t.apply(Discard(n))
     t.validate()
 
@@ -128,8 +147,11 @@ def idle(t: Table, keep: tuple[int, ...] = ()) -> None:
 def test_23_fresh_race() -> None:
     t = Table.new(find_rules("milebymile"), random.Random(4))
     assert len(t.deck) == 94 and [tab.problems for tab in t.tableaux] == [[STOP], [STOP]]
-    t = build(picked={0: FLAT_TIRE}, hands={0: [SPEED_LIMIT]},
-              sides={1: {"problems": [STOP]}, 2: {"problems": [STOP]}})
+    t = build(
+        picked={0: FLAT_TIRE},
+        hands={0: [SPEED_LIMIT]},
+        sides={1: {"problems": [STOP]}, 2: {"problems": [STOP]}},
+    )
     assert t.check(Use(0)) == "opponent cannot go"
     use(t, 0, SPEED_LIMIT)
     assert t.tableaux[1].problems == [STOP, SPEED_LIMIT]
@@ -152,8 +174,12 @@ def test_24_remedy_then_go() -> None:
 
 
 def test_25_stacking() -> None:
-    t = build(picked={0: FLAT_TIRE}, hands={0: [STOP, ACCIDENT], 1: [GO, REPAIRS, SPARE_TIRE]},
-              sides={2: {"problems": [STOP]}}, stacking=True)
+    t = build(
+        picked={0: FLAT_TIRE},
+        hands={0: [STOP, ACCIDENT], 1: [GO, REPAIRS, SPARE_TIRE]},
+        sides={2: {"problems": [STOP]}},
+        stacking=True,
+    )
     t2 = t.copy()
     use(t, 0, FLAT_TIRE)
     assert t.tableaux[1].problems == [STOP, FLAT_TIRE]
@@ -207,8 +233,11 @@ def test_28_coup_restores_rolling() -> None:
 
 
 def test_29_coup_keeps_the_speed_limit() -> None:
-    t = build(picked={0: FLAT_TIRE}, hands={1: [PUNCTURE_PROOF]},
-              sides={2: {"problems": [SPEED_LIMIT], "speed": [SPEED_LIMIT]}})
+    t = build(
+        picked={0: FLAT_TIRE},
+        hands={1: [PUNCTURE_PROOF]},
+        sides={2: {"problems": [SPEED_LIMIT], "speed": [SPEED_LIMIT]}},
+    )
     use(t, 0, FLAT_TIRE)
     assert t.tableaux[1].problems == [SPEED_LIMIT, FLAT_TIRE, STOP]
     t.apply(YES)
@@ -216,8 +245,12 @@ def test_29_coup_keeps_the_speed_limit() -> None:
 
 
 def test_30_safety_leaves_the_stop() -> None:
-    t = build(picked={1: PUNCTURE_PROOF}, hands={1: [D50]}, to_move=1,
-              sides={2: {"problems": [FLAT_TIRE, STOP], "battle": [FLAT_TIRE]}})
+    t = build(
+        picked={1: PUNCTURE_PROOF},
+        hands={1: [D50]},
+        to_move=1,
+        sides={2: {"problems": [FLAT_TIRE, STOP], "battle": [FLAT_TIRE]}},
+    )
     use(t, 1, PUNCTURE_PROOF)
     assert t.tableaux[1].problems == [STOP]
     t.apply(PICK)
@@ -225,8 +258,9 @@ def test_30_safety_leaves_the_stop() -> None:
 
 
 def test_31_right_of_way_and_repairs() -> None:
-    t = build(picked={0: ACCIDENT}, hands={1: [GO, REPAIRS]},
-              sides={2: {"safeties": [RIGHT_OF_WAY]}})
+    t = build(
+        picked={0: ACCIDENT}, hands={1: [GO, REPAIRS]}, sides={2: {"safeties": [RIGHT_OF_WAY]}}
+    )
     use(t, 0, ACCIDENT)
     assert t.tableaux[1].problems == [ACCIDENT]
     t.apply(PICK)
@@ -236,8 +270,9 @@ def test_31_right_of_way_and_repairs() -> None:
 
 
 def test_32_always_allow_discarding_off() -> None:
-    t = build(picked={0: GO}, hands={0: [D100]}, sides={1: {"problems": [STOP]}},
-              always_discard=False)
+    t = build(
+        picked={0: GO}, hands={0: [D100]}, sides={1: {"problems": [STOP]}}, always_discard=False
+    )
     assert t.check(Discard(0)) == "that card is playable"
     assert t.check(Discard(slot(t, 0, D100))) is None
     assert Discard(0) not in t.legal_moves()
@@ -283,8 +318,11 @@ def test_33_reshuffle_whenever_the_deck_runs_out() -> None:
 
 
 def test_34_no_duplicates_draw() -> None:
-    t = build(hands={0: [D100, GO, D25, D50, D75, REPAIRS]}, deck_top=(D100, GO, STOP, D25),
-              rigging="no duplicates")
+    t = build(
+        hands={0: [D100, GO, D25, D50, D75, REPAIRS]},
+        deck_top=(D100, GO, STOP, D25),
+        rigging="no duplicates",
+    )
     t.apply(PICK)
     assert t.hands[0][0] == STOP
     assert t.deck[-3:] == [D25, GO, D100]
@@ -325,8 +363,7 @@ def test_37_38_karma() -> None:
     use(t, 0, ACCIDENT, 2)
     assert t.tableaux[1].problems == [ACCIDENT, STOP]
     # S3 (karma) attacking S1 loses karma
-    t = build(3, picked={2: FLAT_TIRE}, to_move=2, karma=True,
-              sides={1: {"karma": False}})
+    t = build(3, picked={2: FLAT_TIRE}, to_move=2, karma=True, sides={1: {"karma": False}})
     use(t, 2, FLAT_TIRE, 1)
     assert t.tableaux[2].karma is False and t.tableaux[0].problems == [FLAT_TIRE, STOP]
     assert t.notices == ["side 3 loses karma"]
@@ -366,8 +403,9 @@ def test_41_targets() -> None:
 
 
 def test_42_nine_seats() -> None:
-    t = Table.new(find_rules("milebymile", players=9, team_mode="3v3v3", karma=True),
-                  random.Random(1))
+    t = Table.new(
+        find_rules("milebymile", players=9, team_mode="3v3v3", karma=True), random.Random(1)
+    )
     assert len(t.deck) == 54 and len(t.tableaux) == 3
     t.validate()
 
@@ -390,7 +428,8 @@ def test_43_winning_score() -> None:
 # ----- random races, round trip -----------------------------------------------------------
 
 CONFIGS = [
-    dict(players=2), dict(players=3, karma=True),
+    dict(players=2),
+    dict(players=3, karma=True),
     dict(players=4, team_mode="2v2", stacking=True),
     dict(players=5, always_discard=False, perfect_crossing=False),
     dict(players=6, team_mode="3v3", rigging="no duplicates", reshuffle=False),

@@ -100,8 +100,7 @@ class BattleModel(abc.ABC):
 
     def check_distance(self, t: TableState, tab: Tableau, card: int) -> str | None:
         """Distance rows in BSD's order (200s, limit, over, rolling)."""
-        if card == D200 and t.rules.max_200s is not None and \
-                tab.nummiles[D200] >= t.rules.max_200s:
+        if card == D200 and t.rules.max_200s is not None and tab.nummiles[D200] >= t.rules.max_200s:
             return "only two 200's per hand"
         if card >= D75 and self.limited(tab):
             return "limit of 50"
@@ -182,7 +181,8 @@ class TopModel(BattleModel):
     @staticmethod
     def is_coup(tab: Tableau, safety: int) -> bool:
         return (tab.battle_window and tab.top == opposite(safety)) or (
-            tab.speed_window and safety == RIGHT_OF_WAY)
+            tab.speed_window and safety == RIGHT_OF_WAY
+        )
 
     def play_safety(self, t: TableState, side: int, card: int) -> bool:
         tab = t.tableaux[side - 1]
@@ -221,8 +221,11 @@ class TopModel(BattleModel):
         opp = t.tableaux[1 - t.side_index(seat)]
         if card <= SPEED_LIMIT:
             if card == SPEED_LIMIT:
-                return (opp.speed_top != SPEED_LIMIT and RIGHT_OF_WAY not in opp.safeties
-                        and opp.mileage + 50 < t.target)
+                return (
+                    opp.speed_top != SPEED_LIMIT
+                    and RIGHT_OF_WAY not in opp.safeties
+                    and opp.mileage + 50 < t.target
+                )
             return opp.can_go and safety_for(card) not in opp.safeties
         if is_repair(card):
             return me.top == opposite(card)
@@ -435,8 +438,12 @@ class ProblemsModel(BattleModel):
             opp.battle.append(card)
         if card not in opp.problems:
             opp.problems.append(card)
-        if card != STOP and card != SPEED_LIMIT and STOP not in opp.problems and \
-                RIGHT_OF_WAY not in opp.safeties:
+        if (
+            card != STOP
+            and card != SPEED_LIMIT
+            and STOP not in opp.problems
+            and RIGHT_OF_WAY not in opp.safeties
+        ):
             opp.problems.append(STOP)
         return True
 

@@ -161,8 +161,11 @@ def recent(log: list[Event], viewer: int = YOU) -> int:
 
     for index in range(len(log) - 1, -1, -1):
         outcome = log[index].outcome
-        if outcome.seat == viewer and not isinstance(outcome.move, (Pick, Answer)) \
-                and not outcome.extra_turn:
+        if (
+            outcome.seat == viewer
+            and not isinstance(outcome.move, (Pick, Answer))
+            and not outcome.extra_turn
+        ):
             return index + 1
     return 0
 
@@ -204,9 +207,14 @@ def tracker(table: Table, seat: int = YOU) -> list[tuple[str, int]]:
 def score_rows(rules: Rules) -> list[tuple[str, str]]:
     """The preset's hand rows: (label, HandScore attribute), in BSD's order."""
     scoring = rules.scoring
-    rows = [("Milestones Played", "miles"), ("Each Safety", "safeties"),
-            ("All 4 Safeties", "all_four"), ("Coup Fourre", "coups"),
-            ("Trip Completed", "trip"), ("Safe Trip", "safe_trip")]
+    rows = [
+        ("Milestones Played", "miles"),
+        ("Each Safety", "safeties"),
+        ("All 4 Safeties", "all_four"),
+        ("Coup Fourre", "coups"),
+        ("Trip Completed", "trip"),
+        ("Safe Trip", "safe_trip"),
+    ]
     if scoring.delayed_action is not None:
         rows.append(("Delayed Action", "delayed_action"))
     if scoring.extension is not None and rules.extension is not None:
@@ -223,8 +231,10 @@ def score_table(table: Table) -> list[tuple[str, list[int]]]:
     rows; its overall total is the banked total plus the hand's)."""
     sides = range(1, table.rules.sides + 1)
     scores: list[HandScore] = [table.hand_score(side) for side in sides]
-    rows = [(label, [getattr(score, name) for score in scores])
-            for label, name in score_rows(table.rules)]
+    rows = [
+        (label, [getattr(score, name) for score in scores])
+        for label, name in score_rows(table.rules)
+    ]
     rows.append(("Hand Total", [score.total for score in scores]))
     rows.append(("Overall Total", [table.total(side) for side in sides]))
     rows.append(("Games", games_won(table)))
@@ -294,8 +304,11 @@ def log_from_deal(table: Table, log: list[Event]) -> bool:
     """
     from .table import Answer, Pick, deck_cards
 
-    placed = sum(1 for event in log
-                 if not isinstance(event.outcome.move, (Pick, Answer)) or event.outcome.coup_fourre)
+    placed = sum(
+        1
+        for event in log
+        if not isinstance(event.outcome.move, (Pick, Answer)) or event.outcome.coup_fourre
+    )
     held = sum(1 for hand in table.hands for card in hand if card != NO_CARD)
     out = len(deck_cards(table.rules)) - len(table.deck) - held
     return placed >= out
@@ -384,9 +397,28 @@ def mileage_left(table: Table, side: int) -> int:
 
 
 __all__ = [
-    "card_name", "describe", "game_result", "games_won", "hand_lines", "hand_result",
-    "is_team_game", "option_summary", "option_words",
-    "mileage_left", "needs_target", "recent", "tracker", "unseen", "opponents", "safety_marks", "score_rows",
-    "score_table", "seat_name", "side_label", "side_members", "side_name", "team_letter",
+    "card_name",
+    "describe",
+    "game_result",
+    "games_won",
+    "hand_lines",
+    "hand_result",
+    "is_team_game",
+    "option_summary",
+    "option_words",
+    "mileage_left",
+    "needs_target",
+    "recent",
+    "tracker",
+    "unseen",
+    "opponents",
+    "safety_marks",
+    "score_rows",
+    "score_table",
+    "seat_name",
+    "side_label",
+    "side_members",
+    "side_name",
+    "team_letter",
     "tops",
 ]

@@ -144,9 +144,8 @@ CLASSIC_DECK: tuple[int, ...] = tuple(
 
 # milebymile team modes by player count: team sizes from 2 to N/2 that divide N
 TEAM_MODES: dict[int, tuple[str, ...]] = {
-    n: ("individual",) + tuple(
-        "v".join([str(size)] * (n // size)) for size in range(2, n // 2 + 1) if n % size == 0
-    )
+    n: ("individual",)
+    + tuple("v".join([str(size)] * (n // size)) for size in range(2, n // 2 + 1) if n % size == 0)
     for n in range(2, 10)
 }
 
@@ -192,10 +191,15 @@ def find_rules(
     if name not in PRESETS:
         raise RulesError(f"unknown rules: {name!r} (choose {', '.join(PRESETS)})")
     mbm_only = {
-        "team mode": team_mode, "race distance": distance, "winning score": winning_score,
-        "perfect crossing": perfect_crossing, "stacking attacks": stacking,
-        "reshuffle": reshuffle, "always allow discarding": always_discard,
-        "deck rigging": rigging, "karma rule": karma,
+        "team mode": team_mode,
+        "race distance": distance,
+        "winning score": winning_score,
+        "perfect crossing": perfect_crossing,
+        "stacking attacks": stacking,
+        "reshuffle": reshuffle,
+        "always allow discarding": always_discard,
+        "deck rigging": rigging,
+        "karma rule": karma,
     }
     if name != "milebymile":
         for option, value in mbm_only.items():
@@ -249,9 +253,17 @@ def _classic(players: int) -> Rules:
 
 
 def _milebymile(
-    players: int, team_mode: str, distance: int, winning_score: int, *,
-    perfect_crossing: bool, stacking: bool, reshuffle: bool, always_discard: bool,
-    rigging: str, karma: bool,
+    players: int,
+    team_mode: str,
+    distance: int,
+    winning_score: int,
+    *,
+    perfect_crossing: bool,
+    stacking: bool,
+    reshuffle: bool,
+    always_discard: bool,
+    rigging: str,
+    karma: bool,
 ) -> Rules:
     if not 2 <= players <= 9:
         raise RulesError("milebymile needs 2 to 9 players")
@@ -296,13 +308,21 @@ def _milebymile(
         deck_out=DECK_OUT_RUN_OUT,
         discard_safeties=True,
         scoring=Scoring(
-            delayed_action=None, extension=None, shut_out_rule=ALL_AT_ZERO,
+            delayed_action=None,
+            extension=None,
+            shut_out_rule=ALL_AT_ZERO,
             perfect_crossing=None if perfect_crossing else 200,
         ),
     )
 
 
 __all__ = [
-    "BSD", "PRESETS", "RIGGINGS", "TEAM_MODES", "Rules", "RulesError", "Scoring",
+    "BSD",
+    "PRESETS",
+    "RIGGINGS",
+    "TEAM_MODES",
+    "Rules",
+    "RulesError",
+    "Scoring",
     "find_rules",
 ]

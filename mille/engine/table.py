@@ -182,9 +182,18 @@ class HandScore:
 
     @property
     def total(self) -> int:
-        return (self.miles + self.safeties + self.all_four + self.coups + self.trip
-                + self.safe_trip + self.delayed_action + self.extension + self.shut_out
-                + self.perfect_crossing)
+        return (
+            self.miles
+            + self.safeties
+            + self.all_four
+            + self.coups
+            + self.trip
+            + self.safe_trip
+            + self.delayed_action
+            + self.extension
+            + self.shut_out
+            + self.perfect_crossing
+        )
 
 
 def _close_holes(hand: list[int]) -> None:
@@ -252,8 +261,15 @@ class Table:
     @classmethod
     def new(cls, rules: Rules, rng: random.Random, *, ordering: bool = False) -> Table:
         """Shuffle and deal the first hand; seat 0 starts."""
-        t = cls(rules=rules, hands=[], tableaux=[], deck=[],
-                totals=[0] * rules.sides, games=[0] * rules.sides, ordering=ordering)
+        t = cls(
+            rules=rules,
+            hands=[],
+            tableaux=[],
+            deck=[],
+            totals=[0] * rules.sides,
+            games=[0] * rules.sides,
+            ordering=ordering,
+        )
         t._deal(rng, 0)
         return t
 
@@ -273,8 +289,9 @@ class Table:
             else:
                 self.hands.append([NO_CARD] + [deck.pop() for _ in range(size)])
         problems = [STOP] if rules.battle == PROBLEMS else []
-        self.tableaux = [Tableau(problems=problems[:], karma=rules.karma)
-                         for _ in range(rules.sides)]
+        self.tableaux = [
+            Tableau(problems=problems[:], karma=rules.karma) for _ in range(rules.sides)
+        ]
         self.discard = []
         self.set_aside = []
         self.marks = [0] * rules.sides
@@ -305,18 +322,35 @@ class Table:
         self._deal(rng, (self.starter + 1) % self.rules.players)
 
     def copy(self) -> Table:
-        return Table(self.rules, [h[:] for h in self.hands],
-                     [tab.copy() for tab in self.tableaux], self.deck[:], self.discard[:],
-                     self.target, self.to_move, self.starter, self.phase, self.asked,
-                     self.offer, self.extender, self.totals[:], self.games[:],
-                     self.ordering, self.set_aside[:], self.marks[:], self.seed,
-                     self.refills, self.idle_refills)
+        return Table(
+            self.rules,
+            [h[:] for h in self.hands],
+            [tab.copy() for tab in self.tableaux],
+            self.deck[:],
+            self.discard[:],
+            self.target,
+            self.to_move,
+            self.starter,
+            self.phase,
+            self.asked,
+            self.offer,
+            self.extender,
+            self.totals[:],
+            self.games[:],
+            self.ordering,
+            self.set_aside[:],
+            self.marks[:],
+            self.seed,
+            self.refills,
+            self.idle_refills,
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Table):
             return NotImplemented
-        return all(getattr(self, f.name) == getattr(other, f.name)
-                   for f in fields(self) if f.compare)
+        return all(
+            getattr(self, f.name) == getattr(other, f.name) for f in fields(self) if f.compare
+        )
 
     # ----- seats, sides and the model --------------------------------------
 
@@ -384,9 +418,12 @@ class Table:
                 safe = sc.safe_trip
             if not self.deck and sc.delayed_action is not None:
                 delayed = sc.delayed_action
-            if sc.extension is not None and self.rules.extension is not None and \
-                    self.target == self.rules.extension and \
-                    (sc.extension_to == BONUS_TO_COMPLETER or self.extender == side):
+            if (
+                sc.extension is not None
+                and self.rules.extension is not None
+                and self.target == self.rules.extension
+                and (sc.extension_to == BONUS_TO_COMPLETER or self.extender == side)
+            ):
                 ext = sc.extension
             others = [o.mileage for i, o in enumerate(self.tableaux) if i != side - 1]
             if sc.shut_out_rule == EACH_AT_ZERO:
@@ -400,8 +437,12 @@ class Table:
             safeties=sc.safety * nsafe,
             all_four=sc.all_safeties if nsafe == NUM_SAFETIES else 0,
             coups=sc.coup * sum(tab.coups),
-            trip=trip, safe_trip=safe, delayed_action=delayed, extension=ext,
-            shut_out=shut, perfect_crossing=perfect,
+            trip=trip,
+            safe_trip=safe,
+            delayed_action=delayed,
+            extension=ext,
+            shut_out=shut,
+            perfect_crossing=perfect,
         )
 
     def total(self, side: int) -> int:
@@ -452,8 +493,11 @@ class Table:
             return True
         if card in HAZARDS and self.rules.sides > 2:
             own = self.side_of(seat)
-            return any(self._model.check(self, seat, card, target) is None
-                       for target in range(1, self.rules.sides + 1) if target != own)
+            return any(
+                self._model.check(self, seat, card, target) is None
+                for target in range(1, self.rules.sides + 1)
+                if target != own
+            )
         return self._model.check(self, seat, card, other_side(self.side_of(seat))) is None
 
     def has_picked(self, seat: int, slot: int = 0) -> bool:
@@ -471,8 +515,11 @@ class Table:
                 return "the hand is over"
             if isinstance(move, Answer):
                 return None
-            return ("extension decision pending" if phase == EXTENSION
-                    else "coup fourre decision pending")
+            return (
+                "extension decision pending"
+                if phase == EXTENSION
+                else "coup fourre decision pending"
+            )
         if isinstance(move, Answer):
             return "no question pending"
         seat = self.to_move
@@ -503,8 +550,11 @@ class Table:
         hand = self.hands[seat]
         if self._bsd:
             if card in SAFETIES:
-                if hand[0] == NO_CARD and self.deck and not TopModel.is_coup(
-                        self.tableaux[self.side_index(seat)], card):
+                if (
+                    hand[0] == NO_CARD
+                    and self.deck
+                    and not TopModel.is_coup(self.tableaux[self.side_index(seat)], card)
+                ):
                     return "must pick first"
                 return None
             if hand[0] == NO_CARD and self.deck:
@@ -536,8 +586,12 @@ class Table:
     def discards_safety(self, move: Move) -> bool:
         """``move`` is a legal discard of a safety (outside bsd, which
         refuses it): the front ends ask a person ``Discard a safety?`` first."""
-        return isinstance(move, Discard) and self.phase == PLAYING and \
-            self.hands[self.to_move][move.slot] in SAFETIES and self.check(move) is None
+        return (
+            isinstance(move, Discard)
+            and self.phase == PLAYING
+            and self.hands[self.to_move][move.slot] in SAFETIES
+            and self.check(move) is None
+        )
 
     def legal_moves(self) -> list[Move]:
         """Every move whoever must decide may make now (``check``'s verdicts,
@@ -743,7 +797,9 @@ class Table:
         if self.rules.deck_out == DECK_OUT_CANPLAY:
             model = self._model
             assert isinstance(model, TopModel)
-            if not any(self._bsd_could_play(model, seat) for seat in (0, 1)) or all(c == NO_CARD for c in hands[self.to_move]):
+            if not any(self._bsd_could_play(model, seat) for seat in (0, 1)) or all(
+                c == NO_CARD for c in hands[self.to_move]
+            ):
                 self.phase = OVER
             return
         n = self.rules.players
@@ -756,8 +812,10 @@ class Table:
         self.phase = OVER
 
     def _bsd_could_play(self, model: TopModel, seat: int) -> bool:
-        return any(c != NO_CARD and (c in SAFETIES or model.could_play(self, seat, c))
-                   for c in self.hands[seat])
+        return any(
+            c != NO_CARD and (c in SAFETIES or model.could_play(self, seat, c))
+            for c in self.hands[seat]
+        )
 
     def set_ordering(self, on: bool) -> None:
         self.ordering = on
@@ -792,8 +850,11 @@ class Table:
             raise ValueError(f"{len(self.hands)} hands for {rules.players} seats")
         if len(self.tableaux) != rules.sides:
             raise ValueError(f"{len(self.tableaux)} tableaux for {rules.sides} sides")
-        if len(self.totals) != rules.sides or len(self.games) != rules.sides or \
-                len(self.marks) != rules.sides:
+        if (
+            len(self.totals) != rules.sides
+            or len(self.games) != rules.sides
+            or len(self.marks) != rules.sides
+        ):
             raise ValueError(f"totals, games and marks must have {rules.sides} entries")
         if any(c != FALSE_VIRTUE for c in self.set_aside):
             raise ValueError("only false virtues are set aside")
@@ -822,9 +883,14 @@ class Table:
         for side, tab in enumerate(self.tableaux, 1):
             self._validate_tableau(side, tab, strict)
             score = self.hand_score(side)
-            if (score.trip or score.safe_trip or score.delayed_action or score.extension
-                    or score.shut_out or score.perfect_crossing) and \
-                    self.completing_side() != side:
+            if (
+                score.trip
+                or score.safe_trip
+                or score.delayed_action
+                or score.extension
+                or score.shut_out
+                or score.perfect_crossing
+            ) and self.completing_side() != side:
                 raise ValueError(f"side {side}: trip rows without completing the trip")
         self._validate_totals(strict)
         self._validate_reshuffle()
@@ -862,7 +928,9 @@ class Table:
             return
         if tab.record or tab.problems or tab.saved:
             raise ValueError(f"{where}: milebymile's problems under {self.rules.name}")
-        if any(c <= D200 or c >= EXTRA_TANK or c in (SPEED_LIMIT, END_OF_LIMIT) for c in tab.battle):
+        if any(
+            c <= D200 or c >= EXTRA_TANK or c in (SPEED_LIMIT, END_OF_LIMIT) for c in tab.battle
+        ):
             raise ValueError(f"{where}: a card that cannot be on a battle pile")
         if any(c not in (SPEED_LIMIT, END_OF_LIMIT) for c in tab.speed):
             raise ValueError(f"{where}: a card that cannot be on a speed pile")
@@ -872,8 +940,7 @@ class Table:
         self._validate_bsd_fields_unset(where, tab)
         if any(c != (SPEED_LIMIT if i % 2 == 0 else END_OF_LIMIT) for i, c in enumerate(tab.speed)):
             raise ValueError(f"{where}: the speed pile does not alternate from a speed limit")
-        if tab.battle and is_hazard(tab.battle[-1]) and \
-                safety_for(tab.battle[-1]) in tab.safeties:
+        if tab.battle and is_hazard(tab.battle[-1]) and safety_for(tab.battle[-1]) in tab.safeties:
             raise ValueError(f"{where}: a battle top it is protected from")
         if tab.speed and tab.speed[-1] == SPEED_LIMIT and RIGHT_OF_WAY in tab.safeties:
             raise ValueError(f"{where}: a speed limit with right of way")
@@ -892,8 +959,11 @@ class Table:
         if speed_top == NO_CARD:
             if tab.speed and not (right_of_way and tab.speed[-1] == SPEED_LIMIT):
                 raise ValueError(f"{where}: no speed top, but a speed pile")
-        elif speed_top not in (SPEED_LIMIT, END_OF_LIMIT) or not tab.speed or \
-                speed_top != tab.speed[-1]:
+        elif (
+            speed_top not in (SPEED_LIMIT, END_OF_LIMIT)
+            or not tab.speed
+            or speed_top != tab.speed[-1]
+        ):
             raise ValueError(f"{where}: the speed top is not the top of the speed pile")
         if strict and is_hazard(top) and safety_for(top) in tab.safeties:
             raise ValueError(f"{where}: a battle top it is protected from")
@@ -904,23 +974,34 @@ class Table:
 
     def _validate_bsd_fields_unset(self, where: str, tab: Tableau) -> None:
         if (tab.top, tab.speed_top, tab.can_go, tab.battle_window, tab.speed_window) != (
-                NO_CARD, NO_CARD, False, False, False):
+            NO_CARD,
+            NO_CARD,
+            False,
+            False,
+            False,
+        ):
             raise ValueError(f"{where}: bsd's top-card fields set under {self.rules.name}")
 
     def _validate_problems(self, where: str, tab: Tableau) -> None:
         self._validate_bsd_fields_unset(where, tab)
         if tab.miles:
             raise ValueError(f"{where}: a distance pile under milebymile")
-        if any(not is_hazard(c) for c in tab.battle + tab.speed) or SPEED_LIMIT in tab.battle \
-                or any(c != SPEED_LIMIT for c in tab.speed):
+        if (
+            any(not is_hazard(c) for c in tab.battle + tab.speed)
+            or SPEED_LIMIT in tab.battle
+            or any(c != SPEED_LIMIT for c in tab.speed)
+        ):
             raise ValueError(f"{where}: only hazards go on battle and speed piles")
         problems = tab.problems
         if any(not is_hazard(c) for c in problems) or len(set(problems)) != len(problems):
             raise ValueError(f"{where}: impossible problems {problems}")
         if any(safety_for(c) in tab.safeties for c in problems):
             raise ValueError(f"{where}: a problem it has the safety for")
-        if RIGHT_OF_WAY not in tab.safeties and any(c in problems for c in (OUT_OF_GAS, FLAT_TIRE, ACCIDENT)) and \
-                STOP not in problems:
+        if (
+            RIGHT_OF_WAY not in tab.safeties
+            and any(c in problems for c in (OUT_OF_GAS, FLAT_TIRE, ACCIDENT))
+            and STOP not in problems
+        ):
             raise ValueError(f"{where}: a hazard without its stop")
 
     def _validate_totals(self, strict: bool) -> None:
@@ -932,8 +1013,11 @@ class Table:
             if total < 0 or total % step:
                 raise ValueError(f"side {side}: a total of {total} is not a score")
         best = max(self.totals)
-        if strict and best >= rules.winning_score and (
-                rules.game_tie == TIE_NO_GAME or self.totals.count(best) == 1):
+        if (
+            strict
+            and best >= rules.winning_score
+            and (rules.game_tie == TIE_NO_GAME or self.totals.count(best) == 1)
+        ):
             raise ValueError(f"a total of {best} ended the game, but was not settled")
         if any(games < 0 for games in self.games):
             raise ValueError("a negative count of games won")
@@ -943,9 +1027,12 @@ class Table:
             if self.refills or self.seed or any(self.marks) or self.idle_refills:
                 raise ValueError("reshuffle counters without the reshuffle rule")
             return
-        if not 0 <= self.seed < 2 ** 32 or self.refills < 0 or \
-                not 0 <= self.idle_refills < IDLE_REFILLS or \
-                (self.idle_refills and self.idle_refills >= self.refills):
+        if (
+            not 0 <= self.seed < 2**32
+            or self.refills < 0
+            or not 0 <= self.idle_refills < IDLE_REFILLS
+            or (self.idle_refills and self.idle_refills >= self.refills)
+        ):
             raise ValueError("impossible reshuffle counters")
         for side, (tab, mark) in enumerate(zip(self.tableaux, self.marks), 1):
             if not 0 <= mark <= tab.mileage or mark % 25 or (mark and not self.refills):
@@ -977,8 +1064,7 @@ class Table:
                 raise ValueError("an extension nobody called")
             if all(tab.mileage < rules.target for tab in self.tableaux):
                 raise ValueError(f"an extension, but no side reached {rules.target}")
-        reached = [side for side, tab in enumerate(self.tableaux, 1)
-                   if tab.mileage >= self.target]
+        reached = [side for side, tab in enumerate(self.tableaux, 1) if tab.mileage >= self.target]
         if asked is None:
             pass
         elif phase == EXTENSION:
@@ -998,7 +1084,8 @@ class Table:
             if self.deck:
                 raise ValueError("the hand is over, but nobody finished and the deck is not empty")
             if rules.deck_out == DECK_OUT_RUN_OUT and (
-                    self.can_supply() or any(c != NO_CARD for h in self.hands for c in h)):
+                self.can_supply() or any(c != NO_CARD for h in self.hands for c in h)
+            ):
                 raise ValueError("the hand is over, but cards are left to play")
         if phase == PLAYING and not self._bsd:
             hand = self.hands[self.to_move]
@@ -1017,6 +1104,9 @@ class Table:
             raise ValueError("a coup fourre offer with the wrong safety")
         tab = self.tableaux[side - 1]
         pile = tab.speed if hazard == SPEED_LIMIT else tab.battle
-        if not pile or pile[-1] != hazard or (
-                self.rules.battle == PROBLEMS and hazard not in tab.problems):
+        if (
+            not pile
+            or pile[-1] != hazard
+            or (self.rules.battle == PROBLEMS and hazard not in tab.problems)
+        ):
             raise ValueError("a coup fourre offer for a hazard that did not land")

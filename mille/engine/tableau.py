@@ -60,11 +60,25 @@ class Tableau:
     needs_go: bool = False
 
     def copy(self) -> Tableau:
-        return Tableau(self.battle[:], self.speed[:], self.miles[:], self.safeties[:],
-                       self.coups[:], self.mileage, self.nummiles[:], self.top,
-                       self.speed_top, self.can_go, self.battle_window, self.speed_window,
-                       self.record[:], self.problems[:], self.saved[:], self.karma,
-                       self.needs_go)
+        return Tableau(
+            self.battle[:],
+            self.speed[:],
+            self.miles[:],
+            self.safeties[:],
+            self.coups[:],
+            self.mileage,
+            self.nummiles[:],
+            self.top,
+            self.speed_top,
+            self.can_go,
+            self.battle_window,
+            self.speed_window,
+            self.record[:],
+            self.problems[:],
+            self.saved[:],
+            self.karma,
+            self.needs_go,
+        )
 
     def cards(self) -> list[int]:
         return self.battle + self.speed + self.miles + self.safeties

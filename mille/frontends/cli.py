@@ -93,10 +93,16 @@ See mille(6) (man mille) for the rules and the screen.
 
 # the milebymile options: (flag, find_rules keyword, the spec's name)
 _GAME_OPTIONS = (
-    ("--players", "players"), ("--teams", "team_mode"), ("--distance", "distance"),
-    ("--winning-score", "winning_score"), ("--perfect-crossing", "perfect_crossing"),
-    ("--stacking", "stacking"), ("--reshuffle", "reshuffle"),
-    ("--always-discard", "always_discard"), ("--rigging", "rigging"), ("--karma", "karma"),
+    ("--players", "players"),
+    ("--teams", "team_mode"),
+    ("--distance", "distance"),
+    ("--winning-score", "winning_score"),
+    ("--perfect-crossing", "perfect_crossing"),
+    ("--stacking", "stacking"),
+    ("--reshuffle", "reshuffle"),
+    ("--always-discard", "always_discard"),
+    ("--rigging", "rigging"),
+    ("--karma", "karma"),
 )
 
 
@@ -154,8 +160,9 @@ RIGGINGS = ("none", "no-duplicates", "2x-attacks", "2x-defenses")  # the rules' 
 def _parser() -> _Parser:
     from ..players.registry import LEVELS
 
-    parser = _Parser(prog="mille", usage=USAGE[len("usage: "):], add_help=False,
-                     allow_abbrev=False)
+    parser = _Parser(
+        prog="mille", usage=USAGE[len("usage: ") :], add_help=False, allow_abbrev=False
+    )
     parser.add_argument("-h", "--help", action="store_true")
     parser.add_argument("--version", action="store_true")
     parser.add_argument("--seed", type=_seed)
@@ -188,7 +195,7 @@ def parse_args(argv: list[str]) -> Options:
     mille.frontends.cli.UsageError: mille: classic needs 2, 3, 4 or 6 players
     """
     cut = argv.index("--") if "--" in argv else len(argv)
-    head, rest = argv[:cut], argv[cut + 1:]  # after --, only files
+    head, rest = argv[:cut], argv[cut + 1 :]  # after --, only files
     if "-h" in head or "--help" in head:
         return Options(action="help")
     args, unknown = _parser().parse_known_intermixed_args(head)
@@ -206,11 +213,14 @@ def parse_args(argv: list[str]) -> Options:
         given["rigging"] = given["rigging"].replace("-", " ")
     if files:
         flags = [flag for flag, key in _GAME_OPTIONS if key in given]
-        flags += [f"--{name}" for name in ("rules", "level", "seed")
-                  if getattr(args, name) is not None]
+        flags += [
+            f"--{name}" for name in ("rules", "level", "seed") if getattr(args, name) is not None
+        ]
         if flags:
-            raise UsageError(f"mille: {', '.join(flags)} cannot be used with a file: "
-                             "a saved game keeps its own rules, level and deal")
+            raise UsageError(
+                f"mille: {', '.join(flags)} cannot be used with a file: "
+                "a saved game keeps its own rules, level and deal"
+            )
         return Options(file=files[0], plain=args.plain)
     rules = None
     if args.rules is not None or given:
@@ -227,10 +237,12 @@ def parse_args(argv: list[str]) -> Options:
             raise UsageError(f"mille: {_quote(str(exc), LINE_LIMIT - 7)}") from None
         if rules == BSD:  # the default game
             rules = None
-    chosen = bool(given) or any(getattr(args, name) is not None
-                                for name in ("rules", "level", "seed"))
-    return Options(seed=args.seed, rules=rules, level=args.level or "standard",
-                   plain=args.plain, chosen=chosen)
+    chosen = bool(given) or any(
+        getattr(args, name) is not None for name in ("rules", "level", "seed")
+    )
+    return Options(
+        seed=args.seed, rules=rules, level=args.level or "standard", plain=args.plain, chosen=chosen
+    )
 
 
 def _quote(text: str, limit: int = WORD_LIMIT) -> str:
@@ -248,7 +260,7 @@ def show_path(path: str) -> str:
     text = escape(path)
     if len(text) <= PATH_LIMIT:
         return text
-    return ELLIPSIS + text[len(text) - PATH_LIMIT + len(ELLIPSIS):]
+    return ELLIPSIS + text[len(text) - PATH_LIMIT + len(ELLIPSIS) :]
 
 
 def complain(path: str | None, reason: str, tail: str = "") -> None:
@@ -352,8 +364,11 @@ def _play(options: Options) -> int:
         session.source = options.file
         message = file_stamp(options.file)
     if not options.plain and not _is_terminal():
-        complain(None, "standard input and output must be a terminal "
-                 "(for plain lines on pipes: mille --plain)")
+        complain(
+            None,
+            "standard input and output must be a terminal "
+            "(for plain lines on pipes: mille --plain)",
+        )
         return 1
     if options.file is None:
         try:
@@ -430,8 +445,11 @@ def _interrupted_game(options: Options) -> tuple[Session, str, tuple[str, float,
             if left == 1:
                 complain(None, f"a kept game is waiting ({what}): run mille alone to resume it")
             else:
-                complain(None, f"{left} kept games are waiting (the newest: {what}): "
-                         "run mille alone to resume them")
+                complain(
+                    None,
+                    f"{left} kept games are waiting (the newest: {what}): "
+                    "run mille alone to resume them",
+                )
             return None
         _say(f"mille: a game was interrupted on {stamp}:\n{describe_game(session)}.\n")
         answer = _ask("Resume it? [yn] ", line=options.plain)

@@ -63,8 +63,11 @@ def save(front: Dialogue) -> bool:
         name = front.read_file_name()
         if not name:
             return False
-        if name != source and os.path.exists(name) and \
-                not front.ask("Overwrite file?", can_save=False):
+        if (
+            name != source
+            and os.path.exists(name)
+            and not front.ask("Overwrite file?", can_save=False)
+        ):
             return False
     from ..storage import savefile
 
@@ -97,4 +100,3 @@ def end_of_hand(front: Dialogue) -> bool:
         front.go_on_after_failed_save()
         return True
     return False
-

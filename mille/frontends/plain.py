@@ -124,9 +124,20 @@ def options_line(rules: Rules, level: str = "standard") -> str:
 
 
 # each command's word, for those who type it out
-WORDS = {"pick": "p", "use": "u", "discard": "d", "order": "o", "window": "w",
-         "reprint": "r", "hint": "h", "tracker": "t", "log": "l", "save": "s", "quit": "q",
-         "help": "?"}
+WORDS = {
+    "pick": "p",
+    "use": "u",
+    "discard": "d",
+    "order": "o",
+    "window": "w",
+    "reprint": "r",
+    "hint": "h",
+    "tracker": "t",
+    "log": "l",
+    "save": "s",
+    "quit": "q",
+    "help": "?",
+}
 UNKNOWN_MAX = 40  # the most of an unknown command that its message repeats
 
 
@@ -153,8 +164,9 @@ class OutputLost(Exception):
 class LineUi:
     """One run of the line mode over ``stdin`` (bytes) and ``stdout`` (text)."""
 
-    def __init__(self, session: Session, stdin: BinaryIO, stdout: TextIO,
-                 message: str = "") -> None:
+    def __init__(
+        self, session: Session, stdin: BinaryIO, stdout: TextIO, message: str = ""
+    ) -> None:
         self.session = session
         self.stdin = stdin
         self.stdout = stdout
@@ -279,8 +291,10 @@ class LineUi:
             elif advice and answer in ("l", "log"):
                 self.tell_hand()
             elif answer == "?":
-                extra = [*(["s saves the game first"] if can_save else []),
-                         *(["h: a hint, t: the card tracker, l: the hand"] if advice else [])]
+                extra = [
+                    *(["s saves the game first"] if can_save else []),
+                    *(["h: a hint, t: the card tracker, l: the hand"] if advice else []),
+                ]
                 self.say("Answer y or n" + (f" ({'; '.join(extra)})." if extra else "."))
             else:
                 self.say("Answer y or n.")
@@ -291,7 +305,7 @@ class LineUi:
         """Every move since the last told, as the log's lines."""
         table = self.session.table
         log = self.session.log
-        for event in log[self.shown:]:
+        for event in log[self.shown :]:
             for line in describe.describe(table, event):
                 self.say(line)
         self.shown = len(log)
@@ -323,8 +337,10 @@ class LineUi:
 
     def hand_line(self) -> str:
         hand = self.session.table.hands[YOU]
-        slots = [f"{'P' if slot == 0 else slot}: {card_name(hand[slot]) or '-'}"
-                 for slot in range(HAND_SLOTS)]
+        slots = [
+            f"{'P' if slot == 0 else slot}: {card_name(hand[slot]) or '-'}"
+            for slot in range(HAND_SLOTS)
+        ]
         return "Your hand: " + ", ".join(slots) + "."
 
     def tell_table(self) -> None:
@@ -393,8 +409,11 @@ class LineUi:
         elif head == "o":
             table = self.session.table
             table.set_ordering(not table.ordering)
-            self.say("Your hand is kept in order." if table.ordering
-                     else "Your hand is no longer kept in order.")
+            self.say(
+                "Your hand is kept in order."
+                if table.ordering
+                else "Your hand is no longer kept in order."
+            )
             self.say(self.hand_line())
         elif head == "w":
             self.tell_scores()
@@ -427,7 +446,7 @@ class LineUi:
         else:
             shown = escape(text)
             if len(shown) > UNKNOWN_MAX:
-                shown = shown[:UNKNOWN_MAX - 3] + "..."
+                shown = shown[: UNKNOWN_MAX - 3] + "..."
             self.say(f"unknown command: {shown}")
 
     def hint(self) -> None:
@@ -483,8 +502,10 @@ class LineUi:
         if table.phase == COUP:
             side, safety, hazard = table.offer or (0, 0, 0)
             attacker = self.session.log[-1].outcome.seat if self.session.log else YOU
-            self.say(f"{seat_name(table.rules, attacker)} played {card_name(hazard)} on side "
-                     f"{side}; you hold {card_name(safety)}.")
+            self.say(
+                f"{seat_name(table.rules, attacker)} played {card_name(hazard)} on side "
+                f"{side}; you hold {card_name(safety)}."
+            )
             self.play(YES if self.ask("Coup Fourre?") else NO)
             return
         if table.phase == EXTENSION:
@@ -494,8 +515,7 @@ class LineUi:
             self.tell_table()
             self.turn_told = True
         move = self.command(self.read_line(PROMPT))
-        if move is not None and table.discards_safety(move) and \
-                not self.ask("Discard a safety?"):
+        if move is not None and table.discards_safety(move) and not self.ask("Discard a safety?"):
             return  # n: nothing changed, the same prompt again
         if move is None or not self.play(move):
             return
@@ -525,18 +545,23 @@ class LineUi:
         self.shown = 0
         self.turn_told = False
         self.changed = True
-        self.say(f"A new hand: side {self.session.table.rules.side_of(self.session.table.starter)}"
-                 f" starts ({seat_name(self.session.rules, self.session.table.starter)}).")
+        self.say(
+            f"A new hand: side {self.session.table.rules.side_of(self.session.table.starter)}"
+            f" starts ({seat_name(self.session.rules, self.session.table.starter)})."
+        )
 
     def introduce(self) -> None:
         rules = self.session.rules
-        sides = "; ".join(f"side {side} {side_name(rules, side)}"
-                          + (f" ({side_members(rules, side)})"
-                             if describe.is_team_game(rules) else "")
-                          for side in range(1, rules.sides + 1))
-        self.say(f"mille: {rules.name}, {rules.players} players: {sides}. "
-                 f"Target {self.session.table.target} miles, game {rules.winning_score} "
-                 f"points. Type ? for help.")
+        sides = "; ".join(
+            f"side {side} {side_name(rules, side)}"
+            + (f" ({side_members(rules, side)})" if describe.is_team_game(rules) else "")
+            for side in range(1, rules.sides + 1)
+        )
+        self.say(
+            f"mille: {rules.name}, {rules.players} players: {sides}. "
+            f"Target {self.session.table.target} miles, game {rules.winning_score} "
+            f"points. Type ? for help."
+        )
         self.say(options_line(rules, self.session.level))
         if self.message:
             self.say(escape(self.message))
@@ -575,7 +600,6 @@ def _number(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdecimal() and len(text) < 4 else None
 
 
-
 def _silence(stream: TextIO) -> None:
     """After the output went away: what is still buffered for it goes
     nowhere (not to a traceback when Python exits)."""
@@ -604,8 +628,14 @@ def keep(session: Session, reason: str) -> tuple[str, bool]:
     return f"mille: {reason}; the game is kept in {escape(path)} (mille offers it next time)", True
 
 
-def play(session: Session, message: str = "", *, fresh: bool = False,
-         stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
+def play(
+    session: Session,
+    message: str = "",
+    *,
+    fresh: bool = False,
+    stdin: BinaryIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
     """Run the line mode; the exit status (0 when the player quits or the
     input ends, 1 after a hang-up or a game that could not be kept).
 

@@ -98,6 +98,7 @@ STATUS_X = 30  # the status, right of the prompt, starts here at the most
 QUESTIONS = ("Coup Fourre?", "Extension?")
 CONTEXT_X = 16  # a question's context, after the prompt and its answer
 
+
 def table_help(rules: Rules, level: str = "standard") -> list[str]:
     """``?`` on the N-seat board: the keys and the rules that apply to
     ``rules`` (a side to name only with three sides or more, Extension?
@@ -107,8 +108,7 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
     if rules.discard_safeties:
         questions += ", Discard a safety?"
     lines = ["MILLE BORNES: keys and rules"]
-    lines += textwrap.wrap("In force: " + ", ".join(option_words(rules, level)) + ".",
-                           LAST_COL)
+    lines += textwrap.wrap("In force: " + ", ".join(option_words(rules, level)) + ".", LAST_COL)
     lines += [
         "At >>:Move: (upper or lower case):",
         "  P      pick a card               U n    use the card in slot n",
@@ -122,34 +122,42 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
         "  H      hint: the expert's move   T      cards not seen yet (on / off)",
         "  L      the hand so far (scroll)  ?      this help     Q, ^C  quit (Really?)",
     ]
-    lines += textwrap.wrap(f"Yes/no: y, n, S (save first), ^L; {questions}: H, T, L too.",
-                           LAST_COL)
+    lines += textwrap.wrap(f"Yes/no: y, n, S (save first), ^L; {questions}: H, T, L too.", LAST_COL)
     if rules.perfect_crossing:
         race = "Race your side to exactly the target."
     else:
         race = "Race your side to the target or past it (+200 for landing on it)."
-    text = (f"{race}  Pick, then use or discard one card.  A Go starts you rolling; "
-            "hazards stop an opposing side (Out of Gas, Flat Tire, Accident, Stop) or slow "
-            "it (Speed Limit: 50 at most) until it plays the remedy (Gasoline, Spare Tire, "
-            "Repairs, then Go; End of Limit).")
+    text = (
+        f"{race}  Pick, then use or discard one card.  A Go starts you rolling; "
+        "hazards stop an opposing side (Out of Gas, Flat Tire, Accident, Stop) or slow "
+        "it (Speed Limit: 50 at most) until it plays the remedy (Gasoline, Spare Tire, "
+        "Repairs, then Go; End of Limit)."
+    )
     if rules.stacking:
         text += "  Hazards may hit a side that is stopped."
-    text += ("  A safety protects your side for good and gives another turn.  A hazard on "
-             "your side when you hold its safety asks Coup Fourre?: y plays it (+300) and "
-             "you move next.")
+    text += (
+        "  A safety protects your side for good and gives another turn.  A hazard on "
+        "your side when you hold its safety asks Coup Fourre?: y plays it (+300) and "
+        "you move next."
+    )
     if rules.extension is not None:
-        text += (f"  Extension? (at {rules.target}): y races on to {rules.extension}, "
-                 "n ends the hand.")
+        text += (
+            f"  Extension? (at {rules.target}): y races on to {rules.extension}, n ends the hand."
+        )
     if is_team_game(rules):
         text += "  Partners share their side's cards."
     if not rules.always_discard:
         text += "  A card you could play may not be discarded."
     if rules.karma:
-        text += ("  Karma: a hazard costs your side its karma; a side without karma cannot "
-                 "attack one with it; two with karma clash (both lose it); a False Virtue "
-                 "gives it back.")
-    text += ("  Score: the miles, 100 a safety, 300 all four, 300 a coup fourre (* on the "
-             "board), 400 the trip and its bonuses (W: every row).")
+        text += (
+            "  Karma: a hazard costs your side its karma; a side without karma cannot "
+            "attack one with it; two with karma clash (both lose it); a False Virtue "
+            "gives it back."
+        )
+    text += (
+        "  Score: the miles, 100 a safety, 300 all four, 300 a coup fourre (* on the "
+        "board), 400 the trip and its bonuses (W: every row)."
+    )
     lines += textwrap.wrap(text, LAST_COL)
     back = "Press any key to go back to the game."
     if len(lines[-1]) + 2 + len(back) <= LAST_COL:
@@ -157,8 +165,6 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
     else:
         lines.append(back)
     return lines
-
-
 
 
 # ----- words for the board ------------------------------------------------------
@@ -175,15 +181,14 @@ def since_last_turn(log: list[Event]) -> list[Event]:
     """The events after your last move that ended a turn (the whole hand
     before you have ended one): what a save file keeps of the log, so a
     restored game shows the same lines."""
-    return log[recent(log):]
+    return log[recent(log) :]
 
 
 def log_lines(session: Session) -> list[str]:
     """What happened since your last turn, in the log's words; at the end of
     a hand, how it ended (and the game)."""
     table = session.table
-    lines = [line for event in since_last_turn(session.log)
-             for line in describe(table, event)]
+    lines = [line for event in since_last_turn(session.log) for line in describe(table, event)]
     if table.phase == OVER:
         lines.append(hand_result(table))
         result = game_result(table)
@@ -195,11 +200,12 @@ def log_lines(session: Session) -> list[str]:
 def fit_lines(lines: list[str], width: int, height: int) -> list[str]:
     """``lines`` wrapped to ``width``; if they take more than ``height``
     rows, the last ones, under a line saying how many are not shown."""
-    rows = [row for line in lines
-            for row in textwrap.wrap(line, width, subsequent_indent="  ") or [""]]
+    rows = [
+        row for line in lines for row in textwrap.wrap(line, width, subsequent_indent="  ") or [""]
+    ]
     if len(rows) <= height:
         return rows
-    shown = rows[len(rows) - height + 1:] if height > 1 else []
+    shown = rows[len(rows) - height + 1 :] if height > 1 else []
     return [f"({len(rows) - len(shown)} earlier lines not shown)"][:height] + shown
 
 
@@ -310,8 +316,7 @@ class TableUi(Ui):
             self.put(y, LOG_X, " " * LOG_WIDTH)
             self.put(y, LOG_X, line)
 
-    def field(self, y: int, column: tuple[str, int, int, bool], text: str,
-              attr: int = 0) -> None:
+    def field(self, y: int, column: tuple[str, int, int, bool], text: str, attr: int = 0) -> None:
         """Write ``text`` in a column of the side rows (cut to its width)."""
         _, x, width, right = column
         text = text[:width]
@@ -337,8 +342,7 @@ class TableUi(Ui):
         if self.message:
             self.put(self.error_y, 0, self.message_text())
         if self.prompt in QUESTIONS:  # derived, so a restored game shows it too
-            self.put(self.PROMPT_Y, CONTEXT_X,
-                     question_context(self.session)[:COLS - CONTEXT_X])
+            self.put(self.PROMPT_Y, CONTEXT_X, question_context(self.session)[: COLS - CONTEXT_X])
         self.draw_status()
         self.draw_prompt()
 
@@ -385,7 +389,7 @@ class TableUi(Ui):
             self.field(y, TOTAL, str(table.total(side)))
             y += 1
             if team:
-                self.put(y, MEMBERS_X, side_members(rules, side)[:COLS - MEMBERS_X])
+                self.put(y, MEMBERS_X, side_members(rules, side)[: COLS - MEMBERS_X])
                 y += 1
 
     def draw_full(self, table: Table) -> int:
@@ -394,7 +398,7 @@ class TableUi(Ui):
         sides = table.rules.sides
         width = min(MAX_COLUMN, (COLS - LABEL_WIDTH) // sides)
         for index in range(sides):
-            name = side_name(table.rules, index + 1)[:width - 1]
+            name = side_name(table.rules, index + 1)[: width - 1]
             self.put(1, LABEL_WIDTH + index * width, name.rjust(width))
         rows = score_table(table)
         for y, (label, values) in enumerate(rows, start=2):
@@ -415,8 +419,9 @@ class TableUi(Ui):
     def draw_log(self, lower: int) -> None:
         self.put(lower, LOG_X, "--SINCE YOUR LAST TURN--  (l: the whole hand)")
         top = lower + 1
-        for y, line in enumerate(fit_lines(log_lines(self.session), LOG_WIDTH,
-                                           self.log_bottom + 1 - top), start=top):
+        for y, line in enumerate(
+            fit_lines(log_lines(self.session), LOG_WIDTH, self.log_bottom + 1 - top), start=top
+        ):
             self.put(y, LOG_X, line)
 
     def draw_unseen(self, table: Table, lower: int) -> None:
@@ -425,8 +430,9 @@ class TableUi(Ui):
         from ..engine.describe import unseen
 
         total = sum(unseen(table))
-        self.put(lower, LOG_X, f"--NOT SEEN YET-- {total} cards, {len(table.deck)} in the deck"
-                               "  (t: log)")
+        self.put(
+            lower, LOG_X, f"--NOT SEEN YET-- {total} cards, {len(table.deck)} in the deck  (t: log)"
+        )
         for index, column in enumerate(tracker_cells(table, TRACKER_COLUMNS)):
             for y, cell in enumerate(column, start=lower + 1):
                 self.put(y, LOG_X + index * TRACKER_COLUMN, cell)
@@ -434,8 +440,7 @@ class TableUi(Ui):
     def draw_hints(self, table: Table) -> None:
         self.put(self.hint_y, HAND_X, "h: hint  t: tracker")
         self.put(self.hint_y + 1, HAND_X, "w: scores  ?: help")
-        self.put(self.hint_y + 2, HAND_X,
-                 "o: stop ordering" if table.ordering else "o: order hand")
+        self.put(self.hint_y + 2, HAND_X, "o: stop ordering" if table.ordering else "o: order hand")
 
     # ----- commands --------------------------------------------------------
 
@@ -534,6 +539,12 @@ class TableUi(Ui):
 
 
 __all__ = [
-    "TableUi", "fit_lines", "game_title", "log_lines", "question_context",
-    "since_last_turn", "table_help", "target_hint",
+    "TableUi",
+    "fit_lines",
+    "game_title",
+    "log_lines",
+    "question_context",
+    "since_last_turn",
+    "table_help",
+    "target_hint",
 ]

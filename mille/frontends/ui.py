@@ -253,7 +253,7 @@ def tracker_cells(table: Table, columns: int) -> list[list[str]]:
     rows = tracker(table)
     height = -(-len(rows) // columns)
     cells = [f"{name:<{TRACK_NAME}}{count:>3}" for name, count in rows]
-    return [cells[index * height:(index + 1) * height] for index in range(columns)]
+    return [cells[index * height : (index + 1) * height] for index in range(columns)]
 
 
 def is_erase(key: int) -> bool:
@@ -515,7 +515,7 @@ class Ui:
         height, width = self.scr.getmaxyx()
         rows = self.view_rows()
         self.view_top = max(min(self.view_top, len(lines) - rows), 0)  # after a resize
-        shown = lines[self.view_top:self.view_top + rows]
+        shown = lines[self.view_top : self.view_top + rows]
         if lines:
             where = f"lines {self.view_top + 1}-{self.view_top + len(shown)} of {len(lines)}"
         else:
@@ -589,8 +589,12 @@ class Ui:
 
     def hint_shown_whole(self) -> bool:
         """A hint too long for the error line is shown whole (until a key)."""
-        return bool(self.whole_hint) and self.hinted is not None \
-            and self.message == self.hinted[1] and self.hinted[0] == self.session.table
+        return (
+            bool(self.whole_hint)
+            and self.hinted is not None
+            and self.message == self.hinted[1]
+            and self.hinted[0] == self.session.table
+        )
 
     def draw_whole_hint(self) -> None:
         """The whole hint in the score window's lower rows, ending on the
@@ -631,8 +635,13 @@ class Ui:
             score = state.hand_score(side)
             rows = [score.miles, score.safeties, score.all_four, score.coups]
             if full:
-                rows += [score.trip, score.safe_trip, score.delayed_action,
-                         score.extension, score.shut_out]
+                rows += [
+                    score.trip,
+                    score.safe_trip,
+                    score.delayed_action,
+                    score.extension,
+                    score.shut_out,
+                ]
                 tail = {11: score.total, 13: state.total(side), 14: state.games[who]}
             else:
                 tail = {6: score.total, 8: state.total(side), 9: state.games[who]}
@@ -659,7 +668,7 @@ class Ui:
         room = self.PROMPT_RIGHT + 1 - start
         shown = visible(self.echo)
         if len(shown) + len(self.ghost) >= room:  # keep the end of a long name in view
-            shown = shown[len(shown) + len(self.ghost) - room + 1:]
+            shown = shown[len(shown) + len(self.ghost) - room + 1 :]
         self.put(y, start, shown + self.ghost)
         try:
             self.scr.move(y, start + len(shown))
@@ -709,8 +718,11 @@ class Ui:
 
     def expire_hint(self) -> None:
         """A hint shown for another position (a move, O) leaves the error line."""
-        if self.hinted is not None and self.message == self.hinted[1] \
-                and self.hinted[0] != self.session.table:
+        if (
+            self.hinted is not None
+            and self.message == self.hinted[1]
+            and self.hinted[0] != self.session.table
+        ):
             self.message = ""
 
     def toggle_tracker(self) -> None:
@@ -960,8 +972,11 @@ class Ui:
 
         table = self.session.table
         width = self.scr.getmaxyx()[1] - 1
-        return [row for line in hand_lines(table, self.session.log)
-                for row in textwrap.wrap(escape(line), width, subsequent_indent="  ") or [""]]
+        return [
+            row
+            for line in hand_lines(table, self.session.log)
+            for row in textwrap.wrap(escape(line), width, subsequent_indent="  ") or [""]
+        ]
 
     def show_log(self) -> None:
         """L: the whole hand so far, full screen, from its end; up/down,
@@ -1016,8 +1031,9 @@ class Ui:
                 return PICK
             if char and char in "UD":
                 slot = self.read_slot()
-                move = None if slot is None else self.use(slot) if char == "U" else \
-                    self.discard(slot)
+                move = (
+                    None if slot is None else self.use(slot) if char == "U" else self.discard(slot)
+                )
                 if move is None:
                     continue
                 return move
@@ -1192,6 +1208,7 @@ def install(ui: Ui) -> list[Callable[[], None]]:
             os.close(read_end)
             os.close(write_end)
         else:
+
             def close() -> None:
                 set_wakeup_fd(previous_fd)
                 os.close(read_end)
@@ -1217,7 +1234,6 @@ def release_exit_signals() -> None:
     hold_exit_signals(False)
 
 
-
 def keep(session: Session, reason: str) -> str:
     """Write the game to the recovery file; the line to tell the player."""
     from ..storage import recovery
@@ -1227,7 +1243,9 @@ def keep(session: Session, reason: str) -> str:
     except OSError as exc:
         return f"mille: {reason}; the game could not be kept: {escape(exc.strerror or str(exc))}"
     except Exception as exc:  # whatever happens, the terminal is restored after
-        return f"mille: {reason}; the game could not be kept: {type(exc).__name__}: {escape(str(exc))}"
+        return (
+            f"mille: {reason}; the game could not be kept: {type(exc).__name__}: {escape(str(exc))}"
+        )
     return f"mille: {reason}; the game is kept in {escape(path)}"
 
 

@@ -38,8 +38,14 @@ class Session:
     log: list[Event] = field(default_factory=list)
 
     @classmethod
-    def new(cls, rules: Rules = BSD, *, seed: int | None = None,
-            humans: tuple[int, ...] = (0,), level: str = "standard") -> Session:
+    def new(
+        cls,
+        rules: Rules = BSD,
+        *,
+        seed: int | None = None,
+        humans: tuple[int, ...] = (0,),
+        level: str = "standard",
+    ) -> Session:
         """A new game; ``seed`` makes the deals and the computers reproducible;
         ``level`` says how the computers play.
 
@@ -51,8 +57,11 @@ class Session:
             raise TypeError(f"rules must be a Rules value, not {type(rules).__name__}")
         master = random.Random(seed)
         deal_rng = random.Random(master.getrandbits(64))
-        computers = {seat: make_computer(rules, seat, random.Random(master.getrandbits(64)), level)
-                     for seat in range(rules.players) if seat not in humans}
+        computers = {
+            seat: make_computer(rules, seat, random.Random(master.getrandbits(64)), level)
+            for seat in range(rules.players)
+            if seat not in humans
+        }
         table = Table.new(rules, deal_rng)
         session = cls(table=table, computers=computers, deal_rng=deal_rng)
         for computer in computers.values():

@@ -76,15 +76,16 @@ def reason(table: Table, seat: int, move: Move) -> str:
         return "pick first"
     if isinstance(move, Answer):
         if table.phase == COUP:
-            return ("300 more and the next turn" if move.yes else "keep it for later")
+            return "300 more and the next turn" if move.yes else "keep it for later"
         if table.phase == EXTENSION:
-            return (f"you can make {rules.extension}" if move.yes else "bank the trip now")
+            return f"you can make {rules.extension}" if move.yes else "bank the trip now"
         return "answer the question"
     hand = table.hands[seat]
     card = hand[move.slot]
     if isinstance(move, Discard):
         if is_hazard(card) and not any(
-                table.check(Use(move.slot, t)) is None for t in range(1, rules.sides + 1)):
+            table.check(Use(move.slot, t)) is None for t in range(1, rules.sides + 1)
+        ):
             return "unplayable, needed least"
         return "the card needed least"
     if card <= D200:
@@ -105,7 +106,9 @@ def reason(table: Table, seat: int, move: Move) -> str:
     if is_repair(card):
         return "repairs you; a Go then rolls"
     if is_hazard(card):
-        target = move.target if isinstance(move, Use) and move.target is not None else other_side(side)
+        target = (
+            move.target if isinstance(move, Use) and move.target is not None else other_side(side)
+        )
         other = table.tableaux[target - 1]
         verb = "slows" if card == SPEED_LIMIT else "stops"
         return f"{verb} {side_name(rules, target)} at {other.mileage}"

@@ -85,10 +85,21 @@ class RandomPlayer(_Forgetful):
 
 # How much a card is worth keeping, when nothing better says otherwise.
 _KEEP = {
-    SPEED_LIMIT: 1, D25: 2, D50: 3,
-    OUT_OF_GAS: 4, FLAT_TIRE: 4, ACCIDENT: 4, STOP: 4,
-    END_OF_LIMIT: 5, GASOLINE: 6, SPARE_TIRE: 6, REPAIRS: 6,
-    D75: 7, GO: 8, D100: 9, D200: 10,
+    SPEED_LIMIT: 1,
+    D25: 2,
+    D50: 3,
+    OUT_OF_GAS: 4,
+    FLAT_TIRE: 4,
+    ACCIDENT: 4,
+    STOP: 4,
+    END_OF_LIMIT: 5,
+    GASOLINE: 6,
+    SPARE_TIRE: 6,
+    REPAIRS: 6,
+    D75: 7,
+    GO: 8,
+    D100: 9,
+    D200: 10,
 }
 
 
@@ -115,15 +126,17 @@ class GreedyPlayer(_Forgetful):
         if is_distance(card):
             if me.mileage + VALUES[card] > table.target and rules.perfect_crossing:
                 return 0
-            if card == D200 and rules.max_200s is not None and \
-                    me.nummiles[D200] >= rules.max_200s:
+            if card == D200 and rules.max_200s is not None and me.nummiles[D200] >= rules.max_200s:
                 return 0
         elif is_remedy(card):
             if safety_for(card) in me.safeties or (card == GO and RIGHT_OF_WAY in me.safeties):
                 return 0
         elif is_hazard(card):
-            if all(safety_for(card) in table.tableaux[s - 1].safeties
-                   for s in range(1, rules.sides + 1) if s != own):
+            if all(
+                safety_for(card) in table.tableaux[s - 1].safeties
+                for s in range(1, rules.sides + 1)
+                if s != own
+            ):
                 return 0
         return _KEEP.get(card, 11)
 
@@ -139,8 +152,7 @@ class GreedyPlayer(_Forgetful):
             return windows[0] if windows else PICK
         hand = table.hands[self.seat]
         uses = [m for m in legal if isinstance(m, Use)]
-        safeties = [m for m in uses if hand[m.slot] >= EXTRA_TANK
-                    and hand[m.slot] != FALSE_VIRTUE]
+        safeties = [m for m in uses if hand[m.slot] >= EXTRA_TANK and hand[m.slot] != FALSE_VIRTUE]
         distances = [m for m in uses if is_distance(hand[m.slot])]
         if distances:
             return max(distances, key=lambda m: VALUES[hand[m.slot]])
@@ -164,8 +176,11 @@ class GreedyPlayer(_Forgetful):
     def wants_extension(self, table: Table) -> bool:
         """Extend while plenty of cards remain and every opposing side is far."""
         own = table.side_of(self.seat)
-        far = all(table.tableaux[s - 1].mileage <= 400
-                  for s in range(1, table.rules.sides + 1) if s != own)
+        far = all(
+            table.tableaux[s - 1].mileage <= 400
+            for s in range(1, table.rules.sides + 1)
+            if s != own
+        )
         return len(table.deck) >= 30 and far
 
 

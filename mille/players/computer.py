@@ -120,10 +120,25 @@ ROW = RIGHT_OF_WAY - EXTRA_TANK  # Right of Way's row in the safety table
 
 # BSD's starting Numneed: remedies (and hazards) a hand is expected to need.
 INITIAL_NEED: tuple[int, ...] = (
-    0, 0, 0, 0, 0,
-    2, 2, 2, 4, 3,
-    2, 2, 2, 10, 3,
-    1, 1, 1, 1,
+    0,
+    0,
+    0,
+    0,
+    0,
+    2,
+    2,
+    2,
+    4,
+    3,
+    2,
+    2,
+    2,
+    10,
+    3,
+    1,
+    1,
+    1,
+    1,
 )
 
 # BSD's End: 700, or 1000 once extended (misc.c's literals; the bsd preset's
@@ -168,8 +183,11 @@ def canplay(me: Tableau, op: Tableau, card: int, end: int) -> bool:
         return me.can_go
     if card <= SPEED_LIMIT:  # hazards
         if card == SPEED_LIMIT:
-            return (op.speed_top != SPEED_LIMIT and RIGHT_OF_WAY not in op.safeties
-                    and op.mileage + 50 < end)
+            return (
+                op.speed_top != SPEED_LIMIT
+                and RIGHT_OF_WAY not in op.safeties
+                and op.mileage + 50 < end
+            )
         return op.can_go and safety_for(card) not in op.safeties
     if card <= REPAIRS:
         return me.top == opposite(card)
@@ -295,12 +313,11 @@ class BsdComputer:
         if known < 2:
             return False
         op = table.tableaux[1 - self.seat]
-        if op.mileage == 0 or self._onecard(op, table.target) or (
-            op.can_go and op.mileage >= 500
-        ):
+        if op.mileage == 0 or self._onecard(op, table.target) or (op.can_go and op.mileage >= 500):
             return False
         unplaced = sum(
-            1 for i in range(NUM_SAFETIES)
+            1
+            for i in range(NUM_SAFETIES)
             if EXTRA_TANK + i not in op.safeties and self.safeties[i] == UNKNOWN
         )
         if unplaced + known == NUM_SAFETIES:  # the opponent has played none
@@ -393,8 +410,10 @@ class BsdComputer:
             # first pass has no effect when it then draws).
             for i in range(1, HAND_SLOTS):
                 card = hand[i]
-                if card >= EXTRA_TANK and (me.top == opposite(card) or (
-                        card == RIGHT_OF_WAY and me.speed_top == SPEED_LIMIT)):
+                if card >= EXTRA_TANK and (
+                    me.top == opposite(card)
+                    or (card == RIGHT_OF_WAY and me.speed_top == SPEED_LIMIT)
+                ):
                     return USES[i], _NO_VALUES
             return PICK, _NO_VALUES
 
@@ -462,7 +481,9 @@ class BsdComputer:
         while True:  # BSD's "redoit": restarts with fewer playable cards
             restart = False
             foundlow = bool(
-                cango or count[END_OF_LIMIT] or seen[SPEED_LIMIT] == COUNTS[SPEED_LIMIT]
+                cango
+                or count[END_OF_LIMIT]
+                or seen[SPEED_LIMIT] == COUNTS[SPEED_LIMIT]
                 or own[ROW] != UNKNOWN
             )
             foundend = False
@@ -480,10 +501,14 @@ class BsdComputer:
                     is_miles = True
                     if card <= D50:
                         diff = end - me.mileage
-                        if (deck_left and cango and diff <= 100
-                                and diff // VALUES[card] > count[card]
-                                and (card == D25 or diff % 50 == 0)
-                                and not (card == D50 and diff == 75 and count[D25] > 0)):
+                        if (
+                            deck_left
+                            and cango
+                            and diff <= 100
+                            and diff // VALUES[card] > count[card]
+                            and (card == D25 or diff % 50 == 0)
+                            and not (card == D50 and diff == 75 and count[D25] > 0)
+                        ):
                             # too close to the end: keep it for the finish
                             value = 0
                             is_miles = False
@@ -530,8 +555,10 @@ class BsdComputer:
                         elif card == END_OF_LIMIT:
                             if me.speed_top == SPEED_LIMIT and end - me.mileage <= 50:
                                 value = 1
-                            elif (me.speed_top == SPEED_LIMIT
-                                  or seen[SPEED_LIMIT] != COUNTS[SPEED_LIMIT]):
+                            elif (
+                                me.speed_top == SPEED_LIMIT
+                                or seen[SPEED_LIMIT] != COUNTS[SPEED_LIMIT]
+                            ):
                                 as_repair = True
                             else:
                                 value = 0
@@ -639,8 +666,7 @@ class BsdComputer:
             "gos": self.gos,
             "need": {CARD_NAMES[c]: n for c, n in enumerate(self.need)},
             "safeties": {
-                CARD_NAMES[EXTRA_TANK + i]: _STATUS_NAMES[s]
-                for i, s in enumerate(self.safeties)
+                CARD_NAMES[EXTRA_TANK + i]: _STATUS_NAMES[s] for i, s in enumerate(self.safeties)
             },
         }
 
@@ -719,5 +745,3 @@ _MAX_GOS = sum(COUNTS[h] for h in _HAZARDS_STOPPING) + sum(
 
 def card_index(name: str) -> int:
     return CARD_NAMES.index(name)
-
-

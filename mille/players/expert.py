@@ -187,8 +187,7 @@ class Expert:
 
     track_safeties = True  # deal the worlds' safeties from ``safeties``
 
-    def __init__(self, rng: random.Random, seat: int, *,
-                 budget: Budget = DEFAULT_BUDGET) -> None:
+    def __init__(self, rng: random.Random, seat: int, *, budget: Budget = DEFAULT_BUDGET) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
             raise ExpertError(f"seat must be a whole number from 0, not {seat!r}")
         self.rng = rng
@@ -228,15 +227,22 @@ class Expert:
         with what it played and drew, then foresee the next seat's move."""
         seat = outcome.seat
         remedy = self.stopped.pop(seat, None)
-        if remedy is not None and isinstance(outcome.move, (Use, Discard)) and \
-                not (isinstance(outcome.move, Use) and outcome.card >= EXTRA_TANK):
+        if (
+            remedy is not None
+            and isinstance(outcome.move, (Use, Discard))
+            and not (isinstance(outcome.move, Use) and outcome.card >= EXTRA_TANK)
+        ):
             # (BSD's calcmove notes it twice)
             self.needs.setdefault(seat, list(INITIAL_NEED))[remedy] += 2
         particles = self.beliefs.get(seat)
         if particles is not None:
             self._weigh(seat, particles, outcome)
-        if table.phase == COUP and table.offer is not None and table.asked is not None \
-                and table.asked != self.seat:
+        if (
+            table.phase == COUP
+            and table.offer is not None
+            and table.asked is not None
+            and table.asked != self.seat
+        ):
             # the question shows that the seat asked holds the safety
             safety = table.offer[1]
             for particle in self.beliefs.get(table.asked, []):
@@ -252,13 +258,15 @@ class Expert:
         rng = self.rng
         predicted = self.predictions.pop(seat, None)
         move = outcome.move
-        card = outcome.card if not isinstance(move, (Pick, Answer)) or \
-            outcome.coup_fourre else NO_CARD
+        card = (
+            outcome.card if not isinstance(move, (Pick, Answer)) or outcome.coup_fourre else NO_CARD
+        )
         if predicted is not None and len(predicted) == len(particles):
             actual = _outcome_key(outcome)
-            weights = [(1.0 if key == actual else SURPRISE) *
-                       (card == NO_CARD or card in particle)
-                       for key, particle in zip(predicted, particles)]
+            weights = [
+                (1.0 if key == actual else SURPRISE) * (card == NO_CARD or card in particle)
+                for key, particle in zip(predicted, particles)
+            ]
             particles[:] = [p[:] for p in _resample(particles, weights, rng)]
         if card != NO_CARD:
             for particle in particles:
@@ -274,8 +282,7 @@ class Expert:
         rng = self.rng
         unseen = unseen_counts(table, self.seat)
         for seat, particles in self.beliefs.items():
-            size = sum(c != NO_CARD for c in table.hands[seat]) if seat < len(table.hands) \
-                else 0
+            size = sum(c != NO_CARD for c in table.hands[seat]) if seat < len(table.hands) else 0
             for particle in particles:
                 left = unseen[:]
                 kept = []
@@ -296,8 +303,11 @@ class Expert:
             return
         self._note_stop(table, seat)
         if table.phase == COUP or (
-                table.phase != EXTENSION and table.hands[seat][0] == NO_CARD
-                and not table.is_bsd and table.can_supply()):
+            table.phase != EXTENSION
+            and table.hands[seat][0] == NO_CARD
+            and not table.is_bsd
+            and table.can_supply()
+        ):
             return
         rng = random.Random(self.rng.getrandbits(64))
         public = _public(table)
@@ -343,8 +353,11 @@ class Expert:
         (``BsdComputer._note_need``, called twice), unless it plays a safety
         first; what it counts changes what it plays, so the guesses about
         its hand follow it."""
-        if not table.is_bsd or table.phase != PLAYING or \
-                (table.hands[seat][0] == NO_CARD and table.deck):
+        if (
+            not table.is_bsd
+            or table.phase != PLAYING
+            or (table.hands[seat][0] == NO_CARD and table.deck)
+        ):
             return
         remedy = needed_remedy(table.tableaux[table.side_index(seat)])
         if remedy is not None:
@@ -375,8 +388,13 @@ class Expert:
     def _search(self, table: Table, candidates: list[Move]) -> Move:
         budget = self.budget
         rng = random.Random(self.rng.getrandbits(64))
-        sampler = _Sampler(table, self.seat, self.beliefs, self.needs,
-                           self.safeties if self.track_safeties else None)
+        sampler = _Sampler(
+            table,
+            self.seat,
+            self.beliefs,
+            self.needs,
+            self.safeties if self.track_safeties else None,
+        )
         base_move = sampler.base_move(table, rng.getrandbits(64), candidates)
         stats = [_Stats(move, []) for move in candidates]
         base = next(s for s in stats if s.move == base_move)
@@ -403,8 +421,7 @@ class Expert:
                         used += moves
                         playouts += 1
                         played = True
-                if played and i >= 1 and deadline is not None and \
-                        monotonic() >= deadline:
+                if played and i >= 1 and deadline is not None and monotonic() >= deadline:
                     late = True
                     return i + 1
                 if limit is not None and used >= limit and i >= 1:
@@ -422,11 +439,10 @@ class Expert:
         while not late:
             width = fill(alive, width)
             # drop what is clearly worse than the standard move, then the worse half
-            rivals = [s for s in alive if s is not base
-                      and _z(s, base, width) > -budget.decisive]
+            rivals = [s for s in alive if s is not base and _z(s, base, width) > -budget.decisive]
             rivals.sort(key=lambda s: -s.mean(width))
             if len(rivals) > 1:
-                rivals = rivals[:(len(rivals) + 1) // 2]
+                rivals = rivals[: (len(rivals) + 1) // 2]
             alive = [base] + rivals
             if not rivals or used >= budget.moves or late:
                 break
@@ -472,12 +488,18 @@ class Expert:
         """
         return {
             "seat": self.seat,
-            "beliefs": {str(seat): [_letters(particle) for particle in particles]
-                        for seat, particles in sorted(self.beliefs.items())},
-            "predictions": {str(seat): [_short_key(key) for key in keys]
-                            for seat, keys in sorted(self.predictions.items())},
-            "needs": {str(seat): {CARD_NAMES[c]: n for c, n in enumerate(need)}
-                      for seat, need in sorted(self.needs.items())},
+            "beliefs": {
+                str(seat): [_letters(particle) for particle in particles]
+                for seat, particles in sorted(self.beliefs.items())
+            },
+            "predictions": {
+                str(seat): [_short_key(key) for key in keys]
+                for seat, keys in sorted(self.predictions.items())
+            },
+            "needs": {
+                str(seat): {CARD_NAMES[c]: n for c, n in enumerate(need)}
+                for seat, need in sorted(self.needs.items())
+            },
             "safeties": self.safeties.to_dict(),
         }
 
@@ -524,8 +546,10 @@ class Expert:
             need = card_counts(raw, CARD_NAMES, where, ExpertError)
             for card, n in enumerate(need):
                 if not INITIAL_NEED[card] <= n <= MAX_NEED:
-                    raise ExpertError(f"{where} {CARD_NAMES[card]!r} must be "
-                                      f"{INITIAL_NEED[card]} to {MAX_NEED}, not {quote(n)}")
+                    raise ExpertError(
+                        f"{where} {CARD_NAMES[card]!r} must be "
+                        f"{INITIAL_NEED[card]} to {MAX_NEED}, not {quote(n)}"
+                    )
             needs[other] = need
         bot = cls(rng, seat)
         bot.beliefs, bot.predictions, bot.needs = beliefs, predictions, needs
@@ -617,8 +641,9 @@ def _is_key(key: object) -> bool:
     if kind != "U":
         return False
     name, _, target = rest.partition(">")
-    return name in NAMES and (target == "" or target.isdigit() and target.isascii()
-                              and len(target) == 1)
+    return name in NAMES and (
+        target == "" or target.isdigit() and target.isascii() and len(target) == 1
+    )
 
 
 def _z(a: _Stats, b: _Stats, n: int) -> float:
@@ -655,8 +680,9 @@ def distinct_moves(table: Table, legal: Sequence[Move]) -> list[Move]:
     return moves
 
 
-def _resample(particles: list[list[int]], weights: list[float],
-              rng: random.Random) -> list[list[int]]:
+def _resample(
+    particles: list[list[int]], weights: list[float], rng: random.Random
+) -> list[list[int]]:
     """As many particles, drawn by weight (systematic resampling); the same
     particles if every weight is 0."""
     total = sum(weights)
@@ -734,9 +760,13 @@ def _expand(counts: Sequence[int]) -> list[int]:
     return [kind for kind, n in enumerate(counts) for _ in range(n)]
 
 
-def standard_policy(table: Table, seat: int, rng: random.Random,
-                    public: Sequence[int] | None = None,
-                    need: Sequence[int] | None = None) -> Player:
+def standard_policy(
+    table: Table,
+    seat: int,
+    rng: random.Random,
+    public: Sequence[int] | None = None,
+    need: Sequence[int] | None = None,
+) -> Player:
     """The preset's standard computer for ``seat`` (BSD's for bsd, the
     rules-aware heuristic otherwise), counting as seen what that seat sees
     in ``table`` (``public``: the counts of ``_public``, if known); BSD's
@@ -749,11 +779,12 @@ def standard_policy(table: Table, seat: int, rng: random.Random,
             seen[card] += 1
     if rules.standard_computer == "bsd":
         bot = BsdComputer(rng, seat)
-        bot.seen = seen[:EXTRA_TANK + NUM_SAFETIES]
+        bot.seen = seen[: EXTRA_TANK + NUM_SAFETIES]
         own = table.tableaux[seat].safeties
-        bot.safeties = [PLAYED if EXTRA_TANK + i in own else
-                        IN_HAND if EXTRA_TANK + i in hand else UNKNOWN
-                        for i in range(NUM_SAFETIES)]
+        bot.safeties = [
+            PLAYED if EXTRA_TANK + i in own else IN_HAND if EXTRA_TANK + i in hand else UNKNOWN
+            for i in range(NUM_SAFETIES)
+        ]
         if need is not None:
             bot.need = list(need)
         return bot
@@ -787,10 +818,14 @@ def _outcome_key(outcome: Outcome) -> str:
 class _Sampler:
     """One decision's view: the unseen cards, the worlds, the playouts."""
 
-    def __init__(self, table: Table, seat: int,
-                 beliefs: dict[int, list[list[int]]] | None = None,
-                 needs: dict[int, list[int]] | None = None,
-                 safeties: SafetyTracker | None = None) -> None:
+    def __init__(
+        self,
+        table: Table,
+        seat: int,
+        beliefs: dict[int, list[list[int]]] | None = None,
+        needs: dict[int, list[int]] | None = None,
+        safeties: SafetyTracker | None = None,
+    ) -> None:
         self.table = table
         self.safeties = safeties
         self.seat = seat
@@ -853,9 +888,12 @@ class _Sampler:
     def policies(self, world: Table, rng: random.Random) -> list[Player]:
         """The standard computer in every seat, its counts from what that
         seat sees in ``world``."""
-        return [standard_policy(world, seat, rng, self.public,
-                                None if seat == self.seat else self.needs.get(seat))
-                for seat in range(world.rules.players)]
+        return [
+            standard_policy(
+                world, seat, rng, self.public, None if seat == self.seat else self.needs.get(seat)
+            )
+            for seat in range(world.rules.players)
+        ]
 
     def base_move(self, table: Table, seed: int, candidates: list[Move]) -> Move:
         """The standard computer's move here (as one of ``candidates``)."""
@@ -866,9 +904,13 @@ class _Sampler:
             return move
         hand = table.hands[self.seat]
         for other in candidates:
-            if type(other) is type(move) and isinstance(other, (Use, Discard)) and \
-                    isinstance(move, (Use, Discard)) and hand[other.slot] == hand[move.slot] \
-                    and getattr(other, "target", None) == getattr(move, "target", None):
+            if (
+                type(other) is type(move)
+                and isinstance(other, (Use, Discard))
+                and isinstance(move, (Use, Discard))
+                and hand[other.slot] == hand[move.slot]
+                and getattr(other, "target", None) == getattr(move, "target", None)
+            ):
                 return other
         return candidates[0]
 
@@ -980,5 +1022,4 @@ def game_chance(t: Table, totals: list[int], side: int) -> float:
     return _phi((mine - best_other) / (HAND_SPREAD * math.sqrt(hands_left)))
 
 
-__all__ = ["Budget", "DEFAULT_BUDGET", "Expert", "ExpertError", "distinct_moves",
-           "game_chance"]
+__all__ = ["Budget", "DEFAULT_BUDGET", "Expert", "ExpertError", "distinct_moves", "game_chance"]

@@ -127,8 +127,8 @@ CRITICAL = (OUT_OF_GAS, FLAT_TIRE, ACCIDENT, STOP)  # hazards that stop a side
 # memory may count against.
 _DECKS: frozenset[tuple[int, ...]] = frozenset(
     deck + (fv,)
-    for deck in [find_rules("bsd").deck] + [find_rules("milebymile", rigging=r).deck
-                                            for r in RIGGINGS]
+    for deck in [find_rules("bsd").deck]
+    + [find_rules("milebymile", rigging=r).deck for r in RIGGINGS]
     for fv in (0, 2)
 )
 
@@ -168,9 +168,17 @@ class Weights:
 
 # two sides: attack more (the leader, what is hard to mend), never mind a
 # coup fourre much
-TWO_SIDES = Weights(repair=100.0, attack=160.0, behind=0.6, lead=3.5,
-                    scarce=0.5, coup_risk=50.0, double=0.2, hazard_keep=60.0,
-                    extension_rounds=3)
+TWO_SIDES = Weights(
+    repair=100.0,
+    attack=160.0,
+    behind=0.6,
+    lead=3.5,
+    scarce=0.5,
+    coup_risk=50.0,
+    double=0.2,
+    hazard_keep=60.0,
+    extension_rounds=3,
+)
 # two sides under the problems model (milebymile): attack while rolling too
 TWO_SIDES_PROBLEMS = dataclasses.replace(TWO_SIDES, rolling=1.0)
 MANY_SIDES = Weights()
@@ -249,7 +257,8 @@ class Heuristic:
                 for card in outcome.drawn:
                     self.seen[card] += 1
         elif outcome.card != NO_CARD and (
-                not isinstance(outcome.move, (Pick, Answer)) or outcome.coup_fourre):
+            not isinstance(outcome.move, (Pick, Answer)) or outcome.coup_fourre
+        ):
             self.seen[outcome.card] += 1
 
     def unseen(self, card: int) -> int:
@@ -290,8 +299,7 @@ class Heuristic:
         miles = sum(min(VALUES[c], left) for c in hand)
         shut_outs = sum(o.mileage == 0 for o in others)
         need_rounds = weights(rules).extension_rounds + 2 * shut_outs
-        return rounds >= need_rounds and miles >= 100 * (1 + shut_outs) and \
-            not model.limited(me)
+        return rounds >= need_rounds and miles >= 100 * (1 + shut_outs) and not model.limited(me)
 
     # ----- saving --------------------------------------------------------------
 
@@ -327,7 +335,8 @@ class Heuristic:
         for card, n in enumerate(seen):
             if not 0 <= n <= deck[card]:
                 raise HeuristicError(
-                    f"heuristic: seen {NAMES[card]!r} must be 0 to {deck[card]}, not {n}")
+                    f"heuristic: seen {NAMES[card]!r} must be 0 to {deck[card]}, not {n}"
+                )
         refills = integer(data["refills"], "heuristic: refills", HeuristicError)
         if refills < 0:
             raise HeuristicError(f"heuristic: refills must be 0 or more, not {refills}")
@@ -354,8 +363,11 @@ class _Turn:
         self.left = self.target - self.me.mileage
         self.opponents = [s for s in range(1, self.rules.sides + 1) if s != self.own]
         # an extension may still make cards beyond 700 playable
-        self.may_extend = (self.rules.extension is not None and table.extender is None
-                           and self.target != self.rules.extension)
+        self.may_extend = (
+            self.rules.extension is not None
+            and table.extender is None
+            and self.target != self.rules.extension
+        )
 
     # ----- the choice ---------------------------------------------------------
 
@@ -366,8 +378,9 @@ class _Turn:
             if isinstance(move, Use):
                 scored.append((self.use_value(move), rng.random(), move))
         # never a safety: playing it is always legal and better
-        discards = [m for m in self.legal
-                    if isinstance(m, Discard) and not is_safety(self.hand[m.slot])]
+        discards = [
+            m for m in self.legal if isinstance(m, Discard) and not is_safety(self.hand[m.slot])
+        ]
         best_use = max(scored, key=lambda x: (x[0], x[1])) if scored else None
         if best_use is not None and best_use[0] >= WEAK:
             return best_use[2]
@@ -397,8 +410,12 @@ class _Turn:
     def safety_value(self, card: int) -> float:
         me = self.me
         if card == RIGHT_OF_WAY:
-            cures = bool(self.needs) and self.needs[-1] == GO or self.model.limited(me) or \
-                (self.rules.battle == PROBLEMS and STOP in me.problems)
+            cures = (
+                bool(self.needs)
+                and self.needs[-1] == GO
+                or self.model.limited(me)
+                or (self.rules.battle == PROBLEMS and STOP in me.problems)
+            )
         else:
             cures = opposite(card) in self._hazards_on_me()
         if cures:
@@ -423,8 +440,12 @@ class _Turn:
 
     def finishing(self) -> bool:
         """It holds a distance card that completes the trip now."""
-        return any(isinstance(m, Use) and 0 <= self.hand[m.slot] <= D200
-                   and VALUES[self.hand[m.slot]] >= self.left for m in self.legal)
+        return any(
+            isinstance(m, Use)
+            and 0 <= self.hand[m.slot] <= D200
+            and VALUES[self.hand[m.slot]] >= self.left
+            for m in self.legal
+        )
 
     def end_near(self) -> bool:
         """The hand may end before it can play a held safety."""
@@ -465,8 +486,7 @@ class _Turn:
         if card == END_OF_LIMIT:
             if self.left <= 50:
                 return 1.0
-            small = any(isinstance(m, Use) and self.hand[m.slot] in (D25, D50)
-                        for m in self.legal)
+            small = any(isinstance(m, Use) and self.hand[m.slot] in (D25, D50) for m in self.legal)
             big = any(2 <= c <= D200 and VALUES[c] <= self.left for c in self.hand)
             if not big:
                 return 5.0
@@ -506,8 +526,12 @@ class _Turn:
             if total:
                 damage *= 1.0 + self.w.scarce * (1.0 - self.bot.unseen(remedy) / total)
         value = damage * self.threat(target) * self.time_left()
-        if self.rules.battle == PROBLEMS and not self.needs and self._can_move() \
-                and (left > self.w.last_leg or opp.mileage < self.me.mileage):
+        if (
+            self.rules.battle == PROBLEMS
+            and not self.needs
+            and self._can_move()
+            and (left > self.w.last_leg or opp.mileage < self.me.mileage)
+        ):
             # while rolling, miles first: every hazard brings a Stop, so the
             # chance to roll may not come back, and a hazard keeps
             value *= self.w.rolling
@@ -566,11 +590,14 @@ class _Turn:
         """The chance that the one unseen copy of a safety sits in one of
         ``side``'s hands rather than in the deck or elsewhere."""
         table = self.table
-        held = sum(sum(c != NO_CARD for c in table.hands[seat])
-                   for seat in self.rules.members(side))
+        held = sum(
+            sum(c != NO_CARD for c in table.hands[seat]) for seat in self.rules.members(side)
+        )
         unknown = len(table.deck) + sum(
             sum(c != NO_CARD for c in hand)
-            for seat, hand in enumerate(table.hands) if seat != self.bot.seat)
+            for seat, hand in enumerate(table.hands)
+            if seat != self.bot.seat
+        )
         return held / unknown if unknown else 1.0
 
     # ----- discards ---------------------------------------------------------------
@@ -627,8 +654,9 @@ class _Turn:
                 keep *= CROWD
             return keep
         # hazards
-        targets = [s for s in self.opponents
-                   if safety_for(card) not in self.table.tableaux[s - 1].safeties]
+        targets = [
+            s for s in self.opponents if safety_for(card) not in self.table.tableaux[s - 1].safeties
+        ]
         if not targets:
             return 0.0
         keep = 10.0 if card == SPEED_LIMIT else self.w.hazard_keep / math.sqrt(count)

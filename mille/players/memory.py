@@ -47,14 +47,18 @@ def integer(value: object, what: str, error: type[ValueError]) -> int:
 def seat_number(key: object) -> int | None:
     """The seat a save's key names (``"0"``, ``"12"``: digits, no leading
     zero, at most three), or None if ``key`` is not one."""
-    if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 3 \
-            and (key == "0" or key[0] != "0"):
+    if (
+        isinstance(key, str)
+        and key.isascii()
+        and key.isdigit()
+        and len(key) <= 3
+        and (key == "0" or key[0] != "0")
+    ):
         return int(key)
     return None
 
 
-def card_counts(raw: object, names: Sequence[str], what: str,
-                error: type[ValueError]) -> list[int]:
+def card_counts(raw: object, names: Sequence[str], what: str, error: type[ValueError]) -> list[int]:
     """An object of integers naming each of ``names`` exactly once, as a
     list in the order of ``names``."""
     if not isinstance(raw, dict):

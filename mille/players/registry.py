@@ -37,8 +37,14 @@ SAVED_KINDS = ("bsd", "heuristic", "easy", "expert")  # what a save file may nam
 # every name self-play takes (--players), in the order its help lists them
 PLAYER_NAMES = ("easy", "standard", "bsd", "heuristic", "random", "greedy", "expert")
 
-_CLASS_NAMES = {"BsdComputer": "bsd", "Heuristic": "heuristic", "Easy": "easy",
-                "Expert": "expert", "RandomPlayer": "random", "GreedyPlayer": "greedy"}
+_CLASS_NAMES = {
+    "BsdComputer": "bsd",
+    "Heuristic": "heuristic",
+    "Easy": "easy",
+    "Expert": "expert",
+    "RandomPlayer": "random",
+    "GreedyPlayer": "greedy",
+}
 
 
 def computer_class(kind: str) -> type[Any]:
@@ -98,8 +104,7 @@ def level_of(player: Player) -> str:
     return kind if kind in ("easy", "expert") else STANDARD
 
 
-def make_computer(rules: Rules, seat: int, rng: random.Random,
-                  level: str = STANDARD) -> Player:
+def make_computer(rules: Rules, seat: int, rng: random.Random, level: str = STANDARD) -> Player:
     """The computer that plays ``level`` at ``seat``."""
     player: Player = computer_class(computer_kind(rules, level))(rng, seat)
     return player

@@ -66,8 +66,11 @@ class SafetyTracker:
         self._ratios = {}
         self.weights = {}
         for safety in SAFETY_KINDS:
-            places = {other: float(_size(table, other))
-                      for other in range(table.rules.players) if other != self.seat}
+            places = {
+                other: float(_size(table, other))
+                for other in range(table.rules.players)
+                if other != self.seat
+            }
             places[DECK] = float(len(table.deck))
             self.weights[safety] = places if unseen[safety] else {}
             _normalize(places)
@@ -76,8 +79,9 @@ class SafetyTracker:
         """The chance that ``safety`` is at ``place`` (0 if in view)."""
         return self.weights.get(safety, {}).get(place, 0.0)
 
-    def foresee(self, table: Table, particles: Sequence[list[int]],
-                plays: Plays, rng: random.Random) -> None:
+    def foresee(
+        self, table: Table, particles: Sequence[list[int]], plays: Plays, rng: random.Random
+    ) -> None:
         """Before the seat to move decides: how likely it is, holding each
         safety it may hold, not to play it (on guesses at its hand)."""
         seat = table.current_player
@@ -142,8 +146,12 @@ class SafetyTracker:
                 self.weights[safety] = {table.asked: 1.0}
             return
         move = outcome.move
-        if table.rules.coup != OFFER or not isinstance(move, Use) or \
-                outcome.card not in HAZARDS or any("clash" in n for n in table.notices):
+        if (
+            table.rules.coup != OFFER
+            or not isinstance(move, Use)
+            or outcome.card not in HAZARDS
+            or any("clash" in n for n in table.notices)
+        ):
             return
         side = move.target if move.target is not None else other_side(table.side_of(outcome.seat))
         places = self.weights.get(safety_for(outcome.card))
@@ -177,11 +185,16 @@ class SafetyTracker:
         in view); ``kept``, by the seat about to move, the chance it keeps
         each safety it may hold (worked out before its move, used after)."""
         return {
-            "chances": {CARD_NAMES[safety]: {_place_name(place): chance
-                                             for place, chance in sorted(places.items())}
-                        for safety, places in sorted(self.weights.items())},
-            "kept": {str(seat): {CARD_NAMES[safety]: ratio for safety, ratio in sorted(r.items())}
-                     for seat, r in sorted(self._ratios.items())},
+            "chances": {
+                CARD_NAMES[safety]: {
+                    _place_name(place): chance for place, chance in sorted(places.items())
+                }
+                for safety, places in sorted(self.weights.items())
+            },
+            "kept": {
+                str(seat): {CARD_NAMES[safety]: ratio for safety, ratio in sorted(r.items())}
+                for seat, r in sorted(self._ratios.items())
+            },
         }
 
     @classmethod
@@ -270,5 +283,3 @@ def _normalize(places: dict[int, float], table: Table | None = None) -> None:
     if total > 0:
         for place in places:
             places[place] /= total
-
-

@@ -102,42 +102,112 @@ for _flag in ("O_BINARY", "O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC"):
 
 _TOP_KEYS = ("format", "version", "rules", "seats", "table", "window_full", "deal_rng", "log")
 _V2_TOP_KEYS = _TOP_KEYS[:-1]  # version 2 had no log
-_EVENT_KEYS = ("seat", "move", "card", "drawn", "coup_fourre", "extra_turn", "notices",
-               "phase", "mileage")
+_EVENT_KEYS = (
+    "seat",
+    "move",
+    "card",
+    "drawn",
+    "coup_fourre",
+    "extra_turn",
+    "notices",
+    "phase",
+    "mileage",
+)
 _MOVE = re.compile(r"P|U[P1-6](>[1-9])?|D[P1-6]|y|n")
-_NOTICE = re.compile(r"discard pile reshuffled|karma clash: both lose karma"
-                     r"|side [1-9] (loses|regains) karma")
+_NOTICE = re.compile(
+    r"discard pile reshuffled|karma clash: both lose karma"
+    r"|side [1-9] (loses|regains) karma"
+)
 _RULES_KEYS = (
-    "name", "players", "team_mode", "distance", "winning_score", "perfect_crossing",
-    "stacking", "reshuffle", "always_discard", "rigging", "karma",
+    "name",
+    "players",
+    "team_mode",
+    "distance",
+    "winning_score",
+    "perfect_crossing",
+    "stacking",
+    "reshuffle",
+    "always_discard",
+    "rigging",
+    "karma",
 )
 _BOOL_OPTIONS = ("perfect_crossing", "stacking", "reshuffle", "always_discard", "karma")
 _HUMAN_KEYS = ("control",)
 _COMPUTER_KEYS = ("control", "kind", "memory", "rng")
 _TABLE_KEYS = (
-    "hands", "tableaux", "deck", "discard", "set_aside", "target", "to_move", "starter",
-    "phase", "asked", "offer", "extender", "totals", "games", "ordering", "marks", "seed",
+    "hands",
+    "tableaux",
+    "deck",
+    "discard",
+    "set_aside",
+    "target",
+    "to_move",
+    "starter",
+    "phase",
+    "asked",
+    "offer",
+    "extender",
+    "totals",
+    "games",
+    "ordering",
+    "marks",
+    "seed",
     "refills",
 )
 # written only when set (files from before them lack them: 0 and false)
 _TABLE_OPTIONAL = ("idle_refills",)
 _TABLEAU_OPTIONAL = ("needs_go",)
 _TABLEAU_KEYS = (
-    "battle", "speed", "miles", "safeties", "coups", "mileage", "top", "speed_top",
-    "can_go", "battle_window", "speed_window", "record", "problems", "saved", "karma",
+    "battle",
+    "speed",
+    "miles",
+    "safeties",
+    "coups",
+    "mileage",
+    "top",
+    "speed_top",
+    "can_go",
+    "battle_window",
+    "speed_window",
+    "record",
+    "problems",
+    "saved",
+    "karma",
 )
 _OFFER_KEYS = ("side", "safety", "hazard")
 _RNG_KEYS = ("version", "state", "gauss_next")
 # version 1
 _V1_TOP_KEYS = (
-    "format", "version", "players", "deck", "discard", "end", "to_move",
-    "starter", "phase", "extender", "ordering", "window_full", "computer",
+    "format",
+    "version",
+    "players",
+    "deck",
+    "discard",
+    "end",
+    "to_move",
+    "starter",
+    "phase",
+    "extender",
+    "ordering",
+    "window_full",
+    "computer",
     "rng",
 )
 _V1_PLAYER_KEYS = (
-    "hand", "battle", "speed", "battle_pile", "speed_pile", "miles",
-    "safeties", "coups", "can_go", "battle_window", "speed_window",
-    "mileage", "total_before_hand", "games",
+    "hand",
+    "battle",
+    "speed",
+    "battle_pile",
+    "speed_pile",
+    "miles",
+    "safeties",
+    "coups",
+    "can_go",
+    "battle_window",
+    "speed_window",
+    "mileage",
+    "total_before_hand",
+    "games",
 )
 _V1_PHASES = (PLAYING, EXTENSION, OVER)
 
@@ -206,8 +276,9 @@ def _seat_to_dict(session: Session, seat: int) -> dict[str, Any]:
     except ValueError:
         kind = ""
     if kind not in computer_kinds(session.rules):
-        raise SaveError(f"cannot save a computer of type {type(player).__name__}"
-                        f" under {session.rules.name}")
+        raise SaveError(
+            f"cannot save a computer of type {type(player).__name__} under {session.rules.name}"
+        )
     computer: Any = player
     if computer.seat != seat:
         raise SaveError(f"cannot save seat {seat}'s computer: it plays seat {computer.seat}")
@@ -253,8 +324,12 @@ def table_to_dict(table: Table) -> dict[str, Any]:
         "starter": table.starter,
         "phase": table.phase,
         "asked": table.asked,
-        "offer": None if offer is None else {
-            "side": offer[0], "safety": NAMES[offer[1]], "hazard": NAMES[offer[2]],
+        "offer": None
+        if offer is None
+        else {
+            "side": offer[0],
+            "safety": NAMES[offer[1]],
+            "hazard": NAMES[offer[2]],
         },
         "extender": table.extender,
         "totals": list(table.totals),
@@ -277,7 +352,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
         "table": table_to_dict(table),
         "window_full": session.window_full,
         "deal_rng": _rng_to_dict(session.deal_rng),
-        "log": [_event_to_dict(event) for event in session.log[recent(session.log):]],
+        "log": [_event_to_dict(event) for event in session.log[recent(session.log) :]],
     }
 
 
@@ -302,9 +377,7 @@ def _format(value: Any, indent: str) -> str:
         if not value:
             return "{}"
         inner = indent + "  "
-        items = [
-            f"{inner}{json.dumps(str(k))}: {_format(v, inner)}" for k, v in value.items()
-        ]
+        items = [f"{inner}{json.dumps(str(k))}: {_format(v, inner)}" for k, v in value.items()]
         return "{\n" + ",\n".join(items) + "\n" + indent + "}"
     if isinstance(value, list):
         if any(isinstance(v, (dict, list)) for v in value):
@@ -342,8 +415,11 @@ def save_session(session: Session, path: str) -> None:
         raise OSError(errno.EINVAL, f"cannot save: {e}") from e
     data = text.encode("ascii")
     if len(data) > MAX_SIZE:  # it would not load: refuse it now
-        raise OSError(errno.EFBIG, f"cannot save: the game takes {len(data)} bytes, "
-                      f"over the {SIZE_TEXT} a save file may hold")
+        raise OSError(
+            errno.EFBIG,
+            f"cannot save: the game takes {len(data)} bytes, "
+            f"over the {SIZE_TEXT} a save file may hold",
+        )
 
     if path.endswith(("/", os.sep)):  # creat(2) refuses "name/" too
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
@@ -373,7 +449,8 @@ def save_session(session: Session, path: str) -> None:
         saved = _block_exit_signals()
         try:
             fd, tmp = tempfile.mkstemp(
-                prefix=f".{_cut_to_bytes(name, TEMP_NAME_BYTES)}.", suffix=".tmp",
+                prefix=f".{_cut_to_bytes(name, TEMP_NAME_BYTES)}.",
+                suffix=".tmp",
                 dir=directory or ".",
             )
         finally:
@@ -606,8 +683,7 @@ def _list(data: Any, where: str, length: int | None = None) -> list[Any]:
 
 
 def _ints(data: Any, where: str, length: int, low: int, high: int) -> list[int]:
-    return [_int(n, f"{where}[{i}]", low, high)
-            for i, n in enumerate(_list(data, where, length))]
+    return [_int(n, f"{where}[{i}]", low, high) for i, n in enumerate(_list(data, where, length))]
 
 
 def _card_in(data: Any, where: str, *, empty_ok: bool) -> int:
@@ -623,10 +699,7 @@ def _card_in(data: Any, where: str, *, empty_ok: bool) -> int:
 
 
 def _card_list(data: Any, where: str) -> list[int]:
-    return [
-        _card_in(c, f"{where}[{i}]", empty_ok=False)
-        for i, c in enumerate(_list(data, where))
-    ]
+    return [_card_in(c, f"{where}[{i}]", empty_ok=False) for i, c in enumerate(_list(data, where))]
 
 
 def _hand(data: Any, where: str) -> list[int]:
@@ -637,8 +710,7 @@ def _hand(data: Any, where: str) -> list[int]:
 
 
 def _coups(data: Any, where: str) -> list[bool]:
-    return [_bool(c, f"{where}[{i}]")
-            for i, c in enumerate(_list(data, where, NUM_SAFETIES))]
+    return [_bool(c, f"{where}[{i}]") for i, c in enumerate(_list(data, where, NUM_SAFETIES))]
 
 
 def _rng(data: Any, where: str) -> random.Random:
@@ -707,7 +779,6 @@ def legacy_classic_six(rules: Rules) -> Rules:
     return replace(rules, target=LEGACY_SIX_TARGET, extension=None)
 
 
-
 def _rules(data: Any, where: str) -> Rules:
     d = _object(data, where, _RULES_KEYS)
     name = _str(d["name"], f"{where}.name")
@@ -723,8 +794,10 @@ def _rules(data: Any, where: str) -> Rules:
         options[key] = _bool(d[key], f"{where}.{key}")
     rigging = options["rigging"] = _str(d["rigging"], f"{where}.rigging")
     if rigging not in RIGGINGS:
-        _fail(f"{where}.rigging",
-              f"unknown deck rigging {_show(rigging)} (choose {', '.join(RIGGINGS)})")
+        _fail(
+            f"{where}.rigging",
+            f"unknown deck rigging {_show(rigging)} (choose {', '.join(RIGGINGS)})",
+        )
     try:
         if name == "milebymile":
             rules = find_rules(name, players=players, **options)
@@ -738,15 +811,19 @@ def _rules(data: Any, where: str) -> Rules:
     own = rules_to_dict(rules)
     for key, value in options.items():
         if own[key] != value:
-            _fail(f"{where}.{key}", f"{name} with {players} players has {_show(own[key])},"
-                                    f" not {_show(value)}")
+            _fail(
+                f"{where}.{key}",
+                f"{name} with {players} players has {_show(own[key])}, not {_show(value)}",
+            )
     return rules
 
 
 def _tableau(data: Any, where: str, rules: Rules) -> Tableau:
     d = _object(data, where, _TABLEAU_KEYS + _optional(data, _TABLEAU_OPTIONAL))
-    piles = {key: _card_list(d[key], f"{where}.{key}")
-             for key in ("battle", "speed", "miles", "safeties", "record", "problems", "saved")}
+    piles = {
+        key: _card_list(d[key], f"{where}.{key}")
+        for key in ("battle", "speed", "miles", "safeties", "record", "problems", "saved")
+    }
     played = piles["record"] if rules.battle == PROBLEMS else piles["miles"]
     return Tableau(
         battle=piles["battle"],
@@ -799,10 +876,14 @@ def _table(data: Any, where: str, rules: Rules) -> Table:
         _fail(f"{where}.phase", f"unknown phase {_show(phase)}")
     table = Table(
         rules=rules,
-        hands=[_hand(h, f"{where}.hands[{i}]")
-               for i, h in enumerate(_list(d["hands"], f"{where}.hands", seats))],
-        tableaux=[_tableau(t, f"{where}.tableaux[{i}]", rules)
-                  for i, t in enumerate(_list(d["tableaux"], f"{where}.tableaux", sides))],
+        hands=[
+            _hand(h, f"{where}.hands[{i}]")
+            for i, h in enumerate(_list(d["hands"], f"{where}.hands", seats))
+        ],
+        tableaux=[
+            _tableau(t, f"{where}.tableaux[{i}]", rules)
+            for i, t in enumerate(_list(d["tableaux"], f"{where}.tableaux", sides))
+        ],
         deck=_card_list(d["deck"], f"{where}.deck"),
         discard=_card_list(d["discard"], f"{where}.discard"),
         set_aside=_card_list(d["set_aside"], f"{where}.set_aside"),
@@ -842,8 +923,11 @@ def _seats(data: Any, where: str, rules: Rules) -> dict[int, Player]:
         d = _object(item, here, _COMPUTER_KEYS)
         kind = d["kind"]
         if kind not in kinds:
-            _fail(f"{here}.kind", f"must be one of {', '.join(map(repr, kinds))} under {rules.name},"
-                  f" not {_show(kind)}")
+            _fail(
+                f"{here}.kind",
+                f"must be one of {', '.join(map(repr, kinds))} under {rules.name},"
+                f" not {_show(kind)}",
+            )
         rng = _rng(d["rng"], f"{here}.rng")
         computers[seat] = _computer(kind, d["memory"], rng, seat, f"{here}.memory")
     return computers
@@ -877,27 +961,37 @@ def _event(data: Any, where: str, rules: Rules) -> Event:
             _fail(f"{where}.notices[{i}]", f"not a notice mille gives: {_show(notice)}")
     phase = d["phase"]
     if phase not in (PLAYING, EXTENSION, COUP):
-        _fail(f"{where}.phase", f"expected one of {PLAYING!r}, {EXTENSION!r}, {COUP!r},"
-              f" got {_show(phase)}")
+        _fail(
+            f"{where}.phase",
+            f"expected one of {PLAYING!r}, {EXTENSION!r}, {COUP!r}, got {_show(phase)}",
+        )
     outcome = Outcome(
-        seat, move, card=_card_in(d["card"], f"{where}.card", empty_ok=True),
-        drawn=tuple(drawn), coup_fourre=_bool(d["coup_fourre"], f"{where}.coup_fourre"),
-        extra_turn=_bool(d["extra_turn"], f"{where}.extra_turn"))
+        seat,
+        move,
+        card=_card_in(d["card"], f"{where}.card", empty_ok=True),
+        drawn=tuple(drawn),
+        coup_fourre=_bool(d["coup_fourre"], f"{where}.coup_fourre"),
+        extra_turn=_bool(d["extra_turn"], f"{where}.extra_turn"),
+    )
     mileage = _int(d["mileage"], f"{where}.mileage", 0, BIG)
     _check_event(outcome, phase, notices, rules, where)
     return Event(outcome, tuple(notices), phase, mileage)
 
 
-def _check_event(outcome: Outcome, phase: str, notices: list[str], rules: Rules,
-                 where: str) -> None:
+def _check_event(
+    outcome: Outcome, phase: str, notices: list[str], rules: Rules, where: str
+) -> None:
     """An event the engine could have made: its card, draws, flags and
     notices agree with its move and the rules."""
     move, card = outcome.move, outcome.card
     if isinstance(move, Answer):
         if phase == PLAYING:
             _fail(where, "an answer is made only to a question")
-        if outcome.coup_fourre != (card != NO_CARD) or outcome.coup_fourre and not (
-                move.yes and phase == COUP and is_safety(card)):
+        if (
+            outcome.coup_fourre != (card != NO_CARD)
+            or outcome.coup_fourre
+            and not (move.yes and phase == COUP and is_safety(card))
+        ):
             _fail(where, "only a yes to Coup Fourre? plays a card (its safety)")
     elif phase != PLAYING:
         _fail(where, f"a question must be answered y or n, not {move}")
@@ -909,17 +1003,22 @@ def _check_event(outcome: Outcome, phase: str, notices: list[str], rules: Rules,
     if not isinstance(move, Pick) and outcome.drawn:
         _fail(where, "only a pick draws cards")
     safety = isinstance(move, Use) and is_safety(card)
-    if outcome.extra_turn != safety or outcome.coup_fourre and not (
-            safety or isinstance(move, Answer)):
+    if (
+        outcome.extra_turn != safety
+        or outcome.coup_fourre
+        and not (safety or isinstance(move, Answer))
+    ):
         _fail(where, "only a safety gives another turn or a coup fourre")
-    if isinstance(move, Use) and move.target == rules.side_of(outcome.seat) and \
-            OUT_OF_GAS <= card <= SPEED_LIMIT:
+    if (
+        isinstance(move, Use)
+        and move.target == rules.side_of(outcome.seat)
+        and OUT_OF_GAS <= card <= SPEED_LIMIT
+    ):
         _fail(where, "a hazard on the mover's own side")
     for i, notice in enumerate(notices):
         karma = notice != "discard pile reshuffled"
         side = int(notice.split()[1]) if notice.startswith("side ") else 0
-        if (karma and not rules.karma) or (not karma and not rules.reshuffle) or \
-                side > rules.sides:
+        if (karma and not rules.karma) or (not karma and not rules.reshuffle) or side > rules.sides:
             _fail(f"{where}.notices[{i}]", f"not a notice of these rules: {_show(notice)}")
 
 
@@ -938,11 +1037,13 @@ def _from_v2(data: dict[str, Any]) -> Session:
         _fail("table.asked", "a computer never leaves a question pending")
     window_full = _bool(d["window_full"], "window_full")
     deal_rng = _rng(d["deal_rng"], "deal_rng")
-    log = [_event(item, f"log[{i}]", rules)
-           for i, item in enumerate(_list(d.get("log", []), "log"))]
+    log = [
+        _event(item, f"log[{i}]", rules) for i, item in enumerate(_list(d.get("log", []), "log"))
+    ]
     _check_log(log)
-    return Session(table=table, computers=computers, deal_rng=deal_rng, window_full=window_full,
-                   log=log)
+    return Session(
+        table=table, computers=computers, deal_rng=deal_rng, window_full=window_full, log=log
+    )
 
 
 # ----- version 1 (mille 1.0: bsd, you against the computer) --------------------
@@ -976,8 +1077,9 @@ def _from_v1(data: dict[str, Any]) -> Session:
     seat 1 the computer; each player's hand and board become a seat's hand
     and a side's tableau; ``end`` becomes the target."""
     d = _object(data, "", _V1_TOP_KEYS)
-    players = [_v1_player(p, f"players[{i}]")
-               for i, p in enumerate(_list(d["players"], "players", 2))]
+    players = [
+        _v1_player(p, f"players[{i}]") for i, p in enumerate(_list(d["players"], "players", 2))
+    ]
     phase = d["phase"]
     if not isinstance(phase, str) or phase not in _V1_PHASES:
         _fail("phase", f"unknown phase {_show(phase)}")
@@ -993,29 +1095,31 @@ def _from_v1(data: dict[str, Any]) -> Session:
         _fail("extender", f"must be null outside the extension phase, not {_show(d['extender'])}")
     if end == 1000:  # version 1 did not keep who called it: the first side past 700
         extender = next((side for side, p in enumerate(players, 1) if p[1].mileage >= 700), 1)
-    table = _validated(Table(
-        rules=BSD,
-        hands=[p[0] for p in players],
-        tableaux=[p[1] for p in players],
-        deck=_card_list(d["deck"], "deck"),
-        discard=_card_list(d["discard"], "discard"),
-        target=end,
-        to_move=_int(d["to_move"], "to_move", 0, 1),
-        starter=_int(d["starter"], "starter", 0, 1),
-        phase=phase,
-        asked=asked,
-        extender=extender,
-        totals=[p[2] for p in players],
-        games=[p[3] for p in players],
-        ordering=_bool(d["ordering"], "ordering"),
-    ))
+    table = _validated(
+        Table(
+            rules=BSD,
+            hands=[p[0] for p in players],
+            tableaux=[p[1] for p in players],
+            deck=_card_list(d["deck"], "deck"),
+            discard=_card_list(d["discard"], "discard"),
+            target=end,
+            to_move=_int(d["to_move"], "to_move", 0, 1),
+            starter=_int(d["starter"], "starter", 0, 1),
+            phase=phase,
+            asked=asked,
+            extender=extender,
+            totals=[p[2] for p in players],
+            games=[p[3] for p in players],
+            ordering=_bool(d["ordering"], "ordering"),
+        )
+    )
     window_full = _bool(d["window_full"], "window_full")
     rngs = _object(d["rng"], "rng", ("deal", "computer"))
     deal_rng = _rng(rngs["deal"], "rng.deal")
-    computer = _computer("bsd", d["computer"], _rng(rngs["computer"], "rng.computer"), 1,
-                         "computer")
-    return Session(table=table, computers={1: computer}, deal_rng=deal_rng,
-                   window_full=window_full)
+    computer = _computer(
+        "bsd", d["computer"], _rng(rngs["computer"], "rng.computer"), 1, "computer"
+    )
+    return Session(table=table, computers={1: computer}, deal_rng=deal_rng, window_full=window_full)
 
 
 # ----- the document -------------------------------------------------------------
@@ -1039,8 +1143,10 @@ def _session_from_dict(data: Any) -> Session:
         _fail("format", f"not a mille save file ({_show(data['format'])})")
     version = data.get("version")
     if type(version) is not int or version not in VERSIONS:
-        _fail("version", f"unsupported save version {_show(version)}"
-              f" (this mille reads versions 1, 2 and 3)")
+        _fail(
+            "version",
+            f"unsupported save version {_show(version)} (this mille reads versions 1, 2 and 3)",
+        )
     return _from_v1(data) if version == 1 else _from_v2(data)
 
 
@@ -1060,12 +1166,13 @@ def _no_constant(name: str) -> NoReturn:
 def loads(text: str) -> Session:
     """Restore a session from a save file's text; SaveError if it is not one."""
     try:
-        data = json.loads(
-            text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant
-        )
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
-        _fail("", f"not a mille save file (bad JSON at line {e.lineno} column {e.colno}: "
-                  f"{e.msg.lower()})")
+        _fail(
+            "",
+            f"not a mille save file (bad JSON at line {e.lineno} column {e.colno}: "
+            f"{e.msg.lower()})",
+        )
     except RecursionError:
         _fail("", "not a mille save file (nested too deeply)")
     except SaveError:

@@ -24,7 +24,7 @@ def tracker_cells(lines: list[str]) -> list[tuple[str, int]]:
     cells: list[tuple[str, int]] = []
     for x in (ui.TRACK_X, ui.TRACK_X + ui.TRACK_COLUMN):
         for y in range(ui.TRACK_Y, ui.TRACK_Y + 10):
-            cell = lines[y].ljust(80)[x:x + 17]
+            cell = lines[y].ljust(80)[x : x + 17]
             if cell.strip():
                 cells.append((cell[:14].strip(), int(cell[14:17])))
     return cells
@@ -42,8 +42,10 @@ def test_h_and_t_on_bsds_board(spawn: Spawn) -> None:
     term.wait_for("--MILEAGE--", row=17)
     scores = term.settle()
     term.send("p")
-    term.wait(lambda: term.lines()[6][2:20].strip() == card_name(table.hands[0][0]),
-              what="the picked card")
+    term.wait(
+        lambda: term.lines()[6][2:20].strip() == card_name(table.hands[0][0]),
+        what="the picked card",
+    )
     picked = term.settle()
 
     term.send("h")

@@ -34,9 +34,7 @@ def test_unreadable_file(spawn: Callable[..., Term], tmp_path: Path) -> None:
     assert text.strip() == f"mille: {tmp_path / 'missing'}: No such file or directory"
 
 
-def test_save_then_restore_shows_name_and_date(
-    spawn: Callable[..., Term], tmp_path: Path
-) -> None:
+def test_save_then_restore_shows_name_and_date(spawn: Callable[..., Term], tmp_path: Path) -> None:
     term = spawn("--seed", "4", cwd=tmp_path)
     term.wait_for(">>:Move:", row=10)
     term.send("p")

@@ -48,8 +48,13 @@ def test_the_n_seat_board_shows_options_keys_help_and_the_whole_hand(spawn: Spaw
     term.send("p")
     term.wait_for("You drew ", row=9)
     term.send("d3\r")
-    term.wait(lambda: "You discarded" not in term.text()
-              and term.lines()[PROMPT_Y].endswith("standard computers"), what="your turn again")
+    term.wait(
+        lambda: (
+            "You discarded" not in term.text()
+            and term.lines()[PROMPT_Y].endswith("standard computers")
+        ),
+        what="your turn again",
+    )
     term.settle()
     assert "You drew " not in term.text(), "the short log starts after your last turn"
     term.send("l")

@@ -80,8 +80,13 @@ def test_whole_hand_through_the_keyboard(
     play_hand(term, extend)
     lines = term.settle()
     assert prompt_line(term) == "Another hand?"
-    for y, label in [(5, "Trip Completed"), (9, "Shut-Out"), (11, "Hand Total"),
-                     (13, "Overall Total"), (14, "Games")]:
+    for y, label in [
+        (5, "Trip Completed"),
+        (9, "Shut-Out"),
+        (11, "Hand Total"),
+        (13, "Overall Total"),
+        (14, "Games"),
+    ]:
         assert label in lines[y]
     you = [scores(lines[y])[0] for y in range(1, 10)]
     comp = [scores(lines[y])[1] for y in range(1, 10)]
@@ -99,7 +104,7 @@ def test_whole_hand_through_the_keyboard(
     term.wait(lambda: prompt_line(term) == ">>:Move:", what="move prompt")
     lines = term.settle()
     assert scores(lines[8]) == (total_you, total_comp)
-    assert lines[11].ljust(80)[40:] .startswith("| p: pick")
+    assert lines[11].ljust(80)[40:].startswith("| p: pick")
     assert all(line.strip() == "" for line in lines[18:24])
     assert lines[11][20:27] in ("PLAY   ", "DISCARD"), "the computer moved first"
     term.send("q")

@@ -79,12 +79,19 @@ def one_move_from_700(seed: int = 5) -> tuple[Session, Use]:
     session, dice = Session.new(seed=seed), random.Random(seed)
     for _ in range(3000):
         state = session.state
-        if state.phase == PLAYING and state.to_move == HUMAN and state.deck \
-                and state.has_picked(HUMAN):
+        if (
+            state.phase == PLAYING
+            and state.to_move == HUMAN
+            and state.deck
+            and state.has_picked(HUMAN)
+        ):
             hand, me = state.hands[HUMAN], state.tableaux[HUMAN]
             for move in state.legal_moves():
-                if isinstance(move, Use) and is_distance(hand[move.slot]) \
-                        and me.mileage + VALUES[hand[move.slot]] == 700:
+                if (
+                    isinstance(move, Use)
+                    and is_distance(hand[move.slot])
+                    and me.mileage + VALUES[hand[move.slot]] == 700
+                ):
                     return session, move
         drive(session, dice)
     raise AssertionError(f"seed {seed} never came one move from 700")
@@ -97,9 +104,12 @@ def reach(spawn: Spawn, tmp_path: Path, where: str) -> tuple[Term, Session]:
         term = spawn("--seed", "1", cwd=tmp_path)
         expected = Session.new(seed=1)
         term.wait_for(">>:Move:", row=10)
-        keys, prompt = {"move": ("", ">>:Move:"), "really": ("q", "Really?"),
-                        "file": ("sab", "file: ab"),
-                        "overwrite": ("sg\r", "Overwrite file?")}[where]
+        keys, prompt = {
+            "move": ("", ">>:Move:"),
+            "really": ("q", "Really?"),
+            "file": ("sab", "file: ab"),
+            "overwrite": ("sg\r", "Overwrite file?"),
+        }[where]
     elif where == "same":
         save_session(Session.new(seed=3), str(tmp_path / "g"))
         term = spawn("g", cwd=tmp_path)
@@ -147,8 +157,13 @@ def hang_up(term: Term, how: str) -> int:
 
 
 CASES = [("move", how) for how in ("hup", "term", "close", "quit")] + [
-    ("really", "hup"), ("file", "term"), ("overwrite", "close"), ("same", "quit"),
-    ("extension", "term"), ("another hand", "close"), ("save game", "hup"),
+    ("really", "hup"),
+    ("file", "term"),
+    ("overwrite", "close"),
+    ("same", "quit"),
+    ("extension", "term"),
+    ("another hand", "close"),
+    ("save game", "hup"),
 ]
 
 
@@ -184,8 +199,10 @@ def test_a_hang_up_keeps_the_game(spawn: Spawn, tmp_path: Path, where: str, how:
         again.wait_for("Overall Total", row=8)
         assert totals(again.settle()[8]) == totals(before[13])
     else:
-        again.wait(lambda: prompt_line(again) == ("Extension?" if where == "extension"
-                                                  else ">>:Move:"), what="the prompt")
+        again.wait(
+            lambda: prompt_line(again) == ("Extension?" if where == "extension" else ">>:Move:"),
+            what="the prompt",
+        )
         assert board(again.settle()) == board(before)
     if how == "close":
         assert not kept.exists(), "resumed: never offered again"
@@ -223,12 +240,14 @@ def test_a_lost_terminal_without_sighup_ends_the_game(spawn: Spawn, tmp_path: Pa
 
 
 def test_sigterm_while_nine_experts_move_is_seen_between_two_moves(
-        spawn: Spawn, tmp_path: Path) -> None:
+    spawn: Spawn, tmp_path: Path
+) -> None:
     """The expert thinks up to about a second a move: mille leaves after
     the move under way, not after all eight, with the game as it stood
     between two moves."""
-    term = spawn("--rules", "milebymile", "--players", "9", "--level", "expert",
-                 "--seed", "3", cwd=tmp_path)
+    term = spawn(
+        "--rules", "milebymile", "--players", "9", "--level", "expert", "--seed", "3", cwd=tmp_path
+    )
     term.wait_for(">>:Move:", row=22, timeout=20)
     term.send("p")
     term.wait_for("You drew", timeout=20)

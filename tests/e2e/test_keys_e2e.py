@@ -84,8 +84,11 @@ def test_a_32k_paste_at_file_is_capped_and_quick(spawn: Spawn, tmp_path: Path) -
     term.paste((name + "x" * (32 * 1024 - len(name))).encode())
     term.wait(lambda: prompt_line(term).endswith("abcdef"), timeout=5, what="the capped name")
     term.send("\r")
-    term.wait(lambda: prompt_line(term) == ">>:Move:" and error_line(term) == "a" * 35,
-              timeout=5, what="the move prompt, NAME [date] cut at the window's edge")
+    term.wait(
+        lambda: prompt_line(term) == ">>:Move:" and error_line(term) == "a" * 35,
+        timeout=5,
+        what="the move prompt, NAME [date] cut at the window's edge",
+    )
     assert os.listdir(tmp_path) == [name]
     assert time.monotonic() - began < 30  # was 67 s: quadratic
     assert b"internal error" not in term.raw
@@ -132,14 +135,15 @@ def test_resize_storms_end_in_a_whole_board(spawn: Spawn) -> None:
         term.resize(24, 80)
         if busy:
             term.child.kill(signal.SIGCONT)
-        term.wait(lambda: term.lines() == before, timeout=5,
-                  what=f"the board after storm {round_} {sizes} (no key sent)")
+        term.wait(
+            lambda: term.lines() == before,
+            timeout=5,
+            what=f"the board after storm {round_} {sizes} (no key sent)",
+        )
     assert term.bells() == 0
 
 
-def test_a_restore_note_stays_when_the_computer_moves_first(
-    spawn: Spawn, tmp_path: Path
-) -> None:
+def test_a_restore_note_stays_when_the_computer_moves_first(spawn: Spawn, tmp_path: Path) -> None:
     session = hand_over(Session.new(seed=10))
     session.next_hand()
     assert session.computer_to_move
@@ -155,16 +159,20 @@ def test_a_restore_note_stays_when_the_computer_moves_first(
 def test_arrow_and_function_keys_are_one_unknown_key(spawn: Spawn) -> None:
     term = start(spawn, "--seed", "1")
     before = term.settle()
-    for keys, name in [("\x1b[D", "^[[D"), ("\x1bOP", "^[OP"), ("\x1b[15~", "^[[15~"),
-                       ("\x1b", "^[")]:
+    for keys, name in [
+        ("\x1b[D", "^[[D"),
+        ("\x1bOP", "^[OP"),
+        ("\x1b[15~", "^[[15~"),
+        ("\x1b", "^["),
+    ]:
         term.send(keys)
         message = f"unknown command: {name}"
         term.wait(lambda: error_line(term) == message, what=name)  # noqa: B023 (called at once)
         term.settle()
         assert prompt_line(term) == ">>:Move:"
-        assert [line[:40] for line in term.lines()[:10]] == [
-            line[:40] for line in before[:10]
-        ], "no pick, no order"
+        assert [line[:40] for line in term.lines()[:10]] == [line[:40] for line in before[:10]], (
+            "no pick, no order"
+        )
         term.send("x")
         term.wait_for("unknown command: X", row=15)
     term.send("u\x1b[A")

@@ -16,15 +16,17 @@ Spawn = Callable[..., Term]
 
 def last_move(term: Term) -> tuple[str, str]:
     lines = term.lines()
-    return (lines[MOVE_Y + 1][MOVE_X:MOVE_X + 8].strip(),
-            lines[MOVE_Y + 2][MOVE_X:MOVE_X + 16].strip())
+    return (
+        lines[MOVE_Y + 1][MOVE_X : MOVE_X + 8].strip(),
+        lines[MOVE_Y + 2][MOVE_X : MOVE_X + 16].strip(),
+    )
 
 
 def without_last_move(lines: list[str]) -> list[str]:
     """The board less the computer's last move (not kept in a save)."""
     out = [line.ljust(80) for line in lines]
     for y in (MOVE_Y + 1, MOVE_Y + 2):
-        out[y] = out[y][:MOVE_X] + " " * 20 + out[y][MOVE_X + 20:]
+        out[y] = out[y][:MOVE_X] + " " * 20 + out[y][MOVE_X + 20 :]
     return out
 
 
@@ -39,8 +41,11 @@ def test_the_expert_plays_and_is_saved(spawn: Spawn, tmp_path: Path) -> None:
     term.send("p\r")  # the card just picked (P takes a return, as in BSD)
     # the expert picks, then plays or discards; then it is our move again
     # (the two lines of its move, together: a frame may arrive in pieces)
-    term.wait(lambda: last_move(term)[0] in ("PLAY", "DISCARD") and last_move(term)[1] != "",
-              what="the expert's move and its card", timeout=10)
+    term.wait(
+        lambda: last_move(term)[0] in ("PLAY", "DISCARD") and last_move(term)[1] != "",
+        what="the expert's move and its card",
+        timeout=10,
+    )
     term.wait_for(">>:Move:", row=MOVE_Y)
     term.send("s")
     term.wait_for("file:", row=MOVE_Y)

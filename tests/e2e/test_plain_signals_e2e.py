@@ -12,8 +12,17 @@ from mille.storage.savefile import load_session
 from support.screen import Term
 
 Spawn = Callable[..., Term]
-NINE_EXPERTS = ("--plain", "--rules", "milebymile", "--players", "9", "--level", "expert",
-                "--seed", "3")
+NINE_EXPERTS = (
+    "--plain",
+    "--rules",
+    "milebymile",
+    "--players",
+    "9",
+    "--level",
+    "expert",
+    "--seed",
+    "3",
+)
 
 
 def your_discard(term: Term) -> None:

@@ -125,22 +125,28 @@ def test_no_starts_a_new_game(spawn: Callable[..., Term], state_home: Path) -> N
 
 
 def test_options_start_a_new_game_and_the_kept_one_waits(
-        spawn: Callable[..., Term], state_home: Path) -> None:
+    spawn: Callable[..., Term], state_home: Path
+) -> None:
     _, path = interrupted_game()
     before = path.read_bytes()
     term = spawn("--seed", "4")
     term.wait_for(">>:Move:", row=10)
     term.wait(lambda: hand_on_screen(term) == hand_names(Session.new(seed=4)), what="the new hand")
     assert b"Resume it?" not in term.raw
-    assert re.search((r"mille: a kept game is waiting \(bsd, 2 players, scores \d+, \d+; "
-                      f"{time.ctime(WHEN)}\\): run mille alone to resume it").encode(),
-                     bytes(term.raw))
+    assert re.search(
+        (
+            r"mille: a kept game is waiting \(bsd, 2 players, scores \d+, \d+; "
+            f"{time.ctime(WHEN)}\\): run mille alone to resume it"
+        ).encode(),
+        bytes(term.raw),
+    )
     assert quit_game(term) == 0
     assert path.read_bytes() == before
 
 
 def test_control_backslash_at_the_question_keeps_the_game(
-        spawn: Callable[..., Term], state_home: Path) -> None:
+    spawn: Callable[..., Term], state_home: Path
+) -> None:
     _, path = interrupted_game()
     before = path.read_bytes()
     term = spawn()

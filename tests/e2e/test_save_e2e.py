@@ -125,7 +125,8 @@ def test_a_game_in_full_swing_comes_back_the_same(spawn: Spawn, tmp_path: Path) 
     for _ in range(5000):
         state = session.state
         if (
-            state.phase == PLAYING and state.to_move == HUMAN
+            state.phase == PLAYING
+            and state.to_move == HUMAN
             and all(t.mileage for t in state.tableaux)
             and any(t.safeties for t in state.tableaux)
             and state.hands[HUMAN][0] == -1
@@ -168,8 +169,10 @@ def test_same_file_saves_over_the_file_it_came_from(spawn: Spawn, tmp_path: Path
     term.send("s")
     term.wait_for("Same file?", row=10)
     term.send("y")
-    term.wait(lambda: error_line(term).startswith("g [") and "2001" not in error_line(term),
-              what="the save note")
+    term.wait(
+        lambda: error_line(term).startswith("g [") and "2001" not in error_line(term),
+        what="the save note",
+    )
     assert re.fullmatch(rf"g \[{CTIME}\]", error_line(term))
     assert path.stat().st_mtime > 1_000_000_000
     assert load_session(str(path)).state.hands[HUMAN][0] != -1  # the pick was saved
@@ -345,7 +348,11 @@ def test_restoring_a_finished_hand_shows_the_file_and_date(spawn: Spawn, tmp_pat
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [mille_command(), *args], cwd=cwd, capture_output=True, text=True, timeout=20,
+        [mille_command(), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=20,
         stdin=subprocess.DEVNULL,
     )
 
@@ -361,11 +368,17 @@ def test_a_missing_file(tmp_path: Path) -> None:
     assert result.stderr == "mille: nothing: No such file or directory\n"
 
 
-@pytest.mark.parametrize("content,reason", [
-    (b"", "not a mille save file (empty)"),
-    (b"\x00\x01\x02\x80garbage", "not a mille save file (not UTF-8 text at byte 3)"),
-    (b'{"format": "bsd-mille-save", "version": 9}', "version: unsupported save version 9 (this mille reads versions 1, 2 and 3)"),
-])
+@pytest.mark.parametrize(
+    "content,reason",
+    [
+        (b"", "not a mille save file (empty)"),
+        (b"\x00\x01\x02\x80garbage", "not a mille save file (not UTF-8 text at byte 3)"),
+        (
+            b'{"format": "bsd-mille-save", "version": 9}',
+            "version: unsupported save version 9 (this mille reads versions 1, 2 and 3)",
+        ),
+    ],
+)
 def test_a_corrupt_file(tmp_path: Path, content: bytes, reason: str) -> None:
     (tmp_path / "bad").write_bytes(content)
     result = run("bad", cwd=tmp_path)
@@ -377,11 +390,18 @@ def test_a_corrupt_file(tmp_path: Path, content: bytes, reason: str) -> None:
 def test_a_tampered_save(tmp_path: Path) -> None:
     path = tmp_path / "cheat"
     save_session(Session.new(seed=1), str(path))
-    path.write_text(path.read_text().replace('"games": 0', '"games": 99', 1).replace('"mileage": 0', '"mileage": 700', 1))
+    path.write_text(
+        path.read_text()
+        .replace('"games": 0', '"games": 99', 1)
+        .replace('"mileage": 0', '"mileage": 700', 1)
+    )
     before = path.read_bytes()
     result = run("cheat", cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stderr == "mille: cheat: impossible game: side 1: mileage does not match the distance pile\n"
+    assert (
+        result.stderr
+        == "mille: cheat: impossible game: side 1: mileage does not match the distance pile\n"
+    )
     assert "Traceback" not in result.stderr
     assert path.read_bytes() == before
 

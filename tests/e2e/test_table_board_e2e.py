@@ -137,13 +137,21 @@ def same_screen(term: Term, expected: list[str], what: str = "", timeout: float 
     try:
         term.wait(lambda: term.lines()[:ERROR_Y] == expected, timeout, what)
     except AssertionError:
-        diff = [f"{y:2d} got  {a!r}\n   want {b!r}"
-                for y, (a, b) in enumerate(zip(term.lines(), expected)) if a != b]
+        diff = [
+            f"{y:2d} got  {a!r}\n   want {b!r}"
+            for y, (a, b) in enumerate(zip(term.lines(), expected))
+            if a != b
+        ]
         raise AssertionError(f"screen differs ({what}):\n" + "\n".join(diff)) from None
 
 
-def play(term: Term, mirror: Mirror, *, until: Callable[[Mirror], bool] | None = None,
-         answer: Callable[[Mirror], bool] = lambda mirror: True) -> list[str]:
+def play(
+    term: Term,
+    mirror: Mirror,
+    *,
+    until: Callable[[Mirror], bool] | None = None,
+    answer: Callable[[Mirror], bool] = lambda mirror: True,
+) -> list[str]:
     """Play your moves by the policy, checking every screen, to the end of
     the hand (or until ``until`` holds at one of your decisions); questions
     get ``answer``.  The prompt lines of the questions met."""
@@ -212,9 +220,12 @@ def test_milebymile_three_players_a_race_to_the_table(spawn: Spawn) -> None:
     mirror = Mirror(rules, 105)
     term = start(spawn, "milebymile", 3, 105)
     questions = play(term, mirror)
-    assert any(event.outcome.seat == 0 and isinstance(event.outcome.move, Use)
-               and event.outcome.move.target is not None for event in mirror.session.log), \
-        "a hazard aimed at a side through the keyboard"
+    assert any(
+        event.outcome.seat == 0
+        and isinstance(event.outcome.move, Use)
+        and event.outcome.move.target is not None
+        for event in mirror.session.log
+    ), "a hazard aimed at a side through the keyboard"
     assert questions and " on you - you hold " in questions[0]
     check_totals(term, rules)
     leave(term)
@@ -261,9 +272,11 @@ def test_the_target_prompt_and_the_engines_refusals(spawn: Spawn) -> None:
     term.send(f"u{slot}\r")
     term.wait_for("on side:", row=PROMPT_Y)
     assert term.lines()[ERROR_Y] == "2 Comp 1  3 Comp 2"
-    for keys, message in (("9\r", "no such opponent"),
-                          (f"u{slot}\r1\r", "can't attack your own side"),
-                          (f"u{slot}\r\r", "which opponent?")):
+    for keys, message in (
+        ("9\r", "no such opponent"),
+        (f"u{slot}\r1\r", "can't attack your own side"),
+        (f"u{slot}\r\r", "which opponent?"),
+    ):
         term.send(keys)
         term.wait_for(message, row=ERROR_Y)
         same_screen(term, mirror.screen(), message)  # nothing played
@@ -280,9 +293,14 @@ def test_the_target_prompt_and_the_engines_refusals(spawn: Spawn) -> None:
 def test_save_and_restore_show_the_same_screen(spawn: Spawn, tmp_path: Path) -> None:
     mirror = Mirror(find_rules("milebymile", players=3), 124)
     term = start(spawn, "milebymile", 3, 124, cwd=tmp_path)
-    play(term, mirror, until=lambda m: len(m.session.log) > 12 and m.table.phase == PLAYING
-         and m.table.hands[0][0] < 0)
-    log = [line[LOG_X:].strip() for line in term.lines()[SIDES_Y + 3 + 1:LOG_BOTTOM + 1]]
+    play(
+        term,
+        mirror,
+        until=lambda m: (
+            len(m.session.log) > 12 and m.table.phase == PLAYING and m.table.hands[0][0] < 0
+        ),
+    )
+    log = [line[LOG_X:].strip() for line in term.lines()[SIDES_Y + 3 + 1 : LOG_BOTTOM + 1]]
     assert any(log), "a log to keep"
     term.send("s")
     term.wait_for("file:", row=PROMPT_Y)
@@ -311,13 +329,15 @@ def test_save_and_restore_show_the_same_screen(spawn: Spawn, tmp_path: Path) -> 
 
 
 def test_a_dumb_or_unknown_terminal_is_refused_before_curses(spawn: Spawn) -> None:
-    for term_name, reason in (("dumb", "it cannot move the cursor"),
-                              ("no-such-terminal", "setupterm: could not find terminal")):
+    for term_name, reason in (
+        ("dumb", "it cannot move the cursor"),
+        ("no-such-terminal", "setupterm: could not find terminal"),
+    ):
         term = start(spawn, "classic", 2, 1, env={"TERM": term_name})
         assert term.wait_exit() == 1
         assert term.raw.decode() == (
-            f"mille: cannot use the terminal (TERM={term_name!r}): {reason}; "
-            "try mille --plain\r\n"), "one line, nothing drawn"
+            f"mille: cannot use the terminal (TERM={term_name!r}): {reason}; try mille --plain\r\n"
+        ), "one line, nothing drawn"
 
 
 def test_too_small_then_back(spawn: Spawn) -> None:

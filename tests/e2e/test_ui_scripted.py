@@ -76,8 +76,9 @@ def test_a_game_loaded_at_an_end_of_hand_prompt_starts_a_new_hand() -> None:
     assert session.state.totals[HUMAN] == total
 
 
-def test_saving_at_another_hand_skips_save_game(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_saving_at_another_hand_skips_save_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     session = hand_over(Session.new(seed=3))
     window = FakeWindow("sg1\rn")
@@ -90,8 +91,7 @@ def test_saving_at_another_hand_skips_save_game(tmp_path: Path,
     assert window.line(15)[45:].startswith("g1 [")
 
 
-def test_save_game_yes_that_fails_plays_on(tmp_path: Path,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_save_game_yes_that_fails_plays_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     session = hand_over(Session.new(seed=4))
     window = FakeWindow("nyx/y\r")
@@ -102,8 +102,7 @@ def test_save_game_yes_that_fails_plays_on(tmp_path: Path,
     assert game.message == "No such file or directory"
 
 
-def test_save_game_yes_that_works_exits(tmp_path: Path,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_save_game_yes_that_works_exits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     session = hand_over(Session.new(seed=4))
     window = FakeWindow("nyg\r")
@@ -223,7 +222,7 @@ def test_holding_s_at_a_prompt_never_recurses(tmp_path: Path, where: str) -> Non
         game.run()
     assert window.prompts.count("Same file?") == 5000 and not window.keys
     after = window.prompts.index("file:") + 1
-    assert window.prompts[after - 5002:after + 1] == (
+    assert window.prompts[after - 5002 : after + 1] == (
         [where] + ["Same file?"] * 5000 + ["file:", where]
     ), "S saved (cancelled), then the same question again"
 
@@ -280,8 +279,9 @@ def test_signals_only_set_flags() -> None:
 # ----- the file: prompt ------------------------------------------------------
 
 
-def test_a_long_name_is_capped_and_extra_keys_beep(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_long_name_is_capped_and_extra_keys_beep(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     window = FakeWindow("s" + "a" * 250 + "bcdefg" + "x" * 1000 + "\r")
     game = ui.Ui(window, Session.new(seed=3))  # type: ignore[arg-type]
@@ -325,12 +325,15 @@ def run_until_out(session: Session, keys: str | bytes, message: str = "") -> Fak
     return window
 
 
-@pytest.mark.parametrize("keys,name", [
-    (b"\x1b[D", "^[[D"),  # Left arrow
-    (b"\x1bOP", "^[OP"),  # F1
-    (b"\x1b[15~", "^[[15~"),  # F5
-    (b"\x1b[1;5C", "^[[1;5C"),  # ^Right
-])
+@pytest.mark.parametrize(
+    "keys,name",
+    [
+        (b"\x1b[D", "^[[D"),  # Left arrow
+        (b"\x1bOP", "^[OP"),  # F1
+        (b"\x1b[15~", "^[[15~"),  # F5
+        (b"\x1b[1;5C", "^[[1;5C"),  # ^Right
+    ],
+)
 def test_an_escape_sequence_is_one_unknown_key(keys: bytes, name: str) -> None:
     session = Session.new(seed=11)
     window = run_until_out(session, keys + b"x")
@@ -348,15 +351,15 @@ def test_a_lone_escape_is_unknown() -> None:
     assert session.state.hands[HUMAN][0] != -1, "then p picked"
 
 
-def test_escape_sequences_at_slot_entry_and_prompts(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_escape_sequences_at_slot_entry_and_prompts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     session = Session.new(seed=12)
     window = run_until_out(session, b"pu\x1b[A\x15" + b"q\x1b[Cn" + b"s\x1b[Dab\r")
     assert window.prompts[:4] == [">>:Move:", ">>:Move:", ">>:Move: U", ">>:Move: U^[[A"]
     assert window.prompts[4:7] == [">>:Move:", "Really?", "Really?"]
-    assert window.prompts[7:] == [">>:Move:", "file:", "file:", "file: a", "file: ab",
-                                  ">>:Move:"]
+    assert window.prompts[7:] == [">>:Move:", "file:", "file:", "file: a", "file: ab", ">>:Move:"]
     assert os.listdir(tmp_path) == ["ab"]
 
 

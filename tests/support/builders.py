@@ -60,21 +60,33 @@ def player(
     """
     slots = [card(c) for c in hand] + [NO_CARD] * (7 - len(hand))
     top = card(battle)
-    pile = [card(c) for c in battle_pile] if battle_pile is not None else (
-        [top] if top != NO_CARD else []
+    pile = (
+        [card(c) for c in battle_pile]
+        if battle_pile is not None
+        else ([top] if top != NO_CARD else [])
     )
     spd = card(speed)
-    spile = [card(c) for c in speed_pile] if speed_pile is not None else (
-        [spd] if spd != NO_CARD else []
+    spile = (
+        [card(c) for c in speed_pile]
+        if speed_pile is not None
+        else ([spd] if spd != NO_CARD else [])
     )
     mls = [card(c) for c in miles]
     if can_go is None:
         can_go = top == card("Go")
     tab = Tableau(
-        battle=pile, speed=spile, miles=mls, safeties=[card(c) for c in safeties],
-        coups=list(coups), mileage=sum(VALUES[c] for c in mls),
-        nummiles=[mls.count(c) for c in range(5)], top=top, speed_top=spd,
-        can_go=can_go, battle_window=battle_window, speed_window=speed_window,
+        battle=pile,
+        speed=spile,
+        miles=mls,
+        safeties=[card(c) for c in safeties],
+        coups=list(coups),
+        mileage=sum(VALUES[c] for c in mls),
+        nummiles=[mls.count(c) for c in range(5)],
+        top=top,
+        speed_top=spd,
+        can_go=can_go,
+        battle_window=battle_window,
+        speed_window=speed_window,
     )
     return Seat(slots, tab, total, games)
 
@@ -112,9 +124,15 @@ def build(
         discard, rest = rest[keep:], rest[:keep]
     deck = rest + top[::-1]
     table = Table(
-        rules=BSD, hands=[s.hand for s in seats], tableaux=[s.tableau for s in seats],
-        deck=deck, discard=discard, to_move=to_move,
-        totals=[s.total for s in seats], games=[s.games for s in seats], **kwargs,
+        rules=BSD,
+        hands=[s.hand for s in seats],
+        tableaux=[s.tableau for s in seats],
+        deck=deck,
+        discard=discard,
+        to_move=to_move,
+        totals=[s.total for s in seats],
+        games=[s.games for s in seats],
+        **kwargs,
     )
     table.validate()
     return table

@@ -11,8 +11,9 @@ class FakeDialogue:
     """A front end that answers from a list, for the tests:
     ``answers`` for the yes/no questions in turn, ``names`` for ``file:``."""
 
-    def __init__(self, session: Session, answers: list[bool],
-                 names: list[str] | None = None) -> None:
+    def __init__(
+        self, session: Session, answers: list[bool], names: list[str] | None = None
+    ) -> None:
         self.session = session
         self.saved = False
         self.answers = list(answers)

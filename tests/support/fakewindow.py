@@ -63,9 +63,15 @@ class Grid:
 class FakeWindow(Grid):
     """A grid with a key queue that notes the screen at every key read."""
 
-    def __init__(self, keys: str | bytes = "", rows: int = 24, cols: int = 80, *,
-                 prompt: tuple[int, int, int] = (10, 20, 40),
-                 error: tuple[int, int] = (15, 45)) -> None:
+    def __init__(
+        self,
+        keys: str | bytes = "",
+        rows: int = 24,
+        cols: int = 80,
+        *,
+        prompt: tuple[int, int, int] = (10, 20, 40),
+        error: tuple[int, int] = (15, 45),
+    ) -> None:
         super().__init__(rows, cols)
         self.keys = list(keys.encode("latin-1") if isinstance(keys, str) else keys)
         self.prompt_at, self.error_at = prompt, error

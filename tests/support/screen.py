@@ -88,7 +88,10 @@ class Term:
         self.stream = Stream(self.screen)
         self.raw = bytearray()  # everything the program wrote
         self.child = pexpect.spawn(
-            command or mille_command(), list(args), dimensions=(rows, cols), env=env,
+            command or mille_command(),
+            list(args),
+            dimensions=(rows, cols),
+            env=env,
             cwd=None if cwd is None else str(cwd),
         )
         self.child.delaybeforesend = None  # waits are on the screen, not the clock
@@ -130,9 +133,11 @@ class Term:
 
     def wait_for(self, text: str, row: int | None = None, timeout: float = 5.0) -> list[str]:
         """Wait until ``text`` is on the screen (on ``row`` if given)."""
+
         def seen() -> bool:
             lines = self.lines()
             return text in (lines[row] if row is not None else "\n".join(lines))
+
         self.wait(seen, timeout, text)
         return self.lines()
 
@@ -152,7 +157,7 @@ class Term:
         """Send a lot at once, reading the output meanwhile (a full pty
         output buffer would stop the program, and then the input)."""
         for start in range(0, len(data), chunk):
-            self.child.send(data[start:start + chunk])
+            self.child.send(data[start : start + chunk])
             self.pump(0)
 
     def resize(self, rows: int, cols: int) -> None:
