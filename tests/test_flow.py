@@ -119,24 +119,32 @@ class OutOfMoves(Exception):
 
 class FakeFront(FakeDialogue):
     """A front end for the whole flow: ``moves`` for your turns, in order
-    (OutOfMoves after the last), ``answers`` for the yes/no questions;
-    ``calls`` notes what the loop asked of it, in order."""
+    (OutOfMoves after the last), ``answers`` for the yes/no questions
+    (True, False or a key such as ``"s"``); ``calls`` notes what the loop
+    asked of it, in order."""
 
     def __init__(
         self,
         session: Session,
         moves: list[Move | None],
-        answers: list[bool] | None = None,
+        answers: list[bool | str] | None = None,
         stop_after: int | None = None,
+        names: list[str] | None = None,
     ) -> None:
-        super().__init__(session, answers or [])
+        super().__init__(session, [], names)
+        self.replies = list(answers or [])
         self.moves = list(moves)
         self.stop_after = stop_after  # checkpoints before a hang-up comes
         self.calls: list[str] = []
 
     def ask(self, question: str, can_save: bool = True) -> bool:
+        return flow.ask(self, question, can_save)
+
+    def read_answer(self, question: str, can_save: bool) -> str:
         self.calls.append(question)
-        return super().ask(question, can_save)
+        self.asked.append(question)
+        reply = self.replies.pop(0)
+        return reply if isinstance(reply, str) else "y" if reply else "n"
 
     def introduce(self) -> None:
         self.calls.append("introduce")
@@ -315,3 +323,18 @@ def test_really(answer: bool) -> None:
     else:
         flow.really(fake)
     assert fake.asked == ["Really?"]
+
+
+def test_s_saves_then_asks_again(tmp_path: Path) -> None:
+    name = str(tmp_path / "g.json")
+    fake = FakeFront(Session.new(seed=1), moves=[], answers=["s", "h", False], names=[name])
+    assert not flow.ask(fake, "Another hand?")
+    assert fake.saved, "the answer's S saved the game"
+    assert fake.asked == ["Another hand?", "file:", "Another hand?", "Another hand?"]
+    assert fake.shown == [f"saved: {name}"]
+
+
+def test_no_save_within_the_save_dialogue() -> None:
+    fake = FakeFront(Session.new(seed=1), moves=[], answers=["s", True])
+    assert flow.ask(fake, "Overwrite file?", can_save=False)
+    assert not fake.saved and fake.asked == ["Overwrite file?", "Overwrite file?"]

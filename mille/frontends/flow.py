@@ -64,6 +64,11 @@ if TYPE_CHECKING:
         """What a front end does for the turn loop (:func:`run`): draw or
         tell what happens, read your moves; the loop decides the rest."""
 
+        def read_answer(self, question: str, can_save: bool) -> str:
+            """One answer to a yes/no question (:func:`ask`): ``"y"``,
+            ``"n"``, ``"s"`` (only if ``can_save``), or ``""`` for what the
+            front end did itself (a hint, help, a redraw, a beep)."""
+
         def introduce(self) -> None:
             """Before anything else: what the game is (or nothing)."""
 
@@ -175,6 +180,25 @@ def end_of_hand(front: Dialogue) -> bool:
         front.go_on_after_failed_save()
         return True
     return False
+
+
+def ask(front: Front, question: str, can_save: bool = True) -> bool:
+    """A yes/no question, asked until it is answered (a loop, never a
+    recursion); ``front.saved`` then says whether an S saved the game.
+
+    S saves the game, then asks again, as BSD's ``getyn``, at every
+    question but those of the save dialogue itself (``Same file?``,
+    ``Overwrite file?``: ``can_save=False``): BSD starts a save within the
+    save there, and a held S nested them without end.
+    """
+    saved = False
+    while True:
+        answer = front.read_answer(question, can_save)
+        if answer in ("y", "n"):
+            front.saved = saved
+            return answer == "y"
+        if answer == "s" and can_save:
+            saved = front.save()
 
 
 def really(front: Dialogue) -> None:

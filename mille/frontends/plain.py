@@ -254,37 +254,39 @@ class LineUi:
         return line
 
     def ask(self, question: str, can_save: bool = True) -> bool:
-        """A yes/no question; ``s`` saves and asks again."""
-        saved = False
-        while True:
-            self.in_really = question == "Really?"
-            try:
-                answer = self.read_line(question + " ").lower()
-            finally:
-                self.in_really = False
-            if answer in ("y", "yes"):
-                self.saved = saved
-                return True
-            if answer in ("n", "no"):
-                self.saved = saved
-                return False
-            advice = question not in NO_ADVICE
-            if can_save and answer == "s":
-                saved = self.save()
-            elif advice and answer in ("h", "hint"):
-                self.hint()
-            elif advice and answer in ("t", "tracker"):
-                self.toggle_tracker()
-            elif advice and answer in ("l", "log"):
-                self.tell_hand()
-            elif answer == "?":
-                extra = [
-                    *(["s saves the game first"] if can_save else []),
-                    *(["h: a hint, t: the card tracker, l: the hand"] if advice else []),
-                ]
-                self.say("Answer y or n" + (f" ({'; '.join(extra)})." if extra else "."))
-            else:
-                self.say("Answer y or n.")
+        """A yes/no question (``flow.ask``); ``s`` saves and asks again."""
+        return flow.ask(self, question, can_save)
+
+    def read_answer(self, question: str, can_save: bool) -> str:
+        """One answer to ``question``: ``y``, ``n``, ``s``, or ``""`` for
+        what was done here (h, t, l, ?, or a line that is no answer)."""
+        self.in_really = question == "Really?"
+        try:
+            answer = self.read_line(question + " ").lower()
+        finally:
+            self.in_really = False
+        if answer in ("y", "yes"):
+            return "y"
+        if answer in ("n", "no"):
+            return "n"
+        advice = question not in NO_ADVICE
+        if can_save and answer == "s":
+            return "s"
+        if advice and answer in ("h", "hint"):
+            self.hint()
+        elif advice and answer in ("t", "tracker"):
+            self.toggle_tracker()
+        elif advice and answer in ("l", "log"):
+            self.tell_hand()
+        elif answer == "?":
+            extra = [
+                *(["s saves the game first"] if can_save else []),
+                *(["h: a hint, t: the card tracker, l: the hand"] if advice else []),
+            ]
+            self.say("Answer y or n" + (f" ({'; '.join(extra)})." if extra else "."))
+        else:
+            self.say("Answer y or n.")
+        return ""
 
     # ----- what the player is told ---------------------------------------------
 

@@ -849,39 +849,35 @@ class Ui:
         self.prompt, self.echo, self.ghost, self.helping = kept
 
     def ask(self, question: str, can_save: bool = True) -> bool:
-        """A yes/no prompt; S saves (then asks again), ^L redraws.
+        """A yes/no prompt (``flow.ask``); S saves (then asks again), ^L
+        redraws.  In the save dialogue (``can_save=False``) S only beeps."""
+        return flow.ask(self, question, can_save)
 
-        The prompt loops, it never recurses.  S saves then asks again, as
-        BSD's ``getyn``, at every prompt but those of the save dialogue
-        itself (``Same file?``, ``Overwrite file?``: ``can_save=False``),
-        where it only beeps: BSD starts a save within the save there, and a
-        held S nested them without end.
-        """
-        saved = False
-        while True:
-            self.set_prompt(question)
-            key = self.read_key()
-            if key in (ord("y"), ord("Y")):
-                self.echo = "Y"
-                self.saved = saved
-                return True
-            if key in (ord("n"), ord("N")):
-                self.echo = "N"
-                self.saved = saved
-                return False
-            if can_save and key in (ord("s"), ord("S")):
-                self.echo = "S"
-                saved = self.save()
-            elif question in HINT_QUESTIONS and key in (ord("h"), ord("H")):
-                self.show_hint()
-            elif question in HINT_QUESTIONS and key in (ord("t"), ord("T")):
-                self.toggle_tracker()
-            elif question in LOG_QUESTIONS and key in (ord("l"), ord("L")):
-                self.show_log()
-            elif key == CTRL_L:
-                self.redraw()
-            else:
-                self.beep()
+    def read_answer(self, question: str, can_save: bool) -> str:
+        """One key at ``question``: ``y``, ``n``, ``s``, or ``""`` for what
+        was done here (H, T, L, ^L, a beep)."""
+        self.set_prompt(question)
+        key = self.read_key()
+        if key in (ord("y"), ord("Y")):
+            self.echo = "Y"
+            return "y"
+        if key in (ord("n"), ord("N")):
+            self.echo = "N"
+            return "n"
+        if can_save and key in (ord("s"), ord("S")):
+            self.echo = "S"
+            return "s"
+        if question in HINT_QUESTIONS and key in (ord("h"), ord("H")):
+            self.show_hint()
+        elif question in HINT_QUESTIONS and key in (ord("t"), ord("T")):
+            self.toggle_tracker()
+        elif question in LOG_QUESTIONS and key in (ord("l"), ord("L")):
+            self.show_log()
+        elif key == CTRL_L:
+            self.redraw()
+        else:
+            self.beep()
+        return ""
 
     def read_slot(self) -> int | None:
         """After U or D: the slot (P/0, 1-6) and a confirming RETURN or SPACE.
