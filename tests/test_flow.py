@@ -1,6 +1,7 @@
-"""The dialogues the front ends share (``mille.frontends.flow``), driven by a
-fake front end; the boards and the line mode are tested with them in
-test_board, test_plain and the end-to-end tests."""
+"""The game flow the front ends share (``mille.frontends.flow``): the turn
+loop and its dialogues, driven by fake front ends; the boards and the line
+mode are tested with them in test_board, test_plain and the end-to-end
+tests."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from mille.engine.table import OVER
+from mille.engine.cards import D50, EXTRA_TANK, GO
+from mille.engine.rules import find_rules
+from mille.engine.table import EXTENSION, OVER, PICK, PLAYING, Discard, Move, Outcome, Use
 from mille.frontends import flow
 from mille.game.session import Session
 from mille.storage.savefile import load_session
@@ -105,3 +108,233 @@ def test_a_save_that_raises_says_why_and_goes_on(
     fake = FakeDialogue(Session.new(seed=1), answers=[], names=[str(tmp_path / "g")])
     assert not flow.save(fake)
     assert fake.shown == ["failed: game too large to save"]
+
+
+# ----- the turn loop (flow.run, flow.step) --------------------------------------
+
+
+class OutOfMoves(Exception):
+    """The fake front end has no more moves to make."""
+
+
+class FakeFront(FakeDialogue):
+    """A front end for the whole flow: ``moves`` for your turns, in order
+    (OutOfMoves after the last), ``answers`` for the yes/no questions
+    (True, False or a key such as ``"s"``); ``calls`` notes what the loop
+    asked of it, in order."""
+
+    def __init__(
+        self,
+        session: Session,
+        moves: list[Move | None],
+        answers: list[bool | str] | None = None,
+        stop_after: int | None = None,
+        names: list[str] | None = None,
+    ) -> None:
+        super().__init__(session, [], names)
+        self.replies = list(answers or [])
+        self.moves = list(moves)
+        self.stop_after = stop_after  # checkpoints before a hang-up comes
+        self.calls: list[str] = []
+
+    def ask(self, question: str, can_save: bool = True) -> bool:
+        return flow.ask(self, question, can_save)
+
+    def read_answer(self, question: str, can_save: bool) -> str:
+        self.calls.append(question)
+        self.asked.append(question)
+        reply = self.replies.pop(0)
+        return reply if isinstance(reply, str) else "y" if reply else "n"
+
+    def introduce(self) -> None:
+        self.calls.append("introduce")
+
+    def resumed_at_end(self) -> None:
+        self.calls.append("resumed at end")
+        self.session.next_hand()
+
+    def started(self) -> None:
+        self.calls.append("started")
+
+    def checkpoint(self) -> None:
+        self.calls.append("checkpoint")
+        if self.stop_after is not None and self.calls.count("checkpoint") > self.stop_after:
+            raise flow.Hangup("hang-up")
+
+    def computer_thinks(self) -> None:
+        self.calls.append("thinks")
+
+    def computer_moved(self, outcome: Outcome) -> None:
+        self.calls.append(f"computer {outcome.seat}")
+
+    def human_turn(self) -> None:
+        self.calls.append("your turn")
+
+    def read_move(self) -> Move | None:
+        if not self.moves:
+            raise OutOfMoves
+        return self.moves.pop(0)
+
+    def refused(self, reason: str) -> None:
+        self.calls.append(f"refused: {reason}")
+
+    def played(self) -> None:
+        self.calls.append("played")
+
+    def moved(self) -> None:
+        self.calls.append("moved")
+
+    def question(self, question: str) -> None:
+        self.calls.append(f"question {question}")
+
+    def hand_over(self) -> None:
+        self.calls.append("hand over")
+
+
+def computers_first() -> Session:
+    """classic, 4 seats, the computers to move (seat 1 starts)."""
+    session = Session.new(find_rules("classic", players=4), seed=1)
+    session.table.to_move = 1
+    return session
+
+
+def test_computers_move_one_at_a_time_with_a_checkpoint_before_each() -> None:
+    fake = FakeFront(computers_first(), moves=[])
+    with pytest.raises(OutOfMoves):
+        flow.run(fake)
+    assert fake.calls[:2] == ["introduce", "started"]
+    computer_calls = fake.calls[2 : fake.calls.index("your turn")]
+    assert computer_calls[:4] == ["checkpoint", "thinks", "computer 1", "checkpoint"]
+    assert computer_calls.count("checkpoint") == computer_calls.count("thinks") >= 3
+    assert fake.session.table.current_player == 0
+
+
+def test_a_hang_up_between_two_computer_moves_stops_after_the_move_under_way() -> None:
+    session = computers_first()
+    fake = FakeFront(session, moves=[], stop_after=1)
+    with pytest.raises(flow.Hangup, match="hang-up"):
+        flow.run(fake)
+    assert len(session.log) == 1, "one computer moved, then the hang-up was seen"
+    assert fake.calls[-1] == "checkpoint"
+
+
+def test_your_move_is_read_and_made() -> None:
+    session = Session.new(seed=4)
+    assert session.human_to_move
+    fake = FakeFront(session, moves=[None, PICK])
+    with pytest.raises(OutOfMoves):
+        flow.run(fake)
+    assert fake.calls[2:7] == ["your turn", "your turn", "played", "moved", "your turn"]
+    assert session.log[-1].outcome.move == PICK
+
+
+def test_a_refused_move_changes_nothing() -> None:
+    session = Session.new(seed=4)
+    before = session.table.copy()
+    fake = FakeFront(session, moves=[Use(1)])
+    with pytest.raises(OutOfMoves):
+        flow.run(fake)
+    assert "refused: must pick first" in fake.calls and "played" not in fake.calls
+    assert session.table == before
+
+
+def safety_to_discard() -> Session:
+    """classic, 2 seats, your turn after the pick, Extra Tank in slot 1."""
+    session = Session.new(find_rules("classic", players=2), seed=6)
+    session.play(PICK)
+    session.table.hands[0][1] = EXTRA_TANK
+    return session
+
+
+@pytest.mark.parametrize("answer", [True, False])
+def test_discard_a_safety_is_asked_first(answer: bool) -> None:
+    session = safety_to_discard()
+    fake = FakeFront(session, moves=[Discard(1)], answers=[answer])
+    flow.step(fake)
+    assert fake.calls == ["your turn", "Discard a safety?", *(["played", "moved"] * answer)]
+    assert (session.table.hands[0][1] == EXTRA_TANK) is not answer
+
+
+def test_extension_is_asked_of_you_and_answered() -> None:
+    session = Session.new(find_rules("classic", players=2), seed=6)
+    tab = session.table.tableaux[0]
+    tab.battle, tab.mileage = [GO], 650
+    session.table.hands[0][1] = D50
+    fake = FakeFront(session, moves=[PICK, Use(1)], answers=[True])
+    flow.step(fake)
+    flow.step(fake)
+    assert session.table.phase == EXTENSION
+    flow.step(fake)
+    assert fake.calls[-3:] == ["question Extension?", "Extension?", "played"]
+    assert session.table.phase == PLAYING and session.table.target == 1000
+
+
+def test_a_computers_question_is_the_computers() -> None:
+    session = Session.new(find_rules("classic", players=3), seed=2)
+    table = session.table
+    table.phase, table.asked, table.to_move = EXTENSION, 1, 2
+    fake = FakeFront(session, moves=[])
+    flow.step(fake)
+    assert fake.calls == ["checkpoint", "thinks", "computer 1"] and fake.asked == []
+
+
+def test_the_end_of_a_hand_then_quitting() -> None:
+    fake = FakeFront(finished(), moves=[], answers=[False, False])
+    with pytest.raises(flow.Quit):
+        flow.step(fake)
+    assert fake.calls == ["hand over", "Another hand?", "Save game?"]
+
+
+class Quitter(FakeFront):
+    """Q at the first move, and ``answers`` for Really?."""
+
+    def read_move(self) -> Move | None:
+        flow.really(self)
+        return None
+
+
+def test_run_returns_when_the_player_quits() -> None:
+    fake = Quitter(Session.new(seed=4), moves=[], answers=[True])
+    flow.run(fake)  # no Quit escapes: run returns when the player is done
+    assert fake.calls == ["introduce", "started", "your turn", "Really?"]
+
+
+def test_the_end_of_a_hand_then_another() -> None:
+    fake = FakeFront(finished(), moves=[], answers=[True])
+    flow.step(fake)
+    assert fake.shown == ["new hand"] and fake.calls == ["hand over", "Another hand?"]
+
+
+def test_a_game_saved_at_the_end_of_a_hand_deals_the_next() -> None:
+    session = finished()
+    fake = FakeFront(session, moves=[])
+    with pytest.raises(OutOfMoves):
+        flow.run(fake)
+    assert fake.calls[:3] == ["introduce", "resumed at end", "started"]
+    assert session.table.phase == PLAYING
+
+
+@pytest.mark.parametrize("answer", [True, False])
+def test_really(answer: bool) -> None:
+    fake = FakeDialogue(Session.new(seed=1), answers=[answer])
+    if answer:
+        with pytest.raises(flow.Quit):
+            flow.really(fake)
+    else:
+        flow.really(fake)
+    assert fake.asked == ["Really?"]
+
+
+def test_s_saves_then_asks_again(tmp_path: Path) -> None:
+    name = str(tmp_path / "g.json")
+    fake = FakeFront(Session.new(seed=1), moves=[], answers=["s", "h", False], names=[name])
+    assert not flow.ask(fake, "Another hand?")
+    assert fake.saved, "the answer's S saved the game"
+    assert fake.asked == ["Another hand?", "file:", "Another hand?", "Another hand?"]
+    assert fake.shown == [f"saved: {name}"]
+
+
+def test_no_save_within_the_save_dialogue() -> None:
+    fake = FakeFront(Session.new(seed=1), moves=[], answers=["s", True])
+    assert flow.ask(fake, "Overwrite file?", can_save=False)
+    assert not fake.saved and fake.asked == ["Overwrite file?", "Overwrite file?"]

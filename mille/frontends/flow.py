@@ -1,21 +1,35 @@
-"""The dialogues every front end shares: saving a game, the end of a hand.
+"""The game flow every front end shares: the turn loop and its dialogues.
 
 The boards (``ui``, ``table_ui``) and the line mode (``plain``) draw and
-read in their own ways; which questions these dialogues ask, in what order,
-and what each answer does are written here once.  A front end implements
-:class:`Dialogue` (ask a yes/no question, read a file name, show the
-outcome of a save, deal the next hand) and calls :func:`save` and
-:func:`end_of_hand`.
+read in their own ways; whose move it is, which questions are asked, in
+what order, and what each answer does are written here once.
+
+:func:`run` drives a game: the computers move one at a time, with a
+:meth:`Front.checkpoint` before each (a hang-up is seen after the move
+under way, not after all of them); your turn reads one command
+(:meth:`Front.read_move`), asks ``Discard a safety?`` for a safety the
+rules let you discard, and makes the move; ``Coup Fourre?`` and
+``Extension?`` are asked when they are yours; the end of a hand asks
+:func:`end_of_hand`'s questions; ``Really?`` (:func:`really`) ends the
+game on ``y``.  A front end implements :class:`Front` (draw or tell, read
+keys or lines), and the next one (a remote seat) needs no copy of the loop.
+
+The dialogues alone are :class:`Dialogue` (ask a yes/no question, read a
+file name, show the outcome of a save, deal the next hand) with
+:func:`save` and :func:`end_of_hand`.
 """
 
 from __future__ import annotations
 
 import os
 
+from ..engine.table import EXTENSION, NO, OVER, PLAYING, YES, IllegalMove
+
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from typing import Protocol
 
+    from ..engine.table import Move, Outcome
     from ..game.session import Session
 
     class Dialogue(Protocol):
@@ -45,6 +59,72 @@ if TYPE_CHECKING:
         def go_on_after_failed_save(self) -> None:
             """Deal the next hand after a save at the end failed, keeping
             the reason in view."""
+
+    class Front(Dialogue, Protocol):
+        """What a front end does for the turn loop (:func:`run`): draw or
+        tell what happens, read your moves; the loop decides the rest."""
+
+        def read_answer(self, question: str, can_save: bool) -> str:
+            """One answer to a yes/no question (:func:`ask`): ``"y"``,
+            ``"n"``, ``"s"`` (only if ``can_save``), or ``""`` for what the
+            front end did itself (a hint, help, a redraw, a beep)."""
+
+        def introduce(self) -> None:
+            """Before anything else: what the game is (or nothing)."""
+
+        def resumed_at_end(self) -> None:
+            """A game saved at an end-of-hand question: deal the next hand."""
+
+        def started(self) -> None:
+            """The game is about to be played: show it."""
+
+        def checkpoint(self) -> None:
+            """Between two moves: act on the signals that came meanwhile
+            (:class:`Hangup` if the player is gone)."""
+
+        def computer_thinks(self) -> None:
+            """A computer is about to decide (its move, or an answer)."""
+
+        def computer_moved(self, outcome: Outcome) -> None:
+            """Show what the computer did."""
+
+        def human_turn(self) -> None:
+            """Your move is about to be read: show what you need."""
+
+        def read_move(self) -> Move | None:
+            """One command: a move to make, or None if it was done there."""
+
+        def refused(self, reason: str) -> None:
+            """Show why the engine refused your move; nothing changed."""
+
+        def played(self) -> None:
+            """Your move or answer was made."""
+
+        def moved(self) -> None:
+            """Your move (not an answer) was made and shown by ``played``."""
+
+        def question(self, question: str) -> None:
+            """``Coup Fourre?`` or ``Extension?`` is about to be asked of you."""
+
+        def hand_over(self) -> None:
+            """The hand is over: show how it ended, before the questions."""
+
+
+class Quit(Exception):
+    """The player is done (``Really?`` yes, or no more hands)."""
+
+
+class Hangup(Exception):
+    """The player is gone (a hang-up, SIGTERM, SIGQUIT, a lost terminal):
+    the game must be kept and the program left.
+
+    Raised by a front end between two moves or while it waits for input,
+    never by a signal handler in the middle of a save.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason  # "hang-up", "terminated", "terminal lost", ...
 
 
 def save(front: Dialogue) -> bool:
@@ -100,3 +180,91 @@ def end_of_hand(front: Dialogue) -> bool:
         front.go_on_after_failed_save()
         return True
     return False
+
+
+def ask(front: Front, question: str, can_save: bool = True) -> bool:
+    """A yes/no question, asked until it is answered (a loop, never a
+    recursion); ``front.saved`` then says whether an S saved the game.
+
+    S saves the game, then asks again, as BSD's ``getyn``, at every
+    question but those of the save dialogue itself (``Same file?``,
+    ``Overwrite file?``: ``can_save=False``): BSD starts a save within the
+    save there, and a held S nested them without end.
+    """
+    saved = False
+    while True:
+        answer = front.read_answer(question, can_save)
+        if answer in ("y", "n"):
+            front.saved = saved
+            return answer == "y"
+        if answer == "s" and can_save:
+            saved = front.save()
+
+
+def really(front: Dialogue) -> None:
+    """Q (and ^C): ``Really?``; yes raises :class:`Quit`."""
+    if front.ask("Really?"):
+        raise Quit
+
+
+def finish_hand(front: Front) -> None:
+    """The end of a hand: show it, ask :func:`end_of_hand`'s questions;
+    :class:`Quit` when the player is done."""
+    front.hand_over()
+    if not end_of_hand(front):
+        raise Quit
+
+
+def play(front: Front, move: Move) -> bool:
+    """Make your ``move`` (or answer); a refusal is shown, nothing changed."""
+    try:
+        front.session.play(move)
+    except IllegalMove as exc:
+        front.refused(str(exc))
+        return False
+    front.played()
+    return True
+
+
+def human_turn(front: Front) -> None:
+    """Your turn: one command; a move is made, after ``Discard a safety?``
+    for a safety the rules let you discard (n: nothing changed)."""
+    front.human_turn()
+    move = front.read_move()
+    if move is None:
+        return
+    if front.session.table.discards_safety(move) and not front.ask("Discard a safety?"):
+        return
+    if play(front, move):
+        front.moved()
+
+
+def step(front: Front) -> None:
+    """One move, answer or end of a hand, whichever the game needs next."""
+    session = front.session
+    phase = session.table.phase
+    if phase == OVER:
+        finish_hand(front)
+    elif session.computer_to_move:
+        front.checkpoint()  # a signal is seen between two moves
+        front.computer_thinks()
+        front.computer_moved(session.computer_move())
+    elif phase == PLAYING:
+        human_turn(front)
+    else:  # a question for you (the session answers the computers' at once)
+        question = "Extension?" if phase == EXTENSION else "Coup Fourre?"
+        front.question(question)
+        play(front, YES if front.ask(question) else NO)
+
+
+def run(front: Front) -> None:
+    """Play until the player quits (returns) or is gone (:class:`Hangup`)."""
+    front.introduce()
+    if front.session.table.phase == OVER:  # saved at an end-of-hand question
+        front.resumed_at_end()
+    front.started()
+    try:
+        while True:
+            step(front)
+    except Quit:
+        pass

@@ -51,15 +51,11 @@ from ..engine.describe import card_name, seat_name, side_members, side_name
 from ..engine.rules import OFFER, Rules
 from ..engine.table import (
     COUP,
-    EXTENSION,
-    NO,
-    OVER,
     PICK,
     PLAYING,
-    YES,
     Discard,
-    IllegalMove,
     Move,
+    Outcome,
     Use,
 )
 from ..engine.text import escape
@@ -145,16 +141,8 @@ class EndOfInput(Exception):
     """Standard input is exhausted (or gone)."""
 
 
-class Hangup(Exception):
-    """SIGHUP or SIGTERM: keep the game and leave."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class Quit(Exception):
-    """The player is done (Really? yes, or no more hands)."""
+Hangup = flow.Hangup  # SIGHUP, SIGTERM or SIGQUIT: keep the game and leave
+Quit = flow.Quit  # the player is done (Really? yes, or no more hands)
 
 
 class OutputLost(Exception):
@@ -224,8 +212,7 @@ class LineUi:
         if self.interrupted and not self.in_really:
             self.interrupted = False
             self.write("\n")
-            if self.ask("Really?"):
-                raise Quit
+            flow.really(self)
 
     def flush(self) -> None:
         """What was said goes out now (through a pipe too, as a prompt does)."""
@@ -267,37 +254,39 @@ class LineUi:
         return line
 
     def ask(self, question: str, can_save: bool = True) -> bool:
-        """A yes/no question; ``s`` saves and asks again."""
-        saved = False
-        while True:
-            self.in_really = question == "Really?"
-            try:
-                answer = self.read_line(question + " ").lower()
-            finally:
-                self.in_really = False
-            if answer in ("y", "yes"):
-                self.saved = saved
-                return True
-            if answer in ("n", "no"):
-                self.saved = saved
-                return False
-            advice = question not in NO_ADVICE
-            if can_save and answer == "s":
-                saved = self.save()
-            elif advice and answer in ("h", "hint"):
-                self.hint()
-            elif advice and answer in ("t", "tracker"):
-                self.toggle_tracker()
-            elif advice and answer in ("l", "log"):
-                self.tell_hand()
-            elif answer == "?":
-                extra = [
-                    *(["s saves the game first"] if can_save else []),
-                    *(["h: a hint, t: the card tracker, l: the hand"] if advice else []),
-                ]
-                self.say("Answer y or n" + (f" ({'; '.join(extra)})." if extra else "."))
-            else:
-                self.say("Answer y or n.")
+        """A yes/no question (``flow.ask``); ``s`` saves and asks again."""
+        return flow.ask(self, question, can_save)
+
+    def read_answer(self, question: str, can_save: bool) -> str:
+        """One answer to ``question``: ``y``, ``n``, ``s``, or ``""`` for
+        what was done here (h, t, l, ?, or a line that is no answer)."""
+        self.in_really = question == "Really?"
+        try:
+            answer = self.read_line(question + " ").lower()
+        finally:
+            self.in_really = False
+        if answer in ("y", "yes"):
+            return "y"
+        if answer in ("n", "no"):
+            return "n"
+        advice = question not in NO_ADVICE
+        if can_save and answer == "s":
+            return "s"
+        if advice and answer in ("h", "hint"):
+            self.hint()
+        elif advice and answer in ("t", "tracker"):
+            self.toggle_tracker()
+        elif advice and answer in ("l", "log"):
+            self.tell_hand()
+        elif answer == "?":
+            extra = [
+                *(["s saves the game first"] if can_save else []),
+                *(["h: a hint, t: the card tracker, l: the hand"] if advice else []),
+            ]
+            self.say("Answer y or n" + (f" ({'; '.join(extra)})." if extra else "."))
+        else:
+            self.say("Answer y or n.")
+        return ""
 
     # ----- what the player is told ---------------------------------------------
 
@@ -429,8 +418,7 @@ class LineUi:
         elif head == "t":
             self.toggle_tracker()
         elif head == "q":
-            if self.ask("Really?"):
-                raise Quit
+            flow.really(self)
         elif head == "?":
             self.say(help_text(self.session.rules, self.session.level))
         else:
@@ -485,18 +473,40 @@ class LineUi:
         self.say(f"{escape(name)} [{when}]")
         self.changed = False
 
-    # ----- the game --------------------------------------------------------------
+    # ----- the game (driven by flow.run) -----------------------------------------
 
-    def play(self, move: Move) -> bool:
-        try:
-            self.session.play(move)
-        except IllegalMove as exc:
-            self.say(str(exc))
-            return False
+    def computer_thinks(self) -> None:
+        self.flush()  # what was said is out while the computer thinks
+
+    def computer_moved(self, outcome: Outcome) -> None:
         self.changed = True
-        return True
+        self.tell_events()  # as it happens, not when all have moved
 
     def human_turn(self) -> None:
+        self.tell_events()
+        if not self.turn_told:
+            self.tell_table()
+            self.turn_told = True
+
+    def read_move(self) -> Move | None:
+        return self.command(self.read_line(PROMPT))
+
+    def refused(self, reason: str) -> None:
+        self.say(reason)
+
+    def played(self) -> None:
+        self.changed = True
+
+    def moved(self) -> None:
+        table = self.session.table
+        if table.current_player == YOU and table.phase == PLAYING:
+            self.tell_events()  # your pick, or a safety's extra turn
+            self.say(self.hand_line())
+        else:
+            self.turn_told = False
+
+    def question(self, question: str) -> None:
+        """Before ``Coup Fourre?`` (what it answers) and ``Extension?``."""
         table = self.session.table
         self.tell_events()
         if table.phase == COUP:
@@ -506,27 +516,8 @@ class LineUi:
                 f"{seat_name(table.rules, attacker)} played {card_name(hazard)} on side "
                 f"{side}; you hold {card_name(safety)}."
             )
-            self.play(YES if self.ask("Coup Fourre?") else NO)
-            return
-        if table.phase == EXTENSION:
-            self.play(YES if self.ask("Extension?") else NO)
-            return
-        if not self.turn_told:
-            self.tell_table()
-            self.turn_told = True
-        move = self.command(self.read_line(PROMPT))
-        if move is not None and table.discards_safety(move) and not self.ask("Discard a safety?"):
-            return  # n: nothing changed, the same prompt again
-        if move is None or not self.play(move):
-            return
-        table = self.session.table
-        if table.current_player == YOU and table.phase == PLAYING:
-            self.tell_events()  # your pick, or a safety's extra turn
-            self.say(self.hand_line())
-        else:
-            self.turn_told = False
 
-    def end_of_hand(self) -> None:
+    def hand_over(self) -> None:
         table = self.session.table
         self.tell_events()
         self.say(describe.hand_result(table))
@@ -534,8 +525,6 @@ class LineUi:
         won = describe.game_result(table)
         if won:
             self.say(won)
-        if not flow.end_of_hand(self):
-            raise Quit
 
     def go_on_after_failed_save(self) -> None:
         self.new_hand()
@@ -566,23 +555,16 @@ class LineUi:
         if self.message:
             self.say(escape(self.message))
 
-    def run(self) -> None:
-        self.introduce()
-        if self.session.table.phase == OVER:  # saved at an end-of-hand question
-            self.new_hand()
+    def resumed_at_end(self) -> None:
+        self.new_hand()
+
+    def started(self) -> None:
         self.shown = describe.recent(self.session.log)
-        while True:
-            session = self.session
-            if session.table.phase == OVER:
-                self.end_of_hand()
-            elif session.computer_to_move:
-                self.checkpoint()  # a signal is seen between two moves
-                self.flush()  # what was said is out while the computer thinks
-                session.computer_move()
-                self.changed = True
-                self.tell_events()  # as it happens, not when all have moved
-            else:
-                self.human_turn()
+
+    def run(self) -> None:
+        """Play until the player quits (returns) or is gone (Hangup,
+        EndOfInput, OutputLost): :func:`mille.frontends.flow.run`."""
+        flow.run(self)
 
 
 def _slot(text: str) -> int | None:

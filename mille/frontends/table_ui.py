@@ -1,7 +1,7 @@
 """The curses board of the ``classic`` and ``milebymile`` presets, 2 to 9 seats.
 
 BSD's board (:class:`mille.frontends.ui.Ui`) has room for two players only.  This
-one keeps its keys, prompts, save dialogue, signals and game loop and draws
+one keeps its keys, prompts, signals and game flow (``flow.run``) and draws
 a table instead, on the same 80x24 screen::
 
     row 0        the game, the target (Extension), the deck and the discard top
@@ -55,7 +55,7 @@ from ..engine.describe import (
     tops,
 )
 from ..engine.rules import Rules
-from ..engine.table import COUP, EXTENSION, NO, OVER, PLAYING, YES, Event, Move, Table, Use
+from ..engine.table import COUP, EXTENSION, OVER, Event, Move, Outcome, Table, Use
 from ..engine.text import ELLIPSIS, shorten
 from ..game.session import Session
 from .ui import MOVE_PROMPT, NEWLINE, RETURN, SPACE, Ui, is_erase, is_kill, tracker_cells
@@ -490,22 +490,23 @@ class TableUi(Ui):
 
     # ----- the game --------------------------------------------------------
 
-    def computer_turn(self) -> None:
-        """One move (or answer) of a computer; the log tells what it did.
+    def computer_thinks(self) -> None:
+        """Before a computer's move (or answer): the status says which
+        computer is deciding (``Comp 3 is thinking...``) from before its
+        decision until its move is drawn.
 
         The screen shows each move as it is made: with many computers (and
-        the expert thinking up to 0.9 s a move) it never waits for them all;
-        the status says which computer is deciding (``Comp 3 is
-        thinking...``) from before its decision until its move is drawn.
+        the expert thinking up to 0.9 s a move) it never waits for them all.
         """
         if not self.thinking:  # the first of the computers to move in a row
             self.thinking = self.thinker()
             if not self.pending:  # not while keys typed ahead wait
                 self.render()
-        try:
-            self.session.computer_move()
-        finally:
-            self.thinking = self.thinker()  # the next computer's name, if one moves next
+
+    def computer_moved(self, outcome: Outcome) -> None:
+        """The log tells what the computer did; the next one's name, if a
+        computer moves next, stays on the status line."""
+        self.thinking = self.thinker()
         if not self.keep_note:  # a restore note stays until the player has moved
             self.message = ""
         self.render()
@@ -518,24 +519,9 @@ class TableUi(Ui):
             return ""
         return seat_name(session.rules, seat)
 
-    def answer(self, question: str) -> None:
-        """Your answer to ``Extension?`` or ``Coup Fourre?``."""
-        yes = self.ask(question)
+    def question(self, question: str) -> None:
+        """Your answer to ``Extension?`` or ``Coup Fourre?`` is a move."""
         self.keep_note = False
-        self.session.play(YES if yes else NO)
-
-    def step(self) -> None:
-        """One move, answer or end-of-hand prompt, whichever comes next."""
-        session = self.session
-        phase = session.table.phase
-        if phase == OVER:
-            self.end_of_hand()
-        elif session.computer_to_move:
-            self.computer_turn()
-        elif phase == PLAYING:
-            self.human_turn()
-        else:
-            self.answer("Extension?" if phase == EXTENSION else "Coup Fourre?")
 
 
 __all__ = [

@@ -47,15 +47,11 @@ if TYPE_CHECKING:
 
 from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
 from ..engine.table import (
-    EXTENSION,
-    NO,
     OVER,
     PICK,
-    PLAYING,
-    YES,
     Discard,
-    IllegalMove,
     Move,
+    Outcome,
     Pick,
     Table,
     Use,
@@ -191,20 +187,8 @@ VIEW_HOME = (b"\x1b[H", b"\x1bOH", b"\x1b[1~", b"\x1b[7~")
 VIEW_END = (b"\x1b[F", b"\x1bOF", b"\x1b[4~", b"\x1b[8~")
 
 
-class Quit(Exception):
-    """Leave the program normally (exit status 0)."""
-
-
-class Hangup(Exception):
-    """The player is gone: the game must be kept and the program left.
-
-    Raised by the key reader (never by a signal handler), so it can only
-    come between keys, never in the middle of a save.
-    """
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason  # "hang-up", "terminated" or "terminal lost"
+Quit = flow.Quit  # leave the program normally (exit status 0)
+Hangup = flow.Hangup  # raised by the key reader or between two moves, never mid-save
 
 
 class LostTerminal(Exception):
@@ -398,10 +382,12 @@ class TtyKeyboard(Keyboard):
 class Ui:
     """The screen and keyboard for one run of the program: BSD's board.
 
-    The keyboard, the prompts, the save dialogue, the signals and the game
-    loop are shared with the board of the other presets
-    (:class:`mille.frontends.table_ui.TableUi`), which overrides ``draw``, the prompt's
-    place, the help text and the loop's steps.
+    The keyboard, the prompts, the signals and what the game flow
+    (:func:`mille.frontends.flow.run`, which drives it as a
+    :class:`~mille.frontends.flow.Front`) asks of a board are shared with
+    the board of the other presets (:class:`mille.frontends.table_ui.TableUi`),
+    which overrides ``draw``, the prompt's place, the help text and how a
+    computer's move is shown.
     """
 
     HELP_LINES: tuple[str, ...] = HELP
@@ -857,46 +843,41 @@ class Ui:
         self.in_really = True
         self.helping = False
         try:
-            if self.ask("Really?"):
-                raise Quit
+            flow.really(self)
         finally:
             self.in_really = False
         self.prompt, self.echo, self.ghost, self.helping = kept
 
     def ask(self, question: str, can_save: bool = True) -> bool:
-        """A yes/no prompt; S saves (then asks again), ^L redraws.
+        """A yes/no prompt (``flow.ask``); S saves (then asks again), ^L
+        redraws.  In the save dialogue (``can_save=False``) S only beeps."""
+        return flow.ask(self, question, can_save)
 
-        The prompt loops, it never recurses.  S saves then asks again, as
-        BSD's ``getyn``, at every prompt but those of the save dialogue
-        itself (``Same file?``, ``Overwrite file?``: ``can_save=False``),
-        where it only beeps: BSD starts a save within the save there, and a
-        held S nested them without end.
-        """
-        saved = False
-        while True:
-            self.set_prompt(question)
-            key = self.read_key()
-            if key in (ord("y"), ord("Y")):
-                self.echo = "Y"
-                self.saved = saved
-                return True
-            if key in (ord("n"), ord("N")):
-                self.echo = "N"
-                self.saved = saved
-                return False
-            if can_save and key in (ord("s"), ord("S")):
-                self.echo = "S"
-                saved = self.save()
-            elif question in HINT_QUESTIONS and key in (ord("h"), ord("H")):
-                self.show_hint()
-            elif question in HINT_QUESTIONS and key in (ord("t"), ord("T")):
-                self.toggle_tracker()
-            elif question in LOG_QUESTIONS and key in (ord("l"), ord("L")):
-                self.show_log()
-            elif key == CTRL_L:
-                self.redraw()
-            else:
-                self.beep()
+    def read_answer(self, question: str, can_save: bool) -> str:
+        """One key at ``question``: ``y``, ``n``, ``s``, or ``""`` for what
+        was done here (H, T, L, ^L, a beep)."""
+        self.set_prompt(question)
+        key = self.read_key()
+        if key in (ord("y"), ord("Y")):
+            self.echo = "Y"
+            return "y"
+        if key in (ord("n"), ord("N")):
+            self.echo = "N"
+            return "n"
+        if can_save and key in (ord("s"), ord("S")):
+            self.echo = "S"
+            return "s"
+        if question in HINT_QUESTIONS and key in (ord("h"), ord("H")):
+            self.show_hint()
+        elif question in HINT_QUESTIONS and key in (ord("t"), ord("T")):
+            self.toggle_tracker()
+        elif question in LOG_QUESTIONS and key in (ord("l"), ord("L")):
+            self.show_log()
+        elif key == CTRL_L:
+            self.redraw()
+        else:
+            self.beep()
+        return ""
 
     def read_slot(self) -> int | None:
         """After U or D: the slot (P/0, 1-6) and a confirming RETURN or SPACE.
@@ -1078,13 +1059,10 @@ class Ui:
     def discard(self, slot: int) -> Move | None:
         """The move for ``D`` and a slot (None: the command was abandoned).
 
-        A safety the rules let you discard (not BSD's) asks ``Discard a
-        safety?`` first: n abandons the command, nothing changed.
+        (A safety the rules let you discard, not BSD's, then asks ``Discard
+        a safety?``: :func:`mille.frontends.flow.human_turn`.)
         """
-        move = Discard(slot)
-        if self.session.state.discards_safety(move) and not self.ask("Discard a safety?"):
-            return None
-        return move
+        return Discard(slot)
 
     def save(self) -> bool:
         """BSD's save dialogue (``flow.save``); True if the game was written."""
@@ -1099,35 +1077,65 @@ class Ui:
     def saved_to(self, name: str, when: str) -> None:
         self.note(f"{name} [{when}]")
 
-    # ----- the game --------------------------------------------------------
+    # ----- the game (driven by flow.run) -------------------------------------
+
+    def introduce(self) -> None:
+        pass  # the board shows the game
+
+    def resumed_at_end(self) -> None:
+        note = self.message  # the restored file's name and date
+        self.new_hand()  # saved at an end-of-hand prompt: deal the next one
+        self.message = note
+
+    def started(self) -> None:
+        self.sync_size()
+        self.render()
+
+    def checkpoint(self) -> None:
+        """Between two moves: a hang-up is seen after the move under way
+        (the computers move a while); ^C waits for the next key."""
+        if self.stop is not None:
+            raise Hangup(self.stop)
+
+    def computer_thinks(self) -> None:
+        pass
+
+    def computer_moved(self, outcome: Outcome) -> None:
+        if not self.keep_note:  # a restore note stays until the player has moved
+            self.message = ""
+        if not isinstance(outcome.move, Pick):
+            what = "DISCARD" if isinstance(outcome.move, Discard) else "PLAY"
+            self.last_move = (what, CARD_NAMES[outcome.card])
 
     def human_turn(self) -> None:
         self.keep_note = False  # the computer's next move clears the note
-        move = self.get_move()
-        if move is None:
-            return
-        try:
-            self.session.play(move)
-        except IllegalMove as exc:
-            self.error(str(exc))
 
-    def computer_turn(self) -> None:
-        result = self.session.computer_move()
-        if not self.keep_note:  # a restore note stays until the player has moved
-            self.message = ""
-        if not isinstance(result.move, Pick):
-            what = "DISCARD" if isinstance(result.move, Discard) else "PLAY"
-            self.last_move = (what, CARD_NAMES[result.card])
+    def read_move(self) -> Move | None:
+        return self.get_move()
+
+    def refused(self, reason: str) -> None:
+        self.error(reason)
+
+    def played(self) -> None:
+        pass
+
+    def moved(self) -> None:
+        pass
+
+    def question(self, question: str) -> None:
+        pass
 
     def new_hand(self) -> None:
         self.session.next_hand()
         self.last_move = None
         self.message = ""
 
-    def end_of_hand(self) -> None:
+    def hand_over(self) -> None:
         self.message = ""  # the score window switches layout, as in BSD
-        if not flow.end_of_hand(self):
-            raise Quit
+
+    def end_of_hand(self) -> None:
+        """The end of a hand (``flow.finish_hand``): Quit when done."""
+        flow.finish_hand(self)
 
     def go_on_after_failed_save(self) -> None:
         reason = self.message
@@ -1136,33 +1144,11 @@ class Ui:
 
     def step(self) -> None:
         """One move, prompt or decision, whichever the game needs next."""
-        state = self.session.state
-        if state.phase == PLAYING:
-            if self.session.computer_to_move:
-                self.computer_turn()
-            else:
-                self.human_turn()
-        elif state.phase == EXTENSION:
-            # the session answers for the computer: only yours is ever pending
-            self.session.play(YES if self.ask("Extension?") else NO)
-        else:
-            self.end_of_hand()
+        flow.step(self)
 
     def run(self) -> None:
         """Play until the player quits (returns) or is gone (Hangup)."""
-        if self.session.state.phase == OVER:
-            note = self.message  # the restored file's name and date
-            self.new_hand()  # saved at an end-of-hand prompt: deal the next one
-            self.message = note
-        self.sync_size()
-        self.render()
-        try:
-            while True:
-                if self.stop is not None:  # between two moves (computers move a while)
-                    raise Hangup(self.stop)
-                self.step()
-        except Quit:
-            pass
+        flow.run(self)
 
 
 # ----- the program ----------------------------------------------------------
