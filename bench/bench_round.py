@@ -24,11 +24,11 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from mille.expert import DEFAULT_BUDGET, Budget, Expert
-from mille.players import Player
-from mille.rules import find_rules
+from mille.engine.rules import find_rules
+from mille.engine.table import OVER, Table
+from mille.players.base import Player
+from mille.players.expert import DEFAULT_BUDGET, Budget, Expert
 from mille.selfplay import PLAYERS
-from mille.table import OVER, Table
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -42,8 +42,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seats", type=int, default=9)
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--cap", type=float, default=DEFAULT_BUDGET.seconds,
-                        help="the expert's time cap a decision, in seconds")
+    parser.add_argument(
+        "--cap",
+        type=float,
+        default=DEFAULT_BUDGET.seconds,
+        help="the expert's time cap a decision, in seconds",
+    )
     args = parser.parse_args(argv)
     rules = find_rules(args.rules, players=args.seats)
     budget = Budget(seconds=args.cap)
@@ -53,8 +57,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     while len(rounds) < args.rounds:
         table = Table.new(rules, random.Random(master.getrandbits(64)))
         seats: list[Player] = [PLAYERS["standard"](rules, random.Random(master.getrandbits(64)), 0)]
-        seats += [Expert(random.Random(master.getrandbits(64)), seat, budget=budget)
-                  for seat in range(1, rules.players)]
+        seats += [
+            Expert(random.Random(master.getrandbits(64)), seat, budget=budget)
+            for seat in range(1, rules.players)
+        ]
         for player in seats:
             player.start_hand(table)
         began: float | None = None
@@ -86,15 +92,23 @@ def main(argv: Sequence[str] | None = None) -> None:
                 player.observe(table, outcome)
             watching += time.perf_counter() - start
     times = [r for r, _, _ in rounds]
-    print(f"{args.rules} ({rules.players} seats), the expert capped at {args.cap} s, "
-          f"seed {args.seed}: {len(rounds)} rounds of {rules.players - 1} computer seats")
-    print(f"  a round: median {statistics.median(times):.2f} s, 90th percentile "
-          f"{percentile(times, 0.9):.2f} s, slowest {max(times):.2f} s")
-    print(f"  of which thinking {statistics.median(t for _, t, _ in rounds):.2f} s and watching "
-          f"{statistics.median(w for _, _, w in rounds):.2f} s at the median")
-    print(f"  an expert's move: median {statistics.median(decisions) * 1000:.0f} ms, 95th "
-          f"percentile {percentile(decisions, 0.95) * 1000:.0f} ms, slowest "
-          f"{max(decisions) * 1000:.0f} ms ({len(decisions)} real decisions: more than one legal move)")
+    print(
+        f"{args.rules} ({rules.players} seats), the expert capped at {args.cap} s, "
+        f"seed {args.seed}: {len(rounds)} rounds of {rules.players - 1} computer seats"
+    )
+    print(
+        f"  a round: median {statistics.median(times):.2f} s, 90th percentile "
+        f"{percentile(times, 0.9):.2f} s, slowest {max(times):.2f} s"
+    )
+    print(
+        f"  of which thinking {statistics.median(t for _, t, _ in rounds):.2f} s and watching "
+        f"{statistics.median(w for _, _, w in rounds):.2f} s at the median"
+    )
+    print(
+        f"  an expert's move: median {statistics.median(decisions) * 1000:.0f} ms, 95th "
+        f"percentile {percentile(decisions, 0.95) * 1000:.0f} ms, slowest "
+        f"{max(decisions) * 1000:.0f} ms ({len(decisions)} real decisions: more than one legal move)"
+    )
 
 
 if __name__ == "__main__":
