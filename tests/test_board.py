@@ -30,7 +30,7 @@ from mille.engine.describe import describe, score_rows, score_table, side_member
 from mille.engine.rules import TEAM_MODES, Rules, find_rules
 from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, Discard, Use
 from mille.frontends import table_ui as board
-from mille.frontends import terminal, ui
+from mille.frontends import tui, ui
 from mille.frontends.table_ui import TableUi
 from mille.game.session import Session
 from support import fakewindow
@@ -177,8 +177,8 @@ def test_seeded_hands_always_fit(rules: Rules) -> None:
 
 
 def test_the_bsd_preset_keeps_bsds_board() -> None:
-    assert terminal.board_class(Session.new(seed=1)) is ui.Ui
-    assert terminal.board_class(Session.new(find_rules("classic"), seed=1)) is TableUi
+    assert tui.board_class(Session.new(seed=1)) is ui.Ui
+    assert tui.board_class(Session.new(find_rules("classic"), seed=1)) is TableUi
 
 
 # ----- the target of a hazard -------------------------------------------------

@@ -342,7 +342,7 @@ def test_help_lists_the_keys_a_newcomer_needs(capsys: pytest.CaptureFixture[str]
 
 
 class FakeUi:
-    """Stands in for ``mille.frontends.terminal.play``: records what it was given."""
+    """Stands in for ``mille.frontends.tui.play``: records what it was given."""
 
     def __init__(self, status: int = 0, action: Any = None) -> None:
         self.status, self.action = status, action
@@ -361,14 +361,14 @@ class FakeUi:
 def terminal(monkeypatch: pytest.MonkeyPatch) -> Callable[..., FakeUi]:
     """``terminal(typed, status=0, action=None)``: a terminal where ``typed``
     (bytes) is what the player types, and a fake UI."""
-    import mille.frontends.terminal
+    import mille.frontends.tui
 
     def set_up(typed: bytes, status: int = 0, action: Any = None) -> FakeUi:
         fake = FakeUi(status, action)
         monkeypatch.setattr(cli, "_is_terminal", lambda: True)
         monkeypatch.setattr(cli, "_stdin_is_terminal", lambda: True)
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(typed)))
-        monkeypatch.setattr(mille.frontends.terminal, "play", fake)
+        monkeypatch.setattr(mille.frontends.tui, "play", fake)
         return fake
 
     return set_up

@@ -392,9 +392,9 @@ def _play(options: Options) -> int:
 
             status = plain.play(session, message, fresh=resumed is None and options.file is None)
         else:
-            from . import terminal
+            from . import tui
 
-            status = terminal.play(session, message)
+            status = tui.play(session, message)
     finally:
         if resumed is not None and status != 0:
             _keep(session, *resumed)

@@ -1080,7 +1080,7 @@ class Ui:
     # ----- the game (driven by flow.run) -------------------------------------
 
     def introduce(self) -> None:
-        pass  # the board shows the game
+        """Nothing to say first: the board itself shows the game."""
 
     def resumed_at_end(self) -> None:
         note = self.message  # the restored file's name and date
