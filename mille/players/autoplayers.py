@@ -44,11 +44,11 @@ from ..engine.cards import (
     is_distance,
     is_hazard,
     is_remedy,
-    is_safety,
     safety_for,
 )
 from ..engine.rules import other_side
-from ..engine.table import PICK, YES, Answer, Discard, Move, Outcome, Pick, Table, Use
+from ..engine.table import PICK, YES, Answer, Move, Outcome, Pick, Table, Use
+from .base import computer_discards
 
 
 class _Forgetful:
@@ -164,7 +164,7 @@ class GreedyPlayer(_Forgetful):
             targets = [m.target or other_side(table.side_of(self.seat)) for m in hazards]
             lead = leading_side(table, sorted(set(targets)))
             return next(m for m, t in zip(hazards, targets) if t == lead)
-        discards = [m for m in legal if isinstance(m, Discard) and not is_safety(hand[m.slot])]
+        discards = computer_discards(legal, hand)
         if discards:
             return min(discards, key=lambda m: self.usefulness(table, hand[m.slot]))
         if safeties:

@@ -8,9 +8,11 @@ chooses the move: a pick, a use or a discard while the hand is played, an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
-from ..engine.table import Move, Outcome, Table
+from ..engine.cards import is_safety
+from ..engine.table import Discard, Move, Outcome, Table
 
 
 class Player(Protocol):
@@ -27,3 +29,10 @@ class Player(Protocol):
     def choose(self, table: Table) -> Move:
         """A legal move for ``table.current_player``, which is this seat."""
         ...
+
+
+def computer_discards(legal: Sequence[Move], hand: Sequence[int]) -> list[Discard]:
+    """The discards among ``legal`` that a computer may choose: never a
+    safety's (``classic`` and ``milebymile`` allow it, but playing it is
+    always legal and better)."""
+    return [m for m in legal if isinstance(m, Discard) and not is_safety(hand[m.slot])]

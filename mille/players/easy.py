@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..engine.cards import D200, EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, VALUES, is_safety, opposite
+from ..engine.cards import D200, EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, VALUES, opposite
 from ..engine.rules import PROBLEMS, STACK
 from ..engine.table import (
     COUP,
@@ -33,13 +33,13 @@ from ..engine.table import (
     PICK,
     YES,
     Answer,
-    Discard,
     Move,
     Outcome,
     Table,
     Use,
 )
 from .autoplayers import GreedyPlayer
+from .base import computer_discards
 from .memory import integer, quote
 
 CURE_CHANCE = 2 / 3  # plays a safety that cures what ails it
@@ -129,7 +129,7 @@ class Easy:
                 card = hand[move.slot]
                 if card < EXTRA_TANK or card == FALSE_VIRTUE:
                     moves.append(move)
-        discards = [m for m in legal if isinstance(m, Discard) and not is_safety(hand[m.slot])]
+        discards = computer_discards(legal, hand)
         discards.sort(key=lambda m: self._greedy.usefulness(table, hand[m.slot]))
         return moves + discards[:DISCARDS_KEPT]
 

@@ -87,6 +87,7 @@ from ..engine.cards import (
     HAND_SLOTS,
     NO_CARD,
     NUM_SAFETIES,
+    is_safety,
 )
 from ..engine.table import (
     COUP,
@@ -668,7 +669,7 @@ def distinct_moves(table: Table, legal: Sequence[Move]) -> list[Move]:
         if isinstance(move, Use):
             key = (0, hand[move.slot], move.target)
         elif isinstance(move, Discard):
-            if EXTRA_TANK <= hand[move.slot] < EXTRA_TANK + NUM_SAFETIES:
+            if is_safety(hand[move.slot]):
                 continue
             key = (1, hand[move.slot], None)
         else:

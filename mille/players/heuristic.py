@@ -97,7 +97,6 @@ from ..engine.cards import (
     SPEED_LIMIT,
     STOP,
     VALUES,
-    is_safety,
     opposite,
     safety_for,
 )
@@ -109,7 +108,6 @@ from ..engine.table import (
     PICK,
     YES,
     Answer,
-    Discard,
     Move,
     Outcome,
     Pick,
@@ -117,6 +115,7 @@ from ..engine.table import (
     Use,
 )
 from ..engine.tableau import Tableau
+from .base import computer_discards
 from .memory import card_counts, integer, quote
 
 KINDS = FALSE_VIRTUE + 1  # the 19 card kinds and False Virtue
@@ -377,10 +376,7 @@ class _Turn:
         for move in self.legal:
             if isinstance(move, Use):
                 scored.append((self.use_value(move), rng.random(), move))
-        # never a safety: playing it is always legal and better
-        discards = [
-            m for m in self.legal if isinstance(m, Discard) and not is_safety(self.hand[m.slot])
-        ]
+        discards = computer_discards(self.legal, self.hand)
         best_use = max(scored, key=lambda x: (x[0], x[1])) if scored else None
         if best_use is not None and best_use[0] >= WEAK:
             return best_use[2]
