@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..engine.cards import D200, EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, VALUES, opposite
+from ..engine.cards import D200, EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, VALUES, is_safety, opposite
 from ..engine.rules import PROBLEMS, STACK
 from ..engine.table import (
     COUP,
@@ -91,7 +91,7 @@ class Easy:
             card = hand[move.slot]
             if card <= D200 and me.mileage + VALUES[card] >= table.target:
                 return move  # the finishing card
-        safeties = [m for m in uses if EXTRA_TANK <= hand[m.slot] <= RIGHT_OF_WAY]
+        safeties = [m for m in uses if is_safety(hand[m.slot])]
         if safeties:
             curing = [m for m in safeties if self._cures(table, hand[m.slot])]
             if curing and rng.random() < CURE_CHANCE:
