@@ -1213,10 +1213,8 @@ def install(ui: Ui) -> list[Callable[[], None]]:
 def release_exit_signals() -> None:
     """The handlers are in place: the exit signals held back while a
     resumed game had no recovery file may come (see mille.storage.recovery)."""
-    try:
-        from ..storage.recovery import hold_exit_signals
-    except ImportError:
-        return
+    from ..storage.recovery import hold_exit_signals
+
     hold_exit_signals(False)
 
 
