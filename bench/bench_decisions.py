@@ -63,7 +63,8 @@ from bench_levels import UNCAPPED, mean_interval, percentile
 from mille.engine.cards import EXTRA_TANK, NO_CARD
 from mille.engine.rules import Rules, find_rules
 from mille.engine.table import EXTENSION, NO, OVER, PICK, PLAYING, YES, Move, Table
-from mille.players.base import Player
+from mille.engine.view import SeatView
+from mille.players.base import Player, choose, observe, start_hand
 from mille.players.computer import BsdComputer
 from mille.players.expert import (
     Expert,
@@ -71,7 +72,6 @@ from mille.players.expert import (
     _Sampler,
     distinct_moves,
     move_key,
-    unseen_counts,
 )
 from mille.selfplay import PLAYERS
 
@@ -88,7 +88,7 @@ class Decision:
 def candidates(table: Table) -> list[Move]:
     if table.phase == EXTENSION:
         return [YES, NO]
-    return distinct_moves(table, table.legal_moves())
+    return distinct_moves(SeatView(table, table.to_move), table.legal_moves())
 
 
 def key(table: Table, move: Move) -> str:
@@ -114,7 +114,7 @@ def record(args: tuple[Rules, int, int]) -> list[Decision]:
             for seat in range(rules.players)
         ]
         for player in seats:
-            player.start_hand(table)
+            start_hand(player, table)
         while table.phase != OVER:
             seat = table.current_player
             assert seat is not None
@@ -129,9 +129,9 @@ def record(args: tuple[Rules, int, int]) -> list[Decision]:
             ):
                 needs = {s: p.need[:] for s, p in enumerate(seats) if isinstance(p, BsdComputer)}
                 decisions.append(Decision(table.copy(), copy.deepcopy(expert), needs))
-            outcome = table.apply(seats[seat].choose(table))
+            outcome = table.apply(choose(seats[seat], table))
             for player in seats:
-                player.observe(table, outcome)
+                observe(player, table, outcome)
     return decisions
 
 
@@ -147,7 +147,7 @@ def oracle(args: tuple[Decision, int, int]) -> dict[str, list[float]]:
     table = decision.table
     seat = table.current_player
     assert seat is not None
-    sampler = _Oracle(table, seat, None, decision.needs)
+    sampler = _Oracle(SeatView(table, seat), None, decision.needs)
     moves = candidates(table)
     rng = random.Random(seed)
     worth: dict[str, list[float]] = {key(table, m): [] for m in moves}
@@ -166,8 +166,8 @@ def standard_move(decision: Decision) -> str:
     """The standard computer's move there, as the expert works it out."""
     table = decision.table
     expert = decision.expert
-    sampler = _Sampler(table, expert.seat, expert.beliefs, expert.needs)
-    return key(table, sampler.base_move(table, 99, candidates(table)))
+    sampler = _Sampler(SeatView(table, expert.seat), expert.beliefs, expert.needs)
+    return key(table, sampler.base_move(99, candidates(table)))
 
 
 def decide(args: tuple[Decision, str, int]) -> tuple[str, float]:
@@ -201,7 +201,7 @@ def decide(args: tuple[Decision, str, int]) -> tuple[str, float]:
             room = sum(c != NO_CARD for c in table.hands[seat]) - len(held)
             expert.beliefs[seat] = [[c for c in g if c < EXTRA_TANK][:room] + held for g in guesses]
     began = time.perf_counter()
-    move = expert.choose(table)
+    move = choose(expert, table)
     return key(table, move), time.perf_counter() - began
 
 
@@ -210,7 +210,7 @@ def guessed(decision: Decision, seed: int) -> tuple[float, float]:
     the share a guess dealt at random from the unseen cards would hold."""
     table, expert = decision.table, decision.expert
     rng = random.Random(seed)
-    pool = _expand(unseen_counts(table, expert.seat))
+    pool = _expand(SeatView(table, expert.seat).unseen())
     right = chance = 0.0
     others = [s for s in expert.beliefs if s < len(table.hands)]
     for seat in others:

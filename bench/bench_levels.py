@@ -64,12 +64,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import Any
 
 import mille.engine
 import mille.engine.battle
 import mille.engine.table
 from mille.engine.rules import Rules, find_rules
-from mille.engine.table import OVER, Table
+from mille.engine.table import OVER, Move, Outcome, Table
+from mille.engine.view import SeatView
 from mille.players.base import Player
 from mille.players.expert import DEFAULT_BUDGET, Expert
 from mille.selfplay import PLAYERS, play_one_hand
@@ -117,18 +119,40 @@ class Timed:
         self.seat = player.seat
         self.times = times
 
-    def start_hand(self, table: Table) -> None:
-        self.player.start_hand(table)
+    # what the driver gives (a seat's view; a table in revisions before
+    # players were given views) is passed on as it is
 
-    def observe(self, table: Table, outcome: object) -> None:
-        self.player.observe(table, outcome)  # type: ignore[arg-type]
+    def start_hand(self, view: Any) -> None:
+        self.player.start_hand(view)
 
-    def choose(self, table: Table) -> object:
-        real = len(table.legal_moves()) > 1
+    def observe(self, view: Any, outcome: Any) -> None:
+        self.player.observe(view, outcome)
+
+    def choose(self, view: Any) -> object:
+        real = len(view.legal_moves()) > 1
         began = time.perf_counter()
-        move = self.player.choose(table)
+        move = self.player.choose(view)
         if real:
             self.times.append(time.perf_counter() - began)
+        return move
+
+
+class TableFed:
+    """A player of a revision from before players were given their seat's
+    view: it is given the table behind the view, as it was then."""
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+        self.seat: int = player.seat
+
+    def start_hand(self, view: SeatView) -> None:
+        self.player.start_hand(view._table)
+
+    def observe(self, view: SeatView, outcome: Outcome) -> None:
+        self.player.observe(view._table, outcome)
+
+    def choose(self, view: SeatView) -> Move:
+        move: Move = self.player.choose(view._table)
         return move
 
 
@@ -234,8 +258,12 @@ def make_player(
         if kind == "expert":
             expert = sys.modules.get(f"{BASE}.players.expert") or sys.modules[f"{BASE}.expert"]
             budget = dataclasses.replace(expert.DEFAULT_BUDGET, seconds=None)
-            return expert.Expert(rng, seat, budget=budget)  # type: ignore[no-any-return]
-        return selfplay.PLAYERS[kind](rules, rng, seat)  # type: ignore[no-any-return]
+            player = expert.Expert(rng, seat, budget=budget)
+        else:
+            player = selfplay.PLAYERS[kind](rules, rng, seat)
+        if not os.path.exists(os.path.join(baseline, BASE, "engine", "view.py")):
+            return TableFed(player)
+        return player  # type: ignore[no-any-return]
     if kind == "expert":
         return Expert(rng, seat, budget=UNCAPPED)
     return PLAYERS[kind](rules, rng, seat)

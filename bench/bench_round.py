@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from mille.engine.rules import find_rules
 from mille.engine.table import OVER, Table
-from mille.players.base import Player
+from mille.players.base import Player, choose, observe, start_hand
 from mille.players.expert import DEFAULT_BUDGET, Budget, Expert
 from mille.selfplay import PLAYERS
 
@@ -62,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             for seat in range(1, rules.players)
         ]
         for player in seats:
-            player.start_hand(table)
+            start_hand(player, table)
         began: float | None = None
         others = False  # another seat moved since seat 0's move
         thinking = watching = 0.0
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 began = None
             real = len(table.legal_moves()) > 1
             start = time.perf_counter()
-            move = seats[seat].choose(table)
+            move = choose(seats[seat], table)
             if seat == 0:
                 if began is None:
                     began = time.perf_counter()
@@ -89,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             outcome = table.apply(move)
             start = time.perf_counter()
             for player in seats:
-                player.observe(table, outcome)
+                observe(player, table, outcome)
             watching += time.perf_counter() - start
     times = [r for r, _, _ in rounds]
     print(

@@ -38,6 +38,7 @@ from typing import Any, NoReturn
 
 from .engine.rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
 from .engine.table import OVER, Table
+from .engine.view import SeatView
 from .players.base import Player
 from .players.registry import PLAYER_NAMES, make_player
 
@@ -160,16 +161,17 @@ def _summary(
 
 def play_one_hand(table: Table, seats: Sequence[Player]) -> int:
     """Play the table's hand to its end; the number of moves made."""
-    for player in seats:
-        player.start_hand(table)
+    views = [SeatView(table, player.seat) for player in seats]
+    for player, view in zip(seats, views):
+        player.start_hand(view)
     for moves in range(MAX_MOVES_PER_HAND):
         if table.phase == OVER:
             return moves
         seat = table.current_player
         assert seat is not None
-        outcome = table.apply(seats[seat].choose(table))
-        for player in seats:
-            player.observe(table, outcome)
+        outcome = table.apply(seats[seat].choose(views[seat]))
+        for player, view in zip(seats, views):
+            player.observe(view, view.seen(outcome))
     raise RuntimeError("a hand did not end")
 
 

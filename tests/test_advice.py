@@ -6,6 +6,7 @@ from test_table_milebymile import build
 
 from mille.engine.cards import EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, is_safety
 from mille.engine.table import Use
+from mille.engine.view import SeatView
 from mille.players.advice import label, reason
 
 
@@ -19,10 +20,10 @@ def test_a_false_virtue_hint_tells_of_karma_not_of_safety() -> None:
     t = build(3, picked={0: FALSE_VIRTUE}, karma=True, sides={1: {"karma": False}})
     move = Use(0)
     assert t.check(move) is None
-    assert label(t, move) == "UP False Virtue"
-    assert reason(t, 0, move) == "gets your karma back"
+    assert label(SeatView(t, 0), move) == "UP False Virtue"
+    assert reason(SeatView(t, 0), move) == "gets your karma back"
 
 
 def test_a_safety_hint_tells_of_the_extra_turn() -> None:
     t = build(3, picked={0: RIGHT_OF_WAY}, karma=True)
-    assert reason(t, 0, Use(0)) == "safe for good, another turn"
+    assert reason(SeatView(t, 0), Use(0)) == "safe for good, another turn"

@@ -16,7 +16,8 @@ import pytest
 from mille.engine.cards import D50, FLAT_TIRE, PUNCTURE_PROOF
 from mille.engine.describe import card_name, unseen
 from mille.engine.rules import Rules, find_rules
-from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, Table, Use
+from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, Use
+from mille.engine.view import SeatView
 from mille.frontends import table_ui as board
 from mille.frontends import ui
 from mille.frontends.table_ui import TableUi
@@ -77,7 +78,7 @@ def test_h_shows_the_hint_on_bsds_error_line_and_plays_nothing(key: str, beeps: 
     before = session.table.copy()
     window, _ = bsd(key, session)
     assert session.table == before, "a hint never plays"
-    wanted = advice.hint(before)
+    wanted = advice.hint(SeatView(before, 0))
     assert wanted.startswith("hint: ")
     shown = bsd_error(window.screens[-1])
     assert shown == ui.fit_line(wanted, 35)
@@ -119,12 +120,12 @@ def test_the_hint_leaves_when_the_position_changes() -> None:
 
 def test_a_held_h_asks_the_expert_once(monkeypatch: pytest.MonkeyPatch) -> None:
     session = your_move(Session.new(seed=4))
-    calls: list[Table] = []
+    calls: list[SeatView] = []
     real = advice.hint
 
-    def counted(table: Table, seat: int = 0) -> str:
-        calls.append(table.copy())
-        return real(table, seat)
+    def counted(view: SeatView) -> str:
+        calls.append(view)
+        return real(view)
 
     monkeypatch.setattr(advice, "hint", counted)
     window, _ = bsd("hhhhh", session)
@@ -140,7 +141,7 @@ def test_h_at_bsds_extension_question(beeps: list[int]) -> None:
     window, _ = bsd("h", session)
     assert table == before and table.phase == EXTENSION
     assert window.screens[-1][10][20:40].rstrip() == "Extension?"
-    assert bsd_error(window.screens[-1]) == ui.fit_line(advice.hint(before), 35)
+    assert bsd_error(window.screens[-1]) == ui.fit_line(advice.hint(SeatView(before, 0)), 35)
     assert bsd_error(window.screens[-1])[:8] in ("hint: y ", "hint: n ")
     assert beeps == []
 
@@ -244,7 +245,7 @@ def test_h_on_the_n_seat_board(rules: Rules, beeps: list[int]) -> None:
     before = session.table.copy()
     window, _ = table_board("H", session)
     assert session.table == before
-    assert window.screens[-1][TABLE_ERROR].rstrip() == advice.hint(before)
+    assert window.screens[-1][TABLE_ERROR].rstrip() == advice.hint(SeatView(before, 0))
     assert beeps == []
 
 
@@ -255,7 +256,7 @@ def test_h_at_the_coup_fourre_question() -> None:
     screen = window.screens[-1]
     assert screen[board.PROMPT_Y].startswith("Coup Fourre?")
     assert session.table == before
-    assert screen[TABLE_ERROR].rstrip() == advice.hint(before)
+    assert screen[TABLE_ERROR].rstrip() == advice.hint(SeatView(before, 0))
     assert screen[TABLE_ERROR].startswith("hint: y - 300 more and the next turn")
 
 

@@ -23,7 +23,9 @@ from mille.engine.cards import (
 )
 from mille.engine.rules import find_rules
 from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, YES, Discard, Table, Use
+from mille.engine.view import SeatView
 from mille.players.autoplayers import GreedyPlayer, RandomPlayer
+from mille.players.base import choose, observe
 from mille.selfplay import play_hands
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
@@ -59,7 +61,7 @@ def test_always_legal_and_never_discards_a_safety(
         while table.phase != OVER:
             seat = table.current_player
             assert seat is not None
-            move = players[seat].choose(table)
+            move = choose(players[seat], table)
             assert table.check(move) is None, (move, table.check(move))
             if isinstance(move, Discard) and (cls is GreedyPlayer or rules.name == "bsd"):
                 # (the random player may discard a safety where the rules allow it)
@@ -67,7 +69,7 @@ def test_always_legal_and_never_discards_a_safety(
             questions += table.phase in (COUP, EXTENSION)
             outcome = table.apply(move)
             for player in players:
-                player.observe(table, outcome)
+                observe(player, table, outcome)
             moves += 1
     assert moves > 6 * 50
 
@@ -77,24 +79,24 @@ def test_seat_is_checked() -> None:
         RandomPlayer(random.Random(0), -1)
     table = Table.new(find_rules("classic"), random.Random(0))
     with pytest.raises(ValueError, match="seat 1 is not to decide"):
-        GreedyPlayer(random.Random(0), 1).choose(table)
+        choose(GreedyPlayer(random.Random(0), 1), table)
 
 
 def test_greedy_plays_longest_distance() -> None:
     t = build(
         hands={0: [D25, D50, D100, STOP, GO, D25]}, picked={0: D50}, sides={1: {"battle": [GO]}}
     )
-    assert GreedyPlayer(random.Random(0), 0).choose(t) == Use(3)
+    assert choose(GreedyPlayer(random.Random(0), 0), t) == Use(3)
 
 
 def test_greedy_picks_first_then_discards_useless_never_a_safety() -> None:
     t = build(hands={0: [D25, D50, D100, STOP, GO, D25]}, sides={1: {"battle": [GO]}})
     greedy = GreedyPlayer(random.Random(0), 0)
-    assert greedy.choose(t) == PICK
+    assert choose(greedy, t) == PICK
     t = build(
         hands={0: [EXTRA_TANK, GO, GO, GO, GO, GO]}, picked={0: GO}, sides={1: {"battle": [GO]}}
     )
-    move = greedy.choose(t)  # nothing to play (rolling): a Go goes, never the safety
+    move = choose(greedy, t)  # nothing to play (rolling): a Go goes, never the safety
     assert isinstance(move, Discard) and t.hands[0][move.slot] == GO
 
 
@@ -111,7 +113,7 @@ def test_greedy_remedy_then_hazard_on_the_leading_side() -> None:
         },
     )
     greedy = GreedyPlayer(random.Random(0), 0)
-    assert t.hands[0][greedy.choose(t).slot] == GO  # type: ignore[union-attr]
+    assert t.hands[0][choose(greedy, t).slot] == GO  # type: ignore[union-attr]
     # nothing else: the hazard goes on side 3, which leads
     t = build(
         3,
@@ -123,7 +125,7 @@ def test_greedy_remedy_then_hazard_on_the_leading_side() -> None:
             3: {"battle": [GO], "miles": [D100, D100]},
         },
     )
-    move = greedy.choose(t)
+    move = choose(greedy, t)
     assert isinstance(move, Use) and t.hands[0][move.slot] == FLAT_TIRE and move.target == 3
 
 
@@ -136,28 +138,30 @@ def test_greedy_usefulness() -> None:
         },
     )
     greedy = GreedyPlayer(random.Random(0), 0)
-    assert greedy.usefulness(t, D100) == 0  # over 700
-    assert greedy.usefulness(t, D50) > 0
-    assert greedy.usefulness(t, 11) == 0  # Spare Tire under Puncture Proof
-    assert greedy.usefulness(t, SPEED_LIMIT) > 0  # side 3 can still be limited
+    assert greedy.usefulness(SeatView(t, greedy.seat), D100) == 0  # over 700
+    assert greedy.usefulness(SeatView(t, greedy.seat), D50) > 0
+    assert greedy.usefulness(SeatView(t, greedy.seat), 11) == 0  # Spare Tire under Puncture Proof
+    assert (
+        greedy.usefulness(SeatView(t, greedy.seat), SPEED_LIMIT) > 0
+    )  # side 3 can still be limited
 
 
 def test_greedy_answers() -> None:
     t = build(hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
     t.apply(Use(0))
-    assert t.phase == COUP and GreedyPlayer(random.Random(0), 1).choose(t) == YES
+    assert t.phase == COUP and choose(GreedyPlayer(random.Random(0), 1), t) == YES
     t = build(picked={0: D50}, sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}})
     t.apply(Use(0))
     assert t.phase == EXTENSION
-    assert GreedyPlayer(random.Random(0), 0).choose(t) == (YES if len(t.deck) >= 30 else NO)
+    assert choose(GreedyPlayer(random.Random(0), 0), t) == (YES if len(t.deck) >= 30 else NO)
 
 
 def test_random_picks_only_when_it_must_and_answers_at_random() -> None:
     t = build(hands={0: [D25, D50, D100, STOP, GO, D25]}, sides={1: {"battle": [GO]}})
-    assert RandomPlayer(random.Random(0), 0).choose(t) == PICK
+    assert choose(RandomPlayer(random.Random(0), 0), t) == PICK
     t = build(hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
     t.apply(Use(0))
-    answers = {RandomPlayer(random.Random(seed), 1).choose(t) for seed in range(20)}
+    answers = {choose(RandomPlayer(random.Random(seed), 1), t) for seed in range(20)}
     assert answers == {YES, NO}
     assert NO_CARD not in t.hands[1][1:]
 

@@ -50,6 +50,8 @@ from mille.engine.table import (
     Use,
 )
 from mille.engine.tableau import Tableau
+from mille.engine.view import SeatView
+from mille.players.base import choose, observe, start_hand
 from mille.players.computer import BsdComputer
 
 CORPUS = Path(__file__).parent / "data" / "bsd-traces"
@@ -131,7 +133,7 @@ class TracedComputer(BsdComputer):
         super().__init__(random.Random(0), COMPUTER)
         self.questions: list[bool] = []
 
-    def ask_extension(self, table: Table, hand_miles: int) -> bool:
+    def ask_extension(self, table: SeatView, hand_miles: int) -> bool:
         answer = super().ask_extension(table, hand_miles)
         self.questions.append(answer)
         return answer
@@ -397,7 +399,7 @@ class Replay:
             table.validate()
         except ValueError as e:
             raise self.mismatch(lineno, "deal", "the 101-card deck", e) from None
-        self.computer.start_hand(table)
+        start_hand(self.computer, table)
 
     def check_digest(self, line: Line) -> None:
         ours = digest(self.game, self.computer)
@@ -470,7 +472,7 @@ class Replay:
             raise self.mismatch(line.number, f"move {line.args[1]}", "accepted", repr(message))
         outcome = table.apply(move)
         self.check_result(line, outcome, cards)
-        self.computer.observe(table, outcome)
+        observe(self.computer, table, outcome)
         self.extension()
         self.check_digest(self.take("S"))
 
@@ -481,7 +483,7 @@ class Replay:
         dice = ScriptedDice(rolls, self, line.number)
         computer.rng = dice
         computer.questions = []
-        chosen = computer.choose(self.game)
+        chosen = choose(computer, self.game)
         for n, asked in enumerate(computer.questions):
             if n == len(questions):
                 raise self.mismatch(
@@ -530,7 +532,7 @@ class Replay:
         if player == HUMAN:
             decision = Answer(bool(answer))
         else:
-            chosen = self.computer.choose(table)
+            chosen = choose(self.computer, table)
             if not isinstance(chosen, Answer):
                 raise self.mismatch(
                     ext.number, "EXT 1 (the computer's answer)", answer, f"the move {chosen}"
@@ -540,7 +542,7 @@ class Replay:
                 raise self.mismatch(
                     ext.number, "EXT 1 (the computer's answer)", answer, int(decision.yes)
                 )
-        self.computer.observe(table, table.apply(decision))
+        observe(self.computer, table, table.apply(decision))
 
     def end(self) -> None:
         table = self.game

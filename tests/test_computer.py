@@ -56,7 +56,8 @@ from mille.engine.table import (
     deck_cards,
 )
 from mille.engine.tableau import Tableau
-from mille.players.base import Player
+from mille.engine.view import SeatView
+from mille.players.base import Player, choose, observe, start_hand
 from mille.players.computer import (
     IN_HAND,
     INITIAL_NEED,
@@ -141,7 +142,7 @@ def make_table(
 
 def bot_for(table: Table, seed: int = 0, seat: int = COMPUTER) -> BsdComputer:
     bot = BsdComputer(random.Random(seed), seat)
-    bot.start_hand(table)
+    start_hand(bot, table)
     return bot
 
 
@@ -176,13 +177,13 @@ def test_coup_fourre_taken_at_once_before_picking() -> None:
         human=ROLLING,
     )
     bot = bot_for(table)
-    move = bot.choose(table)
+    move = choose(bot, table)
     assert move == Use(3)
     outcome = table.apply(move)
     assert outcome.coup_fourre and outcome.extra_turn
-    bot.observe(table, outcome)
+    observe(bot, table, outcome)
     assert bot.safeties[PUNCTURE_PROOF - EXTRA_TANK] == PLAYED
-    assert bot.choose(table) == PICK  # then it picks (two cards)
+    assert choose(bot, table) == PICK  # then it picks (two cards)
 
 
 def test_matching_safety_with_closed_window_picks_first() -> None:
@@ -193,14 +194,14 @@ def test_matching_safety_with_closed_window_picks_first() -> None:
         human=ROLLING,
     )
     bot = bot_for(table)
-    assert bot.choose(table) == PICK
-    bot.observe(table, table.apply(PICK))
-    assert bot.choose(table) == Use(slot_of(table, PUNCTURE_PROOF))
+    assert choose(bot, table) == PICK
+    observe(bot, table, table.apply(PICK))
+    assert choose(bot, table) == Use(slot_of(table, PUNCTURE_PROOF))
 
 
 def test_draws_when_slot_p_is_empty() -> None:
     table = make_table([NO_CARD, D25, D50, D75, GO, STOP, D100], comp=ROLLING, human=ROLLING)
-    assert bot_for(table).choose(table) == PICK
+    assert choose(bot_for(table), table) == PICK
 
 
 def test_exact_finishing_distance_preferred() -> None:
@@ -209,29 +210,29 @@ def test_exact_finishing_distance_preferred() -> None:
         comp={"battle": GO, "miles": [D100] * 6},
         human=STOPPED,
     )
-    assert bot_for(table).choose(table) == Use(1)
+    assert choose(bot_for(table), table) == Use(1)
 
 
 def test_25_kept_back_near_the_end() -> None:
     hand = [GO, D25, D100, D75, GASOLINE, STOP, SPARE_TIRE]
     comp = {"battle": GO, "miles": [D100] * 6 + [D50]}  # 650: the 25 is its only play
     table = make_table(hand, comp=comp, human=STOPPED)
-    move = bot_for(table).choose(table)
+    move = choose(bot_for(table), table)
     assert isinstance(move, Discard) and table.hands[COMPUTER][move.slot] != D25
     # with the deck out there is no reason to wait: it plays the 25
     table = make_table(hand, comp=comp, human=STOPPED, human_hand=ALL_SAFETIES, deck_len=0)
-    assert bot_for(table).choose(table) == Use(1)
+    assert choose(bot_for(table), table) == Use(1)
 
 
 def test_a_safety_is_never_discarded() -> None:
     hand = [GO, EXTRA_TANK, GO, PUNCTURE_PROOF, GO, DRIVING_ACE, GO]
     table = make_table(hand, comp=ROLLING, human=STOPPED)
     bot = bot_for(table)
-    move = bot.choose(table)
+    move = choose(bot, table)
     assert move == Discard(0)  # normally a spare Go goes (33 // 4**2 = 2)
     bot = bot_for(table)
     bot.need[GO] = 1000  # every Go now worth more than a held safety (101)
-    move = bot.choose(table)
+    move = choose(bot, table)
     assert move == Use(5)
     assert table.check(move) is None
 
@@ -242,7 +243,7 @@ def test_hazard_played_on_a_rolling_opponent() -> None:
         comp={"battle": STOP, "can_go": False},
         human={"battle": GO, "miles": [D100, D100]},
     )
-    move = bot_for(table).choose(table)
+    move = choose(bot_for(table), table)
     assert isinstance(move, Use) and move.target is None
     assert table.hands[COMPUTER][move.slot] in (OUT_OF_GAS, STOP, ACCIDENT)
     assert table.apply(move).card in (OUT_OF_GAS, STOP, ACCIDENT)
@@ -265,16 +266,16 @@ def test_seat_0_reads_its_own_side() -> None:
         games=[0, 0],
     )
     mirror.validate()
-    assert bot_for(mirror, seat=HUMAN).choose(mirror) == bot_for(table).choose(table) == Use(1)
+    assert choose(bot_for(mirror, seat=HUMAN), mirror) == choose(bot_for(table), table) == Use(1)
 
 
 def test_choose_refuses_when_it_has_nothing_to_decide() -> None:
     table = make_table([D25, D50, D75, GO, GO, D100, GASOLINE], comp=ROLLING, human=ROLLING)
     with pytest.raises(ComputerError, match="^seat 0 has nothing to decide$"):
-        bot_for(table, seat=HUMAN).choose(table)
+        choose(bot_for(table, seat=HUMAN), table)
     table.phase = OVER
     with pytest.raises(ComputerError, match="^seat 1 has nothing to decide$"):
-        bot_for(table).choose(table)
+        choose(bot_for(table), table)
 
 
 # ----- extension -------------------------------------------------------------
@@ -308,19 +309,19 @@ def test_extends_with_two_safeties_when_opponent_has_none_out() -> None:
         human={"battle": STOP, "miles": [D100, D100, D100]},
     )
     bot = _bot_at(table, [EXTRA_TANK, PUNCTURE_PROOF])
-    assert bot.wants_extension(table)
-    assert bot.choose(table) == YES
+    assert bot.wants_extension(SeatView(table, 1))
+    assert choose(bot, table) == YES
     assert table.check(YES) is None
-    assert not _bot_at(table, [EXTRA_TANK]).wants_extension(table)
-    assert _bot_at(table, [EXTRA_TANK]).choose(table) == NO
+    assert not _bot_at(table, [EXTRA_TANK]).wants_extension(SeatView(table, 1))
+    assert choose(_bot_at(table, [EXTRA_TANK]), table) == NO
 
 
 def test_no_extension_when_opponent_is_close_or_shut_out() -> None:
     hand = [D25, D100, D50, EXTRA_TANK, PUNCTURE_PROOF, GO, GO]
     table = _at_700(hand, human={"battle": GO, "miles": [D100] * 5})
-    assert not _bot_at(table, [EXTRA_TANK, PUNCTURE_PROOF]).wants_extension(table)
+    assert not _bot_at(table, [EXTRA_TANK, PUNCTURE_PROOF]).wants_extension(SeatView(table, 1))
     table = _at_700(hand, human={"battle": STOP})
-    assert not _bot_at(table, [EXTRA_TANK, PUNCTURE_PROOF]).wants_extension(table)
+    assert not _bot_at(table, [EXTRA_TANK, PUNCTURE_PROOF]).wants_extension(SeatView(table, 1))
 
 
 def test_extension_counts_the_card_just_played() -> None:
@@ -330,9 +331,9 @@ def test_extension_counts_the_card_just_played() -> None:
     human = {"battle": STOP, "miles": [D100, D100], "safeties": [DRIVING_ACE]}
     table = _at_700(hand, human=human, deck_len=67)
     bot = _bot_at(table, [EXTRA_TANK, PUNCTURE_PROOF])
-    assert bot.wants_extension(table) and bot.choose(table) == YES
+    assert bot.wants_extension(SeatView(table, 1)) and choose(bot, table) == YES
     table = _at_700(hand, human=human, deck_len=66)  # 998
-    assert not bot.wants_extension(table) and bot.choose(table) == NO
+    assert not bot.wants_extension(SeatView(table, 1)) and choose(bot, table) == NO
 
 
 def test_the_answer_extends_the_trip() -> None:
@@ -341,8 +342,8 @@ def test_the_answer_extends_the_trip() -> None:
         human={"battle": STOP, "miles": [D100, D100, D100]},
     )
     bot = _bot_at(table, [EXTRA_TANK, PUNCTURE_PROOF])
-    outcome = table.apply(bot.choose(table))
-    bot.observe(table, outcome)
+    outcome = table.apply(choose(bot, table))
+    observe(bot, table, outcome)
     assert outcome == Outcome(COMPUTER, YES)
     assert (table.phase, table.target, table.current_player) == (PLAYING, 1000, HUMAN)
 
@@ -353,7 +354,7 @@ def test_an_extension_question_for_the_other_seat_is_not_its_own() -> None:
         human={"battle": STOP, "miles": [D100, D100, D100]},
     )
     with pytest.raises(ComputerError, match="^seat 0 has nothing to decide$"):
-        BsdComputer(random.Random(0), seat=HUMAN).choose(table)
+        choose(BsdComputer(random.Random(0), seat=HUMAN), table)
 
 
 def test_at_1000_its_own_question_is_no_and_it_lays_its_safeties_down() -> None:
@@ -370,18 +371,18 @@ def test_at_1000_its_own_question_is_no_and_it_lays_its_safeties_down() -> None:
     asked: list[bool] = []
 
     class Asking(BsdComputer):
-        def ask_extension(self, table: Table, hand_miles: int) -> bool:
+        def ask_extension(self, table: SeatView, hand_miles: int) -> bool:
             asked.append(super().ask_extension(table, hand_miles))
             return asked[-1]
 
     bot = Asking(random.Random(0))
     bot.safeties = [IN_HAND, IN_HAND, UNKNOWN, UNKNOWN]
-    assert bot.choose(table) == Use(3)  # the Extra Tank, before the 100
+    assert choose(bot, table) == Use(3)  # the Extra Tank, before the 100
     assert asked == [False]
     played = []
     while table.current_player == COMPUTER:  # (a safety gives another turn)
-        outcome = table.apply(bot.choose(table))
-        bot.observe(table, outcome)
+        outcome = table.apply(choose(bot, table))
+        observe(bot, table, outcome)
         if not outcome.drawn:
             played.append(outcome.card)
     assert played == [EXTRA_TANK, PUNCTURE_PROOF, D100]
@@ -399,7 +400,7 @@ def test_deal_counts_gos_only_when_it_starts() -> None:
     bot = bot_for(table)
     assert bot.gos == 2 and bot.seen[STOP] == 1 and sum(bot.seen) == 6
     table.starter = HUMAN
-    bot.start_hand(table)
+    start_hand(bot, table)
     assert bot.gos == 0 and sum(bot.seen) == 6
 
 
@@ -410,9 +411,9 @@ def test_need_is_never_reset() -> None:
         human=ROLLING,
     )
     bot = bot_for(table)
-    bot.choose(table)
+    choose(bot, table)
     assert bot.need[GASOLINE] == INITIAL_NEED[GASOLINE] + 2  # twice per decision
-    bot.start_hand(table)
+    start_hand(bot, table)
     assert bot.need[GASOLINE] == INITIAL_NEED[GASOLINE] + 2
 
 
@@ -420,11 +421,11 @@ def test_sees_opponent_uses_and_discards_not_its_picks() -> None:
     table = make_table([D25, D50, D75, GO, GO, D100, GASOLINE], comp=ROLLING, human=ROLLING)
     bot = bot_for(table)
     before = list(bot.seen)
-    bot.observe(table, Outcome(HUMAN, PICK, drawn=(D200,)))
+    observe(bot, table, Outcome(HUMAN, PICK, drawn=(D200,)))
     assert bot.seen == before
-    bot.observe(table, Outcome(HUMAN, Discard(2), card=D200))
-    bot.observe(table, Outcome(HUMAN, Use(1), card=STOP))
-    bot.observe(table, Outcome(HUMAN, Answer(True)))  # an answer shows no card
+    observe(bot, table, Outcome(HUMAN, Discard(2), card=D200))
+    observe(bot, table, Outcome(HUMAN, Use(1), card=STOP))
+    observe(bot, table, Outcome(HUMAN, Answer(True)))  # an answer shows no card
     assert bot.seen[D200] == before[D200] + 1 and bot.seen[STOP] == before[STOP] + 1
     assert sum(bot.seen) == sum(before) + 2
     assert bot.gos == 0  # the opponent's cards never count towards Numgos
@@ -435,10 +436,10 @@ def test_takes_in_its_own_draws_and_marks_its_played_safeties() -> None:
     bot = bot_for(table)
     assert bot.safeties[DRIVING_ACE - EXTRA_TANK] == IN_HAND
     before, gos = sum(bot.seen), bot.gos
-    bot.observe(table, Outcome(COMPUTER, PICK, drawn=(ACCIDENT,)))
+    observe(bot, table, Outcome(COMPUTER, PICK, drawn=(ACCIDENT,)))
     assert sum(bot.seen) == before + 1 and bot.gos == gos + 1  # its own draws count
-    bot.observe(table, Outcome(COMPUTER, Use(6), card=DRIVING_ACE, extra_turn=True))
-    bot.observe(table, Outcome(COMPUTER, Discard(1), card=D25))
+    observe(bot, table, Outcome(COMPUTER, Use(6), card=DRIVING_ACE, extra_turn=True))
+    observe(bot, table, Outcome(COMPUTER, Discard(1), card=D25))
     assert bot.safeties[DRIVING_ACE - EXTRA_TANK] == PLAYED
     assert sum(bot.seen) == before + 1  # its own plays are not counted again
 
@@ -460,13 +461,13 @@ class RandomMover:
         self.rng = rng
         self.seat = seat
 
-    def start_hand(self, table: Table) -> None:
+    def start_hand(self, table: SeatView) -> None:
         pass
 
-    def observe(self, table: Table, outcome: Outcome) -> None:
+    def observe(self, table: SeatView, outcome: Outcome) -> None:
         pass
 
-    def choose(self, table: Table) -> Move:
+    def choose(self, table: SeatView) -> Move:
         return self.rng.choice(table.legal_moves())
 
 
@@ -481,22 +482,22 @@ def _games(n_hands: int, seed: int, seat: int = COMPUTER) -> Iterator[tuple[Tabl
         if hand:
             table.new_hand(rng)
         for p in seats:
-            p.start_hand(table)
+            start_hand(p, table)
         while table.phase != OVER:
             mover = table.current_player
             assert mover is not None
             if mover == seat:
                 yield table, bot
-            outcome = table.apply(seats[mover].choose(table))
+            outcome = table.apply(choose(seats[mover], table))
             for p in seats:
-                p.observe(table, outcome)
+                observe(p, table, outcome)
 
 
 @pytest.mark.parametrize("seat", [COMPUTER, HUMAN])
 def test_choose_is_always_legal(seat: int) -> None:
     turns = answers = 0
     for table, bot in _games(150, 11 + seat, seat):
-        move = copy.deepcopy(bot).choose(table)
+        move = choose(copy.deepcopy(bot), table)
         assert table.check(move) is None, (move, table.check(move))
         turns += 1
         answers += isinstance(move, Answer)
@@ -530,7 +531,7 @@ def test_choice_ignores_hidden_cards() -> None:
             if c != NO_CARD:
                 hand[i] = hidden.pop()
         other.deck = hidden
-        assert copy.deepcopy(bot).choose(table) == twin.choose(other)
+        assert choose(copy.deepcopy(bot), table) == choose(twin, other)
         checked += 1
     assert checked > 1000
 
@@ -546,16 +547,16 @@ def test_two_computers_play_whole_games() -> None:
         if hand:
             table.new_hand(rng)
         for bot in bots:
-            bot.start_hand(table)
+            start_hand(bot, table)
         for _ in range(1000):
             if table.phase == OVER:
                 break
             extended += table.phase == EXTENSION
             seat = table.current_player
             assert seat is not None
-            outcome = table.apply(bots[seat].choose(table))
+            outcome = table.apply(choose(bots[seat], table))
             for bot in bots:
-                bot.observe(table, outcome)
+                observe(bot, table, outcome)
         assert table.phase == OVER
     assert extended > 0 and sum(table.games) + max(table.totals) > 0
 

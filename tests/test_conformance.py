@@ -46,7 +46,7 @@ from mille.engine.table import (
     Use,
 )
 from mille.players.autoplayers import GreedyPlayer, RandomPlayer
-from mille.players.base import Player
+from mille.players.base import Player, choose, observe, start_hand
 from mille.players.heuristic import Heuristic
 
 HAZARDS = range(5, 10)
@@ -247,7 +247,7 @@ def play(rules: Rules, seed: int, hands: int) -> Counter[str]:
             table.new_hand(rng)
         players = players_for(rules, rng)
         for player in players:
-            player.start_hand(table)
+            start_hand(player, table)
         check_invariants(table)
         cards_out = moves = 0
         while table.phase != OVER:
@@ -255,12 +255,12 @@ def play(rules: Rules, seed: int, hands: int) -> Counter[str]:
             assert legal, "a decision with no legal move"
             seat = table.current_player
             assert seat is not None
-            move = players[seat].choose(table)
+            move = choose(players[seat], table)
             assert move in legal and table.check(move) is None
             seen[table.phase] += 1
             outcome = table.apply(move)
             for player in players:
-                player.observe(table, outcome)
+                observe(player, table, outcome)
             check_invariants(table)
             moves += 1
             if isinstance(move, (Use, Discard)):

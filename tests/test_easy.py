@@ -27,6 +27,7 @@ from mille.engine.cards import (
 )
 from mille.engine.rules import find_rules
 from mille.engine.table import COUP, EXTENSION, OVER, PICK, YES, Answer, Discard, Table, Use
+from mille.players.base import choose, observe, start_hand
 from mille.players.easy import Easy, EasyError
 from mille.selfplay import play_hands
 from support.builders import build as build_bsd
@@ -62,11 +63,11 @@ def test_always_legal_never_discards_a_safety_and_finishes(
         if hand:
             table.new_hand(rng)
         for p in players:
-            p.start_hand(table)
+            start_hand(p, table)
         while table.phase != OVER:
             seat = table.current_player
             assert seat is not None
-            move = players[seat].choose(table)
+            move = choose(players[seat], table)
             assert table.check(move) is None, (move, table.check(move))
             me = table.tableaux[table.side_index(seat)]
             finish = [
@@ -86,7 +87,7 @@ def test_always_legal_never_discards_a_safety_and_finishes(
                 questions += 1
             outcome = table.apply(move)
             for p in players:
-                p.observe(table, outcome)
+                observe(p, table, outcome)
     assert safeties_played > 0
 
 
@@ -101,7 +102,7 @@ def test_never_passes_a_winning_finish() -> None:
             ),
             player(["", "75"], battle="Go", miles=["100"]),
         )
-        move = Easy(random.Random(seed), 0).choose(t)
+        move = choose(Easy(random.Random(seed), 0), t)
         assert move == Use(1)
     # classic, 3 seats: a 75 completes 700
     for seed in range(20):
@@ -114,7 +115,7 @@ def test_never_passes_a_winning_finish() -> None:
                 2: {"battle": [GO]},
             },
         )
-        move = Easy(random.Random(seed), 0).choose(t)
+        move = choose(Easy(random.Random(seed), 0), t)
         assert isinstance(move, Use) and t.hands[0][move.slot] == D75
     # milebymile without perfect crossing: any card past the end finishes
     for seed in range(20):
@@ -127,14 +128,14 @@ def test_never_passes_a_winning_finish() -> None:
                 2: {"problems": []},
             },
         )
-        move = Easy(random.Random(seed), 0).choose(t)
+        move = choose(Easy(random.Random(seed), 0), t)
         assert isinstance(move, Use) and t.hands[0][move.slot] in (D100, D200)
 
 
 def test_takes_every_coup_fourre() -> None:
     t = build(hands={1: [PUNCTURE_PROOF]}, picked={0: 6}, sides={2: {"battle": [GO]}})
     t.apply(Use(0))
-    assert t.phase == COUP and Easy(random.Random(0), 1).choose(t) == YES
+    assert t.phase == COUP and choose(Easy(random.Random(0), 1), t) == YES
     # bsd's window: the safety before the pick
     t = build_bsd(
         player(
@@ -145,7 +146,7 @@ def test_takes_every_coup_fourre() -> None:
         ),
         player(["", "75"], battle="Go"),
     )
-    assert Easy(random.Random(0), 0).choose(t) == Use(1)
+    assert choose(Easy(random.Random(0), 0), t) == Use(1)
 
 
 def test_plays_a_curing_safety_often_but_not_always() -> None:
@@ -159,7 +160,7 @@ def test_plays_a_curing_safety_often_but_not_always() -> None:
             ),
             player(["", "75"], battle="Go"),
         )
-        move = Easy(random.Random(seed), 0).choose(t)
+        move = choose(Easy(random.Random(seed), 0), t)
         assert t.check(move) is None
         chosen.append(move == Use(1))
     assert 10 < sum(chosen) < 40
@@ -172,7 +173,7 @@ def test_plays_its_safeties_once_the_deck_is_out() -> None:
         deck_size=0,
     )
     for seed in range(10):
-        assert Easy(random.Random(seed), 0).choose(t) == Use(1)
+        assert choose(Easy(random.Random(seed), 0), t) == Use(1)
 
 
 def test_extension_answer_and_the_pick() -> None:
@@ -183,9 +184,9 @@ def test_extension_answer_and_the_pick() -> None:
     )
     t.apply(Use(0))
     assert t.phase == EXTENSION
-    assert t.check(Easy(random.Random(0), 0).choose(t)) is None
+    assert t.check(choose(Easy(random.Random(0), 0), t)) is None
     t = Table.new(find_rules("classic"), random.Random(0))
-    assert Easy(random.Random(0), 0).choose(t) == PICK
+    assert choose(Easy(random.Random(0), 0), t) == PICK
 
 
 def test_weaker_than_standard() -> None:
@@ -234,4 +235,4 @@ def test_bad_seat_and_turn() -> None:
         Easy(random.Random(0), -1)
     t = Table.new(find_rules("classic"), random.Random(0))
     with pytest.raises(EasyError, match="seat 1 is not to decide"):
-        Easy(random.Random(0), 1).choose(t)
+        choose(Easy(random.Random(0), 1), t)

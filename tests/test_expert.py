@@ -38,7 +38,8 @@ from mille.engine.table import (
     Table,
     Use,
 )
-from mille.players.base import Player
+from mille.engine.view import SeatView
+from mille.players.base import Player, choose, observe, start_hand
 from mille.players.computer import INITIAL_NEED, BsdComputer
 from mille.players.expert import (
     LETTERS,
@@ -49,7 +50,6 @@ from mille.players.expert import (
     distinct_moves,
     game_chance,
     standard_policy,
-    unseen_counts,
 )
 from mille.players.registry import make_computer
 from mille.selfplay import PLAYERS, play_hands
@@ -81,19 +81,19 @@ IDS = [f"{p}-{'-'.join(map(str, o.values()))}" for p, o in CONFIGS]
 def play(table: Table, players: list[Player], limit: int) -> int:
     """Up to ``limit`` moves of the hand, each checked legal; the moves made."""
     for p in players:
-        p.start_hand(table)
+        start_hand(p, table)
     for n in range(limit):
         if table.phase == OVER:
             return n
         seat = table.current_player
         assert seat is not None
-        move = players[seat].choose(table)
+        move = choose(players[seat], table)
         assert table.check(move) is None, (move, table.check(move))
         if isinstance(move, Discard):
             assert not EXTRA_TANK <= table.hands[seat][move.slot] <= RIGHT_OF_WAY
         outcome = table.apply(move)
         for p in players:
-            p.observe(table, outcome)
+            observe(p, table, outcome)
     return limit
 
 
@@ -132,7 +132,7 @@ def test_whole_hands_in_every_preset(preset: str, options: dict[str, Any]) -> No
 def test_trivial_decisions_take_no_search() -> None:
     table = Table.new(BSD, random.Random(1))
     bot = Expert(random.Random(0), 0)
-    assert bot.choose(table) == PICK and bot.last_moves == 0
+    assert choose(bot, table) == PICK and bot.last_moves == 0
     # bsd's coup-fourre window comes before the pick
     t = build_bsd(
         player(
@@ -143,26 +143,26 @@ def test_trivial_decisions_take_no_search() -> None:
         ),
         player(["", "75"], battle="Go"),
     )
-    assert bot.choose(t) == Use(1) and bot.last_moves == 0
+    assert choose(bot, t) == Use(1) and bot.last_moves == 0
     # one distinct move (six Go and a Stop: the two can only be discarded
     # or played, but Go is not playable on a Go)
     t = build_bsd(
         player(["Go", "Go", "Go", "Go", "Go", "Go", "Go"], battle="Go"),
         player(["", "75"], battle="Go"),
     )
-    assert len(distinct_moves(t, t.legal_moves())) == 1
-    assert bot.choose(t) == Discard(0) and bot.last_moves == 0
+    assert len(distinct_moves(SeatView(t, t.to_move), t.legal_moves())) == 1
+    assert choose(bot, t) == Discard(0) and bot.last_moves == 0
 
 
 def test_a_spent_budget_ends_the_first_round_after_two_worlds() -> None:
     rules = find_rules("milebymile", players=9, team_mode="3v3v3")
     table = Table.new(rules, random.Random(3))
     table.apply(PICK)
-    candidates = distinct_moves(table, table.legal_moves())
+    candidates = distinct_moves(SeatView(table, table.to_move), table.legal_moves())
     assert len(candidates) > 4
     bot = Expert(random.Random(0), 0, budget=Budget(moves=1, worlds=12, extra=0))
-    bot.start_hand(table)
-    assert table.check(bot.choose(table)) is None
+    start_hand(bot, table)
+    assert table.check(choose(bot, table)) is None
     assert bot.last_playouts == 2 * len(candidates)
 
 
@@ -170,10 +170,10 @@ def test_the_time_cap_ends_the_first_round_after_two_worlds() -> None:
     rules = find_rules("milebymile", players=9, team_mode="3v3v3")
     table = Table.new(rules, random.Random(3))
     table.apply(PICK)
-    candidates = distinct_moves(table, table.legal_moves())
+    candidates = distinct_moves(SeatView(table, table.to_move), table.legal_moves())
     bot = Expert(random.Random(0), 0, budget=Budget(moves=10**9, extra=0, seconds=1e-9))
-    bot.start_hand(table)
-    assert table.check(bot.choose(table)) is None
+    start_hand(bot, table)
+    assert table.check(choose(bot, table)) is None
     assert bot.last_playouts == 2 * len(candidates)
 
 
@@ -188,12 +188,12 @@ def test_the_time_cap_met_while_widening_keeps_every_world_played(
     monkeypatch.setattr(expert, "monotonic", lambda: float(next(ticks)))
     table = Table.new(BSD, random.Random(5))
     table.apply(PICK)
-    candidates = distinct_moves(table, table.legal_moves())
+    candidates = distinct_moves(SeatView(table, table.to_move), table.legal_moves())
     assert len(candidates) > 2
     # the deadline is read once at the start, then once a played world
     bot = Expert(random.Random(0), 0, budget=Budget(moves=10**9, worlds=4, extra=0, seconds=4.5))
-    bot.start_hand(table)
-    assert table.check(bot.choose(table)) is None
+    start_hand(bot, table)
+    assert table.check(choose(bot, table)) is None
     # four worlds for every candidate, then two more (the clock's ticks 4
     # and 5) for the standard move and at most half its rivals
     first = 4 * len(candidates)
@@ -207,7 +207,7 @@ def test_answers_questions() -> None:
     t.apply(Use(0))
     assert t.phase == COUP
     bot = Expert(random.Random(0), 1)
-    assert bot.choose(t) == YES and bot.last_moves == 0
+    assert choose(bot, t) == YES and bot.last_moves == 0
     # Extension? is searched, and the answer is legal
     t = build(
         hands={0: [D100, D100, D75, D200, GO, GO]},
@@ -217,7 +217,7 @@ def test_answers_questions() -> None:
     t.apply(Use(0))
     assert t.phase == EXTENSION
     bot = Expert(random.Random(0), 0, budget=SMALL)
-    answer = bot.choose(t)
+    answer = choose(bot, t)
     assert isinstance(answer, Answer) and bot.last_moves > 0
     # bsd: the computer's seat may be asked too
     t = build_bsd(
@@ -231,7 +231,7 @@ def test_answers_questions() -> None:
     )
     t.apply(Use(0))
     assert t.phase == EXTENSION and t.asked == 1
-    assert Expert(random.Random(0), 1, budget=SMALL).choose(t) in (YES, NO)
+    assert choose(Expert(random.Random(0), 1, budget=SMALL), t) in (YES, NO)
 
 
 def test_plays_the_finish_against_a_threat() -> None:
@@ -244,7 +244,7 @@ def test_plays_the_finish_against_a_threat() -> None:
         ),
         player(["", "75"], battle="Go", miles=["200", "200", "100", "100"]),
     )
-    assert Expert(random.Random(3), 0, budget=Budget(moves=6000, seconds=None)).choose(t) == Use(1)
+    assert choose(Expert(random.Random(3), 0, budget=Budget(moves=6000, seconds=None)), t) == Use(1)
 
 
 # ----- what it may see -----------------------------------------------------------------
@@ -293,7 +293,7 @@ def test_hidden_cards_do_not_change_its_choice(preset: str, options: dict[str, A
     ]
     table = Table.new(rules, rng)
     for p in players:
-        p.start_hand(table)
+        start_hand(p, table)
     compared = 0
     while table.phase != OVER and compared < 4:
         seat = table.current_player
@@ -303,16 +303,16 @@ def test_hidden_cards_do_not_change_its_choice(preset: str, options: dict[str, A
             choices = []
             for _ in range(2):
                 bot.rng.setstate(state)
-                choices.append(bot.choose(_hide(table, 0, rng)))
+                choices.append(choose(bot, _hide(table, 0, rng)))
             bot.rng.setstate(state)
-            move = bot.choose(table)
+            move = choose(bot, table)
             assert choices == [move, move]
             compared += 1
         else:
-            move = players[seat].choose(table)
+            move = choose(players[seat], table)
         outcome = table.apply(move)
         for p in players:
-            p.observe(table, outcome)
+            observe(p, table, outcome)
     assert compared >= 3
 
 
@@ -323,7 +323,7 @@ def test_worlds_keep_what_the_seat_sees() -> None:
     play(table, players, 60)
     seat = table.current_player
     assert seat is not None
-    sampler = _Sampler(table, seat, {})
+    sampler = _Sampler(SeatView(table, seat), {})
     rng = random.Random(0)
     seeds = set()
     for _ in range(5):
@@ -343,22 +343,22 @@ def test_worlds_keep_what_the_seat_sees() -> None:
 def test_a_coup_fourre_offer_puts_the_safety_in_its_guesses() -> None:
     t = build(3, hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
     bot = Expert(random.Random(0), 2)
-    bot.start_hand(t)
+    start_hand(bot, t)
     assert sorted(bot.beliefs) == [0, 1] and len(bot.beliefs[1]) == 1000
     outcome = t.apply(Use(0, 2))
-    bot.observe(t, outcome)
+    observe(bot, t, outcome)
     assert t.phase == COUP
     assert all(PUNCTURE_PROOF in particle for particle in bot.beliefs[1])
     outcome = t.apply(NO)  # declined: still held
-    bot.observe(t, outcome)
+    observe(bot, t, outcome)
     assert all(PUNCTURE_PROOF in particle for particle in bot.beliefs[1])
     # its worlds deal that safety to seat 1
-    sampler = _Sampler(t, 2, bot.beliefs)
+    sampler = _Sampler(SeatView(t, 2), bot.beliefs)
     for seed in range(5):
         assert PUNCTURE_PROOF in sampler.world(random.Random(seed)).hands[1]
     # played: gone from every guess
-    bot.observe(t, t.apply(PICK))
-    bot.observe(t, t.apply(Use(t.hands[1].index(PUNCTURE_PROOF))))
+    observe(bot, t, t.apply(PICK))
+    observe(bot, t, t.apply(Use(t.hands[1].index(PUNCTURE_PROOF))))
     assert all(PUNCTURE_PROOF not in particle for particle in bot.beliefs[1])
 
 
@@ -373,15 +373,15 @@ def test_guesses_follow_what_a_seat_shows() -> None:
         players = [make_computer(BSD, seat, random.Random(seat)) for seat in range(2)]
         bot = Expert(random.Random(1), 0)
         for p in players + [bot]:
-            p.start_hand(table)
+            start_hand(p, table)
         while table.phase != OVER:
             seat = table.current_player
             assert seat is not None
-            outcome = table.apply(players[seat].choose(table))
+            outcome = table.apply(choose(players[seat], table))
             for p in players + [bot]:
-                p.observe(table, outcome)
+                observe(p, table, outcome)
             true = [c for c in table.hands[1] if c != NO_CARD]
-            unseen = unseen_counts(table, 0)
+            unseen = SeatView(table, 0).unseen()
             for particle in bot.beliefs[1]:
                 assert len(particle) == len(true)
                 assert all(particle.count(c) <= unseen[c] for c in particle)
@@ -420,15 +420,15 @@ def test_counts_bsds_need_as_bsds_computer_does(monkeypatch: pytest.MonkeyPatch)
     noted = 0
     for _ in range(2):
         for bot in bots:
-            bot.start_hand(table)
-        watcher.start_hand(table)
+            start_hand(bot, table)
+        start_hand(watcher, table)
         for _ in watched(table, bots, watcher):
             assert watcher.needs.get(1, list(INITIAL_NEED)) == bots[1].need
             noted += bots[1].need != list(INITIAL_NEED)
         table.new_hand(dealer)
     assert noted, "the seed has the computer stopped at least once"
     # what it counts reaches the computer it foresees
-    policy = standard_policy(table, 1, random.Random(0), need=watcher.needs[1])
+    policy = standard_policy(SeatView(table, 1), random.Random(0), need=watcher.needs[1])
     assert isinstance(policy, BsdComputer) and policy.need == bots[1].need
 
 
@@ -441,14 +441,14 @@ NEED = {CARD_NAMES[c]: n for c, n in enumerate(INITIAL_NEED)}
 def _saved() -> dict[str, Any]:
     t = build(3, hands={1: [PUNCTURE_PROOF]}, sides={2: {"battle": [GO]}})
     bot = Expert(random.Random(1), 1)
-    bot.start_hand(t)
+    start_hand(bot, t)
     return bot.to_dict()
 
 
 def test_to_dict_round_trip() -> None:
     t = build(3, hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
     bot = Expert(random.Random(1), 2)
-    bot.start_hand(t)
+    start_hand(bot, t)
     data = json.loads(json.dumps(bot.to_dict()))
     assert data["seat"] == 2 and sorted(data["beliefs"]) == ["0", "1"]
     assert len(data["beliefs"]["1"]) == 1000 and len(data["beliefs"]["1"][0]) == 6
@@ -480,15 +480,15 @@ def test_to_dict_round_trip() -> None:
         seat = t.current_player
         assert seat is not None
         move = (
-            Expert(random.Random(seat), seat, budget=QUICK).choose(t)
+            choose(Expert(random.Random(seat), seat, budget=QUICK), t)
             if seat != 2
-            else bot.choose(t)
+            else choose(bot, t)
         )
         if seat == 2:
-            assert twin.choose(t) == move
+            assert choose(twin, t) == move
         outcome = t.apply(move)
-        bot.observe(t, outcome)
-        twin.observe(t, outcome)
+        observe(bot, t, outcome)
+        observe(twin, t, outcome)
     assert twin.to_dict() == bot.to_dict()
 
 
@@ -609,7 +609,7 @@ def test_bad_seat_turn_and_budget() -> None:
         Expert(random.Random(0), -1)
     t = Table.new(find_rules("classic"), random.Random(0))
     with pytest.raises(ExpertError, match="seat 1 is not to decide"):
-        Expert(random.Random(0), 1).choose(t)
+        choose(Expert(random.Random(0), 1), t)
     with pytest.raises(ExpertError, match="a budget needs at least 1 move and 2 worlds"):
         Budget(moves=0)
     with pytest.raises(ExpertError, match="a budget's time cap must be more than 0 seconds"):

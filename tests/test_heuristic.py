@@ -41,6 +41,8 @@ from mille.engine.cards import (
 )
 from mille.engine.rules import Rules, find_rules
 from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, YES, Discard, Table, Use
+from mille.engine.view import SeatView
+from mille.players.base import choose, observe, start_hand
 from mille.players.heuristic import Heuristic, HeuristicError
 from mille.players.registry import make_computer
 from mille.selfplay import play_hands
@@ -186,7 +188,7 @@ def test_memory_counts_what_is_in_view_and_ignores_the_hidden(
         if hand:
             table.new_hand(rng)
         for bot in bots:
-            bot.start_hand(table)
+            start_hand(bot, table)
         while table.phase != OVER:
             seat = table.current_player
             assert seat is not None
@@ -195,14 +197,14 @@ def test_memory_counts_what_is_in_view_and_ignores_the_hidden(
             state = bot.rng.getstate()
             hidden = _hide(table, seat, rng)
             bot.rng.setstate(state)
-            other = bot.choose(hidden)
+            other = choose(bot, hidden)
             bot.rng.setstate(state)
-            move = bot.choose(table)
+            move = choose(bot, table)
             assert move == other
             assert table.check(move) is None
             outcome = table.apply(move)
             for b in bots:
-                b.observe(table, outcome)
+                observe(b, table, outcome)
                 assert b.seen == _visible(table, b.seat)
             decisions += 1
         refills += table.refills
@@ -216,7 +218,7 @@ def test_to_dict_round_trip() -> None:
     rng = random.Random(5)
     table = Table.new(rules, rng)
     bot = Heuristic(random.Random(1), 2)
-    bot.start_hand(table)
+    start_hand(bot, table)
     data = json.loads(json.dumps(bot.to_dict()))
     assert data["seat"] == 2 and data["deck"]["False Virtue"] == 2
     back = Heuristic.from_dict(data, random.Random(1), 2)
@@ -226,7 +228,7 @@ def test_to_dict_round_trip() -> None:
 
 def _saved() -> dict[str, Any]:
     bot = Heuristic(random.Random(1), 1)
-    bot.start_hand(Table.new(find_rules("classic"), random.Random(2)))
+    start_hand(bot, Table.new(find_rules("classic"), random.Random(2)))
     return bot.to_dict()
 
 
@@ -267,9 +269,9 @@ def test_bad_seat() -> None:
         Heuristic(random.Random(0), -1)
     table = Table.new(find_rules("classic"), random.Random(0))
     bot = Heuristic(random.Random(0), 1)
-    bot.start_hand(table)
+    start_hand(bot, table)
     with pytest.raises(ValueError, match="seat 1 is not to decide"):
-        bot.choose(table)
+        choose(bot, table)
 
 
 # ----- choices in set positions ------------------------------------------------------------
@@ -277,12 +279,12 @@ def test_bad_seat() -> None:
 
 def bot_for(table: Table, seat: int = 0) -> Heuristic:
     bot = Heuristic(random.Random(0), seat)
-    bot.start_hand(table)
+    start_hand(bot, table)
     return bot
 
 
 def chosen_card(table: Table, seat: int = 0) -> tuple[int, Any]:
-    move = bot_for(table, seat).choose(table)
+    move = choose(bot_for(table, seat), table)
     assert table.check(move) is None
     if isinstance(move, (Use, Discard)):
         return table.hands[seat][move.slot], move
@@ -291,10 +293,10 @@ def chosen_card(table: Table, seat: int = 0) -> tuple[int, Any]:
 
 def test_picks_first_and_answers_coup_fourre_yes() -> None:
     t = build(hands={1: [PUNCTURE_PROOF]}, sides={2: {"battle": [GO]}})
-    assert bot_for(t).choose(t) == PICK
+    assert choose(bot_for(t), t) == PICK
     t = build(hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
     t.apply(Use(0))
-    assert t.phase == COUP and bot_for(t, 1).choose(t) == YES
+    assert t.phase == COUP and choose(bot_for(t, 1), t) == YES
 
 
 def test_a_safety_that_cures_goes_at_once() -> None:
@@ -449,7 +451,7 @@ def test_extension_answer() -> None:
         sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}, 2: {"battle": [GO]}},
     )
     t.apply(Use(0))
-    assert t.phase == EXTENSION and bot_for(t).choose(t) == YES
+    assert t.phase == EXTENSION and choose(bot_for(t), t) == YES
     # the other side rolls at 500: stop here
     t = build(
         hands={0: [D100, D100, D75, D200, GO, GO]},
@@ -460,7 +462,7 @@ def test_extension_answer() -> None:
         },
     )
     t.apply(Use(0))
-    assert bot_for(t).choose(t) == NO
+    assert choose(bot_for(t), t) == NO
     # a short deck: stop here
     t = build(
         hands={0: [D100, D100, D75, D200, GO, GO]},
@@ -469,7 +471,7 @@ def test_extension_answer() -> None:
         sides={1: {"battle": [GO], "miles": [D100] * 6 + [D50]}, 2: {"battle": [GO]}},
     )
     t.apply(Use(0))
-    assert bot_for(t).choose(t) == NO
+    assert choose(bot_for(t), t) == NO
 
 
 def test_plays_under_bsd_rules_harmlessly() -> None:
@@ -479,7 +481,7 @@ def test_plays_under_bsd_rules_harmlessly() -> None:
 
 def test_deepcopy_keeps_it_usable() -> None:
     bot = Heuristic(random.Random(0), 0)
-    bot.start_hand(Table.new(find_rules("classic"), random.Random(0)))
+    start_hand(bot, Table.new(find_rules("classic"), random.Random(0)))
     twin = copy.deepcopy(bot)
     assert twin.to_dict() == bot.to_dict()
 
@@ -499,8 +501,8 @@ def test_lands_exactly_when_an_exact_finish_is_in_hand() -> None:
     assert t.rules.scoring.perfect_crossing
     for seed in range(6):
         bot = Heuristic(random.Random(seed), 0)
-        bot.start_hand(t)
-        move = bot.choose(t)
+        start_hand(bot, t)
+        move = choose(bot, t)
         assert isinstance(move, Use) and t.hands[0][move.slot] == D100
     # classic: the finishing 100 before an attack on the leader
     t = build(
@@ -559,8 +561,8 @@ def test_prefers_the_hazard_that_cannot_be_countered() -> None:
     )
     for seed in range(5):
         bot = Heuristic(random.Random(seed), 0)
-        bot.start_hand(t)
-        move = bot.choose(t)
+        start_hand(bot, t)
+        move = choose(bot, t)
         assert isinstance(move, Use) and t.hands[0][move.slot] == ACCIDENT
 
 
@@ -601,7 +603,7 @@ def test_never_discards_a_safety() -> None:
     legal = t.legal_moves() + [Discard(1)]
     assert t.hands[0][1] == DRIVING_ACE
     for _ in range(5):
-        move = _Turn(bot, t, legal).best()
+        move = _Turn(bot, SeatView(t, bot.seat), legal).best()
         assert move != Discard(1)
     # a hand of nothing but safeties: one is played
     t = build(hands={0: [DRIVING_ACE, PUNCTURE_PROOF]}, sides={1: {"battle": [GO]}})
@@ -611,7 +613,7 @@ def test_never_discards_a_safety() -> None:
             hand[i] = NO_CARD
     legal = [Use(i) for i, c in enumerate(hand) if c != NO_CARD]
     legal += [Discard(i) for i, c in enumerate(hand) if c != NO_CARD]
-    move = _Turn(bot_for(t), t, legal).best()
+    move = _Turn(bot_for(t), SeatView(t, t.to_move), legal).best()
     assert isinstance(move, Use)
 
 

@@ -53,11 +53,13 @@ from mille.engine.table import (
     Table,
     Use,
 )
+from mille.engine.view import SeatView
 from mille.frontends import plain, ui
 from mille.frontends.cli import parse_args
 from mille.frontends.table_ui import TableUi
 from mille.game.session import Session
 from mille.players.autoplayers import GreedyPlayer, RandomPlayer
+from mille.players.base import choose, observe, start_hand
 from mille.players.easy import Easy
 from mille.players.expert import Budget, Expert, distinct_moves
 from mille.players.heuristic import Heuristic
@@ -190,16 +192,16 @@ def test_the_computers_never_discard_a_safety(
             if hand:
                 table.new_hand(rng)
             for player in players:
-                player.start_hand(table)
+                start_hand(player, table)
             while table.phase != OVER:
                 seat = table.current_player
                 assert seat is not None
                 offered += any(table.discards_safety(m) for m in table.legal_moves())
-                move = players[seat].choose(table)
+                move = choose(players[seat], table)
                 assert not table.discards_safety(move), (cls.__name__, move)
                 outcome = table.apply(move)
                 for player in players:
-                    player.observe(table, outcome)
+                    observe(player, table, outcome)
     assert offered > 20
 
 
@@ -215,12 +217,12 @@ def test_the_expert_never_searches_a_safety_discard() -> None:
                 break
             seat = t.current_player
             assert seat is not None
-            t.apply(players[seat].choose(t))
+            t.apply(choose(players[seat], t))
         if t.phase != PLAYING or PICK in t.legal_moves():
             continue
         legal = t.legal_moves()
         offered += any(t.discards_safety(m) for m in legal)
-        assert not any(t.discards_safety(m) for m in distinct_moves(t, legal))
+        assert not any(t.discards_safety(m) for m in distinct_moves(SeatView(t, t.to_move), legal))
     assert offered > 5
     # and a whole expert decision holding nothing but safeties and a 25
     t = picked_with("classic", EXTRA_TANK)
@@ -228,8 +230,8 @@ def test_the_expert_never_searches_a_safety_discard() -> None:
         give(t, 0, slot, card)
     give(t, 0, 0, D50)
     bot = Expert(random.Random(0), 0, budget=Budget(moves=300, worlds=2, seconds=None))
-    bot.start_hand(t)
-    move = bot.choose(t)
+    start_hand(bot, t)
+    move = choose(bot, t)
     assert not t.discards_safety(move)
 
 
@@ -243,7 +245,7 @@ def test_the_random_player_may_discard_a_safety() -> None:
         while t.phase != OVER:
             seat = t.current_player
             assert seat is not None
-            move = players[seat].choose(t)
+            move = choose(players[seat], t)
             discarded += t.discards_safety(move)
             t.apply(move)
     assert discarded > 0
@@ -462,15 +464,15 @@ def test_ordinary_races_never_meet_the_guard(seed: int) -> None:
     table = Table.new(rules, rng)
     players = [Heuristic(random.Random(seat), seat) for seat in range(4)]
     for player in players:
-        player.start_hand(table)
+        start_hand(player, table)
     most = 0
     while table.phase != OVER:
         seat = table.current_player
         assert seat is not None
-        outcome = table.apply(players[seat].choose(table))
+        outcome = table.apply(choose(players[seat], table))
         most = max(most, table.idle_refills)
         for player in players:
-            player.observe(table, outcome)
+            observe(player, table, outcome)
     assert table.refills > 0 and most < IDLE_REFILLS - 1
     assert table.completing_side() is not None
 
@@ -604,7 +606,7 @@ def test_a_six_player_save_written_now_loads_as_written() -> None:
 def session_of(t: Table) -> Session:
     """``t`` with you at seat 0 and the standard computer at seat 1."""
     bot = Heuristic(random.Random(1), 1)
-    bot.start_hand(t)
+    start_hand(bot, t)
     return Session(table=t, computers={1: bot}, deal_rng=random.Random(2))
 
 
@@ -711,11 +713,11 @@ def test_the_computers_play_the_go() -> None:
         use(t, 0, PUNCTURE_PROOF)
         pick(t)
         bot = cls(random.Random(3), 0)
-        bot.start_hand(t)
+        start_hand(bot, t)
         legal = t.legal_moves()
         assert all(t.hands[0][m.slot] > D200 for m in legal if isinstance(m, Use))
         if cls is not Easy:
-            move = bot.choose(t)
+            move = choose(bot, t)
             assert isinstance(move, Use) and t.hands[0][move.slot] == GO, cls
 
 

@@ -22,7 +22,9 @@ from mille.engine.cards import (
 )
 from mille.engine.rules import BSD, find_rules
 from mille.engine.table import COUP, PICK, Table, Use
-from mille.players.expert import Budget, Expert, ExpertError, _Sampler, unseen_counts
+from mille.engine.view import SeatView
+from mille.players.base import choose, observe, start_hand
+from mille.players.expert import Budget, Expert, ExpertError, _Sampler
 from mille.players.safeties import DECK, SAFETY_KINDS, SLIP, SafetyTracker
 from mille.selfplay import PLAYERS
 from support.builders import watched
@@ -70,7 +72,7 @@ def fresh(seed: int = 1, rules: Any = BSD) -> Table:
 def test_at_the_deal_a_safety_is_anywhere_unseen_alike() -> None:
     table = fresh()
     tracker = SafetyTracker(0)
-    tracker.start_hand(table, unseen_counts(table, 0))
+    tracker.start_hand(SeatView(table, 0), SeatView(table, 0).unseen())
     hand = sum(c != NO_CARD for c in table.hands[1])
     for safety in SAFETY_KINDS:
         assert tracker.chance(safety, 1) == pytest.approx(hand / (hand + len(table.deck)))
@@ -81,7 +83,7 @@ def test_a_safety_in_view_has_no_place() -> None:
     table = fresh()
     give(table, 0, EXTRA_TANK)
     tracker = SafetyTracker(0)
-    tracker.start_hand(table, unseen_counts(table, 0))
+    tracker.start_hand(SeatView(table, 0), SeatView(table, 0).unseen())
     assert tracker.weights[EXTRA_TANK] == {}
     assert tracker.chance(EXTRA_TANK, 1) == 0.0
     assert tracker.deal(random.Random(1)).keys() == set(SAFETY_KINDS) - {EXTRA_TANK}
@@ -90,13 +92,13 @@ def test_a_safety_in_view_has_no_place() -> None:
 def test_a_pick_takes_the_safety_with_its_share_of_the_deck() -> None:
     table = fresh()
     tracker = SafetyTracker(0)
-    tracker.start_hand(table, unseen_counts(table, 0))
+    tracker.start_hand(SeatView(table, 0), SeatView(table, 0).unseen())
     # seat 0 picks: the cards it sees are not the safety, so the deck is a
     # little less likely to hold it
     before = tracker.chance(PUNCTURE_PROOF, 1)
     deck = len(table.deck)
     outcome = table.apply(PICK)
-    tracker.observe(table, outcome, unseen_counts(table, 0))
+    tracker.observe(SeatView(table, 0), outcome, SeatView(table, 0).unseen())
     p_hand, p_deck = before, (1 - before) * (deck - 1) / deck
     assert tracker.chance(PUNCTURE_PROOF, 1) == pytest.approx(p_hand / (p_hand + p_deck))
     # seat 0 discards; seat 1 picks: its share of the deck's chance moves to its hand
@@ -104,7 +106,7 @@ def test_a_pick_takes_the_safety_with_its_share_of_the_deck() -> None:
     before = tracker.chance(PUNCTURE_PROOF, 1)
     deck = len(table.deck)
     outcome = table.apply(PICK)
-    tracker.observe(table, outcome, unseen_counts(table, 0))
+    tracker.observe(SeatView(table, 0), outcome, SeatView(table, 0).unseen())
     assert tracker.chance(PUNCTURE_PROOF, 1) == pytest.approx(before + (1 - before) / deck)
 
 
@@ -121,7 +123,7 @@ def flat(table: Table) -> None:
 def _watch(table: Table, seat: int = 0) -> Expert:
     """An expert at ``seat`` that has watched the table from now on."""
     expert = Expert(random.Random(5), seat, budget=QUICK)
-    expert.start_hand(table)
+    start_hand(expert, table)
     return expert
 
 
@@ -137,7 +139,7 @@ def test_bsd_computer_not_playing_the_safety_its_hazard_calls_for() -> None:
     assert before > 0.05
     deck = len(table.deck)
     outcome = table.apply(PICK)
-    expert.observe(table, outcome)
+    observe(expert, table, outcome)
     after = expert.safeties.chance(PUNCTURE_PROOF, 1)
     # every guess with the safety put in plays it: only a slip keeps it
     kept = before * SLIP / (before * SLIP + 1 - before)
@@ -155,11 +157,11 @@ def test_a_safety_played_is_in_view() -> None:
     table.to_move = 1
     expert = _watch(table)
     computer = PLAYERS["standard"](BSD, random.Random(1), 1)
-    computer.start_hand(table)
-    move = computer.choose(table)
+    start_hand(computer, table)
+    move = choose(computer, table)
     outcome = table.apply(move)
     assert outcome.card == PUNCTURE_PROOF
-    expert.observe(table, outcome)
+    observe(expert, table, outcome)
     assert expert.safeties.weights[PUNCTURE_PROOF] == {}
 
 
@@ -188,7 +190,7 @@ def test_offer_question_or_its_absence_shows_the_safety(held: bool) -> None:
     assert 0 < expert.safeties.chance(PUNCTURE_PROOF, 1) < 1
     slot = table.hands[0].index(FLAT_TIRE)
     outcome = table.apply(Use(slot))
-    expert.observe(table, outcome)
+    observe(expert, table, outcome)
     assert (table.phase == COUP) is held
     assert expert.safeties.chance(PUNCTURE_PROOF, 1) == (1.0 if held else 0.0)
     # other safeties learn nothing from it
@@ -207,7 +209,7 @@ def test_worlds_deal_the_safeties_by_their_chances(chance: float) -> None:
                 guess[guess.index(RIGHT_OF_WAY)] = D25
         else:
             guess[0] = RIGHT_OF_WAY
-    sampler = _Sampler(table, 0, expert.beliefs, expert.needs, expert.safeties)
+    sampler = _Sampler(SeatView(table, 0), expert.beliefs, expert.needs, expert.safeties)
     rng = random.Random(2)
     for _ in range(30):
         world = sampler.world(rng)
@@ -232,7 +234,7 @@ def test_more_safeties_drawn_for_the_deck_than_it_holds() -> None:
     expert = _watch(table)
     for safety in (EXTRA_TANK, PUNCTURE_PROOF):
         expert.safeties.weights[safety] = {DECK: 1.0, 1: 0.0}
-    sampler = _Sampler(table, 0, expert.beliefs, expert.needs, expert.safeties)
+    sampler = _Sampler(SeatView(table, 0), expert.beliefs, expert.needs, expert.safeties)
     rng = random.Random(3)
     for _ in range(20):
         world = sampler.world(rng)
@@ -250,10 +252,10 @@ def test_over_whole_hands_the_chances_stay_sane() -> None:
         table = Table.new(BSD, random.Random(100 + h))
         bots = [PLAYERS["standard"](BSD, random.Random(h * 2 + s), s) for s in range(2)]
         for bot in bots:
-            bot.start_hand(table)
+            start_hand(bot, table)
         expert = _watch(table)
         for _ in watched(table, bots, expert):
-            unseen = unseen_counts(table, 0)
+            unseen = SeatView(table, 0).unseen()
             for safety in SAFETY_KINDS:
                 places = expert.safeties.weights[safety]
                 if not unseen[safety]:
@@ -292,7 +294,7 @@ def test_save_round_trip_and_older_saves() -> None:
     # it starts counting at the next move it watches
     table = fresh(7)
     outcome = table.apply(PICK)
-    bot.observe(table, outcome)
+    observe(bot, table, outcome)
     assert set(bot.safeties.weights) == set(SAFETY_KINDS)
 
 
@@ -304,8 +306,8 @@ def test_what_seat_1_would_keep_is_saved_before_its_move() -> None:
     assert data["safeties"]["kept"]["1"]["Puncture Proof"] == pytest.approx(SLIP)
     twin = Expert.from_dict(data, random.Random(1), 0)
     outcome = table.apply(PICK)
-    expert.observe(table, outcome)
-    twin.observe(table, outcome)
+    observe(expert, table, outcome)
+    observe(twin, table, outcome)
     assert twin.safeties.weights == expert.safeties.weights
 
 

@@ -18,6 +18,7 @@ from mille.engine.cards import HAND_SLOTS
 from mille.engine.rules import find_rules
 from mille.engine.table import OVER, Use
 from mille.game.session import Session
+from mille.players.base import start_hand
 from mille.players.expert import LETTERS, MAX_PARTICLES, PARTICLES, Expert
 from mille.players.heuristic import NAMES
 from mille.storage.savefile import MAX_SIZE, dumps, load_session, loads, save_session
@@ -52,7 +53,7 @@ def late_in_a_hand() -> Session:
     assert session.table.phase != OVER
     for seat in list(session.computers):
         expert = Expert(random.Random(seat), seat)
-        expert.start_hand(session.table)
+        start_hand(expert, session.table)
         session.computers[seat] = expert
     return session
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
+from mille.engine.cards import NO_CARD
 from mille.engine.rules import BSD, find_rules
 from mille.engine.table import (
     COUP,
@@ -21,7 +23,9 @@ from mille.engine.table import (
     Table,
     Use,
 )
+from mille.engine.view import SeatView
 from mille.game.session import Session
+from mille.players.base import start_hand
 from mille.players.computer import BsdComputer
 from mille.players.registry import make_computer
 from support.builders import build, player
@@ -40,13 +44,13 @@ class RandomSeat:
         self.seen: list[Outcome] = []
         self.asked: list[str] = []
 
-    def start_hand(self, table: Table) -> None:
+    def start_hand(self, table: SeatView) -> None:
         self.hands += 1
 
-    def observe(self, table: Table, outcome: Outcome) -> None:
+    def observe(self, table: SeatView, outcome: Outcome) -> None:
         self.seen.append(outcome)
 
-    def choose(self, table: Table) -> Move:
+    def choose(self, table: SeatView) -> Move:
         assert table.current_player == self.seat
         if table.phase in (EXTENSION, COUP):
             self.asked.append(table.phase)
@@ -92,7 +96,10 @@ def test_play_logs_the_outcome_and_every_computer_sees_it() -> None:
     )
     outcome = s.play(PICK)
     assert outcome.seat == HUMAN and outcome.move == PICK and len(outcome.drawn) == 1
-    assert [e.outcome for e in s.log] == [outcome] and bot.seen == [outcome]
+    assert [e.outcome for e in s.log] == [outcome]
+    # the computer sees that a card was drawn, not which
+    assert bot.seen == [dataclasses.replace(outcome, drawn=(NO_CARD,))]
+    assert outcome.drawn != (NO_CARD,)
 
 
 def play_through(s: Session, rng: random.Random) -> None:
@@ -133,7 +140,7 @@ def test_computer_reaching_700_gets_an_answer_at_once() -> None:
         player(["", "25", "50"], battle="Go"),
         to_move=COMPUTER,
     )
-    s.computers[COMPUTER].start_hand(s.table)
+    start_hand(s.computers[COMPUTER], s.table)
     s.play(Use(1))
     assert s.state.phase is not EXTENSION
     assert s.state.hand_over or s.state.target == 1000

@@ -163,6 +163,12 @@ def is_hazard(card: int) -> bool:
     return OUT_OF_GAS <= card <= SPEED_LIMIT
 
 
+def is_breakdown(card: int) -> bool:
+    """Out of Gas, Flat Tire or Accident: the hazards a repair cures (a
+    Go is then needed too)."""
+    return OUT_OF_GAS <= card <= ACCIDENT
+
+
 def is_remedy(card: int) -> bool:
     return GASOLINE <= card <= END_OF_LIMIT
 

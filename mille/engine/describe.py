@@ -23,7 +23,6 @@ from __future__ import annotations
 from .cards import (
     D200,
     EXTRA_TANK,
-    FALSE_VIRTUE,
     HAZARDS,
     NO_CARD,
     NUM_SAFETIES,
@@ -175,22 +174,15 @@ def recent(log: list[Event], viewer: int = YOU) -> int:
 
 def unseen(table: Table, seat: int = YOU) -> list[int]:
     """How many of each card ``seat`` cannot see now (the deck and the
-    other hands together), by card number (False Virtue last with karma).
+    other hands together), by card number (False Virtue last with karma):
+    :meth:`mille.engine.view.SeatView.unseen`.
 
-    What the seat sees: its own hand, every tableau, the discard pile and
-    the set-aside pile.  A card that was seen and went back into the deck
-    by a reshuffle counts as unseen again: where it is, nobody knows.
+    A card that was seen and went back into the deck by a reshuffle counts
+    as unseen again: where it is, nobody knows.
     """
-    from .table import deck_cards
+    from .view import SeatView
 
-    counts = [0] * (FALSE_VIRTUE + 1)
-    for card in deck_cards(table.rules):
-        counts[card] += 1
-    seen = [c for c in table.hands[seat] if c != NO_CARD] + table.discard + table.set_aside
-    for tab in table.tableaux:
-        seen += tab.cards()
-    for card in seen:
-        counts[card] -= 1
+    counts = SeatView(table, seat).unseen()
     if not table.rules.false_virtues:
         counts.pop()
     return counts

@@ -441,7 +441,7 @@ class LineUi:
         from ..players.advice import hint
 
         try:
-            self.say(hint(self.session.table))
+            self.say(hint(self.session.view(YOU)))
         except Exception as exc:  # advice must never end the game
             self.say(f"no hint: {escape(str(exc)) or type(exc).__name__}")
 

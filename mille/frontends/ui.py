@@ -689,10 +689,11 @@ class Ui:
             if not self.pending:
                 self.note("hint: thinking...")
                 self.render()
+            from ..engine.describe import YOU
             from ..players.advice import hint
 
             try:
-                text = hint(table)
+                text = hint(self.session.view(YOU))
             except Exception as exc:  # advice must never end the game
                 self.hinted = None
                 self.error(f"no hint: {escape(str(exc)) or type(exc).__name__}")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..engine.rules import BSD, Rules
 from ..engine.table import COUP, EXTENSION, Event, Move, Outcome, Table
+from ..engine.view import SeatView
 from ..players.registry import STANDARD, level_of, make_computer
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
@@ -64,8 +65,7 @@ class Session:
         }
         table = Table.new(rules, deal_rng)
         session = cls(table=table, computers=computers, deal_rng=deal_rng)
-        for computer in computers.values():
-            computer.start_hand(table)
+        session._deal_computers_in()
         return session
 
     @property
@@ -76,6 +76,11 @@ class Session:
     def state(self) -> Table:
         """The table (the name the front ends have always used)."""
         return self.table
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know: what its computer, its hints and its
+        screen are given."""
+        return SeatView(self.table, seat)
 
     @property
     def level(self) -> str:
@@ -111,7 +116,7 @@ class Session:
         table = self.table
         while table.phase in (EXTENSION, COUP) and table.asked in self.computers:
             asked = self.computers[table.asked]
-            self._apply(asked.choose(table))
+            self._apply(asked.choose(self.view(table.asked)))
         return outcome
 
     def _apply(self, move: Move) -> Outcome:
@@ -120,8 +125,9 @@ class Session:
         outcome = table.apply(move)
         mileage = table.tableaux[table.side_index(outcome.seat)].mileage
         self.log.append(Event(outcome, tuple(table.notices), phase, mileage))
-        for computer in self.computers.values():
-            computer.observe(self.table, outcome)
+        for seat, computer in self.computers.items():
+            view = self.view(seat)
+            computer.observe(view, view.seen(outcome))
         return outcome
 
     def computer_move(self) -> Outcome:
@@ -129,11 +135,15 @@ class Session:
         seat = self.table.current_player
         if seat not in self.computers:
             raise ValueError("no computer is to move")
-        return self.play(self.computers[seat].choose(self.table))
+        return self.play(self.computers[seat].choose(self.view(seat)))
 
     def next_hand(self) -> None:
         """Bank the finished hand and deal the next one."""
         self.table.new_hand(self.deal_rng)
         self.log.clear()
-        for computer in self.computers.values():
-            computer.start_hand(self.table)
+        self._deal_computers_in()
+
+    def _deal_computers_in(self) -> None:
+        """Show each computer its new hand."""
+        for seat, computer in self.computers.items():
+            computer.start_hand(self.view(seat))

@@ -1,8 +1,9 @@
 """Advice for the person at the keyboard: the hint (the expert's move and
 one line of why).  The card tracker's counts are :func:`mille.engine.describe.unseen`.
 
-The hint asks a fresh expert computer for seat 0's move, so it knows only
-what that seat may know, and it never plays the move: the front end shows
+The hint is given the seat's view (:class:`mille.engine.view.SeatView`) and
+asks a fresh expert computer for that seat's move, so it knows only what
+the seat may know; it never plays the move: the front end shows
 the line (on the error line, or as a line of the line mode).
 
 No curses, no I/O.
@@ -24,41 +25,43 @@ from ..engine.cards import (
     is_repair,
     is_safety,
 )
-from ..engine.describe import YOU, card_name, side_name
+from ..engine.describe import card_name, side_name
 from ..engine.rules import other_side
-from ..engine.table import COUP, EXTENSION, OVER, Answer, Discard, Move, Pick, Table, Use
+from ..engine.table import COUP, EXTENSION, OVER, Answer, Discard, Move, Pick, Use
+from ..engine.view import SeatView
 
 HINT_SEED = 0x4D494C4C45  # the hint's own random stream: same position, same hint
 
 
-def hint(table: Table, seat: int = YOU) -> str:
+def hint(view: SeatView) -> str:
     """``hint: U3 Go - stopped; you hold 75, 100``: what the
-    expert would do for ``seat`` now, and why."""
-    if table.phase == OVER:
-        return "hint: y " + ("starts a new game" if table.game_over else "deals the next hand")
-    if table.current_player != seat:
+    expert would do for the view's seat now, and why."""
+    seat = view.seat
+    if view.phase == OVER:
+        return "hint: y " + ("starts a new game" if view.game_over else "deals the next hand")
+    if view.current_player != seat:
         return "hint: it is not your turn"
-    legal = table.legal_moves()
+    legal = view.legal_moves()
     if len(legal) == 1:
         move = legal[0]
     else:
         from .expert import Expert
 
-        move = Expert(random.Random(HINT_SEED), seat).choose(table)
-    return f"hint: {label(table, move)} - {reason(table, seat, move)}"
+        move = Expert(random.Random(HINT_SEED), seat).choose(view)
+    return f"hint: {label(view, move)} - {reason(view, move)}"
 
 
-def label(table: Table, move: Move) -> str:
+def label(view: SeatView, move: Move) -> str:
     """``U3 Go``, ``U4 Stop on 2``, ``D1 25``, ``P``, ``y``."""
     if isinstance(move, Pick):
         return "P"
     if isinstance(move, Answer):
         return "y" if move.yes else "n"
     slot = "P" if move.slot == 0 else str(move.slot)
-    card = card_name(table.hands[table.current_player or 0][move.slot])
+    card = card_name(view.hand[move.slot])
     if isinstance(move, Discard):
         return f"D{slot} {card}"
-    on = f" on {move.target}" if move.target is not None and table.rules.sides > 2 else ""
+    on = f" on {move.target}" if move.target is not None and view.rules.sides > 2 else ""
     return f"U{slot} {card}{on}"
 
 
@@ -67,29 +70,30 @@ def _distances(hand: list[int]) -> str:
     return ", ".join(card_name(c) for c in cards)
 
 
-def reason(table: Table, seat: int, move: Move) -> str:
-    """One line of why ``move`` is good for ``seat``."""
-    rules = table.rules
+def reason(view: SeatView, move: Move) -> str:
+    """One line of why ``move`` is good for the view's seat."""
+    rules = view.rules
+    seat = view.seat
     side = rules.side_of(seat)
-    tab = table.tableaux[side - 1]
+    tab = view.tableaux[side - 1]
     if isinstance(move, Pick):
         return "pick first"
     if isinstance(move, Answer):
-        if table.phase == COUP:
+        if view.phase == COUP:
             return "300 more and the next turn" if move.yes else "keep it for later"
-        if table.phase == EXTENSION:
+        if view.phase == EXTENSION:
             return f"you can make {rules.extension}" if move.yes else "bank the trip now"
         return "answer the question"
-    hand = table.hands[seat]
+    hand = view.hand
     card = hand[move.slot]
     if isinstance(move, Discard):
         if is_hazard(card) and not any(
-            table.check(Use(move.slot, t)) is None for t in range(1, rules.sides + 1)
+            view.check(Use(move.slot, t)) is None for t in range(1, rules.sides + 1)
         ):
             return "unplayable, needed least"
         return "the card needed least"
     if card <= D200:
-        left = table.target - tab.mileage - VALUES[card]
+        left = view.target - tab.mileage - VALUES[card]
         if left <= 0:
             return "completes the trip"
         return f"{left} to go after it"
@@ -109,7 +113,7 @@ def reason(table: Table, seat: int, move: Move) -> str:
         target = (
             move.target if isinstance(move, Use) and move.target is not None else other_side(side)
         )
-        other = table.tableaux[target - 1]
+        other = view.tableaux[target - 1]
         verb = "slows" if card == SPEED_LIMIT else "stops"
         return f"{verb} {side_name(rules, target)} at {other.mileage}"
     return "the best use of your hand"

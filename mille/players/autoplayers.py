@@ -47,7 +47,8 @@ from ..engine.cards import (
     safety_for,
 )
 from ..engine.rules import other_side
-from ..engine.table import PICK, YES, Answer, Move, Outcome, Pick, Table, Use
+from ..engine.table import PICK, YES, Answer, Move, Outcome, Pick, Use
+from ..engine.view import SeatView
 from .base import computer_discards
 
 
@@ -60,14 +61,14 @@ class _Forgetful:
         self.rng = rng
         self.seat = seat
 
-    def start_hand(self, table: Table) -> None:
+    def start_hand(self, view: SeatView) -> None:
         """Nothing to remember."""
 
-    def observe(self, table: Table, outcome: Outcome) -> None:
+    def observe(self, view: SeatView, outcome: Outcome) -> None:
         """Nothing to remember."""
 
-    def _check_turn(self, table: Table) -> None:
-        if table.current_player != self.seat:
+    def _check_turn(self, view: SeatView) -> None:
+        if view.current_player != self.seat:
             raise ValueError(f"seat {self.seat} is not to decide")
 
 
@@ -75,9 +76,9 @@ class RandomPlayer(_Forgetful):
     """Uniform among the legal moves; picks only when it must; answers
     questions yes or no at random."""
 
-    def choose(self, table: Table) -> Move:
-        self._check_turn(table)
-        moves = [m for m in table.legal_moves() if not isinstance(m, Pick)]
+    def choose(self, view: SeatView) -> Move:
+        self._check_turn(view)
+        moves = [m for m in view.legal_moves() if not isinstance(m, Pick)]
         if not moves:
             return PICK
         return self.rng.choice(moves)
@@ -103,10 +104,10 @@ _KEEP = {
 }
 
 
-def leading_side(table: Table, sides: list[int]) -> int:
+def leading_side(view: SeatView, sides: list[int]) -> int:
     """The side among ``sides`` with the most miles (then the highest
     total, then the lowest number)."""
-    return max(sides, key=lambda s: (table.tableaux[s - 1].mileage, table.total(s), -s))
+    return max(sides, key=lambda s: (view.tableaux[s - 1].mileage, view.total(s), -s))
 
 
 class GreedyPlayer(_Forgetful):
@@ -118,13 +119,13 @@ class GreedyPlayer(_Forgetful):
     safety only when it has nothing it may discard.
     """
 
-    def usefulness(self, table: Table, card: int) -> int:
+    def usefulness(self, view: SeatView, card: int) -> int:
         """0 for a card that can no longer help; else by ``_KEEP``."""
-        rules = table.rules
-        me = table.tableaux[table.side_index(self.seat)]
-        own = table.side_of(self.seat)
+        rules = view.rules
+        me = view.tableaux[view.side_index(self.seat)]
+        own = view.side_of(self.seat)
         if is_distance(card):
-            if me.mileage + VALUES[card] > table.target and rules.perfect_crossing:
+            if me.mileage + VALUES[card] > view.target and rules.perfect_crossing:
                 return 0
             if card == D200 and rules.max_200s is not None and me.nummiles[D200] >= rules.max_200s:
                 return 0
@@ -133,24 +134,24 @@ class GreedyPlayer(_Forgetful):
                 return 0
         elif is_hazard(card):
             if all(
-                safety_for(card) in table.tableaux[s - 1].safeties
+                safety_for(card) in view.tableaux[s - 1].safeties
                 for s in range(1, rules.sides + 1)
                 if s != own
             ):
                 return 0
         return _KEEP.get(card, 11)
 
-    def choose(self, table: Table) -> Move:
-        self._check_turn(table)
-        if table.offer is not None:  # Coup Fourre?
+    def choose(self, view: SeatView) -> Move:
+        self._check_turn(view)
+        if view.offer is not None:  # Coup Fourre?
             return YES
-        if table.asked is not None:  # Extension?
-            return Answer(self.wants_extension(table))
-        legal = table.legal_moves()
+        if view.asked is not None:  # Extension?
+            return Answer(self.wants_extension(view))
+        legal = view.legal_moves()
         if PICK in legal:
             windows = [m for m in legal if isinstance(m, Use)]
             return windows[0] if windows else PICK
-        hand = table.hands[self.seat]
+        hand = view.hand
         uses = [m for m in legal if isinstance(m, Use)]
         safeties = [m for m in uses if hand[m.slot] >= EXTRA_TANK and hand[m.slot] != FALSE_VIRTUE]
         distances = [m for m in uses if is_distance(hand[m.slot])]
@@ -161,27 +162,25 @@ class GreedyPlayer(_Forgetful):
             return remedies[0]
         hazards = [m for m in uses if is_hazard(hand[m.slot])]
         if hazards:
-            targets = [m.target or other_side(table.side_of(self.seat)) for m in hazards]
-            lead = leading_side(table, sorted(set(targets)))
+            targets = [m.target or other_side(view.side_of(self.seat)) for m in hazards]
+            lead = leading_side(view, sorted(set(targets)))
             return next(m for m, t in zip(hazards, targets) if t == lead)
         discards = computer_discards(legal, hand)
         if discards:
-            return min(discards, key=lambda m: self.usefulness(table, hand[m.slot]))
+            return min(discards, key=lambda m: self.usefulness(view, hand[m.slot]))
         if safeties:
             return safeties[0]
         others = [m for m in uses if hand[m.slot] != NO_CARD]
         # nothing else is legal (a False Virtue, or a use the options force)
         return others[0] if others else legal[0]
 
-    def wants_extension(self, table: Table) -> bool:
+    def wants_extension(self, view: SeatView) -> bool:
         """Extend while plenty of cards remain and every opposing side is far."""
-        own = table.side_of(self.seat)
+        own = view.side_of(self.seat)
         far = all(
-            table.tableaux[s - 1].mileage <= 400
-            for s in range(1, table.rules.sides + 1)
-            if s != own
+            view.tableaux[s - 1].mileage <= 400 for s in range(1, view.rules.sides + 1) if s != own
         )
-        return len(table.deck) >= 30 and far
+        return view.deck_size >= 30 and far
 
 
 __all__ = ["GreedyPlayer", "RandomPlayer", "leading_side"]

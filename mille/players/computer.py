@@ -38,15 +38,16 @@ and say so next to the code.  Two such points matter:
 >>> import random
 >>> from mille.engine.rules import BSD
 >>> from mille.engine.table import Table
+>>> from mille.engine.view import SeatView
 >>> table = Table.new(BSD, random.Random(7))
->>> bot = BsdComputer(random.Random(1), seat=0)
->>> bot.start_hand(table)
+>>> bot, view = BsdComputer(random.Random(1), seat=0), SeatView(table, 0)
+>>> bot.start_hand(view)
 >>> sum(bot.seen), bot.gos  # its six cards; seat 0 starts, so its Accident counts
 (6, 1)
->>> bot.choose(table)
+>>> bot.choose(view)
 Pick()
->>> bot.observe(table, table.apply(Pick()))
->>> move = bot.choose(table)
+>>> bot.observe(view, table.apply(Pick()))
+>>> move = bot.choose(view)
 >>> table.check(move) is None
 True
 """
@@ -98,10 +99,10 @@ from ..engine.table import (
     Move,
     Outcome,
     Pick,
-    Table,
     Use,
 )
 from ..engine.tableau import Tableau
+from ..engine.view import SeatView
 from .memory import card_counts, integer, quote
 
 
@@ -247,16 +248,16 @@ class BsdComputer:
         if card >= EXTRA_TANK:
             self.safeties[card - EXTRA_TANK] = IN_HAND
 
-    def start_hand(self, table: Table) -> None:
+    def start_hand(self, view: SeatView) -> None:
         """A new deal: forget the last hand, look at the six dealt cards."""
         self.seen = [0] * NUM_KINDS
         self.gos = 0
         self.safeties = [UNKNOWN] * NUM_SAFETIES
-        my_turn = table.starter == self.seat
-        for card in table.hands[self.seat][1:]:
+        my_turn = view.starter == self.seat
+        for card in view.hand[1:]:
             self._take_in(card, my_turn)
 
-    def observe(self, table: Table, outcome: Outcome) -> None:
+    def observe(self, view: SeatView, outcome: Outcome) -> None:
         """Remember what a move showed."""
         if outcome.seat == self.seat:
             if isinstance(outcome.move, Pick):
@@ -301,19 +302,19 @@ class BsdComputer:
             return row_seen == 0
         return seen[card] != COUNTS[card]
 
-    def _check_ext(self, table: Table, hand_miles: int) -> bool:
+    def _check_ext(self, view: SeatView, hand_miles: int) -> bool:
         """misc.c's ``check_ext`` for the computer: go on to 1000?
 
         ``hand_miles`` is the mileage in its hand, counted as BSD does: the
         card just played still in it.
         """
-        if table.target != FIRST_END:
+        if view.target != FIRST_END:
             return False
         known = sum(1 for s in self.safeties if s != UNKNOWN)
         if known < 2:
             return False
-        op = table.tableaux[1 - self.seat]
-        if op.mileage == 0 or self._onecard(op, table.target) or (op.can_go and op.mileage >= 500):
+        op = view.tableaux[1 - self.seat]
+        if op.mileage == 0 or self._onecard(op, view.target) or (op.can_go and op.mileage >= 500):
             return False
         unplaced = sum(
             1
@@ -322,7 +323,7 @@ class BsdComputer:
         )
         if unplaced + known == NUM_SAFETIES:  # the opponent has played none
             return True
-        return hand_miles + len(table.deck) * 3 > EXTENDED_END
+        return hand_miles + view.deck_size * 3 > EXTENDED_END
 
     def _note_need(self, me: Tableau) -> None:
         """Stopped by a hazard: one more of its remedy is needed per hand."""
@@ -332,7 +333,7 @@ class BsdComputer:
 
     # ----- the decision -------------------------------------------------------
 
-    def wants_extension(self, table: Table) -> bool:
+    def wants_extension(self, view: SeatView) -> bool:
         """It has just reached exactly 700 (the table asks it ``Extension?``):
         extend to 1000?
 
@@ -341,13 +342,13 @@ class BsdComputer:
         its distance pile: only a distance card played by this seat can put
         the question to it.
         """
-        miles = _hand_miles(table.hands[self.seat])
-        pile = table.tableaux[self.seat].miles
+        miles = _hand_miles(view.hand)
+        pile = view.tableaux[self.seat].miles
         if pile:
             miles += VALUES[pile[-1]]  # BSD decides before the card leaves the hand
-        return self._check_ext(table, miles)
+        return self._check_ext(view, miles)
 
-    def ask_extension(self, table: Table, hand_miles: int) -> bool:
+    def ask_extension(self, view: SeatView, hand_miles: int) -> bool:
         """calcmove's own question (BSD ``check_ext(TRUE)``): would it go on
         to 1000 if the distance card it holds took it exactly to the end?
 
@@ -357,51 +358,51 @@ class BsdComputer:
         so that an observer can see each question and its answer by
         overriding this method; the BSD trace replay in the tests does.
         """
-        return self._check_ext(table, hand_miles)
+        return self._check_ext(view, hand_miles)
 
-    def choose(self, table: Table) -> Move:
+    def choose(self, view: SeatView) -> Move:
         """The computer's move (BSD's ``calcmove``, always a legal move), or
         its answer when it is asked ``Extension?``."""
-        phase = table.phase
-        if phase == PLAYING and table.to_move == self.seat:
-            hand = table.hands[self.seat]
+        phase = view.phase
+        if phase == PLAYING and view.to_move == self.seat:
+            hand = view.hand
             if hand.count(NO_CARD) == HAND_SLOTS:
                 # Unreachable in play: the table ends a hand whose player to
                 # move has no cards (BSD's domove ends it too).
-                return PICK if table.deck else DISCARDS[0]
-            move, values = self._calcmove(table)
-            if table.check(move) is None:
+                return PICK if view.deck_size else DISCARDS[0]
+            move, values = self._calcmove(view)
+            if view.check(move) is None:
                 return move
-            return self._fallback(table, values)
-        if phase == EXTENSION and table.asked == self.seat:
-            return YES if self.wants_extension(table) else NO
+            return self._fallback(view, values)
+        if phase == EXTENSION and view.asked == self.seat:
+            return YES if self.wants_extension(view) else NO
         raise ComputerError(f"seat {self.seat} has nothing to decide")
 
-    def _fallback(self, table: Table, values: Sequence[int]) -> Move:
+    def _fallback(self, view: SeatView, values: Sequence[int]) -> Move:
         """BSD's pick would be refused (it would loop forever): play the
         best-valued legal card, else discard the lowest-valued one."""
         best: Move | None = None
         best_value = -(10**9)
         for slot, value in enumerate(values):
-            if table.check(USES[slot]) is None and value >= best_value:
+            if view.check(USES[slot]) is None and value >= best_value:
                 best, best_value = USES[slot], value
         if best is not None:
             return best
         low_value = 10**9
         for slot, value in enumerate(values):
-            if table.check(DISCARDS[slot]) is None and value < low_value:
+            if view.check(DISCARDS[slot]) is None and value < low_value:
                 best, low_value = DISCARDS[slot], value
         if best is not None:
             return best
-        return table.legal_moves()[0]
+        return view.legal_moves()[0]
 
-    def _calcmove(self, table: Table) -> tuple[Move, Sequence[int]]:
+    def _calcmove(self, view: SeatView) -> tuple[Move, Sequence[int]]:
         seat = self.seat
-        me = table.tableaux[seat]
-        op = table.tableaux[1 - seat]
-        hand = table.hands[seat]
-        end = table.target
-        deck_left = len(table.deck)
+        me = view.tableaux[seat]
+        op = view.tableaux[1 - seat]
+        hand = view.hand
+        end = view.target
+        deck_left = view.deck_size
         seen = self.seen
         own = self.safeties
 
@@ -449,7 +450,7 @@ class BsdComputer:
 
         op_one = self._onecard(op, end)
         if foundend:
-            foundend = not self.ask_extension(table, _hand_miles(hand))
+            foundend = not self.ask_extension(view, _hand_miles(hand))
 
         # Hold safeties back for a coup fourre, unless it is time to use them.
         for i in range(HAND_SLOTS):

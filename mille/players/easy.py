@@ -35,9 +35,9 @@ from ..engine.table import (
     Answer,
     Move,
     Outcome,
-    Table,
     Use,
 )
+from ..engine.view import SeatView
 from .autoplayers import GreedyPlayer
 from .base import computer_discards
 from .memory import integer, quote
@@ -63,66 +63,66 @@ class Easy:
         self.seat = seat
         self._greedy = GreedyPlayer(rng, seat)
 
-    def start_hand(self, table: Table) -> None:
+    def start_hand(self, view: SeatView) -> None:
         """Nothing to remember."""
 
-    def observe(self, table: Table, outcome: Outcome) -> None:
+    def observe(self, view: SeatView, outcome: Outcome) -> None:
         """Nothing to remember."""
 
     # ----- the decision ----------------------------------------------------------
 
-    def choose(self, table: Table) -> Move:
+    def choose(self, view: SeatView) -> Move:
         """The move for its seat: a pick, a use, a discard or an answer."""
-        if table.current_player != self.seat:
+        if view.current_player != self.seat:
             raise EasyError(f"seat {self.seat} is not to decide")
-        if table.phase == COUP:
+        if view.phase == COUP:
             return YES
-        if table.phase == EXTENSION:
-            return Answer(self._greedy.wants_extension(table))
-        legal = table.legal_moves()
+        if view.phase == EXTENSION:
+            return Answer(self._greedy.wants_extension(view))
+        legal = view.legal_moves()
         if PICK in legal:
             windows = [m for m in legal if isinstance(m, Use)]
             return windows[0] if windows else PICK
         rng = self.rng
-        hand = table.hands[self.seat]
+        hand = view.hand
         uses = [m for m in legal if isinstance(m, Use)]
-        me = table.tableaux[table.side_index(self.seat)]
+        me = view.tableaux[view.side_index(self.seat)]
         for move in uses:
             card = hand[move.slot]
-            if card <= D200 and me.mileage + VALUES[card] >= table.target:
+            if card <= D200 and me.mileage + VALUES[card] >= view.target:
                 return move  # the finishing card
         safeties = [m for m in uses if is_safety(hand[m.slot])]
         if safeties:
-            curing = [m for m in safeties if self._cures(table, hand[m.slot])]
+            curing = [m for m in safeties if self._cures(view, hand[m.slot])]
             if curing and rng.random() < CURE_CHANCE:
                 return curing[0]
-            if not table.can_supply() or rng.random() < SAFETY_CHANCE:
+            if not view.can_supply() or rng.random() < SAFETY_CHANCE:
                 return rng.choice(safeties)
-        decent = self.decent(table, legal)
+        decent = self.decent(view, legal)
         if not decent:
-            return self._greedy.choose(table)
+            return self._greedy.choose(view)
         if rng.random() < GREEDY_CHANCE:
-            return self._greedy.choose(table)
+            return self._greedy.choose(view)
         return rng.choice(decent)
 
-    def _cures(self, table: Table, safety: int) -> bool:
+    def _cures(self, view: SeatView, safety: int) -> bool:
         """Does ``safety`` lift what stops or limits its side now?"""
-        me = table.tableaux[table.side_index(self.seat)]
-        model = table.model
+        me = view.tableaux[view.side_index(self.seat)]
+        model = view.model
         if safety == RIGHT_OF_WAY:
             return not model.rolling(me) or model.limited(me)
         if model.rolling(me):
             return False
         hazard = opposite(safety)
-        if table.rules.battle == PROBLEMS:
+        if view.rules.battle == PROBLEMS:
             return hazard in me.problems
-        top = me.battle[-1] if table.rules.battle == STACK and me.battle else me.top
+        top = me.battle[-1] if view.rules.battle == STACK and me.battle else me.top
         return top == hazard
 
-    def decent(self, table: Table, legal: list[Move]) -> list[Move]:
+    def decent(self, view: SeatView, legal: list[Move]) -> list[Move]:
         """The uses of distances, remedies, hazards and False Virtues, and
         the discards of its least useful cards (never a safety)."""
-        hand = table.hands[self.seat]
+        hand = view.hand
         moves: list[Move] = []
         for move in legal:
             if isinstance(move, Use):
@@ -130,7 +130,7 @@ class Easy:
                 if card < EXTRA_TANK or card == FALSE_VIRTUE:
                     moves.append(move)
         discards = computer_discards(legal, hand)
-        discards.sort(key=lambda m: self._greedy.usefulness(table, hand[m.slot]))
+        discards.sort(key=lambda m: self._greedy.usefulness(view, hand[m.slot]))
         return moves + discards[:DISCARDS_KEPT]
 
     # ----- saving ------------------------------------------------------------------

@@ -89,6 +89,7 @@ from ..engine.cards import (
     NUM_SAFETIES,
     is_safety,
 )
+from ..engine.rules import TIE_NO_GAME, WINDOW
 from ..engine.table import (
     COUP,
     EXTENSION,
@@ -105,6 +106,7 @@ from ..engine.table import (
     Table,
     Use,
 )
+from ..engine.view import SeatView
 from .base import Player
 from .computer import IN_HAND, INITIAL_NEED, PLAYED, UNKNOWN, BsdComputer, needed_remedy
 from .heuristic import KINDS, NAMES, Heuristic
@@ -210,20 +212,20 @@ class Expert:
 
     # ----- memory: what the other hands may hold ----------------------------------
 
-    def start_hand(self, table: Table) -> None:
+    def start_hand(self, view: SeatView) -> None:
         """A new deal: every other hand is a guess among the unseen cards."""
         self.predictions = {}
-        pool = _expand(unseen_counts(table, self.seat))
-        count = min(MAX_EACH, PARTICLES // max(1, table.rules.players - 1))
+        unseen = view.unseen()
+        pool = _expand(unseen)
+        count = min(MAX_EACH, PARTICLES // max(1, view.rules.players - 1))
         self.beliefs = {}
-        for other, hand in enumerate(table.hands):
+        for other, size in enumerate(view.hand_sizes):
             if other != self.seat:
-                size = sum(c != NO_CARD for c in hand)
                 self.beliefs[other] = [self.rng.sample(pool, size) for _ in range(count)]
-        self.safeties.start_hand(table, unseen_counts(table, self.seat))
-        self._predict(table)
+        self.safeties.start_hand(view, unseen)
+        self._predict(view)
 
-    def observe(self, table: Table, outcome: Outcome) -> None:
+    def observe(self, view: SeatView, outcome: Outcome) -> None:
         """Weigh the guesses about a seat by the move it made, update them
         with what it played and drew, then foresee the next seat's move."""
         seat = outcome.seat
@@ -239,19 +241,20 @@ class Expert:
         if particles is not None:
             self._weigh(seat, particles, outcome)
         if (
-            table.phase == COUP
-            and table.offer is not None
-            and table.asked is not None
-            and table.asked != self.seat
+            view.phase == COUP
+            and view.offer is not None
+            and view.asked is not None
+            and view.asked != self.seat
         ):
             # the question shows that the seat asked holds the safety
-            safety = table.offer[1]
-            for particle in self.beliefs.get(table.asked, []):
+            safety = view.offer[1]
+            for particle in self.beliefs.get(view.asked, []):
                 if safety not in particle:
                     particle[self.rng.randrange(len(particle))] = safety
-        self._repair(table)
-        self.safeties.observe(table, outcome, unseen_counts(table, self.seat))
-        self._predict(table)
+        unseen = view.unseen()
+        self._repair(view, unseen)
+        self.safeties.observe(view, outcome, unseen)
+        self._predict(view)
 
     def _weigh(self, seat: int, particles: list[list[int]], outcome: Outcome) -> None:
         """Draw the guesses about ``seat`` again by how well they foresaw
@@ -276,16 +279,16 @@ class Expert:
                 elif particle:
                     particle.pop(rng.randrange(len(particle)))
 
-    def _repair(self, table: Table) -> None:
+    def _repair(self, view: SeatView, unseen: Sequence[int]) -> None:
         """Every guess holds as many cards as its seat, and only unseen ones:
         a card that came into view is replaced, a pick adds unseen cards (at
         the end: the last drawn)."""
         rng = self.rng
-        unseen = unseen_counts(table, self.seat)
+        sizes = view.hand_sizes
         for seat, particles in self.beliefs.items():
-            size = sum(c != NO_CARD for c in table.hands[seat]) if seat < len(table.hands) else 0
+            size = sizes[seat] if seat < len(sizes) else 0
             for particle in particles:
-                left = unseen[:]
+                left = list(unseen)
                 kept = []
                 for c in particle:
                     if left[c] > 0:
@@ -296,24 +299,25 @@ class Expert:
                     kept += _draw(left, size - len(kept), rng)
                 particle[:] = kept
 
-    def _predict(self, table: Table) -> None:
+    def _predict(self, view: SeatView) -> None:
         """What the standard computer would do in the seat to decide, with
         each guess at its hand (a pick that is the only move tells nothing)."""
-        seat = table.current_player
+        seat = view.current_player
         if seat is None or seat == self.seat or seat not in self.beliefs:
             return
-        self._note_stop(table, seat)
-        if table.phase == COUP or (
-            table.phase != EXTENSION
-            and table.hands[seat][0] == NO_CARD
-            and not table.is_bsd
-            and table.can_supply()
+        t = view.world()  # the seat's hand is filled in below, guess by guess
+        hand = t.hands[seat]
+        self._note_stop(view, seat, hand)
+        if view.phase == COUP or (
+            view.phase != EXTENSION
+            and hand[0] == NO_CARD
+            and view.rules.coup != WINDOW  # (a coup may come before the pick)
+            and view.can_supply()
         ):
             return
         rng = random.Random(self.rng.getrandbits(64))
-        public = _public(table)
-        t = table.copy()
-        hand = t.hands[seat]
+        public = _public(view)
+        policy_view = SeatView(t, seat)
         slots = [i for i, c in enumerate(hand) if c != NO_CARD]
         if slots and slots[0] == 0:
             slots = slots[1:] + [0]  # the last card drawn is the one in P
@@ -329,12 +333,13 @@ class Expert:
             if key is None:
                 for slot, card in zip(slots, particle):
                     hand[slot] = card
-                move = standard_policy(t, seat, rng, public, self.needs.get(seat)).choose(t)
+                policy = standard_policy(policy_view, rng, public, self.needs.get(seat))
+                move = policy.choose(policy_view)
                 card = hand[move.slot] if isinstance(move, (Use, Discard)) else NO_CARD
                 key = foreseen[same] = move_key(move, card)
             keys.append(key)
         self.predictions[seat] = keys
-        if table.phase != PLAYING:
+        if view.phase != PLAYING:
             return
         need = self.needs.get(seat)
 
@@ -343,60 +348,59 @@ class Expert:
                 return None
             for slot, card in zip(slots, cards):
                 hand[slot] = card
-            move = standard_policy(t, seat, rng, public, need).choose(t)
+            move = standard_policy(policy_view, rng, public, need).choose(policy_view)
             return isinstance(move, Use) and hand[move.slot] == safety
 
-        self.safeties.foresee(table, self.beliefs[seat], plays, rng)
+        self.safeties.foresee(view, self.beliefs[seat], plays, rng)
 
-    def _note_stop(self, table: Table, seat: int) -> None:
+    def _note_stop(self, view: SeatView, seat: int, hand: Sequence[int]) -> None:
         """BSD's computer, about to choose a move (not a pick) while stopped
         by a hazard, counts its remedy as needed twice more, for good
         (``BsdComputer._note_need``, called twice), unless it plays a safety
         first; what it counts changes what it plays, so the guesses about
         its hand follow it."""
         if (
-            not table.is_bsd
-            or table.phase != PLAYING
-            or (table.hands[seat][0] == NO_CARD and table.deck)
+            _STANDARD[view.rules.standard_computer] is not BsdComputer
+            or view.phase != PLAYING
+            or (hand[0] == NO_CARD and view.deck_size)
         ):
             return
-        remedy = needed_remedy(table.tableaux[table.side_index(seat)])
+        remedy = needed_remedy(view.tableaux[view.side_index(seat)])
         if remedy is not None:
             self.stopped[seat] = remedy
 
     # ----- the decision ----------------------------------------------------------
 
-    def choose(self, table: Table) -> Move:
+    def choose(self, view: SeatView) -> Move:
         """The move for its seat: a pick, a use, a discard or an answer."""
-        if table.current_player != self.seat:
+        if view.current_player != self.seat:
             raise ExpertError(f"seat {self.seat} is not to decide")
         self.last_moves = 0
-        if table.phase == COUP:
+        if view.phase == COUP:
             return YES
-        if table.phase == EXTENSION:
+        if view.phase == EXTENSION:
             candidates: list[Move] = [YES, NO]
         else:
-            legal = table.legal_moves()
+            legal = view.legal_moves()
             if PICK in legal:
                 # bsd's coup-fourre window comes before the pick
                 windows = [m for m in legal if isinstance(m, Use)]
                 return windows[0] if windows else PICK
-            candidates = distinct_moves(table, legal)
+            candidates = distinct_moves(view, legal)
         if len(candidates) == 1:
             return candidates[0]
-        return self._search(table, candidates)
+        return self._search(view, candidates)
 
-    def _search(self, table: Table, candidates: list[Move]) -> Move:
+    def _search(self, view: SeatView, candidates: list[Move]) -> Move:
         budget = self.budget
         rng = random.Random(self.rng.getrandbits(64))
         sampler = _Sampler(
-            table,
-            self.seat,
+            view,
             self.beliefs,
             self.needs,
             self.safeties if self.track_safeties else None,
         )
-        base_move = sampler.base_move(table, rng.getrandbits(64), candidates)
+        base_move = sampler.base_move(rng.getrandbits(64), candidates)
         stats = [_Stats(move, []) for move in candidates]
         base = next(s for s in stats if s.move == base_move)
         worlds: list[tuple[Table, int]] = []
@@ -658,11 +662,11 @@ def _z(a: _Stats, b: _Stats, n: int) -> float:
     return mean / math.sqrt(var / n)
 
 
-def distinct_moves(table: Table, legal: Sequence[Move]) -> list[Move]:
+def distinct_moves(view: SeatView, legal: Sequence[Move]) -> list[Move]:
     """The legal moves that do different things: one per kind of move,
     card and target (the first slot holding the card).  Never the discard
     of a safety: playing it is always legal and better."""
-    hand = table.hands[table.to_move]
+    hand = view.hand
     seen: set[tuple[int, int, int | None]] = set()
     moves: list[Move] = []
     for move in legal:
@@ -708,7 +712,7 @@ def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def _public(table: Table) -> list[int]:
+def _public(table: Table | SeatView) -> list[int]:
     """Counts by kind of the cards every seat sees (piles and tableaux)."""
     counts = [0] * KINDS
     for card in table.discard + table.set_aside:
@@ -716,19 +720,6 @@ def _public(table: Table) -> list[int]:
     for tab in table.tableaux:
         for card in tab.cards():
             counts[card] += 1
-    return counts
-
-
-def unseen_counts(table: Table, seat: int) -> list[int]:
-    """Counts by kind of the cards ``seat`` cannot see (the deck and the
-    other hands), from the preset's deck and what is in view."""
-    rules = table.rules
-    counts = list(rules.deck) + [rules.false_virtues]
-    for kind, n in enumerate(_public(table)):
-        counts[kind] -= n
-    for card in table.hands[seat]:
-        if card != NO_CARD:
-            counts[card] -= 1
     return counts
 
 
@@ -762,26 +753,26 @@ def _expand(counts: Sequence[int]) -> list[int]:
 
 
 def standard_policy(
-    table: Table,
-    seat: int,
+    view: SeatView,
     rng: random.Random,
     public: Sequence[int] | None = None,
     need: Sequence[int] | None = None,
 ) -> Player:
-    """The preset's standard computer for ``seat`` (BSD's for bsd, the
-    rules-aware heuristic otherwise), counting as seen what that seat sees
-    in ``table`` (``public``: the counts of ``_public``, if known); BSD's
-    starts from ``need`` (its Numneed) if given."""
-    rules = table.rules
-    seen = list(_public(table) if public is None else public)
-    hand = table.hands[seat]
+    """The preset's standard computer for ``view``'s seat (BSD's for bsd,
+    the rules-aware heuristic otherwise), counting as seen what that seat
+    sees (``public``: the counts of ``_public``, if known); BSD's starts
+    from ``need`` (its Numneed) if given."""
+    rules = view.rules
+    seat = view.seat
+    seen = list(_public(view) if public is None else public)
+    hand = view.hand
     for card in hand:
         if card != NO_CARD:
             seen[card] += 1
-    if rules.standard_computer == "bsd":
+    if _STANDARD[rules.standard_computer] is BsdComputer:
         bot = BsdComputer(rng, seat)
         bot.seen = seen[: EXTRA_TANK + NUM_SAFETIES]
-        own = table.tableaux[seat].safeties
+        own = view.tableaux[seat].safeties
         bot.safeties = [
             PLAYED if EXTRA_TANK + i in own else IN_HAND if EXTRA_TANK + i in hand else UNKNOWN
             for i in range(NUM_SAFETIES)
@@ -792,7 +783,7 @@ def standard_policy(
     heuristic = Heuristic(rng, seat)
     heuristic.deck = list(rules.deck) + [rules.false_virtues]
     heuristic.seen = seen
-    heuristic.refills = table.refills
+    heuristic.refills = view.refills
     return heuristic
 
 
@@ -821,19 +812,18 @@ class _Sampler:
 
     def __init__(
         self,
-        table: Table,
-        seat: int,
+        view: SeatView,
         beliefs: dict[int, list[list[int]]] | None = None,
         needs: dict[int, list[int]] | None = None,
         safeties: SafetyTracker | None = None,
     ) -> None:
-        self.table = table
+        self.view = view
         self.safeties = safeties
-        self.seat = seat
+        self.seat = seat = view.seat
         self.needs = needs or {}
-        self.side = table.side_of(seat)
-        self.public = _public(table)
-        self.unseen = unseen_counts(table, seat)
+        self.side = view.side_of(seat)
+        self.public = _public(view)
+        self.unseen = view.unseen()
         self.beliefs = beliefs or {}
 
     def world(self, rng: random.Random) -> Table:
@@ -841,7 +831,7 @@ class _Sampler:
         random: each other hand from one of the seat's guesses about it
         (its belief particles; a card no longer unseen is dealt at random
         instead), the rest shuffled."""
-        world = self.table.copy()
+        world = self.view.world()
         left = self.unseen[:]
         placed = self.safeties.deal(rng) if self.safeties is not None else {}
         for safety in placed:
@@ -886,24 +876,26 @@ class _Sampler:
             world.seed = rng.getrandbits(32)
         return world
 
-    def policies(self, world: Table, rng: random.Random) -> list[Player]:
-        """The standard computer in every seat, its counts from what that
-        seat sees in ``world``."""
+    def policies(self, views: Sequence[SeatView], rng: random.Random) -> list[Player]:
+        """The standard computer in every seat of a world, its counts from
+        what that seat sees (``views``: the world's, by seat)."""
+        needs = self.needs
         return [
             standard_policy(
-                world, seat, rng, self.public, None if seat == self.seat else self.needs.get(seat)
+                view, rng, self.public, None if view.seat == self.seat else needs.get(view.seat)
             )
-            for seat in range(world.rules.players)
+            for view in views
         ]
 
-    def base_move(self, table: Table, seed: int, candidates: list[Move]) -> Move:
+    def base_move(self, seed: int, candidates: list[Move]) -> Move:
         """The standard computer's move here (as one of ``candidates``)."""
         world = self.world(random.Random(seed))
-        players = self.policies(world, random.Random(seed))
-        move = players[self.seat].choose(world)
+        views = _views(world)
+        players = self.policies(views, random.Random(seed))
+        move = players[self.seat].choose(views[self.seat])
         if move in candidates:
             return move
-        hand = table.hands[self.seat]
+        hand = self.view.hand
         for other in candidates:
             if (
                 type(other) is type(move)
@@ -929,7 +921,8 @@ class _Sampler:
         """
         t = world.copy()
         rng = random.Random(seed)
-        players = self.policies(t, rng)
+        views = _views(t)
+        players = self.policies(views, rng)
         streams = self.streams(world)
         refills = world.refills
         moves = 0
@@ -941,6 +934,8 @@ class _Sampler:
                     _arrange(t, streams, seat)
                 t.apply_unchecked(move)
                 outcome = Outcome(seat, move, drawn=t.drawn)
+                # the others see how many cards it drew, not which
+                seen = Outcome(seat, move, drawn=(NO_CARD,) * len(t.drawn))
             elif isinstance(move, Answer):
                 offer = t.offer
                 t.apply_unchecked(move)
@@ -948,18 +943,19 @@ class _Sampler:
                     outcome = Outcome(seat, move, card=offer[1], coup_fourre=True)
                 else:
                     outcome = Outcome(seat, move)
+                seen = outcome
             else:
                 card = t.hands[seat][move.slot]
                 t.apply_unchecked(move)
-                outcome = Outcome(seat, move, card=card)
+                seen = outcome = Outcome(seat, move, card=card)
             moves += 1
-            for player in players:
-                player.observe(t, outcome)
+            for player, view in zip(players, views):
+                player.observe(view, outcome if player.seat == seat else seen)
             if t.phase == OVER:
                 break
             seat = t.current_player
             assert seat is not None
-            move = players[seat].choose(t)
+            move = players[seat].choose(views[seat])
         return self.value(t), moves
 
     def streams(self, world: Table) -> list[list[int]] | None:
@@ -985,6 +981,15 @@ class _Sampler:
         diff = mine - max(others)
         totals = [t.totals[i] + scores[i] for i in range(sides)]
         return diff + GAME_WEIGHT * game_chance(t, totals, self.side)
+
+
+# the standard computers, by the kind their rules name (see players.registry)
+_STANDARD: dict[str, type[Player]] = {"bsd": BsdComputer, "heuristic": Heuristic}
+
+
+def _views(world: Table) -> list[SeatView]:
+    """What each seat of a world sees."""
+    return [SeatView(world, seat) for seat in range(world.rules.players)]
 
 
 def _arrange(t: Table, streams: list[list[int]], seat: int) -> None:
@@ -1016,7 +1021,7 @@ def game_chance(t: Table, totals: list[int], side: int) -> float:
             return 1.0
         if mine == top:
             return 0.5
-        if totals.count(top) > 1 and rules.game_tie == "no game":
+        if totals.count(top) > 1 and rules.game_tie == TIE_NO_GAME:
             return 0.5
         return 0.0
     hands_left = max(1.0, (rules.winning_score - top) / HAND_POINTS)

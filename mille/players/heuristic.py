@@ -97,6 +97,7 @@ from ..engine.cards import (
     SPEED_LIMIT,
     STOP,
     VALUES,
+    is_breakdown,
     opposite,
     safety_for,
 )
@@ -111,10 +112,10 @@ from ..engine.table import (
     Move,
     Outcome,
     Pick,
-    Table,
     Use,
 )
 from ..engine.tableau import Tableau
+from ..engine.view import SeatView
 from .base import computer_discards
 from .memory import card_counts, integer, quote
 
@@ -194,14 +195,14 @@ class HeuristicError(ValueError):
     """A saved heuristic memory that cannot be restored; the message says why."""
 
 
-def _needs(table: Table, tab: Tableau) -> list[int]:
+def _needs(view: SeatView, tab: Tableau) -> list[int]:
     """The remedies ``tab``'s side must play before it rolls (Go last)."""
-    model = table.rules.battle
+    model = view.rules.battle
     right_of_way = RIGHT_OF_WAY in tab.safeties
     if model == PROBLEMS:
-        needs = [opposite(p) for p in tab.problems if p in (5, 6, 7)]
+        needs = [opposite(p) for p in tab.problems if is_breakdown(p)]
         return needs + ([GO] if STOP in tab.problems else [])
-    if table.model.rolling(tab):
+    if view.model.rolling(tab):
         return []
     if model == STACK:
         top = tab.battle[-1] if tab.battle else NO_CARD
@@ -226,30 +227,30 @@ class Heuristic:
 
     # ----- memory ----------------------------------------------------------
 
-    def start_hand(self, table: Table) -> None:
+    def start_hand(self, view: SeatView) -> None:
         """A new deal: the deck's composition, and its own six cards."""
-        rules = table.rules
+        rules = view.rules
         self.deck = list(rules.deck) + [rules.false_virtues]
-        self.recount(table)
+        self.recount(view)
 
-    def recount(self, table: Table) -> None:
+    def recount(self, view: SeatView) -> None:
         """Count again every card in view (after a reshuffle, or a restore)."""
         seen = [0] * KINDS
-        for card in table.hands[self.seat]:
+        for card in view.hand:
             if card != NO_CARD:
                 seen[card] += 1
-        for card in table.discard + table.set_aside:
+        for card in view.discard + view.set_aside:
             seen[card] += 1
-        for tab in table.tableaux:
+        for tab in view.tableaux:
             for card in tab.cards():
                 seen[card] += 1
         self.seen = seen
-        self.refills = table.refills
+        self.refills = view.refills
 
-    def observe(self, table: Table, outcome: Outcome) -> None:
+    def observe(self, view: SeatView, outcome: Outcome) -> None:
         """Count the cards a move showed."""
-        if table.refills != self.refills:
-            self.recount(table)
+        if view.refills != self.refills:
+            self.recount(view)
             return
         if outcome.seat == self.seat:
             if isinstance(outcome.move, Pick):
@@ -266,35 +267,35 @@ class Heuristic:
 
     # ----- the decision ------------------------------------------------------
 
-    def choose(self, table: Table) -> Move:
+    def choose(self, view: SeatView) -> Move:
         """The move for its seat: a pick, a use, a discard or an answer."""
-        if table.current_player != self.seat:
+        if view.current_player != self.seat:
             raise ValueError(f"seat {self.seat} is not to decide")
-        if table.phase == COUP:
+        if view.phase == COUP:
             return YES
-        if table.phase == EXTENSION:
-            return YES if self.wants_extension(table) else NO
-        legal = table.legal_moves()
+        if view.phase == EXTENSION:
+            return YES if self.wants_extension(view) else NO
+        legal = view.legal_moves()
         if PICK in legal:
             # bsd's coup-fourre window comes before the pick
             windows = [m for m in legal if isinstance(m, Use)]
             return windows[0] if windows else PICK
-        return _Turn(self, table, legal).best()
+        return _Turn(self, view, legal).best()
 
-    def wants_extension(self, table: Table) -> bool:
+    def wants_extension(self, view: SeatView) -> bool:
         """At exactly 700: go on to 1000 only with a long deck, the other
         sides far behind (none rolling near the end) and miles in hand."""
-        rules = table.rules
-        end = rules.extension or table.target
-        own = table.side_of(self.seat)
-        model = table.model
-        others = [table.tableaux[s - 1] for s in range(1, rules.sides + 1) if s != own]
+        rules = view.rules
+        end = rules.extension or view.target
+        own = view.side_of(self.seat)
+        model = view.model
+        others = [view.tableaux[s - 1] for s in range(1, rules.sides + 1) if s != own]
         if any(o.mileage >= 600 or (o.mileage >= 450 and model.rolling(o)) for o in others):
             return False
-        rounds = len(table.deck) // rules.players
-        me = table.tableaux[own - 1]
+        rounds = view.deck_size // rules.players
+        me = view.tableaux[own - 1]
         left = end - me.mileage
-        hand = [c for c in table.hands[self.seat] if 0 <= c <= D200]
+        hand = [c for c in view.hand if 0 <= c <= D200]
         miles = sum(min(VALUES[c], left) for c in hand)
         shut_outs = sum(o.mileage == 0 for o in others)
         need_rounds = weights(rules).extension_rounds + 2 * shut_outs
@@ -347,24 +348,24 @@ class Heuristic:
 class _Turn:
     """One decision after the pick: the position seen from the seat."""
 
-    def __init__(self, bot: Heuristic, table: Table, legal: list[Move]) -> None:
+    def __init__(self, bot: Heuristic, view: SeatView, legal: list[Move]) -> None:
         self.bot = bot
-        self.table = table
+        self.view = view
         self.legal = legal
-        self.rules: Rules = table.rules
-        self.model = table.model
-        self.w = weights(table.rules)
-        self.hand = table.hands[bot.seat]
-        self.own = table.side_of(bot.seat)
-        self.me = table.tableaux[self.own - 1]
-        self.needs = _needs(table, self.me)
-        self.target = table.target
+        self.rules: Rules = view.rules
+        self.model = view.model
+        self.w = weights(view.rules)
+        self.hand = view.hand
+        self.own = view.side_of(bot.seat)
+        self.me = view.tableaux[self.own - 1]
+        self.needs = _needs(view, self.me)
+        self.target = view.target
         self.left = self.target - self.me.mileage
         self.opponents = [s for s in range(1, self.rules.sides + 1) if s != self.own]
         # an extension may still make cards beyond 700 playable
         self.may_extend = (
             self.rules.extension is not None
-            and table.extender is None
+            and view.extender is None
             and self.target != self.rules.extension
         )
 
@@ -445,13 +446,13 @@ class _Turn:
 
     def end_near(self) -> bool:
         """The hand may end before it can play a held safety."""
-        table = self.table
-        if not table.can_supply():
+        view = self.view
+        if not view.can_supply():
             return True
         players = self.rules.players
-        if not self.rules.reshuffle and len(table.deck) <= FLUSH_DECK * players:
+        if not self.rules.reshuffle and view.deck_size <= FLUSH_DECK * players:
             return True
-        for tab in table.tableaux:
+        for tab in view.tableaux:
             if tab is self.me:
                 continue
             left = self.target - tab.mileage
@@ -490,8 +491,8 @@ class _Turn:
         return self.w.repair
 
     def attack_value(self, card: int, target: int) -> float:
-        table = self.table
-        opp = table.tableaux[target - 1]
+        view = self.view
+        opp = view.tableaux[target - 1]
         left = self.target - opp.mileage
         rolling = self.model.rolling(opp)
         if card == SPEED_LIMIT:
@@ -505,7 +506,7 @@ class _Turn:
             if len(self._needs_after(opp, card)) > 1:
                 damage *= 1.0 + self.w.double
         else:
-            before = _needs(table, opp)
+            before = _needs(view, opp)
             after = self._needs_after(opp, card)
             damage = 60.0 * (len(after) - len(before))
             if damage <= 0:
@@ -545,18 +546,18 @@ class _Turn:
     def time_left(self) -> float:
         """1 while the hand has many turns to go, less as its end nears
         (the deck out for good): stopping a side then denies it less."""
-        table = self.table
-        if self.rules.reshuffle and table.can_supply():
+        view = self.view
+        if self.rules.reshuffle and view.can_supply():
             return 1.0
-        rounds = len(table.deck) / self.rules.players
-        if not table.deck:
-            rounds = max(sum(c != NO_CARD for c in hand) for hand in table.hands) / 2
+        rounds = view.deck_size / self.rules.players
+        if not view.deck_size:
+            rounds = max(view.hand_sizes) / 2
         return min(1.0, 0.25 + rounds / 4)
 
     def threat(self, side: int) -> float:
         """How much stopping ``side`` matters: most for a side that may
         finish soon or leads, least for one far behind its own side."""
-        opp = self.table.tableaux[side - 1]
+        opp = self.view.tableaux[side - 1]
         target = max(self.target, 1)
         threat = 1.0 + self.w.lead * opp.mileage / target
         if opp.mileage + 200 >= self.target:
@@ -566,7 +567,7 @@ class _Turn:
             behind = self.w.behind
             threat *= behind + (1 - behind) * opp.mileage / mine
         if self.rules.sides > 2:
-            lead = max(t.mileage for t in self.table.tableaux)
+            lead = max(t.mileage for t in self.view.tableaux)
             if opp.mileage == lead:
                 threat += 0.3
         return threat
@@ -576,24 +577,19 @@ class _Turn:
             problems = set(opp.problems) | {card}
             if card != STOP and RIGHT_OF_WAY not in opp.safeties:
                 problems.add(STOP)
-            needs = [opposite(p) for p in problems if p in (5, 6, 7)]
+            needs = [opposite(p) for p in problems if is_breakdown(p)]
             return needs + ([GO] if STOP in problems else [])
-        if 5 <= card <= 7:
+        if is_breakdown(card):
             return [opposite(card)] + ([] if RIGHT_OF_WAY in opp.safeties else [GO])
         return [GO]
 
     def _chance_held(self, side: int) -> float:
         """The chance that the one unseen copy of a safety sits in one of
         ``side``'s hands rather than in the deck or elsewhere."""
-        table = self.table
-        held = sum(
-            sum(c != NO_CARD for c in table.hands[seat]) for seat in self.rules.members(side)
-        )
-        unknown = len(table.deck) + sum(
-            sum(c != NO_CARD for c in hand)
-            for seat, hand in enumerate(table.hands)
-            if seat != self.bot.seat
-        )
+        view = self.view
+        sizes = view.hand_sizes
+        held = sum(sizes[seat] for seat in self.rules.members(side))
+        unknown = view.deck_size + sum(sizes) - sizes[self.bot.seat]
         return held / unknown if unknown else 1.0
 
     # ----- discards ---------------------------------------------------------------
@@ -651,7 +647,7 @@ class _Turn:
             return keep
         # hazards
         targets = [
-            s for s in self.opponents if safety_for(card) not in self.table.tableaux[s - 1].safeties
+            s for s in self.opponents if safety_for(card) not in self.view.tableaux[s - 1].safeties
         ]
         if not targets:
             return 0.0

@@ -35,9 +35,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAZARDS, NO_CARD, NUM_SAFETIES, safety_for
+from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAZARDS, NUM_SAFETIES, safety_for
 from ..engine.rules import OFFER, other_side
-from ..engine.table import COUP, Outcome, Pick, Table, Use
+from ..engine.table import COUP, Outcome, Pick, Use
+from ..engine.view import SeatView
 from .memory import quote, seat_number
 
 SAFETY_KINDS = tuple(range(EXTRA_TANK, EXTRA_TANK + NUM_SAFETIES))
@@ -61,17 +62,17 @@ class SafetyTracker:
         self.weights: dict[int, dict[int, float]] = {}
         self._ratios: dict[int, dict[int, float]] = {}  # by seat to move
 
-    def start_hand(self, table: Table, unseen: Sequence[int]) -> None:
+    def start_hand(self, view: SeatView, unseen: Sequence[int]) -> None:
         """A new deal: each unseen safety is anywhere unseen, at random."""
         self._ratios = {}
         self.weights = {}
         for safety in SAFETY_KINDS:
             places = {
-                other: float(_size(table, other))
-                for other in range(table.rules.players)
+                other: float(_size(view, other))
+                for other in range(view.rules.players)
                 if other != self.seat
             }
-            places[DECK] = float(len(table.deck))
+            places[DECK] = float(view.deck_size)
             self.weights[safety] = places if unseen[safety] else {}
             _normalize(places)
 
@@ -80,12 +81,12 @@ class SafetyTracker:
         return self.weights.get(safety, {}).get(place, 0.0)
 
     def foresee(
-        self, table: Table, particles: Sequence[list[int]], plays: Plays, rng: random.Random
+        self, view: SeatView, particles: Sequence[list[int]], plays: Plays, rng: random.Random
     ) -> None:
         """Before the seat to move decides: how likely it is, holding each
         safety it may hold, not to play it (on guesses at its hand)."""
-        seat = table.current_player
-        if seat is None or seat == self.seat or table.phase == COUP or not particles:
+        seat = view.current_player
+        if seat is None or seat == self.seat or view.phase == COUP or not particles:
             return
         ratios = {}
         for safety, places in self.weights.items():
@@ -107,12 +108,12 @@ class SafetyTracker:
                 ratios[safety] = SLIP + (1 - SLIP) * kept / tried
         self._ratios[seat] = ratios
 
-    def observe(self, table: Table, outcome: Outcome, unseen: Sequence[int]) -> None:
+    def observe(self, view: SeatView, outcome: Outcome, unseen: Sequence[int]) -> None:
         """Update with a move just made (``table`` is after it)."""
         if not self.weights:  # (a memory saved before it was kept)
-            self.start_hand(table, unseen)
+            self.start_hand(view, unseen)
         seat = outcome.seat
-        deck_before = len(table.deck) + len(outcome.drawn)
+        deck_before = view.deck_size + len(outcome.drawn)
         ratios = self._ratios.pop(seat, {})
         move = outcome.move
         for safety in SAFETY_KINDS:
@@ -130,37 +131,37 @@ class SafetyTracker:
                 if seat != self.seat:
                     places[seat] = places.get(seat, 0.0) + deck * k / deck_before
                 places[DECK] = deck * (deck_before - k) / deck_before
-            if not table.deck:
+            if not view.deck_size:
                 places[DECK] = 0.0
             for other in places:
-                if other != DECK and not _size(table, other):
+                if other != DECK and not _size(view, other):
                     places[other] = 0.0
-            _normalize(places, table)
-        self._shown(table, outcome)
+            _normalize(places, view)
+        self._shown(view, outcome)
 
-    def _shown(self, table: Table, outcome: Outcome) -> None:
+    def _shown(self, view: SeatView, outcome: Outcome) -> None:
         """What a coup-fourre question, or its absence, shows."""
-        if table.phase == COUP and table.offer is not None and table.asked is not None:
-            safety = table.offer[1]
-            if table.asked != self.seat and self.weights.get(safety):
-                self.weights[safety] = {table.asked: 1.0}
+        if view.phase == COUP and view.offer is not None and view.asked is not None:
+            safety = view.offer[1]
+            if view.asked != self.seat and self.weights.get(safety):
+                self.weights[safety] = {view.asked: 1.0}
             return
         move = outcome.move
         if (
-            table.rules.coup != OFFER
+            view.rules.coup != OFFER
             or not isinstance(move, Use)
             or outcome.card not in HAZARDS
-            or any("clash" in n for n in table.notices)
+            or any("clash" in n for n in view.notices)
         ):
             return
-        side = move.target if move.target is not None else other_side(table.side_of(outcome.seat))
+        side = move.target if move.target is not None else other_side(view.side_of(outcome.seat))
         places = self.weights.get(safety_for(outcome.card))
         if not places:
             return
-        for member in range(side - 1, table.rules.players, table.rules.sides):
+        for member in range(side - 1, view.rules.players, view.rules.sides):
             if member in places:
                 places[member] = 0.0
-        _normalize(places, table)
+        _normalize(places, view)
 
     def deal(self, rng: random.Random) -> dict[int, int]:
         """A place for each unseen safety, drawn by its chances."""
@@ -268,17 +269,17 @@ def _place_name(place: int) -> str:
     return "deck" if place == DECK else str(place)
 
 
-def _size(table: Table, seat: int) -> int:
-    return sum(c != NO_CARD for c in table.hands[seat])
+def _size(view: SeatView, seat: int) -> int:
+    return view.hand_size(seat)
 
 
-def _normalize(places: dict[int, float], table: Table | None = None) -> None:
+def _normalize(places: dict[int, float], view: SeatView | None = None) -> None:
     """Chances that add up to 1; if none is left (the evidence was wrong),
     every place that can hold a card is equally likely."""
     total = sum(places.values())
-    if total <= 0 and table is not None:
+    if total <= 0 and view is not None:
         for place in places:
-            places[place] = float(len(table.deck) if place == DECK else _size(table, place))
+            places[place] = float(view.deck_size if place == DECK else _size(view, place))
         total = sum(places.values())
     if total > 0:
         for place in places:

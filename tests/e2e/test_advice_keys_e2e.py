@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from mille.engine.describe import card_name, unseen
 from mille.engine.table import PICK
+from mille.engine.view import SeatView
 from mille.frontends import ui
 from mille.game.session import Session
 from mille.players import advice
@@ -50,7 +51,7 @@ def test_h_and_t_on_bsds_board(spawn: Spawn) -> None:
 
     term.send("h")
     term.wait_for("hint:", row=15, timeout=5)
-    wanted = ui.fit_line(advice.hint(table), 35)
+    wanted = ui.fit_line(advice.hint(SeatView(table, 0)), 35)
     term.wait(lambda: error_line(term) == wanted, what=wanted)
     term.settle()
     assert error_line(term) == wanted

@@ -95,7 +95,7 @@ def test_bsds_board_shows_a_long_hint_whole_then_its_own_screen_again(spawn: Spa
     while session.computer_to_move:
         session.computer_move()
     session.play(PICK)
-    hint = advice.hint(session.table)
+    hint = advice.hint(session.view(0))
     rows = textwrap.wrap(hint, 35)
     assert len(rows) >= 2, hint
 

@@ -11,6 +11,7 @@ from mille.engine.cards import NO_CARD, VALUES, card_from_name
 from mille.engine.rules import BSD
 from mille.engine.table import OVER, Outcome, Table, deck_cards
 from mille.engine.tableau import Tableau
+from mille.players.base import choose, observe
 
 Card = str | int | None
 
@@ -144,8 +145,8 @@ def watched(table: Table, players: Sequence[Any], watcher: Any) -> Iterator[Outc
     while table.phase != OVER:
         seat = table.current_player
         assert seat is not None
-        outcome = table.apply(players[seat].choose(table))
+        outcome = table.apply(choose(players[seat], table))
         for player in players:
-            player.observe(table, outcome)
-        watcher.observe(table, outcome)
+            observe(player, table, outcome)
+        observe(watcher, table, outcome)
         yield outcome

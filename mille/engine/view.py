@@ -1,0 +1,281 @@
+"""What one seat may know of a table: its :class:`SeatView`.
+
+A seat sees its own hand, every side's piles, the discard pile (each
+card on it was shown face up), the cards set aside, how many cards each
+hand and the deck hold, the scores, whose turn it is and the question
+pending.  It does not see the other hands, the order of the deck, the
+cards another seat drew, or the seed of the next reshuffle (which would
+tell the order of the refilled deck).
+
+A :class:`SeatView` reads the table live (it is a window, not a copy:
+making one costs next to nothing, and it follows the game as moves are
+made), and offers nothing else: players, hints and front ends are given
+views, so what they cannot see they cannot read by mistake.  A player
+that searches makes whole tables from a view with :meth:`SeatView.world`,
+the hidden cards filled in by its own guesses.
+
+>>> import random
+>>> from mille.engine.rules import BSD
+>>> from mille.engine.table import Pick, Table
+>>> table = Table.new(BSD, random.Random(1))
+>>> view = SeatView(table, 0)
+>>> view.hand == table.hands[0], view.deck_size, view.hand_sizes
+(True, 89, (6, 6))
+>>> hasattr(view, "hands"), hasattr(view, "deck")
+(False, False)
+>>> outcome = table.apply(Pick())
+>>> view.hand_sizes, SeatView(table, 1).seen(outcome).drawn == (-1,)
+((7, 6), True)
+>>> sorted(view.world().all_cards()) == sorted(table.all_cards())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from .battle import BattleModel
+from .cards import FALSE_VIRTUE, NO_CARD
+from .rules import Rules
+from .table import HandScore, Move, Outcome, Pick, Table
+from .tableau import Tableau
+
+
+class SeatView:
+    """What seat ``seat`` may know of ``table``, read live (see the module
+    docstring).  The lists it returns belong to the table: read them, do
+    not change them (moves go through the game, not through a view)."""
+
+    __slots__ = ("_table", "seat")
+
+    def __init__(self, table: Table, seat: int) -> None:
+        if not 0 <= seat < table.rules.players:
+            raise ValueError(f"no seat {seat} at a table of {table.rules.players}")
+        self._table = table
+        self.seat = seat
+
+    def __repr__(self) -> str:
+        return f"SeatView(seat={self.seat}, {self._table.rules.name})"
+
+    # ----- the seat's own cards ------------------------------------------------
+
+    @property
+    def hand(self) -> list[int]:
+        """The seat's 7 slots (slot 0 is P, the card just drawn; NO_CARD is empty)."""
+        return self._table.hands[self.seat]
+
+    def seen(self, outcome: Outcome) -> Outcome:
+        """``outcome`` as this seat saw it: the cards another seat drew are
+        hidden (``NO_CARD`` each; how many it drew is seen)."""
+        if outcome.drawn and outcome.seat != self.seat and isinstance(outcome.move, Pick):
+            return replace(outcome, drawn=(NO_CARD,) * len(outcome.drawn))
+        return outcome
+
+    # ----- what every seat sees -------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self._table.rules
+
+    @property
+    def tableaux(self) -> list[Tableau]:
+        """Each side's piles, by side - 1."""
+        return self._table.tableaux
+
+    @property
+    def discard(self) -> list[int]:
+        """The discard pile, top last."""
+        return self._table.discard
+
+    @property
+    def set_aside(self) -> list[int]:
+        """The False Virtues played (milebymile's karma)."""
+        return self._table.set_aside
+
+    @property
+    def deck_size(self) -> int:
+        return len(self._table.deck)
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds."""
+        return tuple(sum(c != NO_CARD for c in hand) for hand in self._table.hands)
+
+    def hand_size(self, seat: int) -> int:
+        return sum(c != NO_CARD for c in self._table.hands[seat])
+
+    @property
+    def target(self) -> int:
+        return self._table.target
+
+    @property
+    def to_move(self) -> int:
+        return self._table.to_move
+
+    @property
+    def starter(self) -> int:
+        return self._table.starter
+
+    @property
+    def phase(self) -> str:
+        return self._table.phase
+
+    @property
+    def asked(self) -> int | None:
+        return self._table.asked
+
+    @property
+    def offer(self) -> tuple[int, int, int] | None:
+        return self._table.offer
+
+    @property
+    def extender(self) -> int | None:
+        return self._table.extender
+
+    @property
+    def totals(self) -> list[int]:
+        return self._table.totals
+
+    @property
+    def games(self) -> list[int]:
+        return self._table.games
+
+    @property
+    def ordering(self) -> bool:
+        return self._table.ordering
+
+    @property
+    def refills(self) -> int:
+        return self._table.refills
+
+    @property
+    def notices(self) -> list[str]:
+        return self._table.notices
+
+    @property
+    def model(self) -> BattleModel:
+        return self._table.model
+
+    @property
+    def current_player(self) -> int | None:
+        return self._table.current_player
+
+    @property
+    def hand_over(self) -> bool:
+        return self._table.hand_over
+
+    @property
+    def game_over(self) -> bool:
+        return self._table.game_over
+
+    def side_of(self, seat: int) -> int:
+        return self._table.side_of(seat)
+
+    def side_index(self, seat: int) -> int:
+        return self._table.side_index(seat)
+
+    def completing_side(self) -> int | None:
+        return self._table.completing_side()
+
+    def hand_score(self, side: int) -> HandScore:
+        return self._table.hand_score(side)
+
+    def total(self, side: int) -> int:
+        return self._table.total(side)
+
+    def can_supply(self) -> bool:
+        """A pick would find a card (the deck, or a reshuffle of the discards)."""
+        return self._table.can_supply()
+
+    # ----- the seat's decisions -------------------------------------------------
+
+    def to_decide(self) -> bool:
+        """This seat must decide now (a move, or a question)."""
+        return self._table.current_player == self.seat
+
+    def legal_moves(self) -> list[Move]:
+        """The seat's legal moves: none unless it must decide now."""
+        if self._table.current_player != self.seat:
+            return []
+        return self._table.legal_moves()
+
+    def check(self, move: Move) -> str | None:
+        """Why the seat may not make ``move`` now (``None``: it may)."""
+        if self._table.current_player != self.seat:
+            return "not your turn"
+        return self._table.check(move)
+
+    def discards_safety(self, move: Move) -> bool:
+        """``move`` is a legal discard of a safety (a person is asked first)."""
+        return self._table.current_player == self.seat and self._table.discards_safety(move)
+
+    # ----- guessing the rest --------------------------------------------------------
+
+    def unseen(self) -> list[int]:
+        """How many cards of each kind the seat cannot see (in the other
+        hands and the deck), by card number, False Virtue last: the
+        preset's cards less those in view."""
+        table = self._table
+        rules = table.rules
+        counts = list(rules.deck) + [rules.false_virtues]
+        for card in table.discard:
+            counts[card] -= 1
+        for card in table.set_aside:
+            counts[card] -= 1
+        for tab in table.tableaux:
+            for card in tab.cards():
+                counts[card] -= 1
+        for card in table.hands[self.seat]:
+            if card != NO_CARD:
+                counts[card] -= 1
+        return counts
+
+    def world(
+        self, hands: Sequence[Sequence[int]] | None = None, deck: Sequence[int] = ()
+    ) -> Table:
+        """A whole table as the seat may imagine it: everything it sees as
+        it is, the hidden places filled with the unseen cards, the next
+        reshuffle's seed 0.
+
+        Without arguments the unseen cards fill the other hands' cards in
+        order, then the deck, in card order (no secret in the order).
+        With ``hands`` (one per seat, its own ignored; each the cards for
+        that seat's filled slots in slot order) and ``deck``, those are
+        the guesses; they must be the unseen cards exactly
+        (``ValueError`` otherwise).
+        """
+        table = self._table
+        unseen = self.unseen()
+        world = table.copy()
+        world.seed = 0
+        world.drawn = ()
+        if hands is None:
+            pool = [card for card, n in enumerate(unseen) for _ in range(n)]
+            pool.reverse()
+            for seat, hand in enumerate(world.hands):
+                if seat != self.seat:
+                    for slot, card in enumerate(hand):
+                        if card != NO_CARD:
+                            hand[slot] = pool.pop()
+            world.deck = pool
+            return world
+        guessed = [0] * (FALSE_VIRTUE + 1)
+        for card in deck:
+            guessed[card] += 1
+        for seat, hand in enumerate(world.hands):
+            if seat == self.seat:
+                continue
+            slots = [slot for slot, card in enumerate(hand) if card != NO_CARD]
+            cards = hands[seat]
+            if len(cards) != len(slots):
+                raise ValueError(f"seat {seat} holds {len(slots)} cards, not {len(cards)}")
+            for slot, card in zip(slots, cards):
+                hand[slot] = card
+                guessed[card] += 1
+        if len(deck) != len(table.deck):
+            raise ValueError(f"the deck holds {len(table.deck)} cards, not {len(deck)}")
+        if guessed != unseen:
+            raise ValueError("the guessed cards are not the unseen cards")
+        world.deck = list(deck)
+        return world
