@@ -38,7 +38,7 @@ from typing import Any, NoReturn
 
 from .engine.rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
 from .engine.table import OVER, Table
-from .engine.view import SeatView
+from .engine.view import SeatView, seen_by_others
 from .players.base import Player
 from .players.registry import PLAYER_NAMES, make_player
 
@@ -161,7 +161,7 @@ def _summary(
 
 def play_one_hand(table: Table, seats: Sequence[Player]) -> int:
     """Play the table's hand to its end; the number of moves made."""
-    views = [SeatView(table, player.seat) for player in seats]
+    views = [SeatView(table, seat) for seat in range(len(seats))]
     for player, view in zip(seats, views):
         player.start_hand(view)
     for moves in range(MAX_MOVES_PER_HAND):
@@ -170,8 +170,9 @@ def play_one_hand(table: Table, seats: Sequence[Player]) -> int:
         seat = table.current_player
         assert seat is not None
         outcome = table.apply(seats[seat].choose(views[seat]))
-        for player, view in zip(seats, views):
-            player.observe(view, view.seen(outcome))
+        hidden = seen_by_others(outcome) if outcome.drawn else outcome
+        for other, player in enumerate(seats):
+            player.observe(views[other], outcome if other == seat else hidden)
     raise RuntimeError("a hand did not end")
 
 

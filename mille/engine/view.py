@@ -33,13 +33,28 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from .battle import BattleModel
 from .cards import FALSE_VIRTUE, NO_CARD
 from .rules import Rules
 from .table import HandScore, Move, Outcome, Pick, Table
 from .tableau import Tableau
+
+
+def seen_by_others(outcome: Outcome) -> Outcome:
+    """``outcome`` as the seats that did not move saw it: the cards drawn
+    are hidden (``NO_CARD`` each; how many were drawn is seen)."""
+    drawn = outcome.drawn
+    if not drawn or not isinstance(outcome.move, Pick):
+        return outcome
+    return Outcome(
+        outcome.seat,
+        outcome.move,
+        outcome.card,
+        (NO_CARD,) * len(drawn),
+        outcome.coup_fourre,
+        outcome.extra_turn,
+    )
 
 
 class SeatView:
@@ -68,9 +83,7 @@ class SeatView:
     def seen(self, outcome: Outcome) -> Outcome:
         """``outcome`` as this seat saw it: the cards another seat drew are
         hidden (``NO_CARD`` each; how many it drew is seen)."""
-        if outcome.drawn and outcome.seat != self.seat and isinstance(outcome.move, Pick):
-            return replace(outcome, drawn=(NO_CARD,) * len(outcome.drawn))
-        return outcome
+        return outcome if outcome.seat == self.seat else seen_by_others(outcome)
 
     # ----- what every seat sees -------------------------------------------------
 
@@ -202,9 +215,10 @@ class SeatView:
 
     def check(self, move: Move) -> str | None:
         """Why the seat may not make ``move`` now (``None``: it may)."""
-        if self._table.current_player != self.seat:
+        table = self._table
+        if table.current_player != self.seat:
             return "not your turn"
-        return self._table.check(move)
+        return table.check(move)
 
     def discards_safety(self, move: Move) -> bool:
         """``move`` is a legal discard of a safety (a person is asked first)."""

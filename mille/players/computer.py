@@ -398,8 +398,9 @@ class BsdComputer:
 
     def _calcmove(self, view: SeatView) -> tuple[Move, Sequence[int]]:
         seat = self.seat
-        me = view.tableaux[seat]
-        op = view.tableaux[1 - seat]
+        tableaux = view.tableaux
+        me = tableaux[seat]
+        op = tableaux[1 - seat]
         hand = view.hand
         end = view.target
         deck_left = view.deck_size
