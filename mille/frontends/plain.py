@@ -61,7 +61,7 @@ from ..engine.table import (
 from ..engine.text import escape
 from ..game.session import Session
 from ..storage.recovery import signal_reason
-from . import flow
+from . import flow, process
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -601,13 +601,7 @@ def _silence(stream: TextIO) -> None:
 def keep(session: Session, reason: str) -> tuple[str, bool]:
     """Write the game to the recovery file: the line to tell, and whether
     the game is kept (the exit status says when it is not)."""
-    from ..storage import recovery
-
-    try:
-        path = recovery.write(session)
-    except Exception as exc:  # the line says why; the exit status says it failed
-        return f"mille: {reason}; the game could not be kept: {escape(str(exc))}", False
-    return f"mille: {reason}; the game is kept in {escape(path)} (mille offers it next time)", True
+    return process.keep(session, reason, after=" (mille offers it next time)")
 
 
 def play(
@@ -649,13 +643,11 @@ def play(
         signum = getattr(signal, name, None)
         if signum is not None:
             try:
-                undo.append((signum, signal.signal(signum, ui.on_signal)))
+                undo.append(process.route(signum, ui.on_signal))
             except (ValueError, OSError):  # not the main thread
                 pass
     if undo:
-        from ..storage.recovery import hold_exit_signals
-
-        hold_exit_signals(False)  # held back while a resumed game had no file
+        process.release_exit_signals()  # held back while a resumed game had no file
     try:
         try:
             ui.run()
@@ -676,8 +668,8 @@ def play(
             tell(keep(session, "output lost")[0])
             return 1
     finally:
-        for signum, previous in undo:
-            signal.signal(signum, previous if previous is not None else signal.SIG_DFL)
+        for restore in undo:
+            restore()
         try:
             ui.stdout.flush()
         except (OSError, ValueError):

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 from ..engine.rules import TOP
 from ..engine.text import escape
 from ..game.session import Session
+from . import process
 from .keys import POLL_MS, TtyKeyboard, WindowKeyboard
 from .screen import MIN_COLS, MIN_LINES, TOO_SMALL
 from .table_ui import TableUi
@@ -104,13 +105,7 @@ def install(ui: Ui) -> list[Callable[[], None]]:
     undo: list[Callable[[], None]] = []
 
     def handle(signum: int, handler: Callable[[int, FrameType | None], None]) -> None:
-        previous = signal.signal(signum, handler)
-        kept = signal.SIG_DFL if previous is None else previous  # None: a C handler
-
-        def restore() -> None:
-            signal.signal(signum, kept)
-
-        undo.append(restore)
+        undo.append(process.route(signum, handler))
 
     handle(signal.SIGINT, ui.on_interrupt)
     for name in ("SIGTERM", "SIGHUP", "SIGQUIT"):
@@ -141,34 +136,24 @@ def install(ui: Ui) -> list[Callable[[], None]]:
             undo.append(close)
             ui.keys.keyboard = keyboard
             handle(winch, ui.on_winch)
-            release_exit_signals()
+            process.release_exit_signals()
             return undo
     ui.keys.keyboard = WindowKeyboard(ui.scr, POLL_MS)
-    release_exit_signals()
+    process.release_exit_signals()
     return undo
-
-
-def release_exit_signals() -> None:
-    """The handlers are in place: the exit signals held back while a
-    resumed game had no recovery file may come (see mille.storage.recovery)."""
-    from ..storage.recovery import hold_exit_signals
-
-    hold_exit_signals(False)
 
 
 def keep(session: Session, reason: str) -> str:
     """Write the game to the recovery file; the line to tell the player."""
-    from ..storage import recovery
+    return process.keep(session, reason, why=why_not_kept)[0]
 
-    try:
-        path = recovery.write(session)
-    except OSError as exc:
-        return f"mille: {reason}; the game could not be kept: {escape(exc.strerror or str(exc))}"
-    except Exception as exc:  # whatever happens, the terminal is restored after
-        return (
-            f"mille: {reason}; the game could not be kept: {type(exc).__name__}: {escape(str(exc))}"
-        )
-    return f"mille: {reason}; the game is kept in {escape(path)}"
+
+def why_not_kept(exc: Exception) -> str:
+    """The board's words for what stopped the game being kept: the
+    system's for an OSError, else the error's name and message."""
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return f"{type(exc).__name__}: {exc}"
 
 
 def terminal_problem() -> str | None:
