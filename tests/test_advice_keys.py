@@ -337,3 +337,17 @@ def test_the_help_lists_h_and_t(which: str) -> None:
     keys = next(row for row in shown if row.startswith("  H "))
     assert "hint" in keys and "  T  " in keys and "not seen" in keys
     assert shown[: len(lines)] == [line.ljust(80) for line in lines]
+
+
+def test_a_failed_hint_is_an_error_and_the_game_goes_on(
+    monkeypatch: pytest.MonkeyPatch, beeps: list[int]
+) -> None:
+    def broken(table: Table) -> str:
+        raise RuntimeError("out of ideas")
+
+    monkeypatch.setattr(advice, "hint", broken)
+    session = your_move(Session.new(seed=4))
+    before = session.table.copy()
+    window, _ = bsd("h", session)
+    assert bsd_error(window.screens[-1]) == "no hint: out of ideas"
+    assert beeps and session.table == before

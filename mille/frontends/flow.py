@@ -29,7 +29,7 @@ TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from typing import Protocol
 
-    from ..engine.table import Move, Outcome
+    from ..engine.table import Move, Outcome, Table
     from ..game.session import Session
 
     class Dialogue(Protocol):
@@ -180,6 +180,20 @@ def end_of_hand(front: Dialogue) -> bool:
         front.go_on_after_failed_save()
         return True
     return False
+
+
+def hint(table: Table) -> tuple[str, bool]:
+    """H (``h`` in the line mode): the expert's move for you and why, never
+    played, and True; or the line that says why there is none (``no hint:
+    ...``) and False: advice never ends the game."""
+    from ..players import advice
+
+    try:
+        return advice.hint(table), True
+    except Exception as exc:  # advice must never end the game
+        from ..engine.text import escape
+
+        return f"no hint: {escape(str(exc)) or type(exc).__name__}", False
 
 
 def ask(front: Front, question: str, can_save: bool = True) -> bool:

@@ -301,12 +301,7 @@ class LineUi:
             self.say("E: command not implemented")
 
     def hint(self) -> None:
-        from ..players.advice import hint
-
-        try:
-            self.say(hint(self.session.table))
-        except Exception as exc:  # advice must never end the game
-            self.say(f"no hint: {escape(str(exc)) or type(exc).__name__}")
+        self.say(flow.hint(self.session.table)[0])
 
     def toggle_tracker(self) -> None:
         self.tracking = not self.tracking

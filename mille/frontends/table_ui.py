@@ -58,16 +58,9 @@ class TableUi(Ui):
                 self.beep()
                 continue
             self.screen.ghost, self.screen.echo = "", char
-            while True:
-                key = self.read_key()
-                if key in (RETURN, NEWLINE, SPACE):
-                    return int(char)
-                if is_kill(key):
-                    return None
-                if is_erase(key):
-                    self.screen.echo = ""
-                    break
-                self.beep()
+            confirmed = self.confirm()
+            if confirmed is not False:  # erased: read a side again
+                return int(char) if confirmed else None
 
     # ----- the game --------------------------------------------------------
 

@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from types import FrameType
 
 from ..engine.table import PICK, Discard, Move, Outcome, Use
-from ..engine.text import escape
 from ..game.session import Session
 from ..storage.recovery import signal_reason
 from . import flow
@@ -146,13 +145,10 @@ class Ui:
             if not self.keys.pending:
                 self.note("hint: thinking...")
                 self.render()
-            from ..players.advice import hint
-
-            try:
-                text = hint(table)
-            except Exception as exc:  # advice must never end the game
+            text, advised = flow.hint(table)
+            if not advised:
                 screen.hinted = None
-                self.error(f"no hint: {escape(str(exc)) or type(exc).__name__}")
+                self.error(text)
                 return
             screen.hinted = table.copy(), fit_line(text, screen.MESSAGE_WIDTH)
             screen.hint_text = text
@@ -285,19 +281,27 @@ class Ui:
                 slot = 0 if char in "P0" else int(char)
                 self.screen.ghost = ""
                 self.screen.echo += char
-                while True:
-                    key = self.read_key()
-                    if key in (RETURN, NEWLINE, SPACE):
-                        return slot
-                    if is_kill(key):
-                        return None
-                    if is_erase(key):
-                        self.screen.echo = self.screen.echo[:-1]
-                        break
-                    self.beep()
+                confirmed = self.confirm()
+                if confirmed is not False:  # erased: read a slot again
+                    return slot if confirmed else None
             else:
                 self.screen.ghost = self.keys.key_text(ord(char) if char else key)
                 self.beep()
+
+    def confirm(self) -> bool | None:
+        """After a slot or a side: RETURN or SPACE confirms it (True), erase
+        takes it back (False), ^U abandons the command (None); other keys
+        beep."""
+        while True:
+            key = self.read_key()
+            if key in (RETURN, NEWLINE, SPACE):
+                return True
+            if is_kill(key):
+                return None
+            if is_erase(key):
+                self.screen.echo = self.screen.echo[:-1]
+                return False
+            self.beep()
 
     def read_name(self) -> str:
         """The ``file:`` prompt: a line with erase and kill; RETURN ends it.
