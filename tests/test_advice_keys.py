@@ -16,10 +16,10 @@ import pytest
 from mille.engine.cards import D50, FLAT_TIRE, PUNCTURE_PROOF
 from mille.engine.describe import card_name, unseen
 from mille.engine.rules import Rules, find_rules
-from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, Use
+from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, Table, Use
 from mille.engine.view import SeatView
-from mille.frontends import table_ui as board
-from mille.frontends import ui
+from mille.frontends import bsd_board, screen, ui
+from mille.frontends import table_board as board
 from mille.frontends.table_ui import TableUi
 from mille.game.session import Session
 from mille.players import advice
@@ -81,7 +81,7 @@ def test_h_shows_the_hint_on_bsds_error_line_and_plays_nothing(key: str, beeps: 
     wanted = advice.hint(SeatView(before, 0))
     assert wanted.startswith("hint: ")
     shown = bsd_error(window.screens[-1])
-    assert shown == ui.fit_line(wanted, 35)
+    assert shown == screen.fit_line(wanted, 35)
     assert shown.startswith("hint: U") or shown.startswith("hint: D")
     assert window.screens[-1][15][40:45] == "|    ", "the border and the gap stay"
     assert beeps == [], "a hint is a note, not an error"
@@ -90,7 +90,7 @@ def test_h_shows_the_hint_on_bsds_error_line_and_plays_nothing(key: str, beeps: 
 
 def test_a_long_hint_is_cut_at_a_word_inside_bsds_error_line() -> None:
     assert (
-        ui.fit_line("hint: U2 Go - you are stopped and hold 75", 35)
+        screen.fit_line("hint: U2 Go - you are stopped and hold 75", 35)
         == "hint: U2 Go - you are stopped..."
     )
     for text in (
@@ -99,11 +99,11 @@ def test_a_long_hint_is_cut_at_a_word_inside_bsds_error_line() -> None:
         "hint: U4 Speed Limit - slows Comp (125 miles)",
         "x" * 60,
     ):
-        fitted = ui.fit_line(text, 35)
+        fitted = screen.fit_line(text, 35)
         assert len(fitted) <= 35
         assert text.startswith(fitted.removesuffix("..."))
     assert (
-        ui.fit_line("hint: D3 Puncture Proof - the card you need least", 24)
+        screen.fit_line("hint: D3 Puncture Proof - the card you need least", 24)
         == "hint: D3 Puncture Proof"
     )
 
@@ -141,7 +141,7 @@ def test_h_at_bsds_extension_question(beeps: list[int]) -> None:
     window, _ = bsd("h", session)
     assert table == before and table.phase == EXTENSION
     assert window.screens[-1][10][20:40].rstrip() == "Extension?"
-    assert bsd_error(window.screens[-1]) == ui.fit_line(advice.hint(SeatView(before, 0)), 35)
+    assert bsd_error(window.screens[-1]) == screen.fit_line(advice.hint(SeatView(before, 0)), 35)
     assert bsd_error(window.screens[-1])[:8] in ("hint: y ", "hint: n ")
     assert beeps == []
 
@@ -152,8 +152,8 @@ def test_h_at_bsds_extension_question(beeps: list[int]) -> None:
 def read_bsd_tracker(screen: list[str]) -> list[tuple[str, int]]:
     """The tracker's cells, column by column (names 14 wide, counts 3)."""
     rows: list[tuple[str, int]] = []
-    for x in (ui.TRACK_X, ui.TRACK_X + ui.TRACK_COLUMN):
-        for y in range(ui.TRACK_Y, ui.TRACK_Y + 10):
+    for x in (bsd_board.TRACK_X, bsd_board.TRACK_X + bsd_board.TRACK_COLUMN):
+        for y in range(bsd_board.TRACK_Y, bsd_board.TRACK_Y + 10):
             cell = screen[y][x : x + 17]
             if cell.strip():
                 rows.append((cell[:14].strip(), int(cell[14:17])))
@@ -178,7 +178,7 @@ def test_t_shows_the_tracker_in_bsds_score_window_and_t_gives_it_back() -> None:
     assert all(row[41:44].strip() == "" for row in tracked[15:17] if row[41] != "_")
     assert tracked[17:] == scores[17:], "the mileage area stays"
     assert back == scores, "T again: exactly the score window as before"
-    assert game.tracking is False
+    assert game.screen.tracking is False
 
 
 def test_t_is_case_insensitive_and_w_also_goes_back_to_the_scores() -> None:
@@ -210,7 +210,7 @@ def test_the_end_of_a_hand_shows_the_scores_even_with_the_tracker_on() -> None:
         session.play(PICK if PICK in moves else (uses or moves)[0])
     window = FakeWindow()
     game = ui.Ui(window, session)  # type: ignore[arg-type]
-    game.tracking = True
+    game.screen.tracking = True
     game.render()
     assert "Trip Completed" in window.full_lines()[5]
     assert "Not seen yet" not in window.full_lines()[0]
@@ -308,7 +308,7 @@ def test_t_on_the_n_seat_board_fits_and_keeps_your_hand(rules: Rules, full: bool
     assert back == logged, "T again: the log as before"
     big = FakeWindow(rows=24, cols=120)
     game = TableUi(big, session)  # type: ignore[arg-type]
-    game.tracking = True
+    game.screen.tracking = True
     game.render()
     assert [row[:80] for row in big.full_lines()] == tracked, "nothing cut at 80x24"
     assert not any(row[80:].strip() for row in big.full_lines())
@@ -317,7 +317,7 @@ def test_t_on_the_n_seat_board_fits_and_keeps_your_hand(rules: Rules, full: bool
 def test_w_keeps_its_meaning_with_the_tracker_on_the_n_seat_board() -> None:
     session = your_move(Session.new(find_rules("classic", players=4), seed=4))
     window, game = table_board("tw", session)
-    assert session.window_full and game.tracking
+    assert session.window_full and game.screen.tracking
     assert window.screens[-1][2].startswith("Milestones Played")
     assert any("--NOT SEEN YET--" in row for row in window.screens[-1])
 
@@ -329,7 +329,7 @@ def test_w_keeps_its_meaning_with_the_tracker_on_the_n_seat_board() -> None:
 def test_the_help_lists_h_and_t(which: str) -> None:
     if which == "bsd":
         window, _ = bsd("?", Session.new(seed=1))
-        lines = [line.replace("{level}", "standard") for line in ui.HELP]
+        lines = [line.replace("{level}", "standard") for line in bsd_board.HELP]
     else:
         window, _ = table_board("?", Session.new(find_rules("classic", players=3), seed=1))
         lines = board.table_help(find_rules("classic", players=3))
@@ -338,3 +338,17 @@ def test_the_help_lists_h_and_t(which: str) -> None:
     keys = next(row for row in shown if row.startswith("  H "))
     assert "hint" in keys and "  T  " in keys and "not seen" in keys
     assert shown[: len(lines)] == [line.ljust(80) for line in lines]
+
+
+def test_a_failed_hint_is_an_error_and_the_game_goes_on(
+    monkeypatch: pytest.MonkeyPatch, beeps: list[int]
+) -> None:
+    def broken(table: Table) -> str:
+        raise RuntimeError("out of ideas")
+
+    monkeypatch.setattr(advice, "hint", broken)
+    session = your_move(Session.new(seed=4))
+    before = session.table.copy()
+    window, _ = bsd("h", session)
+    assert bsd_error(window.screens[-1]) == "no hint: out of ideas"
+    assert beeps and session.table == before

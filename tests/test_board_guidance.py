@@ -12,8 +12,9 @@ import pytest
 from mille.engine.describe import hand_lines, seat_name
 from mille.engine.rules import find_rules
 from mille.engine.table import OVER, PICK, PLAYING
-from mille.frontends import table_ui as board
-from mille.frontends import ui
+from mille.frontends import screen, ui
+from mille.frontends import table_board as board
+from mille.frontends.table_ui import TableUi
 from mille.game.session import Session
 from support.fakewindow import FakeWindow, OutOfKeys
 
@@ -83,7 +84,7 @@ def test_the_status_shows_the_options_that_differ_and_the_level(
 ) -> None:
     session = your_move(Session.new(rules, seed=1, level=level))  # type: ignore[arg-type]
     window = table_window()
-    game = board.TableUi(window, session)  # type: ignore[arg-type]
+    game = TableUi(window, session)  # type: ignore[arg-type]
     game.render()
     row = window.lines()[PROMPT_Y]
     assert row.startswith(">>:Move:") and row.endswith(status) and len(row) == 80
@@ -92,7 +93,7 @@ def test_the_status_shows_the_options_that_differ_and_the_level(
 def test_the_reminders_mention_hint_tracker_help_and_the_whole_hand() -> None:
     session = your_move(Session.new(find_rules("milebymile", players=9), seed=1))
     window = table_window()
-    board.TableUi(window, session).render()  # type: ignore[arg-type]
+    TableUi(window, session).render()  # type: ignore[arg-type]
     lines = window.lines()
     assert lines[19].startswith("h: hint  t: tracker")
     assert lines[20].startswith("w: scores  ?: help")
@@ -104,7 +105,7 @@ def test_the_reminders_mention_hint_tracker_help_and_the_whole_hand() -> None:
 def test_each_computer_is_shown_thinking_before_it_decides(monkeypatch: pytest.MonkeyPatch) -> None:
     session = Session.new(find_rules("milebymile", players=6), seed=3)
     window = table_window("pd1\r")
-    game = board.TableUi(window, session)  # type: ignore[arg-type]
+    game = TableUi(window, session)  # type: ignore[arg-type]
     seen: list[tuple[str, str]] = []
     move = Session.computer_move
 
@@ -120,7 +121,7 @@ def test_each_computer_is_shown_thinking_before_it_decides(monkeypatch: pytest.M
     for name, row in seen:
         assert row.endswith(f"{name} is thinking..."), row
     assert window.lines()[PROMPT_Y].endswith("standard computers"), "your turn: the options"
-    assert not game.thinking
+    assert not game.screen.thinking
 
 
 # ----- L: the whole hand -------------------------------------------------------------
@@ -131,7 +132,7 @@ def test_l_shows_the_whole_hand_and_scrolls_on_the_n_seat_board() -> None:
     session.play(PICK)
     keys = b"L" + b"\x1b[A" + b"\x1b[5~" + b"g" + b" " + b"G" + b"x" + b"q"
     window = table_window(keys)
-    game = board.TableUi(window, session)  # type: ignore[arg-type]
+    game = TableUi(window, session)  # type: ignore[arg-type]
     play(game)
     wanted = hand_lines(session.table, session.log)
     assert len(wanted) > 30, "more than one screen"
@@ -151,7 +152,7 @@ def test_l_shows_the_whole_hand_and_scrolls_on_the_n_seat_board() -> None:
     assert down[0].rstrip() == title(min(22, n - 22))
     assert end == view and refused == view
     assert back == board_before, "q: the board again"
-    assert game.viewing is None and session.table.phase == PLAYING
+    assert game.screen.viewing is None and session.table.phase == PLAYING
     short = board.log_lines(session)
     assert len(short) < n and wanted[-len(short) :] == short, "the short log: the end of it"
 
@@ -177,8 +178,8 @@ def test_a_taller_terminal_gives_the_log_more_rows() -> None:
     session = rounds(Session.new(find_rules("milebymile", players=9), seed=1), 3)
     lines = board.log_lines(session)
     short, tall = table_window(), table_window(rows=40)
-    board.TableUi(short, session).render()  # type: ignore[arg-type]
-    board.TableUi(tall, session).render()  # type: ignore[arg-type]
+    TableUi(short, session).render()  # type: ignore[arg-type]
+    TableUi(tall, session).render()  # type: ignore[arg-type]
     lower = board.SIDES_Y + board.side_rows(session.table)
     assert short.lines()[lower + 1].startswith("P")
     assert "earlier lines not shown" in short.lines()[lower + 1]
@@ -214,7 +215,7 @@ def test_a_long_hint_is_shown_whole_on_bsds_board_until_the_next_key(
     assert all(row[41:45] == "    " for row in shown[13:16]), "the rows under it blanked"
     assert shown[:13] == before[:13] and shown[16:] == before[16:], "the rest is BSD's"
     assert after[:15] == before[:15], "the next key gives the score window back"
-    assert after[15][45:].rstrip() == ui.fit_line(LONG, 35)
+    assert after[15][45:].rstrip() == screen.fit_line(LONG, 35)
 
 
 def test_a_hint_that_fits_changes_only_bsds_error_line() -> None:
@@ -235,13 +236,13 @@ def test_a_long_hint_is_shown_whole_on_the_n_seat_board(monkeypatch: pytest.Monk
     monkeypatch.setattr("mille.players.advice.hint", lambda table: text)
     session = your_move(Session.new(find_rules("classic", players=3), seed=1))
     window = table_window(b"hr")
-    play(board.TableUi(window, session))  # type: ignore[arg-type]
+    play(TableUi(window, session))  # type: ignore[arg-type]
     shown, after = window.screens[-2:]
     assert [row[board.LOG_X :].rstrip() for row in shown[20:22]] == [
         "hint: U4 Right of Way - safe for good, another turn, and",
         "more words to wrap them " + "x" * 30,
     ]
-    assert shown[ERROR_Y].rstrip() == ui.fit_line(text, 79)
+    assert shown[ERROR_Y].rstrip() == screen.fit_line(text, 79)
     assert after[20][board.LOG_X :].strip() == "", "the next key: the log again"
 
 
@@ -263,7 +264,7 @@ def test_the_full_table_counts_the_game_just_won() -> None:
     only when the next hand is dealt."""
     session = game_won(find_rules("classic", players=3))
     window = table_window()
-    board.TableUi(window, session).render()  # type: ignore[arg-type]
+    TableUi(window, session).render()  # type: ignore[arg-type]
     games = next(row for row in window.lines() if row.startswith("Games"))
     assert games[board.LABEL_WIDTH :].split() == ["0", "1", "0"]
     assert any("Comp 1 wins the game" in row for row in window.lines())
@@ -296,7 +297,7 @@ def test_l_at_another_hand_shows_how_the_hand_went(which: str) -> None:
     game = (
         ui.Ui(window, session)  # type: ignore[arg-type]
         if which == "bsd"
-        else board.TableUi(window, session)  # type: ignore[arg-type]
+        else TableUi(window, session)  # type: ignore[arg-type]
     )
     with pytest.raises(OutOfKeys):
         game.end_of_hand()  # (run() would deal the next hand of a game saved at its end)

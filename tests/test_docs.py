@@ -128,7 +128,7 @@ def test_the_man_page_and_the_readme_name_every_key_of_the_help() -> None:
 def test_the_line_modes_commands_are_named() -> None:
     """Every word command of the line mode (and its letter) is in the
     README's line mode section and in mille.6's LINE MODE."""
-    from mille.frontends.plain import WORDS
+    from mille.frontends.commands import WORDS
 
     readme = (ROOT / "README.md").read_text().split("## Line mode")[1].split("\n## ")[0]
     page = (ROOT / "mille.6").read_text().split(".Sh LINE MODE\n")[1].split(".Sh ")[0]

@@ -1,8 +1,8 @@
 """The examples in the package's docstrings are run as tests.
 
 Every module of ``mille`` with examples runs here, found by reading the
-sources; the board (``mille.frontends.ui``, which imports curses) only where curses
-can be imported.
+sources; the boards' modules (``mille.frontends.screen`` and the others that
+import curses) only where curses can be imported.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ PLAIN, CURSES = modules_with_examples()
 
 def test_the_modules_found() -> None:
     assert set(PLAIN) >= REQUIRED
-    assert "mille.frontends.ui" in CURSES
+    assert "mille.frontends.screen" in CURSES
 
 
 def run(name: str) -> doctest.TestResults:

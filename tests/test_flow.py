@@ -13,6 +13,7 @@ import pytest
 from mille.engine.cards import D50, EXTRA_TANK, GO
 from mille.engine.rules import find_rules
 from mille.engine.table import EXTENSION, OVER, PICK, PLAYING, Discard, Move, Outcome, Use
+from mille.engine.view import SeatView
 from mille.frontends import flow
 from mille.game.session import Session
 from mille.storage.savefile import load_session
@@ -338,3 +339,28 @@ def test_no_save_within_the_save_dialogue() -> None:
     fake = FakeFront(Session.new(seed=1), moves=[], answers=["s", True])
     assert flow.ask(fake, "Overwrite file?", can_save=False)
     assert not fake.saved and fake.asked == ["Overwrite file?", "Overwrite file?"]
+
+
+# ----- the hint, for every front end ---------------------------------------------
+
+
+def test_a_hint_that_fails_says_why_on_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mille.players import advice
+
+    table = Session.new(seed=4).table
+    text, advised = flow.hint(SeatView(table, 0))
+    assert advised and text == advice.hint(SeatView(table, 0))
+
+    def broken(table: object) -> str:
+        raise RuntimeError("no\nroom")
+
+    monkeypatch.setattr(advice, "hint", broken)
+    assert flow.hint(SeatView(table, 0)) == ("no hint: no\\nroom", False)
+    monkeypatch.setattr(advice, "hint", lambda table: 1 / 0 and "")
+    assert flow.hint(SeatView(table, 0)) == ("no hint: division by zero", False)
+
+    def silent(table: object) -> str:
+        raise KeyError
+
+    monkeypatch.setattr(advice, "hint", silent)
+    assert flow.hint(SeatView(table, 0)) == ("no hint: KeyError", False)

@@ -109,6 +109,21 @@ def test_only_front_ends_import_curses() -> None:
     assert all(name.startswith("mille.frontends.") for name in users), sorted(users)
 
 
+def test_the_line_mode_needs_no_curses() -> None:
+    """``mille --plain`` runs where curses cannot be imported: the line mode
+    and every module it imports, directly or not, import no curses (the
+    boards' modules do: keys, screen, the boards, their dialogues, tui)."""
+    seen = {"mille.frontends.plain"}
+    todo = ["mille.frontends.plain"]
+    while todo:
+        for other in GRAPH[todo.pop()] - seen:
+            seen.add(other)
+            todo.append(other)
+    assert {"mille.frontends.flow", "mille.frontends.process", "mille.frontends.commands"} < seen
+    users = sorted(name for name in seen if {"curses", "_curses"} & imports(MODULES[name]))
+    assert users == []
+
+
 def test_the_checks_see_relative_imports() -> None:
     """The parser resolves ``from ..engine.table import X`` and
     ``from ..storage import savefile`` to the modules they name."""

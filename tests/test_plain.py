@@ -910,3 +910,14 @@ def test_a_line_that_never_ends_still_stops_at_sigterm(env: dict[str, str]) -> N
     assert status == 1
     assert err.startswith("mille: terminated; the game is kept in "), err
     assert len(os.listdir(Path(env["XDG_STATE_HOME"]) / "mille")) == 1
+
+
+def test_a_failed_hint_says_why_and_the_game_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mille.players import advice
+
+    def broken(table: object) -> str:
+        raise RuntimeError("out of ideas")
+
+    monkeypatch.setattr(advice, "hint", broken)
+    status, out = run(classic3(), "h\np\n", fresh=True)
+    assert "Your move: h\nno hint: out of ideas\nYour move: p\n" in out and status == 0

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from typing import Protocol
 
     from ..engine.table import Move, Outcome
+    from ..engine.view import SeatView
     from ..game.session import Session
 
     class Dialogue(Protocol):
@@ -180,6 +181,20 @@ def end_of_hand(front: Dialogue) -> bool:
         front.go_on_after_failed_save()
         return True
     return False
+
+
+def hint(view: SeatView) -> tuple[str, bool]:
+    """H (``h`` in the line mode): the expert's move for the view's seat and why, never
+    played, and True; or the line that says why there is none (``no hint:
+    ...``) and False: advice never ends the game."""
+    from ..players import advice
+
+    try:
+        return advice.hint(view), True
+    except Exception as exc:  # advice must never end the game
+        from ..engine.text import escape
+
+        return f"no hint: {escape(str(exc)) or type(exc).__name__}", False
 
 
 def ask(front: Front, question: str, can_save: bool = True) -> bool:

@@ -46,22 +46,27 @@ import signal
 import sys
 
 from ..engine import describe
-from ..engine.cards import EXTRA_TANK, HAND_SLOTS, NUM_SAFETIES
 from ..engine.describe import card_name, seat_name, side_members, side_name
-from ..engine.rules import OFFER, Rules
 from ..engine.table import (
     COUP,
-    PICK,
     PLAYING,
-    Discard,
     Move,
     Outcome,
-    Use,
 )
 from ..engine.text import escape
 from ..game.session import Session
 from ..storage.recovery import signal_reason
-from . import flow
+from . import flow, process
+from .commands import Command, Mistake, answer, parse
+from .plain_board import (
+    hand_line,
+    hand_so_far,
+    help_text,
+    options_line,
+    score_lines,
+    table_lines,
+    tracker_line,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -74,67 +79,6 @@ LINE_MAX = 4096  # bytes of one command line that are read; the rest is dropped
 
 # the questions that take no h or t (the save dialogue's, Really?, Save game?)
 NO_ADVICE = ("Really?", "Same file?", "Overwrite file?", "Save game?")
-
-
-def help_text(rules: Rules, level: str = "standard") -> str:
-    """``?``: the commands that apply to ``rules`` (a side to name only with
-    three sides or more; the questions the preset asks), then the options
-    in force."""
-    questions = ["Coup Fourre?"] if rules.coup == OFFER else []
-    if rules.extension is not None:
-        questions.append("Extension?")
-    if rules.discard_safeties:
-        questions.append("Discard a safety?")
-    questions.append("Another hand?")
-    lines = [
-        "Commands (then RETURN; case does not matter):",
-        "  p          pick a card",
-        "  u N        use the card in slot N (P or 0, 1-6)",
-    ]
-    if rules.sides > 2:
-        lines.append("  u N S      use a hazard on side S")
-    lines += [
-        "  d N        discard the card in slot N",
-        f"  y, n       answer a question ({', '.join(questions)})",
-        "  o          keep your hand in order (or stop)",
-        "  w          show the full score table",
-        "  r          show the options, the table and your hand again",
-        "  h          a hint: the expert's move and why (not played)",
-        "  t          the card tracker on/off (cards you have not seen yet)",
-        "  l          the whole hand so far",
-        "  s          save the game",
-        "  q          quit (asks Really?)",
-        "  ?          this summary",
-        "h, t and l work at the game's questions too.",
-        "Words work too: pick, use N, discard N, order, window, reprint, hint,",
-        "tracker, log, save, quit, help.",
-        "At the end of the input the game is kept for the next mille.",
-        options_line(rules, level),
-    ]
-    return "\n".join(lines)
-
-
-def options_line(rules: Rules, level: str = "standard") -> str:
-    """``In force: 1000 miles, game 5000 points, ...``: every option."""
-    return "In force: " + ", ".join(describe.option_words(rules, level)) + "."
-
-
-# each command's word, for those who type it out
-WORDS = {
-    "pick": "p",
-    "use": "u",
-    "discard": "d",
-    "order": "o",
-    "window": "w",
-    "reprint": "r",
-    "hint": "h",
-    "tracker": "t",
-    "log": "l",
-    "save": "s",
-    "quit": "q",
-    "help": "?",
-}
-UNKNOWN_MAX = 40  # the most of an unknown command that its message repeats
 
 
 class EndOfInput(Exception):
@@ -150,7 +94,14 @@ class OutputLost(Exception):
 
 
 class LineUi:
-    """One run of the line mode over ``stdin`` (bytes) and ``stdout`` (text)."""
+    """One run of the line mode over ``stdin`` (bytes) and ``stdout`` (text).
+
+    It reads lines (with ^C and a hang-up while it waits), prints what
+    happens, and implements :class:`mille.frontends.flow.Front` for the game
+    flow; a line becomes a move or a command in
+    :mod:`mille.frontends.commands`, and the table's lines are
+    :mod:`mille.frontends.plain_board`'s.
+    """
 
     def __init__(
         self, session: Session, stdin: BinaryIO, stdout: TextIO, message: str = ""
@@ -262,23 +213,21 @@ class LineUi:
         what was done here (h, t, l, ?, or a line that is no answer)."""
         self.in_really = question == "Really?"
         try:
-            answer = self.read_line(question + " ").lower()
+            said = answer(self.read_line(question + " "))
         finally:
             self.in_really = False
-        if answer in ("y", "yes"):
-            return "y"
-        if answer in ("n", "no"):
-            return "n"
+        if said in ("y", "n"):
+            return said
         advice = question not in NO_ADVICE
-        if can_save and answer == "s":
+        if can_save and said == "s":
             return "s"
-        if advice and answer in ("h", "hint"):
+        if advice and said == "h":
             self.hint()
-        elif advice and answer in ("t", "tracker"):
+        elif advice and said == "t":
             self.toggle_tracker()
-        elif advice and answer in ("l", "log"):
+        elif advice and said == "l":
             self.tell_hand()
-        elif answer == "?":
+        elif said == "?":
             extra = [
                 *(["s saves the game first"] if can_save else []),
                 *(["h: a hint, t: the card tracker, l: the hand"] if advice else []),
@@ -299,103 +248,30 @@ class LineUi:
                 self.say(line)
         self.shown = len(log)
 
-    def side_line(self, side: int) -> str:
-        table = self.session.table
-        rules = table.rules
-        tab = table.tableaux[side - 1]
-        name = side_name(rules, side)
-        if describe.is_team_game(rules):
-            name += f" ({side_members(rules, side)})"
-        battle, speed = describe.tops(table, side)
-        parts = [f"{tab.mileage} of {table.target} miles"]
-        parts.append(battle or "not started")
-        if speed and speed != "End of Limit":
-            parts.append(speed)
-        safeties = []
-        for index in range(NUM_SAFETIES):
-            if EXTRA_TANK + index in tab.safeties:
-                coup = " (coup fourre)" if tab.coups[index] else ""
-                safeties.append(card_name(EXTRA_TANK + index) + coup)
-        if safeties:
-            parts.append("safeties " + ", ".join(safeties))
-        if rules.karma:
-            parts.append("karma" if tab.karma else "no karma")
-        score = table.hand_score(side).total
-        parts.append(f"{score} this hand, {table.total(side)} in all")
-        return f"Side {side}, {name}: " + "; ".join(parts) + "."
-
-    def hand_line(self) -> str:
-        hand = self.session.table.hands[YOU]
-        slots = [
-            f"{'P' if slot == 0 else slot}: {card_name(hand[slot]) or '-'}"
-            for slot in range(HAND_SLOTS)
-        ]
-        return "Your hand: " + ", ".join(slots) + "."
-
     def tell_table(self) -> None:
-        table = self.session.table
-        for side in range(1, table.rules.sides + 1):
-            self.say(self.side_line(side))
-        top = card_name(table.discard[-1]) if table.discard else "empty"
-        self.say(f"Deck: {len(table.deck)} cards. Discard pile: {top}.")
-        if self.tracking:
-            self.say(self.tracker_line())
-        self.say(self.hand_line())
-
-    def tracker_line(self) -> str:
-        counts = ", ".join(f"{name} {n}" for name, n in describe.tracker(self.session.table))
-        return f"Not seen yet: {counts}."
+        for line in table_lines(self.session.table, self.tracking):
+            self.say(line)
 
     def tell_scores(self) -> None:
-        table = self.session.table
-        rules = table.rules
-        names = [side_name(rules, side) for side in range(1, rules.sides + 1)]
-        width = max(len(name) for name in names + ["Milestones Played"])
-        self.say("Scores: " + ", ".join(f"side {i} {name}" for i, name in enumerate(names, 1)))
-        for label, values in describe.score_table(table):
-            self.say(f"  {label + ':':<{width + 1}} " + ", ".join(str(v) for v in values))
+        for line in score_lines(self.session.table):
+            self.say(line)
 
     # ----- commands --------------------------------------------------------------
 
     def command(self, text: str) -> Move | None:
         """A move to make, or None when the command was done here."""
-        words = text.replace(",", " ").split()
-        if not words:
-            return None
-        head = words[0].lower()
-        head = WORDS.get(head, head)
-        rest = words[1:]
-        if len(head) > 1 and head[0] in "ud":  # u3, d4
-            rest = [head[1:]] + rest
-            head = head[0]
-        if head == "p" and not rest:
-            return PICK
-        if head in ("u", "d"):
-            if not rest:
-                self.say("which card? (u N or d N, N is P or 1-6)")
-                return None
-            slot = _slot(rest[0])
-            if slot is None:
-                self.say(f"no such slot: {escape(rest[0])[:20]} (P or 0, 1-6)")
-                return None
-            if head == "d":
-                if len(rest) > 1:
-                    self.say("d takes a slot only")
-                    return None
-                return Discard(slot)
-            if len(rest) > 2:
-                self.say("u takes a slot and a side")
-                return None
-            if len(rest) == 2:
-                target = _number(rest[1])
-                if target is None:
-                    self.say("no such opponent")
-                    return None
-                return Use(slot, target)
-            return Use(slot)
-        if rest or head not in ("o", "w", "r", "s", "q", "?", "e", "h", "t", "l"):
-            self.unknown(text)
-        elif head == "o":
+        parsed = parse(text)
+        if isinstance(parsed, Mistake):
+            self.say(parsed.text)
+        elif isinstance(parsed, Command):
+            self.do(parsed.letter)
+        else:
+            return parsed
+        return None
+
+    def do(self, letter: str) -> None:
+        """A command the line mode does itself (not a move)."""
+        if letter == "o":
             table = self.session.table
             table.set_ordering(not table.ordering)
             self.say(
@@ -403,61 +279,38 @@ class LineUi:
                 if table.ordering
                 else "Your hand is no longer kept in order."
             )
-            self.say(self.hand_line())
-        elif head == "w":
+            self.say(hand_line(table))
+        elif letter == "w":
             self.tell_scores()
-        elif head == "r":
+        elif letter == "r":
             self.say(options_line(self.session.rules, self.session.level))
             self.tell_table()
-        elif head == "l":
+        elif letter == "l":
             self.tell_hand()
-        elif head == "s":
+        elif letter == "s":
             self.save()
-        elif head == "h":
+        elif letter == "h":
             self.hint()
-        elif head == "t":
+        elif letter == "t":
             self.toggle_tracker()
-        elif head == "q":
+        elif letter == "q":
             flow.really(self)
-        elif head == "?":
+        elif letter == "?":
             self.say(help_text(self.session.rules, self.session.level))
         else:
             self.say("E: command not implemented")
-        return None
-
-    def unknown(self, text: str) -> None:
-        """A command that is none: one letter as the board says it
-        (``unknown command: X``), more as typed (``unknown command: play 2``)."""
-        text = " ".join(text.split())
-        if len(text) == 1:
-            self.say(f"unknown command: {escape(text).upper()}")  # the board's words
-        else:
-            shown = escape(text)
-            if len(shown) > UNKNOWN_MAX:
-                shown = shown[: UNKNOWN_MAX - 3] + "..."
-            self.say(f"unknown command: {shown}")
 
     def hint(self) -> None:
-        from ..players.advice import hint
-
-        try:
-            self.say(hint(self.session.view(YOU)))
-        except Exception as exc:  # advice must never end the game
-            self.say(f"no hint: {escape(str(exc)) or type(exc).__name__}")
+        self.say(flow.hint(self.session.view(YOU))[0])
 
     def toggle_tracker(self) -> None:
         self.tracking = not self.tracking
-        self.say(self.tracker_line() if self.tracking else "The card tracker is off.")
+        self.say(tracker_line(self.session.table) if self.tracking else "The card tracker is off.")
 
     def tell_hand(self) -> None:
         """``l``: every move of this hand since the deal."""
-        lines = describe.hand_lines(self.session.table, self.session.log)
-        if not lines:
-            self.say("The hand so far: nothing yet.")
-            return
-        self.say("The hand so far:")
-        for line in lines:
-            self.say("  " + line)
+        for line in hand_so_far(self.session.table, self.session.log):
+            self.say(line)
 
     def save(self) -> bool:
         """The save dialogue (``flow.save``); True if the game was written."""
@@ -501,7 +354,7 @@ class LineUi:
         table = self.session.table
         if table.current_player == YOU and table.phase == PLAYING:
             self.tell_events()  # your pick, or a safety's extra turn
-            self.say(self.hand_line())
+            self.say(hand_line(table))
         else:
             self.turn_told = False
 
@@ -567,21 +420,6 @@ class LineUi:
         flow.run(self)
 
 
-def _slot(text: str) -> int | None:
-    text = text.lower()
-    if text in ("p", "0"):
-        return 0
-    if len(text) == 1 and "1" <= text <= "6":
-        return int(text)
-    return None
-
-
-def _number(text: str) -> int | None:
-    """A side number as typed: ASCII digits only (``²`` is a digit to
-    ``str.isdigit`` and not to ``int``)."""
-    return int(text) if text.isascii() and text.isdecimal() and len(text) < 4 else None
-
-
 def _silence(stream: TextIO) -> None:
     """After the output went away: what is still buffered for it goes
     nowhere (not to a traceback when Python exits)."""
@@ -601,13 +439,7 @@ def _silence(stream: TextIO) -> None:
 def keep(session: Session, reason: str) -> tuple[str, bool]:
     """Write the game to the recovery file: the line to tell, and whether
     the game is kept (the exit status says when it is not)."""
-    from ..storage import recovery
-
-    try:
-        path = recovery.write(session)
-    except Exception as exc:  # the line says why; the exit status says it failed
-        return f"mille: {reason}; the game could not be kept: {escape(str(exc))}", False
-    return f"mille: {reason}; the game is kept in {escape(path)} (mille offers it next time)", True
+    return process.keep(session, reason, after=" (mille offers it next time)")
 
 
 def play(
@@ -649,13 +481,11 @@ def play(
         signum = getattr(signal, name, None)
         if signum is not None:
             try:
-                undo.append((signum, signal.signal(signum, ui.on_signal)))
+                undo.append(process.route(signum, ui.on_signal))
             except (ValueError, OSError):  # not the main thread
                 pass
     if undo:
-        from ..storage.recovery import hold_exit_signals
-
-        hold_exit_signals(False)  # held back while a resumed game had no file
+        process.release_exit_signals()  # held back while a resumed game had no file
     try:
         try:
             ui.run()
@@ -676,8 +506,8 @@ def play(
             tell(keep(session, "output lost")[0])
             return 1
     finally:
-        for signum, previous in undo:
-            signal.signal(signum, previous if previous is not None else signal.SIG_DFL)
+        for restore in undo:
+            restore()
         try:
             ui.stdout.flush()
         except (OSError, ValueError):

@@ -1,5 +1,7 @@
 """The curses boards in a terminal: which board a game gets, and running it
-with the terminal set up and restored however the game ends."""
+with the terminal set up and restored however the game ends: whether
+curses can drive the terminal, the signals routed to the board, the game
+kept in the recovery file after a hang-up."""
 
 from __future__ import annotations
 
@@ -10,21 +12,16 @@ import signal
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from types import FrameType
 
 from ..engine.rules import TOP
+from ..engine.text import escape
 from ..game.session import Session
+from . import process
+from .keys import POLL_MS, TtyKeyboard, WindowKeyboard
+from .screen import MIN_COLS, MIN_LINES, TOO_SMALL
 from .table_ui import TableUi
-from .ui import (
-    MIN_COLS,
-    MIN_LINES,
-    TOO_SMALL,
-    Hangup,
-    Ui,
-    cannot_use_terminal,
-    install,
-    keep,
-    terminal_problem,
-)
+from .ui import Hangup, Ui
 
 
 def board_class(session: Session) -> type[Ui]:
@@ -94,3 +91,99 @@ def play(session: Session, message: str = "") -> int:
         except OSError:  # the terminal is gone
             pass
     return status
+
+
+def install(ui: Ui) -> list[Callable[[], None]]:
+    """Route signals to ``ui`` and give it its keyboard; what undoes it.
+
+    Handlers only set flags.  POSIX-only names (SIGHUP, SIGWINCH) are used
+    only where the system has them.  On a POSIX terminal the keyboard waits
+    with ``select`` on the terminal and the signal wake-up pipe, and mille
+    follows the terminal's size itself (its own SIGWINCH handler); elsewhere
+    (Windows) curses polls and reports resizes.
+    """
+    undo: list[Callable[[], None]] = []
+
+    def handle(signum: int, handler: Callable[[int, FrameType | None], None]) -> None:
+        undo.append(process.route(signum, handler))
+
+    handle(signal.SIGINT, ui.on_interrupt)
+    for name in ("SIGTERM", "SIGHUP", "SIGQUIT"):
+        signum = getattr(signal, name, None)
+        if signum is not None:
+            handle(signum, ui.on_stop)
+    winch = getattr(signal, "SIGWINCH", None)
+    set_wakeup_fd = getattr(signal, "set_wakeup_fd", None)
+    if os.name == "posix" and winch is not None and set_wakeup_fd is not None:
+        import sys
+
+        read_end, write_end = os.pipe()
+        try:
+            for fd in (read_end, write_end):
+                os.set_blocking(fd, False)
+            previous_fd = set_wakeup_fd(write_end)
+            keyboard = TtyKeyboard(ui.scr, sys.stdin.fileno(), read_end)
+        except (OSError, ValueError):  # not the main thread, no stdin, ...
+            os.close(read_end)
+            os.close(write_end)
+        else:
+
+            def close() -> None:
+                set_wakeup_fd(previous_fd)
+                os.close(read_end)
+                os.close(write_end)
+
+            undo.append(close)
+            ui.keys.keyboard = keyboard
+            handle(winch, ui.on_winch)
+            process.release_exit_signals()
+            return undo
+    ui.keys.keyboard = WindowKeyboard(ui.scr, POLL_MS)
+    process.release_exit_signals()
+    return undo
+
+
+def keep(session: Session, reason: str) -> str:
+    """Write the game to the recovery file; the line to tell the player."""
+    return process.keep(session, reason, why=why_not_kept)[0]
+
+
+def why_not_kept(exc: Exception) -> str:
+    """The board's words for what stopped the game being kept: the
+    system's for an OSError, else the error's name and message."""
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+def terminal_problem() -> str | None:
+    """Why curses cannot drive this terminal, or None if it can.
+
+    Asked before ``initscr``: an unknown TERM has no terminfo entry, and on
+    a terminal without cursor addressing (TERM=dumb) ncurses' ``initscr``
+    draws garbage.  Where terminfo cannot be asked (Windows), None.
+    """
+    setupterm = getattr(curses, "setupterm", None)
+    tigetstr = getattr(curses, "tigetstr", None)
+    if os.name != "posix" or setupterm is None or tigetstr is None:
+        return None
+    try:
+        setupterm()  # $TERM, on standard output
+    except curses.error as exc:
+        return str(exc) or "no terminfo entry"
+    if not tigetstr("cup"):
+        return "it cannot move the cursor"
+    return None
+
+
+def cannot_use_terminal(reason: str) -> int:
+    """Say why the board cannot start (one line on stderr); exit status 1."""
+    import sys
+
+    term = os.environ.get("TERM", "")
+    line = f"mille: cannot use the terminal (TERM={term!r}): {reason}; try mille --plain"
+    try:
+        print(escape(line), file=sys.stderr)
+    except (OSError, ValueError):  # stderr is gone too
+        pass
+    return 1

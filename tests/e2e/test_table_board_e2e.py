@@ -35,15 +35,15 @@ from mille.engine.table import (
     Table,
     Use,
 )
-from mille.frontends.table_ui import (
+from mille.frontends.screen import MOVE_PROMPT
+from mille.frontends.table_board import (
     LABEL_WIDTH,
     LOG_BOTTOM,
     LOG_X,
     SIDES_Y,
-    TableUi,
     question_context,
 )
-from mille.frontends.ui import MOVE_PROMPT
+from mille.frontends.table_ui import TableUi
 from mille.game.session import Session
 from support.fakewindow import Grid
 from support.screen import Term
@@ -87,7 +87,7 @@ class Mirror:
         else:
             prompt = MOVE_PROMPT
         self.ui.set_prompt(prompt)
-        self.ui.message = ""
+        self.ui.screen.message = ""
         self.ui.render()
         return self.grid.lines()[:ERROR_Y]
 

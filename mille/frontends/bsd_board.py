@@ -1,0 +1,261 @@
+"""BSD's board, drawn the way BSD mille draws it.
+
+The screen is 80x24 and has three regions, as in BSD:
+
+* the board (columns 0-39): safeties, your hand, deck, discard pile,
+  battle and speed tops, the prompt line and the computer's last move;
+* the score window (columns 40-79, rows 0-16) with its ``|`` border, the
+  small or full score table (or, while T is on, the card tracker: how many
+  of each card you have not seen) and the error line (row 15, column 45);
+* the mileage area (rows 17-23): one column per distance card played.
+
+:class:`BsdBoard` draws it from the session and what the screen shows
+besides the game (:class:`mille.frontends.screen.Screen`); the keys and
+the prompts are the board's dialogues' (:class:`mille.frontends.ui.Ui`).
+"""
+
+from __future__ import annotations
+
+import curses
+
+from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
+from ..engine.table import Discard, Outcome, Pick
+from ..engine.text import escape
+from .screen import Screen, tracker_cells
+
+# Board (BSD's Board window) coordinates.
+# BSD's board has two seats: you (seat 0, side 1) and the computer (seat 1)
+HUMAN = 0
+COMPUTER = 1
+
+COMP_X = 20  # where the computer's half of the board starts
+CARD_X = 2  # card names start two columns in
+MOVE_Y, MOVE_X = 10, 20  # the prompt
+BOARD_RIGHT = 39  # last column of the board
+EXT_Y, EXT_X = 4, 9  # "Extension"
+
+# Score window, in screen coordinates.
+SCORE_X = 40
+SCORE_ROWS = 17
+ERR_Y, ERR_X = 15, 45
+RIGHT = 79
+
+# Mileage area.
+MILES_Y = 17
+
+# The card tracker in the score window (T): a heading, two columns of cards.
+TRACK_X = SCORE_X + 2
+TRACK_COLUMN = 19  # from one column of cards to the next
+TRACK_Y = 2  # the first row of cards
+
+SCORE_TOP = (
+    (0, 22, "You   Comp   Value"),
+    (1, 2, "Milestones Played"),
+    (2, 8, "Each Safety"),
+    (3, 5, "All 4 Safeties"),
+    (4, 3, "Each Coup Fourre"),
+    (2, 37, "100"),
+    (3, 37, "300"),
+    (4, 37, "300"),
+)
+SCORE_SMALL = (
+    (5, 21, "----   ----   -----"),
+    (6, 9, "Hand Total"),
+    (7, 20, "-----  -----"),
+    (8, 6, "Overall Total"),
+    (9, 15, "Games"),
+    (11, 2, "p: pick"),
+    (12, 2, "u: use #"),
+    (13, 2, "d: discard #"),
+    (14, 2, "w: toggle window"),
+    (11, 21, "q: quit"),
+    (13, 21, "s: save"),
+    (14, 21, "r: reprint"),
+)
+SCORE_FULL = (
+    (5, 5, "Trip Completed"),
+    (6, 10, "Safe Trip"),
+    (7, 5, "Delayed Action"),
+    (8, 10, "Extension"),
+    (9, 11, "Shut-Out"),
+    (10, 21, "----   ----   -----"),
+    (11, 9, "Hand Total"),
+    (12, 20, "-----  -----"),
+    (13, 6, "Overall Total"),
+    (14, 15, "Games"),
+    (5, 37, "400"),
+    (6, 37, "300"),
+    (7, 37, "300"),
+    (8, 37, "200"),
+    (9, 37, "500"),
+)
+
+
+HELP = (
+    "MILLE BORNES: keys and rules (this help is not in BSD mille)",
+    "",
+    "At >>:Move: (upper or lower case):",
+    "  P      pick a card               U n    use the card in slot n",
+    "  D n    discard the card in slot n (n: P or 0, 1-6; RETURN or SPACE confirms)",
+    "  O      keep your hand in order   W      small / full score window",
+    "  R, ^L  redraw the screen         S      save the game",
+    "  H      hint: the expert's move   T      cards not seen yet (T or W: scores)",
+    "  L      the hand so far (scroll)  ?      this help",
+    "  Q, ^C  quit (asks Really?)",
+    "Yes/no questions take y, n, S (save first), ^L; Extension?: H, T, L too.",
+    "",
+    "Race to exactly 700 miles (1000 after an extension); 5000 points win a game.",
+    "Pick, then use or discard one card.  You need a Go to roll.  Hazards stop the",
+    "opponent (Out of Gas, Flat Tire, Accident, Stop) or slow them (Speed Limit: no",
+    "distance over 50) until they play the remedy (Gasoline, Spare Tire, Repairs,",
+    "then Go; End of Limit).  A safety (Extra Tank, Puncture Proof, Driving Ace,",
+    "Right of Way) protects for good and gives another turn; played before you",
+    "pick, right after its hazard, it is a coup fourre.  Two 200s a hand at most.",
+    "",
+    "Score: the miles; 100 a safety, 300 for all four, 300 a coup fourre; and for",
+    "the trip 400, +300 without 200s, +300 with the deck out, +200 for an",
+    "extension, +500 if the opponent has no miles.",
+    "Computer: {level} (--level).  Press any key to go back to the game.",
+)
+
+
+class BsdBoard(Screen):
+    """BSD's board: two seats, the score window, the mileage area."""
+
+    PROMPT_Y, PROMPT_X = MOVE_Y, MOVE_X
+    PROMPT_RIGHT = BOARD_RIGHT
+    MESSAGE_WIDTH = RIGHT - ERR_X + 1
+    TRACKER_HIDES_SCORES = True  # the tracker takes the score window (W leaves it)
+
+    last_move: tuple[str, str] | None = None  # the computer's PLAY/DISCARD, card
+
+    def help_lines(self) -> list[str]:
+        return [line.replace("{level}", self.session.level) for line in HELP]
+
+    def computer_moved(self, outcome: Outcome) -> None:
+        """The computer's last move stays under the prompt (not a pick)."""
+        if not isinstance(outcome.move, Pick):
+            what = "DISCARD" if isinstance(outcome.move, Discard) else "PLAY"
+            self.last_move = (what, CARD_NAMES[outcome.card])
+
+    def new_hand(self) -> None:
+        self.last_move = None
+
+    def draw(self) -> None:
+        """The game's screen (not the help, not the too-small notice)."""
+        self.draw_board()
+        self.draw_score()
+        self.draw_miles()
+        self.draw_prompt()
+
+    def draw_board(self) -> None:
+        state = self.session.state
+        for who in (HUMAN, COMPUTER):
+            tab = state.tableaux[who]
+            x = who * COMP_X + CARD_X
+            for safety in tab.safeties:
+                row = safety - EXTRA_TANK
+                self.put(row, x, CARD_NAMES[safety])
+                if tab.coups[row]:
+                    self.put(row, x - CARD_X, "*")
+            if tab.top != NO_CARD:
+                self.put(14, x, CARD_NAMES[tab.top])
+            if tab.speed_top != NO_CARD:
+                self.put(16, x, CARD_NAMES[tab.speed_top])
+        if state.target == state.rules.extension:
+            self.put(EXT_Y, EXT_X, "Extension", curses.A_STANDOUT)
+        self.put(5, 0, "--HAND--")
+        self.put(5, 20, "--DECK--")
+        self.put(7, 20, "--DISCARD--")
+        for x in (0, COMP_X):
+            self.put(13, x, "--BATTLE--")
+            self.put(15, x, "--SPEED--")
+        hand = state.hands[HUMAN]
+        for slot in range(HAND_SLOTS):
+            self.put(6 + slot, 0, "P" if slot == 0 else str(slot))
+            if hand[slot] != NO_CARD:
+                self.put(6 + slot, CARD_X, CARD_NAMES[hand[slot]])
+        self.put(6, COMP_X + CARD_X, f"{len(state.deck):2d}")
+        if state.discard:
+            self.put(8, COMP_X + CARD_X, CARD_NAMES[state.discard[-1]])
+        if self.last_move is not None:
+            what, card = self.last_move
+            self.put(MOVE_Y + 1, MOVE_X, what)
+            self.put(MOVE_Y + 2, MOVE_X, f"{card:>16}")
+
+    def draw_score(self) -> None:
+        for y in range(SCORE_ROWS):
+            self.put(y, SCORE_X, "|")
+        self.put(SCORE_ROWS - 1, SCORE_X + 1, "_" * (RIGHT - SCORE_X))
+        if self.tracker_shown():
+            self.draw_tracker()
+        else:
+            self.draw_scores()
+        if self.message:
+            self.put(ERR_Y, ERR_X, escape(self.message)[: RIGHT - ERR_X + 1])
+        if self.hint_shown_whole():
+            self.draw_whole_hint()
+
+    def draw_whole_hint(self) -> None:
+        """The whole hint in the score window's lower rows, ending on the
+        error line (those rows blanked first); the next key gives them back."""
+        import textwrap
+
+        lines = textwrap.wrap(self.whole_hint, RIGHT - ERR_X + 1)
+        top = ERR_Y - len(lines) + 1
+        for y, line in enumerate(lines, start=top):
+            self.put(y, SCORE_X + 1, " " * (RIGHT - SCORE_X))
+            self.put(y, ERR_X, line)
+
+    def draw_tracker(self) -> None:
+        """The card tracker in the score window (rows 0-14): how many of
+        each card you have not seen (the deck and the computer's hand)."""
+        from ..engine.describe import unseen
+
+        table = self.session.table
+        self.put(0, TRACK_X, "Not seen yet (deck and Comp's hand)")
+        for index, column in enumerate(tracker_cells(table, 2)):
+            for y, cell in enumerate(column, start=TRACK_Y):
+                self.put(y, TRACK_X + index * TRACK_COLUMN, cell)
+        total = sum(unseen(table))
+        self.put(13, TRACK_X, f"{total} cards, {len(table.deck)} of them in the deck")
+        self.put(14, TRACK_X, "t or w: scores")
+
+    def draw_scores(self) -> None:
+        state = self.session.state
+        full = self.full_window()
+        labels = SCORE_TOP + (SCORE_FULL if full else SCORE_SMALL)
+        for y, x, text in labels:
+            self.put(y, SCORE_X + x, text)
+        if not full:
+            order = "o: stop ordering" if state.ordering else "o: order hand"
+            self.put(12, SCORE_X + 21, order)
+        for who in (HUMAN, COMPUTER):
+            side = who + 1
+            score = state.hand_score(side)
+            rows = [score.miles, score.safeties, score.all_four, score.coups]
+            if full:
+                rows += [
+                    score.trip,
+                    score.safe_trip,
+                    score.delayed_action,
+                    score.extension,
+                    score.shut_out,
+                ]
+                tail = {11: score.total, 13: state.total(side), 14: state.games[who]}
+            else:
+                tail = {6: score.total, 8: state.total(side), 9: state.games[who]}
+            x = SCORE_X + 21 + 6 * who
+            for y, value in enumerate(rows, start=1):
+                self.put(y, x, f"{value:4d}")
+            for y, value in tail.items():
+                self.put(y, x, f"{value:4d}")
+
+    def draw_miles(self) -> None:
+        self.put(MILES_Y, 0, "--MILEAGE--")
+        self.put(MILES_Y, 41, "--MILEAGE--")
+        for who in (HUMAN, COMPUTER):
+            seen = [0] * 5
+            for card in self.session.state.tableaux[who].miles:
+                self.put(MILES_Y + 1 + card, 40 * who + 4 * seen[card], CARD_NAMES[card])
+                seen[card] += 1

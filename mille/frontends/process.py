@@ -1,0 +1,68 @@
+"""What the front ends' runners share at the level of the process.
+
+Routing a signal to a handler (and putting the previous one back), letting
+the exit signals come once the handlers are in place, and keeping a game in
+the recovery file when the player is gone.  The board's runner
+(:func:`mille.frontends.tui.play`) and the line mode's
+(:func:`mille.frontends.plain.play`) use these, each with its own line for
+standard error.  No curses here: the line mode runs without it.
+"""
+
+from __future__ import annotations
+
+import signal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import FrameType
+
+    from ..game.session import Session
+
+from ..engine.text import escape
+
+
+def route(signum: int, handler: Callable[[int, FrameType | None], None]) -> Callable[[], None]:
+    """``handler`` for ``signum`` from now on; what puts the previous one back.
+
+    ValueError (or OSError) if it cannot be set (not the main thread).
+    """
+    previous = signal.signal(signum, handler)
+    kept = signal.SIG_DFL if previous is None else previous  # None: a C handler
+
+    def restore() -> None:
+        signal.signal(signum, kept)
+
+    return restore
+
+
+def release_exit_signals() -> None:
+    """The handlers are in place: the exit signals held back while a
+    resumed game had no recovery file may come (see mille.storage.recovery)."""
+    from ..storage.recovery import hold_exit_signals
+
+    hold_exit_signals(False)
+
+
+def keep(
+    session: Session,
+    reason: str,
+    *,
+    why: Callable[[Exception], str] = str,
+    after: str = "",
+) -> tuple[str, bool]:
+    """Write the game to the recovery file; the line to tell the player and
+    whether the game is kept.
+
+    The line is ``mille: REASON; the game is kept in PATH`` then ``after``,
+    or ``mille: REASON; the game could not be kept: WHY`` with ``why``'s
+    words for the error.  Whatever goes wrong, this returns (the terminal
+    is restored after it).
+    """
+    from ..storage import recovery
+
+    try:
+        path = recovery.write(session)
+    except Exception as exc:  # the line says why; the exit status says it failed
+        return f"mille: {reason}; the game could not be kept: {escape(why(exc))}", False
+    return f"mille: {reason}; the game is kept in {escape(path)}{after}", True

@@ -1,0 +1,276 @@
+"""What a curses board shows, and drawing it: the part both boards share.
+
+A :class:`Screen` draws one board from the game (the session) and from what
+the screen shows besides it: the prompt and what was typed after it, the
+error line, the hint on it, the card tracker (T), the help page (?), the
+whole hand's log (L) and the notice of a terminal too small.  It holds no
+input logic: the board's dialogues (:class:`mille.frontends.ui.Ui`) set
+those and the screen draws them.  Every frame is drawn whole; curses sends
+only what changed.
+
+BSD's board is :class:`mille.frontends.bsd_board.BsdBoard`, the board of
+the other presets :class:`mille.frontends.table_board.TableBoard`.
+"""
+
+from __future__ import annotations
+
+import curses
+import os
+
+from ..engine.table import OVER, Outcome, Table
+from ..engine.text import ELLIPSIS, escape, shorten
+from ..game.session import Session
+from .keys import visible
+
+MIN_LINES = 24
+MIN_COLS = 80
+TOO_SMALL = "Screen must be at least 24x80"
+
+MOVE_PROMPT = ">>:Move:"
+
+TRACK_NAME = 14  # "Puncture Proof": a card tracker's cell, its name
+
+# The whole hand's log (L), full screen.
+VIEW_TITLE = "The hand so far"
+VIEW_KEYS = "up/down, PgUp/PgDn, space, Home/End: scroll   q or ESC: back to the game"
+
+
+def fit_line(text: str, width: int) -> str:
+    """``text`` cut to ``width`` at a word, ending in ``...``; a hint that
+    has no room for a word of its why keeps just its move.
+
+    >>> fit_line("hint: U2 Go - you are stopped and hold 75", 35)
+    'hint: U2 Go - you are stopped...'
+    >>> fit_line("hint: D3 Puncture Proof - the card you need least", 24)
+    'hint: D3 Puncture Proof'
+    >>> fit_line("short", 35)
+    'short'
+    """
+    if len(text) <= width:
+        return text
+    room = width - len(ELLIPSIS)
+    space = text.rfind(" ", 0, room + 1)
+    dash = text.find(" - ")
+    if dash >= 0 and space <= dash + 2:  # not one word of the why fits
+        return text[:dash] if dash <= width else shorten(text, width)
+    if space <= 0:
+        return shorten(text, width)
+    return text[:space].rstrip(" ,-") + ELLIPSIS
+
+
+def tracker_cells(table: Table, columns: int) -> list[list[str]]:
+    """The card tracker's cells, ``Out of Gas      2``, in ``columns``
+    columns read downwards (the counts are :func:`mille.engine.describe.unseen`)."""
+    from ..engine.describe import tracker
+
+    rows = tracker(table)
+    height = -(-len(rows) // columns)
+    cells = [f"{name:<{TRACK_NAME}}{count:>3}" for name, count in rows]
+    return [cells[index * height : (index + 1) * height] for index in range(columns)]
+
+
+class Screen:
+    """One board's screen: the game from the session, plus what is shown
+    besides it (set by the board's dialogues).  A board draws the game in
+    :meth:`draw`; the help page, the L view, the notice of a terminal too
+    small and the prompt line are drawn here."""
+
+    PROMPT_Y, PROMPT_X = 0, 0  # where the prompt line starts
+    PROMPT_RIGHT = MIN_COLS - 1  # the last column it may use
+    MESSAGE_WIDTH = MIN_COLS - 1  # the error line's room
+    TRACKER_HIDES_SCORES = False  # the tracker takes the score window (W leaves it)
+
+    def __init__(self, scr: curses.window, session: Session, message: str = "") -> None:
+        self.scr = scr
+        self.session = session
+        self.message = message  # the error line's text
+        self.prompt = MOVE_PROMPT
+        self.echo = ""  # what was typed after the prompt
+        self.ghost = ""  # a refused slot key, shown until overwritten (as BSD)
+        self.too_small = False
+        self.helping = False  # the help screen is up
+        self.bell = False  # a beep is due with the next screen update
+        self.tracking = False  # T: the card tracker is on (a UI setting, not saved)
+        self.hinted: tuple[Table, str] | None = None  # the last hint and its position
+        self.hint_text = ""  # the last hint, whole
+        self.whole_hint = ""  # a hint too long for the error line, shown whole until a key
+        self.viewing: list[str] | None = None  # L: the lines of the hand so far, shown
+        self.view_top = 0  # the first of them on the screen
+        encoding = getattr(scr, "encoding", None) or "utf-8"
+        try:
+            import codecs
+
+            codecs.lookup(encoding)
+        except LookupError:
+            encoding = "utf-8"
+        self.encoding = encoding
+
+    def put(self, y: int, x: int, text: str, attr: int = 0) -> None:
+        """Write text, silently clipped to the screen."""
+        height, width = self.scr.getmaxyx()
+        if y >= height or x >= width:
+            return
+        try:
+            text.encode(self.encoding)
+        except UnicodeEncodeError:  # what the terminal cannot show, as \xNN bytes
+            text = "".join(self.showable(ch) for ch in text)
+        text = text[: width - x]
+        if y == height - 1 and x + len(text) >= width:
+            text = text[: width - x - 1]  # never the bottom-right cell
+        if text:
+            try:
+                self.scr.addstr(y, x, text, attr)
+            except curses.error:
+                pass
+
+    def showable(self, ch: str) -> str:
+        try:
+            ch.encode(self.encoding)
+        except UnicodeEncodeError:
+            return "".join(f"\\x{byte:02x}" for byte in os.fsencode(ch))
+        return ch
+
+    def render(self) -> None:
+        """Draw the whole screen from the state; curses sends the changes."""
+        scr = self.scr
+        scr.erase()
+        self.expire_hint()
+        if self.too_small:
+            self.put(0, 0, TOO_SMALL)
+        elif self.helping:
+            for y, line in enumerate(self.help_lines()):
+                self.put(y, 0, line)
+        elif self.viewing is not None:
+            self.draw_view()
+        else:
+            self.draw()
+        try:
+            scr.refresh()
+            if self.bell:
+                curses.beep()
+        except curses.error:  # the terminal may be gone
+            pass
+        self.bell = False
+
+    def draw(self) -> None:
+        """The game's screen (not the help, not the too-small notice)."""
+        raise NotImplementedError
+
+    def help_lines(self) -> list[str]:
+        """``?``: the keys and the rules, with the options in force."""
+        raise NotImplementedError
+
+    def computer_moved(self, outcome: Outcome) -> None:
+        """A computer moved: what the board keeps of it (BSD's shows the
+        last move under the prompt)."""
+
+    def new_hand(self) -> None:
+        """A new hand was dealt: what the board forgets."""
+
+    def redraw(self) -> None:
+        """R and ^L: repaint the terminal from scratch."""
+        self.scr.clear()
+        self.render()
+
+    def beep(self) -> None:
+        self.bell = True  # rung with the next screen update: one per burst of keys
+
+    def set_prompt(self, text: str) -> None:
+        self.prompt, self.echo, self.ghost = text, "", ""
+
+    def follow(self, size: tuple[int, int] | None) -> None:
+        """Follow the terminal's ``size`` (if known) and repaint it all."""
+        if size is not None and size != self.scr.getmaxyx():
+            try:
+                curses.resizeterm(*size)
+            except curses.error:
+                pass
+        self.resized()
+
+    def resized(self) -> None:
+        height, width = self.scr.getmaxyx()
+        self.too_small = height < MIN_LINES or width < MIN_COLS
+        self.scr.clear()  # the next update repaints every cell, at this size
+
+    # ----- the game's state, as the screens show it ----------------------------
+
+    def full_window(self) -> bool:
+        return self.session.window_full or self.session.state.phase == OVER
+
+    def tracker_shown(self) -> bool:
+        """T is on and the hand is not over (the end of a hand shows the scores)."""
+        return self.tracking and self.session.table.phase != OVER
+
+    # ----- the hint -------------------------------------------------------------
+
+    def hint_shown_whole(self) -> bool:
+        """A hint too long for the error line is shown whole (until a key)."""
+        return (
+            bool(self.whole_hint)
+            and self.hinted is not None
+            and self.message == self.hinted[1]
+            and self.hinted[0] == self.session.table
+        )
+
+    def expire_hint(self) -> None:
+        """A hint shown for another position (a move, O) leaves the error line."""
+        if (
+            self.hinted is not None
+            and self.message == self.hinted[1]
+            and self.hinted[0] != self.session.table
+        ):
+            self.message = ""
+
+    # ----- the prompt line --------------------------------------------------------
+
+    def draw_prompt(self) -> None:
+        y, x = self.PROMPT_Y, self.PROMPT_X
+        attr = curses.A_STANDOUT if self.prompt == MOVE_PROMPT else 0
+        self.put(y, x, self.prompt, attr)
+        start = x + len(self.prompt) + 1
+        room = self.PROMPT_RIGHT + 1 - start
+        shown = visible(self.echo)
+        if len(shown) + len(self.ghost) >= room:  # keep the end of a long name in view
+            shown = shown[len(shown) + len(self.ghost) - room + 1 :]
+        self.put(y, start, shown + self.ghost)
+        try:
+            self.scr.move(y, start + len(shown))
+        except curses.error:
+            pass
+
+    # ----- L: the hand so far, full screen --------------------------------------
+
+    def view_lines(self) -> list[str]:
+        """L: every move of this hand since the deal, in the log's words,
+        wrapped to the screen."""
+        import textwrap
+
+        from ..engine.describe import hand_lines
+
+        width = self.scr.getmaxyx()[1] - 1
+        return [
+            row
+            for line in hand_lines(self.session.table, self.session.log)
+            for row in textwrap.wrap(escape(line), width, subsequent_indent="  ") or [""]
+        ]
+
+    def view_rows(self) -> int:
+        """Lines of the hand's log on one screen (L): all rows but the
+        title and the keys."""
+        return max(self.scr.getmaxyx()[0] - 2, 1)
+
+    def draw_view(self) -> None:
+        """L: the hand so far, full screen, a title above, the keys below."""
+        lines = self.viewing or []
+        height, width = self.scr.getmaxyx()
+        rows = self.view_rows()
+        self.view_top = max(min(self.view_top, len(lines) - rows), 0)  # after a resize
+        shown = lines[self.view_top : self.view_top + rows]
+        if lines:
+            where = f"lines {self.view_top + 1}-{self.view_top + len(shown)} of {len(lines)}"
+        else:
+            where = "nothing yet"
+        self.put(0, 0, f"{VIEW_TITLE} ({where})", curses.A_BOLD)
+        for y, line in enumerate(shown, start=1):
+            self.put(y, 0, line)
+        self.put(height - 1, 0, VIEW_KEYS)

@@ -1,0 +1,455 @@
+"""The board of the ``classic`` and ``milebymile`` presets, 2 to 9 seats, drawn.
+
+BSD's board (:class:`mille.frontends.bsd_board.BsdBoard`) has room for two
+players only.  This one (:class:`TableBoard`) draws a table instead, on the
+same 80x24 screen::
+
+    row 0        the game, the target (Extension), the deck and the discard top
+    row 1        column headings
+    rows 2-10    a row per side (two in a team game: the side, then its
+                 players): number, name, miles, battle and speed tops,
+                 safeties (``*`` a coup fourre), karma, hand and overall totals
+    then         your hand (P, 1-6) on the left; on the right what happened
+                 since your last turn, read from the session's log (or, while
+                 T is on, the card tracker: how many of each card you have
+                 not seen, in three columns)
+    rows 19-21   reminders of the keys (small window only)
+    row 22       the prompt (``>>:Move:``, the questions); at its right, the
+                 status: the options in force and the computers' level, or
+                 which computer is thinking
+    row 23       the error line (H puts a hint there: the expert's move)
+
+On a terminal taller than 24 rows the last four rows stay at the bottom
+and the log gets the rows between.  L shows the whole hand's log, full
+screen (:meth:`mille.frontends.ui.Ui.show_log`).  The keys and prompts
+are BSD's board's, with a side to name for a hazard
+(:class:`mille.frontends.table_ui.TableUi`).
+
+``W`` (and the end of a hand) swaps the side rows for the full score table:
+every row of the preset's scoring for every side, then the totals and
+Games.  Everything drawn comes from the table and the log, plus the prompt
+and the error line, so a restored game shows the screen that was saved.
+"""
+
+from __future__ import annotations
+
+import curses
+import textwrap
+
+from ..engine.describe import (
+    SAFETY_SHORT,
+    YOU,
+    card_name,
+    describe,
+    game_result,
+    hand_result,
+    is_team_game,
+    opponents,
+    option_summary,
+    option_words,
+    recent,
+    safety_marks,
+    score_table,
+    seat_name,
+    side_label,
+    side_members,
+    side_name,
+    tops,
+)
+from ..engine.rules import Rules
+from ..engine.table import COUP, EXTENSION, OVER, Event, Table, Use
+from ..engine.text import ELLIPSIS, shorten
+from ..game.session import Session
+from .screen import MOVE_PROMPT, Screen, tracker_cells
+
+COLS = 80
+LAST_COL = COLS - 1
+
+# Row 0: the game and the piles.
+GAME_X, TARGET_X, DECK_X, DISCARD_X = 0, 30, 51, 60
+
+# The side rows: (heading, column, width, right-aligned).
+SIDES_Y = 2  # the first side row (row 1 holds the headings)
+NUMBER = ("#", 0, 2, True)
+NAME = ("Side", 3, 6, False)
+MILES = ("Miles", 10, 5, True)
+BATTLE = ("Battle", 16, 10, False)
+SPEED = ("Speed", 27, 12, False)
+SAFETIES = ("Safeties", 40, 22, False)
+KARMA = ("Karma", 63, 5, False)
+HAND = ("Hand", 69, 5, True)
+TOTAL = ("Total", 74, 6, True)
+SAFETY_OFFSETS = (0, 6, 13, 18)  # Tank*, Proof*, Ace*, RoW* in their own columns
+MEMBERS_X = 3  # a team's players, on the row under the side's
+
+# The full score table.
+LABEL_WIDTH = 17  # "Milestones Played"
+MAX_COLUMN = 10
+FULL_LOWER = 14  # the lowest row of the hand's heading under the full table
+
+# Your hand and the log.
+HAND_X, CARD_X = 0, 2
+LOG_X = 20
+LOG_WIDTH = COLS - LOG_X
+LOG_BOTTOM = 21  # on 24 rows; three rows above the bottom on a taller terminal
+HINT_Y = 19  # three rows of reminders, small window only (on 24 rows)
+TRACKER_COLUMNS, TRACKER_COLUMN = 3, 20  # the card tracker, in the log's place
+
+PROMPT_Y, ERROR_Y = 22, 23  # on 24 rows: the last two rows
+STATUS_X = 30  # the status, right of the prompt, starts here at the most
+QUESTIONS = ("Coup Fourre?", "Extension?")
+CONTEXT_X = 16  # a question's context, after the prompt and its answer
+
+
+def table_help(rules: Rules, level: str = "standard") -> list[str]:
+    """``?`` on the N-seat board: the keys and the rules that apply to
+    ``rules`` (a side to name only with three sides or more, Extension?
+    only where there is one, partners only in a team game), then the
+    options in force; at most 24 lines of at most 79 columns."""
+    questions = "Coup Fourre?" + (", Extension?" if rules.extension is not None else "")
+    if rules.discard_safeties:
+        questions += ", Discard a safety?"
+    lines = ["MILLE BORNES: keys and rules"]
+    lines += textwrap.wrap("In force: " + ", ".join(option_words(rules, level)) + ".", LAST_COL)
+    lines += [
+        "At >>:Move: (upper or lower case):",
+        "  P      pick a card               U n    use the card in slot n",
+        "  D n    discard the card in slot n (n: P or 0, 1-6; RETURN or SPACE confirms)",
+    ]
+    if rules.sides > 2:
+        lines.append("  U n on a hazard then asks which side: its number on the board, RETURN.")
+    lines += [
+        "  O      keep your hand in order   W      side rows / full score table",
+        "  R, ^L  redraw the screen         S      save the game",
+        "  H      hint: the expert's move   T      cards not seen yet (on / off)",
+        "  L      the hand so far (scroll)  ?      this help     Q, ^C  quit (Really?)",
+    ]
+    lines += textwrap.wrap(f"Yes/no: y, n, S (save first), ^L; {questions}: H, T, L too.", LAST_COL)
+    if rules.perfect_crossing:
+        race = "Race your side to exactly the target."
+    else:
+        race = "Race your side to the target or past it (+200 for landing on it)."
+    text = (
+        f"{race}  Pick, then use or discard one card.  A Go starts you rolling; "
+        "hazards stop an opposing side (Out of Gas, Flat Tire, Accident, Stop) or slow "
+        "it (Speed Limit: 50 at most) until it plays the remedy (Gasoline, Spare Tire, "
+        "Repairs, then Go; End of Limit)."
+    )
+    if rules.stacking:
+        text += "  Hazards may hit a side that is stopped."
+    text += (
+        "  A safety protects your side for good and gives another turn.  A hazard on "
+        "your side when you hold its safety asks Coup Fourre?: y plays it (+300) and "
+        "you move next."
+    )
+    if rules.extension is not None:
+        text += (
+            f"  Extension? (at {rules.target}): y races on to {rules.extension}, n ends the hand."
+        )
+    if is_team_game(rules):
+        text += "  Partners share their side's cards."
+    if not rules.always_discard:
+        text += "  A card you could play may not be discarded."
+    if rules.karma:
+        text += (
+            "  Karma: a hazard costs your side its karma; a side without karma cannot "
+            "attack one with it; two with karma clash (both lose it); a False Virtue "
+            "gives it back."
+        )
+    text += (
+        "  Score: the miles, 100 a safety, 300 all four, 300 a coup fourre (* on the "
+        "board), 400 the trip and its bonuses (W: every row)."
+    )
+    lines += textwrap.wrap(text, LAST_COL)
+    back = "Press any key to go back to the game."
+    if len(lines[-1]) + 2 + len(back) <= LAST_COL:
+        lines[-1] += "  " + back
+    else:
+        lines.append(back)
+    return lines
+
+
+# ----- words for the board ------------------------------------------------------
+
+
+def game_title(table: Table) -> str:
+    """``classic 4 players 2v2``: the preset, the seats, the teams."""
+    rules = table.rules
+    title = f"{rules.name} {rules.players} players"
+    return title + (f" {rules.team_mode}" if is_team_game(rules) else "")
+
+
+def since_last_turn(log: list[Event]) -> list[Event]:
+    """The events after your last move that ended a turn (the whole hand
+    before you have ended one): what a save file keeps of the log, so a
+    restored game shows the same lines."""
+    return log[recent(log) :]
+
+
+def log_lines(session: Session) -> list[str]:
+    """What happened since your last turn, in the log's words; at the end of
+    a hand, how it ended (and the game)."""
+    table = session.table
+    lines = [line for event in since_last_turn(session.log) for line in describe(table, event)]
+    if table.phase == OVER:
+        lines.append(hand_result(table))
+        result = game_result(table)
+        if result is not None:
+            lines.append(result)
+    return lines
+
+
+def fit_lines(lines: list[str], width: int, height: int) -> list[str]:
+    """``lines`` wrapped to ``width``; if they take more than ``height``
+    rows, the last ones, under a line saying how many are not shown."""
+    rows = [
+        row for line in lines for row in textwrap.wrap(line, width, subsequent_indent="  ") or [""]
+    ]
+    if len(rows) <= height:
+        return rows
+    shown = rows[len(rows) - height + 1 :] if height > 1 else []
+    return [f"({len(rows) - len(shown)} earlier lines not shown)"][:height] + shown
+
+
+def attacker(session: Session, hazard: int) -> str | None:
+    """Who played ``hazard`` last this hand (the one a coup fourre answers)."""
+    for event in reversed(session.log):
+        outcome = event.outcome
+        if isinstance(outcome.move, Use) and outcome.card == hazard:
+            return seat_name(session.rules, outcome.seat)
+    return None
+
+
+def question_context(session: Session) -> str:
+    """What the pending question is about, when it is yours.
+
+    >>> from mille.engine.rules import find_rules
+    >>> s = Session.new(find_rules("classic", players=3), seed=1)
+    >>> s.table.phase, s.table.asked, s.table.offer = COUP, 0, (1, 16, 6)
+    >>> question_context(s)
+    'Flat Tire on you - you hold Puncture Proof'
+    """
+    table = session.table
+    rules = table.rules
+    if table.asked != YOU:
+        return ""
+    if table.phase == COUP and table.offer is not None:
+        _, safety, hazard = table.offer
+        whom = "your team" if is_team_game(rules) else "you"
+        who = attacker(session, hazard)
+        head = f"{who}: " if who is not None else ""
+        return f"{head}{card_name(hazard)} on {whom} - you hold {card_name(safety)}"
+    if table.phase == EXTENSION:
+        miles = table.tableaux[table.side_index(YOU)].mileage
+        return f"{miles} miles: y races on to {rules.extension}, n ends the hand"
+    return ""
+
+
+def target_hint(table: Table) -> str:
+    """The sides a hazard of yours may name, as the board numbers them."""
+    hint = "  ".join(side_label(table.rules, side) for side in opponents(table.rules))
+    if len(hint) > LAST_COL:
+        sides = opponents(table.rules)
+        hint = f"sides {sides[0]}-{sides[-1]}"
+    return hint
+
+
+def side_rows(table: Table) -> int:
+    """Rows the sides take: one each, two each in a team game."""
+    return table.rules.sides * (2 if is_team_game(table.rules) else 1)
+
+
+# ----- the board ------------------------------------------------------------------
+
+
+class TableBoard(Screen):
+    """The board for every preset but ``bsd``: a row per side, your hand and
+    a log (or the card tracker), the prompt and the status, the error line."""
+
+    PROMPT_Y, PROMPT_X = PROMPT_Y, 0  # PROMPT_Y follows the terminal's height (layout)
+    PROMPT_RIGHT = LAST_COL
+    MESSAGE_WIDTH = LAST_COL  # as message_text cuts it
+    TRACKER_HIDES_SCORES = False  # the tracker takes the log's place; W is W
+
+    thinking = ""  # the computer deciding now, shown on the status line
+    error_y, log_bottom, hint_y = ERROR_Y, LOG_BOTTOM, HINT_Y  # on 24 rows (layout)
+
+    def help_lines(self) -> list[str]:
+        return table_help(self.session.rules, self.session.level)
+
+    def layout(self) -> None:
+        """The bottom rows follow the terminal's height: prompt and error
+        line last, the reminders and the log's end above them."""
+        height = max(self.scr.getmaxyx()[0], PROMPT_Y + 2)
+        self.error_y = height - 1
+        self.PROMPT_Y = height - 2
+        self.log_bottom = height - 3
+        self.hint_y = height - 5
+
+    def status_text(self) -> str:
+        """Right of the prompt: who is thinking, or (at >>:Move:) the
+        options that differ from the preset's and the computers' level."""
+        if self.thinking:
+            return f"{self.thinking} is thinking..."
+        if self.prompt != MOVE_PROMPT:
+            return ""
+        words = option_summary(self.session.rules, self.session.level)
+        options, level = words[:-1], words[-1]
+        computers = "computer" if self.session.rules.players == 2 else "computers"
+        return (", ".join(options) + "; " if options else "") + f"{level} {computers}"
+
+    def draw_status(self) -> None:
+        text = self.status_text()
+        if not text:
+            return
+        start = self.PROMPT_X + len(self.prompt) + 1 + len(self.echo) + len(self.ghost) + 1
+        room = COLS - max(start, STATUS_X)
+        if room > len(ELLIPSIS):
+            text = shorten(text, room)
+            self.put(self.PROMPT_Y, COLS - len(text), text)
+
+    def draw_whole_hint(self) -> None:
+        """A hint longer than the error line, whole, at the foot of the
+        log's place (those rows blanked first), until the next key."""
+        lines = textwrap.wrap(self.whole_hint, LOG_WIDTH)
+        for y, line in enumerate(lines, start=self.log_bottom - len(lines) + 1):
+            self.put(y, LOG_X, " " * LOG_WIDTH)
+            self.put(y, LOG_X, line)
+
+    def field(self, y: int, column: tuple[str, int, int, bool], text: str, attr: int = 0) -> None:
+        """Write ``text`` in a column of the side rows (cut to its width)."""
+        _, x, width, right = column
+        text = text[:width]
+        self.put(y, x, text.rjust(width) if right else text, attr)
+
+    def draw(self) -> None:
+        table = self.session.table
+        self.layout()
+        self.draw_top(table)
+        if self.full_window():
+            lower = self.draw_full(table)
+        else:
+            self.draw_sides(table)
+            lower = SIDES_Y + side_rows(table)
+            self.draw_hints(table)
+        self.draw_hand(table, lower)
+        if self.tracker_shown():
+            self.draw_unseen(table, lower)
+        else:
+            self.draw_log(lower)
+        if self.hint_shown_whole():
+            self.draw_whole_hint()
+        if self.message:
+            self.put(self.error_y, 0, self.message_text())
+        if self.prompt in QUESTIONS:  # derived, so a restored game shows it too
+            self.put(self.PROMPT_Y, CONTEXT_X, question_context(self.session)[: COLS - CONTEXT_X])
+        self.draw_status()
+        self.draw_prompt()
+
+    def message_text(self) -> str:
+        from ..engine.text import escape
+
+        return escape(self.message)[:LAST_COL]
+
+    def draw_top(self, table: Table) -> None:
+        rules = table.rules
+        self.put(0, GAME_X, game_title(table))
+        target = f"Target {table.target}"
+        self.put(0, TARGET_X, target)
+        if rules.extension is not None and table.target == rules.extension:
+            self.put(0, TARGET_X + len(target) + 1, "Extension", curses.A_STANDOUT)
+        self.put(0, DECK_X, f"Deck {len(table.deck)}")
+        if table.discard:
+            self.put(0, DISCARD_X, f"Discard {card_name(table.discard[-1])}")
+
+    def draw_sides(self, table: Table) -> None:
+        rules = table.rules
+        columns = [NUMBER, NAME, MILES, BATTLE, SPEED, SAFETIES, HAND, TOTAL]
+        if rules.karma:
+            columns.append(KARMA)
+        for column in columns:
+            self.field(SIDES_Y - 1, column, column[0])
+        team = is_team_game(rules)
+        y = SIDES_Y
+        for side in range(1, rules.sides + 1):
+            tab = table.tableaux[side - 1]
+            battle, speed = tops(table, side)
+            attr = curses.A_BOLD if side == table.side_of(YOU) else 0
+            self.field(y, NUMBER, str(side), attr)
+            self.field(y, NAME, side_name(rules, side), attr)
+            self.field(y, MILES, str(tab.mileage))
+            self.field(y, BATTLE, battle)
+            self.field(y, SPEED, speed)
+            _, x, _, _ = SAFETIES
+            for mark in safety_marks(table, side):
+                self.put(y, x + SAFETY_OFFSETS[SAFETY_SHORT.index(mark.rstrip("*"))], mark)
+            if rules.karma:
+                self.field(y, KARMA, "yes" if tab.karma else "no")
+            self.field(y, HAND, str(table.hand_score(side).total))
+            self.field(y, TOTAL, str(table.total(side)))
+            y += 1
+            if team:
+                self.put(y, MEMBERS_X, side_members(rules, side)[: COLS - MEMBERS_X])
+                y += 1
+
+    def draw_full(self, table: Table) -> int:
+        """Every score row for every side (W, and the end of a hand); the
+        row where the hand's heading goes, under a blank one."""
+        sides = table.rules.sides
+        width = min(MAX_COLUMN, (COLS - LABEL_WIDTH) // sides)
+        for index in range(sides):
+            name = side_name(table.rules, index + 1)[: width - 1]
+            self.put(1, LABEL_WIDTH + index * width, name.rjust(width))
+        rows = score_table(table)
+        for y, (label, values) in enumerate(rows, start=2):
+            attr = curses.A_BOLD if label == "Overall Total" else 0
+            self.put(y, 0, label[:LABEL_WIDTH])
+            for index, value in enumerate(values):
+                self.put(y, LABEL_WIDTH + index * width, str(value).rjust(width), attr)
+        return min(FULL_LOWER, 2 + len(rows) + 1)
+
+    def draw_hand(self, table: Table, lower: int) -> None:
+        self.put(lower, HAND_X, "--HAND--")
+        hand = table.hands[YOU]
+        for slot, card in enumerate(hand):
+            y = lower + 1 + slot
+            self.put(y, HAND_X, "P" if slot == 0 else str(slot))
+            self.put(y, CARD_X, card_name(card))
+
+    def draw_log(self, lower: int) -> None:
+        self.put(lower, LOG_X, "--SINCE YOUR LAST TURN--  (l: the whole hand)")
+        top = lower + 1
+        for y, line in enumerate(
+            fit_lines(log_lines(self.session), LOG_WIDTH, self.log_bottom + 1 - top), start=top
+        ):
+            self.put(y, LOG_X, line)
+
+    def draw_unseen(self, table: Table, lower: int) -> None:
+        """The card tracker (T) where the log goes: how many of each card
+        you have not seen (the deck and the other hands), read downwards."""
+        from ..engine.describe import unseen
+
+        total = sum(unseen(table))
+        self.put(
+            lower, LOG_X, f"--NOT SEEN YET-- {total} cards, {len(table.deck)} in the deck  (t: log)"
+        )
+        for index, column in enumerate(tracker_cells(table, TRACKER_COLUMNS)):
+            for y, cell in enumerate(column, start=lower + 1):
+                self.put(y, LOG_X + index * TRACKER_COLUMN, cell)
+
+    def draw_hints(self, table: Table) -> None:
+        self.put(self.hint_y, HAND_X, "h: hint  t: tracker")
+        self.put(self.hint_y + 1, HAND_X, "w: scores  ?: help")
+        self.put(self.hint_y + 2, HAND_X, "o: stop ordering" if table.ordering else "o: order hand")
+
+
+__all__ = [
+    "TableBoard",
+    "fit_lines",
+    "game_title",
+    "log_lines",
+    "question_context",
+    "since_last_turn",
+    "table_help",
+    "target_hint",
+]
