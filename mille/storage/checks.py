@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ..engine.table import Table
     from ..players.base import Player
 
-from ..engine.cards import ALL_NAMES, HAND_SLOTS, NO_CARD, NUM_SAFETIES
+from ..engine.cards import ALL_NAMES, D25, D200, HAND_SLOTS, NO_CARD, NUM_SAFETIES
 from ..engine.text import escape, shorten
 from ..players.registry import computer_class
 
@@ -228,6 +228,11 @@ def read_hand(data: Any, where: str) -> list[int]:
         read_card(c, f"{where}[{i}]", empty_ok=True)
         for i, c in enumerate(read_list(data, where, HAND_SLOTS))
     ]
+
+
+def distance_counts(played: list[int]) -> list[int]:
+    """How many of each distance card ``played`` holds (``Tableau.nummiles``)."""
+    return [played.count(c) for c in range(D25, D200 + 1)]
 
 
 def read_coups(data: Any, where: str) -> list[bool]:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
     from ..players.base import Player
 
-from ..engine.cards import ALL_NAMES, NO_CARD, OUT_OF_GAS, SPEED_LIMIT, is_safety
+from ..engine.cards import ALL_NAMES, NO_CARD, is_hazard, is_safety
 from ..engine.describe import recent
 from ..engine.rules import PRESETS, PROBLEMS, RIGGINGS, Rules, RulesError, find_rules
 from ..engine.table import (
@@ -53,6 +53,7 @@ from ..players.registry import computer_kinds, kind_of
 from .checks import (
     BIG,
     SaveError,
+    distance_counts,
     fail,
     read_bool,
     read_card,
@@ -435,7 +436,7 @@ def _tableau(data: Any, where: str, rules: Rules) -> Tableau:
         safeties=piles["safeties"],
         coups=read_coups(d["coups"], f"{where}.coups"),
         mileage=read_int(d["mileage"], f"{where}.mileage", 0, BIG),
-        nummiles=[played.count(c) for c in range(5)],
+        nummiles=distance_counts(played),
         top=read_card(d["top"], f"{where}.top", empty_ok=True),
         speed_top=read_card(d["speed_top"], f"{where}.speed_top", empty_ok=True),
         can_go=read_bool(d["can_go"], f"{where}.can_go"),
@@ -564,11 +565,7 @@ def _check_event(
         and not (safety or isinstance(move, Answer))
     ):
         fail(where, "only a safety gives another turn or a coup fourre")
-    if (
-        isinstance(move, Use)
-        and move.target == rules.side_of(outcome.seat)
-        and OUT_OF_GAS <= card <= SPEED_LIMIT
-    ):
+    if isinstance(move, Use) and move.target == rules.side_of(outcome.seat) and is_hazard(card):
         fail(where, "a hazard on the mover's own side")
     for i, notice in enumerate(notices):
         karma = notice != "discard pile reshuffled"

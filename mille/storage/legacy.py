@@ -20,6 +20,7 @@ from ..engine.tableau import Tableau
 from ..game.session import Session
 from .checks import (
     BIG,
+    distance_counts,
     fail,
     read_bool,
     read_card,
@@ -81,6 +82,8 @@ _V1_PLAYER_KEYS = (
     "games",
 )
 _V1_PHASES = (PLAYING, EXTENSION, OVER)
+# a hand's end: bsd's target, or its extension's (700 or 1000)
+_V1_ENDS = tuple(end for end in (BSD.target, BSD.extension) if end is not None)
 
 
 def _v1_player(data: Any, where: str) -> tuple[list[int], Tableau, int, int]:
@@ -94,15 +97,15 @@ def _v1_player(data: Any, where: str) -> tuple[list[int], Tableau, int, int]:
         miles=miles,
         safeties=read_cards(d["safeties"], f"{where}.safeties"),
         coups=read_coups(d["coups"], f"{where}.coups"),
-        mileage=read_int(d["mileage"], f"{where}.mileage", 0, 1000),
-        nummiles=[miles.count(c) for c in range(5)],
+        mileage=read_int(d["mileage"], f"{where}.mileage", 0, max(_V1_ENDS)),
+        nummiles=distance_counts(miles),
         top=read_card(d["battle"], f"{where}.battle", empty_ok=True),
         speed_top=read_card(d["speed"], f"{where}.speed", empty_ok=True),
         can_go=read_bool(d["can_go"], f"{where}.can_go"),
         battle_window=read_bool(d["battle_window"], f"{where}.battle_window"),
         speed_window=read_bool(d["speed_window"], f"{where}.speed_window"),
     )
-    total = read_int(d["total_before_hand"], f"{where}.total_before_hand", 0, 4999)
+    total = read_int(d["total_before_hand"], f"{where}.total_before_hand", 0, BSD.winning_score - 1)
     return hand, tableau, total, read_int(d["games"], f"{where}.games", 0, BIG)
 
 
@@ -112,14 +115,15 @@ def from_v1(data: dict[str, Any]) -> Session:
     and a side's tableau; ``end`` becomes the target."""
     d = read_object(data, "", _V1_TOP_KEYS)
     players = [
-        _v1_player(p, f"players[{i}]") for i, p in enumerate(read_list(d["players"], "players", 2))
+        _v1_player(p, f"players[{i}]")
+        for i, p in enumerate(read_list(d["players"], "players", BSD.players))
     ]
     phase = d["phase"]
     if not isinstance(phase, str) or phase not in _V1_PHASES:
         fail("phase", f"unknown phase {show(phase)}")
     end = d["end"]
-    if type(end) is not int or end not in (700, 1000):
-        fail("end", f"must be 700 or 1000, not {show(end)}")
+    if type(end) is not int or end not in _V1_ENDS:
+        fail("end", f"must be {' or '.join(map(str, _V1_ENDS))}, not {show(end)}")
     asked = extender = None
     if phase == EXTENSION:
         asked = read_int(d["extender"], "extender", 0, 1)
@@ -127,8 +131,10 @@ def from_v1(data: dict[str, Any]) -> Session:
             fail("extender", "the computer never leaves Extension? pending")
     elif d["extender"] is not None:
         fail("extender", f"must be null outside the extension phase, not {show(d['extender'])}")
-    if end == 1000:  # version 1 did not keep who called it: the first side past 700
-        extender = next((side for side, p in enumerate(players, 1) if p[1].mileage >= 700), 1)
+    if end != BSD.target:  # version 1 did not keep who called it: the first side past 700
+        extender = next(
+            (side for side, p in enumerate(players, 1) if p[1].mileage >= BSD.target), 1
+        )
     table = validated(
         Table(
             rules=BSD,

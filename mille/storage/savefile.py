@@ -37,6 +37,7 @@ import sys
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, NoReturn
 
 from ..game.session import Session
@@ -71,13 +72,19 @@ __all__ = [
     "table_to_dict",
 ]
 
-VERSIONS = (1, 2, 3)  # the versions this mille reads (1 converted, 2 without a log)
+# The reader of each version this mille reads (1 converted, 2 without a log).
+READERS: dict[int, Callable[[dict[str, Any]], Session]] = {
+    1: from_v1,
+    2: from_v2,
+    VERSION: from_v3,
+}
+VERSIONS = tuple(READERS)
 # The most a save file may hold.  A save is about 20 KiB; nine seats with
 # eight experts about 250 KiB (their guesses at the hands).  Before the
 # expert wrote its guesses as card letters such a save took 1.2 to 2.3 MiB:
 # those load too.  A save is refused (not written) past it.
 MAX_SIZE = 4 << 20
-SIZE_TEXT = "4 MiB"
+SIZE_TEXT = f"{MAX_SIZE >> 20} MiB"
 # Read without blocking on a FIFO or taking a terminal (where these exist).
 _READ_FLAGS: int = os.O_RDONLY
 for _flag in ("O_BINARY", "O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC"):
@@ -147,44 +154,53 @@ def save_session(session: Session, path: str) -> None:
 # ----- reading ----------------------------------------------------------------
 
 
+def _not_a_save(reason: str, where: str = "") -> NoReturn:
+    fail(where, f"not a mille save file ({reason})")
+
+
+def _listed(versions: tuple[int, ...]) -> str:
+    """``1, 2 and 3``."""
+    *rest, last = map(str, versions)
+    return f"{', '.join(rest)} and {last}" if rest else last
+
+
 def session_from_dict(data: Any) -> Session:
     """Rebuild a session from a save's parsed JSON (version 3; 2, which has
     no log; or 1, converted); SaveError if it is not one."""
     try:
         return _session_from_dict(data)
     except RecursionError:  # a check deeper in (a computer's) met a deep value
-        fail("", "not a mille save file (nested too deeply)")
+        _not_a_save("nested too deeply")
 
 
 def _session_from_dict(data: Any) -> Session:
     if not isinstance(data, dict):
-        fail("", "not a mille save file (not a JSON object)")
+        _not_a_save("not a JSON object")
     if data.get("format") != FORMAT:
         if "format" not in data:
-            fail("", "not a mille save file (no format name)")
-        fail("format", f"not a mille save file ({show(data['format'])})")
+            _not_a_save("no format name")
+        _not_a_save(show(data["format"]), "format")
     version = data.get("version")
-    if type(version) is not int or version not in VERSIONS:
+    if type(version) is not int or version not in READERS:
         fail(
             "version",
-            f"unsupported save version {show(version)} (this mille reads versions 1, 2 and 3)",
+            f"unsupported save version {show(version)}"
+            f" (this mille reads versions {_listed(VERSIONS)})",
         )
-    if version == 1:
-        return from_v1(data)
-    return from_v2(data) if version == 2 else from_v3(data)
+    return READERS[version](data)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise SaveError(f"not a mille save file (duplicate key {show(key)})")
+            _not_a_save(f"duplicate key {show(key)}")
         result[key] = value
     return result
 
 
 def _no_constant(name: str) -> NoReturn:
-    raise SaveError(f"not a mille save file ({name} is not JSON)")
+    _not_a_save(f"{name} is not JSON")
 
 
 def loads(text: str) -> Session:
@@ -192,20 +208,16 @@ def loads(text: str) -> Session:
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
-        fail(
-            "",
-            f"not a mille save file (bad JSON at line {e.lineno} column {e.colno}: "
-            f"{e.msg.lower()})",
-        )
+        _not_a_save(f"bad JSON at line {e.lineno} column {e.colno}: {e.msg.lower()}")
     except RecursionError:
-        fail("", "not a mille save file (nested too deeply)")
+        _not_a_save("nested too deeply")
     except SaveError:
         raise
     except ValueError as e:  # e.g. an integer too long to convert
         limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
         if limit and "integer string conversion" in str(e):  # Python's own words
-            fail("", f"not a mille save file (a number of more than {limit} digits)")
-        fail("", f"not a mille save file ({str(e).splitlines()[0]})")
+            _not_a_save(f"a number of more than {limit} digits")
+        _not_a_save(str(e).splitlines()[0])
     return session_from_dict(data)
 
 
@@ -226,7 +238,7 @@ def load_session(path: str) -> Session:
         if not stat.S_ISREG(info.st_mode):
             raise SaveError("not a regular file")
         if info.st_size > MAX_SIZE:
-            raise SaveError(f"not a mille save file (over {SIZE_TEXT})")
+            _not_a_save(f"over {SIZE_TEXT}")
         chunks = []
         size = 0
         while size <= MAX_SIZE:
@@ -241,13 +253,13 @@ def load_session(path: str) -> Session:
         os.close(fd)
     raw = b"".join(chunks)
     if len(raw) > MAX_SIZE:
-        raise SaveError(f"not a mille save file (over {SIZE_TEXT})")
+        _not_a_save(f"over {SIZE_TEXT}")
     if not raw.strip():
-        raise SaveError("not a mille save file (empty)")
+        _not_a_save("empty")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise SaveError(f"not a mille save file (not UTF-8 text at byte {e.start})") from None
+        _not_a_save(f"not UTF-8 text at byte {e.start}")
     session = loads(text)
     session.source = path
     return session
