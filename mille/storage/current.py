@@ -147,9 +147,11 @@ _EVENT_KEYS = (
     "mileage",
 )
 _PHASES = (PLAYING, EXTENSION, COUP, OVER)
+_MOVE_PHASES = (PLAYING, EXTENSION, COUP)  # a move is made in these (not once it is over)
 _MOVE = re.compile(r"P|U[P1-6](>[1-9])?|D[P1-6]|y|n")
+_RESHUFFLED = "discard pile reshuffled"  # the notice of the reshuffle rule; the rest are karma's
 _NOTICE = re.compile(
-    r"discard pile reshuffled|karma clash: both lose karma"
+    rf"{_RESHUFFLED}|karma clash: both lose karma"
     r"|side [1-9] (loses|regains) karma"
 )
 
@@ -516,10 +518,10 @@ def _event(data: Any, where: str, rules: Rules) -> Event:
         if not isinstance(notice, str) or not _NOTICE.fullmatch(notice):
             fail(f"{where}.notices[{i}]", f"not a notice mille gives: {show(notice)}")
     phase = d["phase"]
-    if phase not in (PLAYING, EXTENSION, COUP):
+    if phase not in _MOVE_PHASES:
         fail(
             f"{where}.phase",
-            f"expected one of {PLAYING!r}, {EXTENSION!r}, {COUP!r}, got {show(phase)}",
+            f"expected one of {', '.join(map(repr, _MOVE_PHASES))}, got {show(phase)}",
         )
     outcome = Outcome(
         seat,
@@ -568,7 +570,7 @@ def _check_event(
     if isinstance(move, Use) and move.target == rules.side_of(outcome.seat) and is_hazard(card):
         fail(where, "a hazard on the mover's own side")
     for i, notice in enumerate(notices):
-        karma = notice != "discard pile reshuffled"
+        karma = notice != _RESHUFFLED
         side = int(notice.split()[1]) if notice.startswith("side ") else 0
         if (karma and not rules.karma) or (not karma and not rules.reshuffle) or side > rules.sides:
             fail(f"{where}.notices[{i}]", f"not a notice of these rules: {show(notice)}")
