@@ -1303,6 +1303,20 @@ def test_the_unmutated_bases_load(base: str) -> None:
     assert session_to_dict(session_from_dict(copy.deepcopy(BASES[base]))) == BASES[base]
 
 
+@pytest.mark.parametrize("word", [1, 2**32 - 1])
+@pytest.mark.parametrize("position", [1, 624])
+@pytest.mark.parametrize("gauss", [None, -1e300, 0.5])
+def test_every_generator_state_the_checks_let_through_loads(
+    word: int, position: int, gauss: float | None
+) -> None:
+    """The checks of a generator are those of ``setstate``: a state at
+    their bounds is restored as written."""
+    data = copy.deepcopy(BASE)
+    data["deal_rng"] = {"version": 3, "state": [word] * 624 + [position], "gauss_next": gauss}
+    session = loads(json.dumps(data))
+    assert session.deal_rng.getstate() == (3, (word,) * 624 + (position,), gauss)
+
+
 def test_a_computers_question_is_never_pending() -> None:
     """A computer answers the moment it is asked (Session.play): a file
     with its question pending is refused."""
