@@ -8,6 +8,7 @@ import copy
 import doctest
 import errno
 import functools
+import importlib
 import json
 import os
 import random
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 
 import mille.players.computer
+import mille.storage.checks
 import mille.storage.savefile
 from mille.engine.cards import FALSE_VIRTUE
 from mille.engine.describe import recent
@@ -144,8 +146,12 @@ HEAVY = [
 ]
 
 
-def test_doctests() -> None:
-    result = doctest.testmod(mille.storage.savefile)
+STORAGE = Path(mille.storage.savefile.__file__).parent  # the save file's modules beside it
+
+
+@pytest.mark.parametrize("name", ["savefile", "checks", "current"])
+def test_doctests(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(f"mille.storage.{name}"))
     assert result.failed == 0 and result.attempted > 0
 
 
@@ -1297,6 +1303,20 @@ def test_the_unmutated_bases_load(base: str) -> None:
     assert session_to_dict(session_from_dict(copy.deepcopy(BASES[base]))) == BASES[base]
 
 
+@pytest.mark.parametrize("word", [1, 2**32 - 1])
+@pytest.mark.parametrize("position", [1, 624])
+@pytest.mark.parametrize("gauss", [None, -1e300, 0.5])
+def test_every_generator_state_the_checks_let_through_loads(
+    word: int, position: int, gauss: float | None
+) -> None:
+    """The checks of a generator are those of ``setstate``: a state at
+    their bounds is restored as written."""
+    data = copy.deepcopy(BASE)
+    data["deal_rng"] = {"version": 3, "state": [word] * 624 + [position], "gauss_next": gauss}
+    session = loads(json.dumps(data))
+    assert session.deal_rng.getstate() == (3, (word,) * 624 + (position,), gauss)
+
+
 def test_a_computers_question_is_never_pending() -> None:
     """A computer answers the moment it is asked (Session.play): a file
     with its question pending is refused."""
@@ -1652,8 +1672,9 @@ def test_a_session_that_would_not_load_back_is_not_written(
     assert os.listdir(tmp_path) == []
 
 
-def test_never_pickle_marshal_eval_or_exec() -> None:
-    tree = ast.parse(Path(mille.storage.savefile.__file__).read_text())
+@pytest.mark.parametrize("path", sorted(STORAGE.glob("*.py")), ids=lambda p: p.name)
+def test_never_pickle_marshal_eval_or_exec(path: Path) -> None:
+    tree = ast.parse(path.read_text())
     imported = {
         alias.name.split(".")[0]
         for node in ast.walk(tree)
@@ -1877,4 +1898,4 @@ def test_a_save_error_is_always_one_safe_line() -> None:
     ids=lambda v: type(v).__name__,
 )
 def test_show(value: Any, shown: str) -> None:
-    assert mille.storage.savefile._show(value) == shown
+    assert mille.storage.checks.show(value) == shown

@@ -191,20 +191,18 @@ def release(taken: str, target: str) -> None:
         pass
 
 
-def remove(target: str | None = None) -> None:
-    """Delete a recovery file (earlier versions' one by default); a
-    missing one is fine (OSError otherwise)."""
+def remove(target: str) -> None:
+    """Delete a recovery file; a missing one is fine (OSError otherwise)."""
     try:
-        os.remove(path() if target is None else target)
+        os.remove(target)
     except FileNotFoundError:
         pass
 
 
-def set_aside(target: str | None = None) -> str:
-    """Rename a recovery file (earlier versions' one by default) to
-    ``NAME.bad`` (replacing an older one) so that it neither blocks the next
-    game nor is lost; returns the new path.  OSError if it cannot be done."""
-    target = path() if target is None else target
+def set_aside(target: str) -> str:
+    """Rename a recovery file to ``NAME.bad`` (replacing an older one) so
+    that it neither blocks the next game nor is lost; returns the new path.
+    OSError if it cannot be done."""
     aside = target + BAD_SUFFIX
     os.replace(target, aside)
     return aside
