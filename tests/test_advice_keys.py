@@ -166,7 +166,7 @@ def test_t_shows_the_tracker_in_bsds_score_window_and_t_gives_it_back() -> None:
     window, game = bsd("tt", session)
     scores, tracked, back = window.screens
     assert session.table == before
-    counts = unseen(before)
+    counts = unseen(SeatView(before, 0))
     assert read_bsd_tracker(tracked) == [(card_name(card), n) for card, n in enumerate(counts)]
     assert len(counts) == 19
     assert "Not seen yet" in tracked[0]
@@ -293,7 +293,7 @@ def test_t_on_the_n_seat_board_fits_and_keeps_your_hand(rules: Rules, full: bool
     logged, tracked, back = window.screens
     assert session.table == before
     top, cells = read_table_tracker(tracked)
-    counts = unseen(before)
+    counts = unseen(SeatView(before, 0))
     assert cells == [(card_name(card), n) for card, n in enumerate(counts)]
     assert len(counts) == (20 if rules.karma else 19)
     assert f"{sum(counts)} cards, {len(before.deck)} in the deck" in tracked[top]

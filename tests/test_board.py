@@ -29,6 +29,7 @@ from mille.engine.cards import (
 from mille.engine.describe import describe, score_rows, score_table, side_members, side_name
 from mille.engine.rules import TEAM_MODES, Rules, find_rules
 from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, Discard, Use
+from mille.engine.view import SeatView
 from mille.frontends import table_board as board
 from mille.frontends import tui, ui
 from mille.frontends.table_ui import TableUi
@@ -141,7 +142,7 @@ def test_the_board_fits_80x24_with_every_side_on_it(rules: Rules) -> None:
         if team:
             assert lines[y].strip() == side_members(rules, side)
             y += 1
-    assert lines[0].startswith(board.game_title(session.table))
+    assert lines[0].startswith(board.game_title(session.view(0)))
     assert "Discard End of Limit" in lines[0]
 
 
@@ -212,7 +213,7 @@ def test_the_side_is_played_on_and_the_log_says_so() -> None:
     run(session, "pu1\r3\r")
     event = session.log[1]
     assert event.outcome.move == Use(1, 3) and event.outcome.card == SPEED_LIMIT
-    assert describe(session.table, event) == ["You played Speed Limit on side 3 (Comp 2)"]
+    assert describe(session.view(0), event) == ["You played Speed Limit on side 3 (Comp 2)"]
 
 
 def test_erase_at_the_side_abandons_the_command() -> None:
@@ -413,7 +414,7 @@ def test_w_toggles_the_full_table() -> None:
     game.render()
     assert window.line(2).startswith("Milestones Played")
     assert window.line(1).split() == ["Team", "A", "Team", "B"]
-    rows = len(score_table(session.table))
+    rows = len(score_table(session.view(0)))
     assert rows == 10 and window.line(2 + rows).strip() == ""
     assert "--HAND--" in window.line(2 + rows + 1), "the hand right under the table"
 
@@ -441,10 +442,10 @@ def test_the_log_starts_at_your_last_turn() -> None:
     assert moves == [PICK]
     events = board.since_last_turn(session.log)
     assert events == session.log[mine + 1 :], "after your move"
-    expected = [line for e in events for line in describe(table, e)]
+    expected = [line for e in events for line in describe(SeatView(table, 0), e)]
     assert board.log_lines(session) == expected
     lines = drawn(session).lines()
-    lower = board.SIDES_Y + board.side_rows(table)
+    lower = board.SIDES_Y + board.side_rows(SeatView(table, 0))
     shown = [line[board.LOG_X :] for line in lines[lower + 1 : board.LOG_BOTTOM + 1]]
     assert shown[: len(expected)] == expected
     assert expected and not any(line.startswith("You ") for line in expected)
@@ -581,7 +582,7 @@ def test_each_computers_move_is_shown_before_the_next_computer_decides(
     move = Session.computer_move
 
     def computer_move(self: Session) -> object:
-        said = describe(self.table, self.log[-1]) if self.log else []
+        said = describe(SeatView(self.table, 0), self.log[-1]) if self.log else []
         if said and self.log[-1].outcome.seat != 0:
             logged.append((said[0], any(said[0] in row for row in window.lines())))
         return move(self)

@@ -12,6 +12,7 @@ import pytest
 from mille.engine.describe import hand_lines, seat_name
 from mille.engine.rules import find_rules
 from mille.engine.table import OVER, PICK, PLAYING
+from mille.engine.view import SeatView
 from mille.frontends import screen, ui
 from mille.frontends import table_board as board
 from mille.frontends.table_ui import TableUi
@@ -134,7 +135,7 @@ def test_l_shows_the_whole_hand_and_scrolls_on_the_n_seat_board() -> None:
     window = table_window(keys)
     game = TableUi(window, session)  # type: ignore[arg-type]
     play(game)
-    wanted = hand_lines(session.table, session.log)
+    wanted = hand_lines(session.view(0), session.log)
     assert len(wanted) > 30, "more than one screen"
     board_before, view, up, page_up, home, down, end, refused, back = window.screens
     n = len(wanted)
@@ -164,7 +165,7 @@ def test_l_on_bsds_board_tells_both_players_moves_and_escape_leaves() -> None:
     play(game)
     view = window.screens[-2]
     lines = [row.rstrip() for row in view]
-    wanted = hand_lines(session.table, session.log)
+    wanted = hand_lines(session.view(0), session.log)
     assert lines[0] == f"The hand so far (lines 1-{len(wanted)} of {len(wanted)})"
     assert lines[1 : 1 + len(wanted)] == wanted
     assert any(line.startswith("You drew ") for line in wanted)
@@ -180,7 +181,7 @@ def test_a_taller_terminal_gives_the_log_more_rows() -> None:
     short, tall = table_window(), table_window(rows=40)
     TableUi(short, session).render()  # type: ignore[arg-type]
     TableUi(tall, session).render()  # type: ignore[arg-type]
-    lower = board.SIDES_Y + board.side_rows(session.table)
+    lower = board.SIDES_Y + board.side_rows(session.view(0))
     assert short.lines()[lower + 1].startswith("P")
     assert "earlier lines not shown" in short.lines()[lower + 1]
     logged = [row[board.LOG_X :] for row in tall.lines()[lower + 1 : 38] if row[board.LOG_X :]]
@@ -302,7 +303,7 @@ def test_l_at_another_hand_shows_how_the_hand_went(which: str) -> None:
     with pytest.raises(OutOfKeys):
         game.end_of_hand()  # (run() would deal the next hand of a game saved at its end)
     asked, view, back = window.screens
-    wanted = hand_lines(table, session.log)
+    wanted = hand_lines(SeatView(table, 0), session.log)
     assert wanted[-1].endswith(
         (
             "completes the trip (700 miles).",

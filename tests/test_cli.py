@@ -383,7 +383,7 @@ def interrupted(seed: int = 9, moves: int = 3) -> tuple[Session, Path, float]:
         if session.computer_to_move:
             session.computer_move()
         else:
-            session.play(session.state.legal_moves()[-1])
+            session.play(session.table.legal_moves()[-1])
     path = Path(recovery.write(session))
     os.utime(path, (1_795_000_000, 1_795_000_000))
     return session, path, path.stat().st_mtime
@@ -602,7 +602,7 @@ def play_one(session: Session) -> None:
     if session.computer_to_move:
         session.computer_move()
     else:
-        session.play(session.state.legal_moves()[0])
+        session.play(session.table.legal_moves()[0])
 
 
 def test_a_resumed_game_cut_short_is_kept(

@@ -16,6 +16,7 @@ import pytest
 
 from mille.engine.rules import find_rules
 from mille.engine.table import OVER, Answer, Discard, Move, Pick, Use
+from mille.engine.view import SeatView
 from mille.frontends import plain
 from mille.game.session import Session
 
@@ -452,7 +453,7 @@ def test_each_computers_move_is_told_before_the_next_computer_decides(
     move = Session.computer_move
 
     def computer_move(self: Session) -> object:
-        said = describe(self.table, self.log[-1]) if self.log else []
+        said = describe(SeatView(self.table, 0), self.log[-1]) if self.log else []
         if said and self.log[-1].outcome.seat != 0:
             told.append((said[0], said[0] in out.getvalue()))
         return move(self)
@@ -540,7 +541,7 @@ def test_l_tells_the_whole_hand_since_the_deal() -> None:
     assert told[0] == "The hand so far:"
     from mille.engine.describe import describe
 
-    wanted = ["  " + line for event in session.log for line in describe(session.table, event)]
+    wanted = ["  " + line for event in session.log for line in describe(session.view(0), event)]
     assert told[1 : 1 + len(wanted)] == wanted
     assert sum(line.startswith("  You drew ") for line in wanted) == 2
     assert any(line.startswith("  Comp 3 ") for line in wanted), "before your last turn too"

@@ -75,7 +75,7 @@ def test_nothing_pending_at_first(state_home: Path) -> None:
 
 def test_write_then_pending_then_remove(state_home: Path) -> None:
     session = Session.new(seed=11)
-    session.play(session.state.legal_moves()[0])
+    session.play(session.table.legal_moves()[0])
     written = recovery.write(session)
     assert session.kept == written
     name = os.path.basename(written)

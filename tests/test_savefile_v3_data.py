@@ -83,8 +83,8 @@ def test_a_kept_file_shows_its_log(path: pathlib.Path) -> None:
         )
         # a card for every use, discard and accepted coup fourre; none for a pick
         assert (saved["card"] is None) == isinstance(outcome.move, Pick)
-        assert set(saved["notices"]) <= set(describe(session.table, event))
-    lines = [line for event in log for line in describe(session.table, event)]
+        assert set(saved["notices"]) <= set(describe(session.view(0), event))
+    lines = [line for event in log for line in describe(session.view(0), event)]
     assert lines, "something to tell"
 
 

@@ -60,13 +60,13 @@ class RandomSeat:
 
 def test_same_seed_same_game() -> None:
     a, b = Session.new(seed=42), Session.new(seed=42)
-    assert a.state == b.state and a.table is a.state
+    assert a.table == b.table
     assert a.deal_rng.getstate() == b.deal_rng.getstate()
-    assert Session.new(seed=43).state != a.state
+    assert Session.new(seed=43).table != a.table
 
 
 def test_unseeded_games_differ() -> None:
-    assert Session.new().state != Session.new().state
+    assert Session.new().table != Session.new().table
 
 
 def test_a_new_bsd_session() -> None:
@@ -103,8 +103,8 @@ def test_play_logs_the_outcome_and_every_computer_sees_it() -> None:
 
 
 def play_through(s: Session, rng: random.Random) -> None:
-    while not s.state.hand_over:
-        t = s.state
+    while not s.table.hand_over:
+        t = s.table
         if t.phase == EXTENSION:
             assert t.asked == HUMAN  # the computer's is decided inside play()
             assert s.human_to_move and not s.computer_to_move
@@ -125,11 +125,11 @@ def test_hands_alternate_and_the_computer_decides_its_own_extension() -> None:
     rng = random.Random(7)
     starters = []
     for _ in range(6):
-        starters.append(s.state.starter)
+        starters.append(s.table.starter)
         play_through(s, rng)
         assert s.log and s.log[-1].outcome.seat in (HUMAN, COMPUTER)
         s.next_hand()
-        assert s.log == [] and s.state.phase == PLAYING
+        assert s.log == [] and s.table.phase == PLAYING
     assert starters == [HUMAN, COMPUTER] * 3
 
 
@@ -142,13 +142,13 @@ def test_computer_reaching_700_gets_an_answer_at_once() -> None:
     )
     start_hand(s.computers[COMPUTER], s.table)
     s.play(Use(1))
-    assert s.state.phase is not EXTENSION
-    assert s.state.hand_over or s.state.target == 1000
-    assert s.state.check(PICK) in (None, "the hand is over")
+    assert s.table.phase is not EXTENSION
+    assert s.table.hand_over or s.table.target == 1000
+    assert s.table.check(PICK) in (None, "the hand is over")
     # the log holds the computer's 25 and its answer
     assert [e.outcome.seat for e in s.log] == [COMPUTER, COMPUTER]
     assert s.log[0].outcome.move == Use(1) and isinstance(s.log[1].outcome.move, Answer)
-    assert s.log[1].outcome.move.yes == (s.state.target == 1000)
+    assert s.log[1].outcome.move.yes == (s.table.target == 1000)
 
 
 def test_a_human_reaching_700_is_asked() -> None:
@@ -158,10 +158,10 @@ def test_a_human_reaching_700_is_asked() -> None:
         player(["", "25", "50"], battle="Go"),
     )
     s.play(Use(0))
-    assert s.state.phase == EXTENSION and s.human_to_move and not s.computer_to_move
-    assert s.state.current_player == HUMAN
+    assert s.table.phase == EXTENSION and s.human_to_move and not s.computer_to_move
+    assert s.table.current_player == HUMAN
     s.play(Answer(True))
-    assert s.state.target == 1000 and s.computer_to_move
+    assert s.table.target == 1000 and s.computer_to_move
 
 
 def test_next_hand_tells_every_computer() -> None:

@@ -151,3 +151,17 @@ def test_the_hidden_cards_do_not_change_a_computers_move(rules: object, kind: st
             player.start_hand(SeatView(t, seat))
             choices.append(player.choose(SeatView(t, seat)))
         assert choices[0] == choices[1], (seed, choices)
+
+
+def test_the_front_ends_read_no_hidden_card() -> None:
+    """The boards and the line mode draw from the person's view: no module
+    of theirs reads a table's hands, deck or draws."""
+    import re
+    from pathlib import Path
+
+    import mille.frontends
+
+    folder = Path(mille.frontends.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        found = re.findall(r"\.(?:hands|deck|drawn)\b", path.read_text(encoding="utf-8"))
+        assert not found, f"{path.name} reads {found}"

@@ -24,7 +24,6 @@ from .cards import (
     D200,
     EXTRA_TANK,
     HAZARDS,
-    NO_CARD,
     NUM_SAFETIES,
     SAFETIES,
     card_name,
@@ -34,7 +33,8 @@ from .rules import other_side
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from .rules import Rules
-    from .table import Event, HandScore, Table
+    from .table import Event, HandScore
+    from .view import SeatView
 
 YOU = 0  # the seat of the person at the keyboard
 SAFETY_SHORT = ("Tank", "Proof", "Ace", "RoW")  # Extra Tank .. Right of Way
@@ -89,15 +89,15 @@ def needs_target(rules: Rules, card: int) -> bool:
 # ----- what a side shows ------------------------------------------------------
 
 
-def tops(table: Table, side: int) -> tuple[str, str]:
+def tops(view: SeatView, side: int) -> tuple[str, str]:
     """The battle and speed cards the side shows (``""`` for none)."""
-    battle, speed = table.model.tops(table.tableaux[side - 1])
+    battle, speed = view.model.tops(view.tableaux[side - 1])
     return card_name(battle), card_name(speed)
 
 
-def safety_marks(table: Table, side: int) -> list[str]:
+def safety_marks(view: SeatView, side: int) -> list[str]:
     """The side's safeties, short, with ``*`` after a coup fourre's."""
-    tab = table.tableaux[side - 1]
+    tab = view.tableaux[side - 1]
     shown = []
     for index in range(NUM_SAFETIES):
         card = EXTRA_TANK + index
@@ -109,13 +109,14 @@ def safety_marks(table: Table, side: int) -> list[str]:
 # ----- the log ----------------------------------------------------------------
 
 
-def describe(table: Table, event: Event, viewer: int = YOU) -> list[str]:
-    """What ``event`` did, in the words of the log, as ``viewer`` may see it
-    (empty when there is nothing to tell: another seat's pick, a coup
-    fourre declined by someone else).  ``table`` is the table after it."""
+def describe(view: SeatView, event: Event) -> list[str]:
+    """What ``event`` did, in the words of the log, as the view's seat may
+    see it (empty when there is nothing to tell: another seat's pick, a
+    coup fourre declined by someone else)."""
     from .table import EXTENSION, Answer, Discard, Pick
 
-    rules = table.rules
+    rules = view.rules
+    viewer = view.seat
     outcome = event.outcome
     who = seat_name(rules, outcome.seat)
     move = outcome.move
@@ -172,25 +173,23 @@ def recent(log: list[Event], viewer: int = YOU) -> int:
 # ----- the card tracker ---------------------------------------------------------
 
 
-def unseen(table: Table, seat: int = YOU) -> list[int]:
-    """How many of each card ``seat`` cannot see now (the deck and the
-    other hands together), by card number (False Virtue last with karma):
-    :meth:`mille.engine.view.SeatView.unseen`.
+def unseen(view: SeatView) -> list[int]:
+    """How many of each card the view's seat cannot see now (the deck and
+    the other hands together), by card number (False Virtue last with
+    karma).
 
     A card that was seen and went back into the deck by a reshuffle counts
     as unseen again: where it is, nobody knows.
     """
-    from .view import SeatView
-
-    counts = SeatView(table, seat).unseen()
-    if not table.rules.false_virtues:
+    counts = view.unseen()
+    if not view.rules.false_virtues:
         counts.pop()
     return counts
 
 
-def tracker(table: Table, seat: int = YOU) -> list[tuple[str, int]]:
+def tracker(view: SeatView) -> list[tuple[str, int]]:
     """The tracker's rows: each card's name and how many are unseen."""
-    return [(card_name(card), n) for card, n in enumerate(unseen(table, seat))]
+    return [(card_name(card), n) for card, n in enumerate(unseen(view))]
 
 
 # ----- scores -------------------------------------------------------------
@@ -217,7 +216,7 @@ def score_rows(rules: Rules) -> list[tuple[str, str]]:
     return rows
 
 
-def score_table(table: Table) -> list[tuple[str, list[int]]]:
+def score_table(table: SeatView) -> list[tuple[str, list[int]]]:
     """Every row of the hand's scoring for every side, then ``Hand Total``,
     ``Overall Total`` and ``Games`` (a side's hand total is the sum of its
     rows; its overall total is the banked total plus the hand's)."""
@@ -233,16 +232,17 @@ def score_table(table: Table) -> list[tuple[str, list[int]]]:
     return rows
 
 
-def games_won(table: Table) -> list[int]:
+def games_won(table: SeatView) -> list[int]:
     """Each side's games won, the game this hand has just won counted (the
     table counts it only when the next hand is dealt).
 
     >>> from mille.engine.rules import find_rules
     >>> import random
     >>> from mille.engine.table import OVER, Table
+    >>> from mille.engine.view import SeatView
     >>> t = Table.new(find_rules("classic", players=3), random.Random(1))
     >>> t.phase, t.totals = OVER, [5100, 200, 0]
-    >>> games_won(t), t.games
+    >>> games_won(SeatView(t, 0)), t.games
     ([1, 0, 0], [0, 0, 0])
     """
     games = table.games[:]
@@ -254,7 +254,7 @@ def games_won(table: Table) -> list[int]:
     return games
 
 
-def hand_result(table: Table) -> str:
+def hand_result(table: SeatView) -> str:
     """One line on how the hand ended (after it is over)."""
     rules = table.rules
     side = table.completing_side()
@@ -265,7 +265,7 @@ def hand_result(table: Table) -> str:
     return f"{who} {verb} the trip ({table.tableaux[side - 1].mileage} miles)."
 
 
-def game_result(table: Table) -> str | None:
+def game_result(table: SeatView) -> str | None:
     """Who won the game, once a hand ends it; None otherwise."""
     if not table.game_over:
         return None
@@ -280,7 +280,7 @@ def game_result(table: Table) -> str | None:
 NOT_KEPT = "(the moves before your last turn were not kept with the saved game)"
 
 
-def log_from_deal(table: Table, log: list[Event]) -> bool:
+def log_from_deal(view: SeatView, log: list[Event]) -> bool:
     """Whether ``log`` holds the whole hand since the deal: every card out
     of the deck and the hands (on the table, the discard pile, set aside)
     was put there by a move of the log.  A saved game keeps the log from
@@ -291,7 +291,7 @@ def log_from_deal(table: Table, log: list[Event]) -> bool:
     >>> from mille.engine.table import PICK, Discard
     >>> s = Session.new(seed=3)
     >>> _ = s.play(PICK), s.play(Discard(1))
-    >>> log_from_deal(s.table, s.log), log_from_deal(s.table, s.log[2:])
+    >>> log_from_deal(s.view(0), s.log), log_from_deal(s.view(0), s.log[2:])
     (True, False)
     """
     from .table import Answer, Pick, deck_cards
@@ -301,21 +301,21 @@ def log_from_deal(table: Table, log: list[Event]) -> bool:
         for event in log
         if not isinstance(event.outcome.move, (Pick, Answer)) or event.outcome.coup_fourre
     )
-    held = sum(1 for hand in table.hands for card in hand if card != NO_CARD)
-    out = len(deck_cards(table.rules)) - len(table.deck) - held
+    out = len(deck_cards(view.rules)) - view.deck_size - sum(view.hand_sizes)
     return placed >= out
 
 
-def hand_lines(table: Table, log: list[Event], viewer: int = YOU) -> list[str]:
-    """The whole hand so far, in the log's words (every event of ``log``,
-    the hand's log since the deal), then how it ended once it is over."""
+def hand_lines(view: SeatView, log: list[Event]) -> list[str]:
+    """The whole hand so far as the view's seat saw it, in the log's words
+    (every event of ``log``, the hand's log since the deal), then how it
+    ended once it is over."""
     from .table import OVER
 
-    lines = [] if log_from_deal(table, log) else [NOT_KEPT]
-    lines += [line for event in log for line in describe(table, event, viewer)]
-    if table.phase == OVER:
-        lines.append(hand_result(table))
-        result = game_result(table)
+    lines = [] if log_from_deal(view, log) else [NOT_KEPT]
+    lines += [line for event in log for line in describe(view, event)]
+    if view.phase == OVER:
+        lines.append(hand_result(view))
+        result = game_result(view)
         if result is not None:
             lines.append(result)
     return lines
@@ -384,7 +384,7 @@ def option_summary(rules: Rules, level: str = "standard") -> list[str]:
     return words + [level]
 
 
-def mileage_left(table: Table, side: int) -> int:
+def mileage_left(table: SeatView, side: int) -> int:
     return max(table.target - table.tableaux[side - 1].mileage, 0)
 
 

@@ -149,7 +149,7 @@ class BsdBoard(Screen):
         self.draw_prompt()
 
     def draw_board(self) -> None:
-        state = self.session.state
+        state = self.session.view(HUMAN)
         for who in (HUMAN, COMPUTER):
             tab = state.tableaux[who]
             x = who * COMP_X + CARD_X
@@ -170,12 +170,12 @@ class BsdBoard(Screen):
         for x in (0, COMP_X):
             self.put(13, x, "--BATTLE--")
             self.put(15, x, "--SPEED--")
-        hand = state.hands[HUMAN]
+        hand = state.hand
         for slot in range(HAND_SLOTS):
             self.put(6 + slot, 0, "P" if slot == 0 else str(slot))
             if hand[slot] != NO_CARD:
                 self.put(6 + slot, CARD_X, CARD_NAMES[hand[slot]])
-        self.put(6, COMP_X + CARD_X, f"{len(state.deck):2d}")
+        self.put(6, COMP_X + CARD_X, f"{state.deck_size:2d}")
         if state.discard:
             self.put(8, COMP_X + CARD_X, CARD_NAMES[state.discard[-1]])
         if self.last_move is not None:
@@ -212,17 +212,17 @@ class BsdBoard(Screen):
         each card you have not seen (the deck and the computer's hand)."""
         from ..engine.describe import unseen
 
-        table = self.session.table
+        table = self.session.view(HUMAN)
         self.put(0, TRACK_X, "Not seen yet (deck and Comp's hand)")
         for index, column in enumerate(tracker_cells(table, 2)):
             for y, cell in enumerate(column, start=TRACK_Y):
                 self.put(y, TRACK_X + index * TRACK_COLUMN, cell)
         total = sum(unseen(table))
-        self.put(13, TRACK_X, f"{total} cards, {len(table.deck)} of them in the deck")
+        self.put(13, TRACK_X, f"{total} cards, {table.deck_size} of them in the deck")
         self.put(14, TRACK_X, "t or w: scores")
 
     def draw_scores(self) -> None:
-        state = self.session.state
+        state = self.session.view(HUMAN)
         full = self.full_window()
         labels = SCORE_TOP + (SCORE_FULL if full else SCORE_SMALL)
         for y, x, text in labels:
@@ -256,6 +256,6 @@ class BsdBoard(Screen):
         self.put(MILES_Y, 41, "--MILEAGE--")
         for who in (HUMAN, COMPUTER):
             seen = [0] * 5
-            for card in self.session.state.tableaux[who].miles:
+            for card in self.session.view(HUMAN).tableaux[who].miles:
                 self.put(MILES_Y + 1 + card, 40 * who + 4 * seen[card], CARD_NAMES[card])
                 seen[card] += 1

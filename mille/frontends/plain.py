@@ -241,7 +241,7 @@ class LineUi:
 
     def tell_events(self) -> None:
         """Every move since the last told, as the log's lines."""
-        table = self.session.table
+        table = self.session.view(YOU)
         log = self.session.log
         for event in log[self.shown :]:
             for line in describe.describe(table, event):
@@ -249,11 +249,11 @@ class LineUi:
         self.shown = len(log)
 
     def tell_table(self) -> None:
-        for line in table_lines(self.session.table, self.tracking):
+        for line in table_lines(self.session.view(YOU), self.tracking):
             self.say(line)
 
     def tell_scores(self) -> None:
-        for line in score_lines(self.session.table):
+        for line in score_lines(self.session.view(YOU)):
             self.say(line)
 
     # ----- commands --------------------------------------------------------------
@@ -272,14 +272,14 @@ class LineUi:
     def do(self, letter: str) -> None:
         """A command the line mode does itself (not a move)."""
         if letter == "o":
-            table = self.session.table
-            table.set_ordering(not table.ordering)
+            view = self.session.view(YOU)
+            self.session.table.set_ordering(not view.ordering)
             self.say(
                 "Your hand is kept in order."
-                if table.ordering
+                if view.ordering
                 else "Your hand is no longer kept in order."
             )
-            self.say(hand_line(table))
+            self.say(hand_line(view))
         elif letter == "w":
             self.tell_scores()
         elif letter == "r":
@@ -305,11 +305,13 @@ class LineUi:
 
     def toggle_tracker(self) -> None:
         self.tracking = not self.tracking
-        self.say(tracker_line(self.session.table) if self.tracking else "The card tracker is off.")
+        self.say(
+            tracker_line(self.session.view(YOU)) if self.tracking else "The card tracker is off."
+        )
 
     def tell_hand(self) -> None:
         """``l``: every move of this hand since the deal."""
-        for line in hand_so_far(self.session.table, self.session.log):
+        for line in hand_so_far(self.session.view(YOU), self.session.log):
             self.say(line)
 
     def save(self) -> bool:
@@ -351,7 +353,7 @@ class LineUi:
         self.changed = True
 
     def moved(self) -> None:
-        table = self.session.table
+        table = self.session.view(YOU)
         if table.current_player == YOU and table.phase == PLAYING:
             self.tell_events()  # your pick, or a safety's extra turn
             self.say(hand_line(table))
@@ -360,7 +362,7 @@ class LineUi:
 
     def question(self, question: str) -> None:
         """Before ``Coup Fourre?`` (what it answers) and ``Extension?``."""
-        table = self.session.table
+        table = self.session.view(YOU)
         self.tell_events()
         if table.phase == COUP:
             side, safety, hazard = table.offer or (0, 0, 0)
@@ -371,7 +373,7 @@ class LineUi:
             )
 
     def hand_over(self) -> None:
-        table = self.session.table
+        table = self.session.view(YOU)
         self.tell_events()
         self.say(describe.hand_result(table))
         self.tell_scores()
@@ -387,9 +389,10 @@ class LineUi:
         self.shown = 0
         self.turn_told = False
         self.changed = True
+        view = self.session.view(YOU)
         self.say(
-            f"A new hand: side {self.session.table.rules.side_of(self.session.table.starter)}"
-            f" starts ({seat_name(self.session.rules, self.session.table.starter)})."
+            f"A new hand: side {view.rules.side_of(view.starter)}"
+            f" starts ({seat_name(view.rules, view.starter)})."
         )
 
     def introduce(self) -> None:
@@ -401,7 +404,7 @@ class LineUi:
         )
         self.say(
             f"mille: {rules.name}, {rules.players} players: {sides}. "
-            f"Target {self.session.table.target} miles, game {rules.winning_score} "
+            f"Target {self.session.view(YOU).target} miles, game {rules.winning_score} "
             f"points. Type ? for help."
         )
         self.say(options_line(rules, self.session.level))

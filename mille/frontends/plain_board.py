@@ -1,4 +1,4 @@
-"""The line mode's board: the table, your hand, the scores, the hand so far
+"""The line mode's board: the view, your hand, the scores, the hand so far
 and the help, as lines of plain text.
 
 Each function reads the table (or the rules) and gives lines;
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from ..engine import describe
 from ..engine.cards import EXTRA_TANK, HAND_SLOTS, NUM_SAFETIES
-from ..engine.describe import YOU, card_name, side_members, side_name
+from ..engine.describe import card_name, side_members, side_name
 from ..engine.rules import OFFER, Rules
-from ..engine.table import Event, Table
+from ..engine.table import Event
+from ..engine.view import SeatView
 
 
 def help_text(rules: Rules, level: str = "standard") -> str:
@@ -58,15 +59,15 @@ def options_line(rules: Rules, level: str = "standard") -> str:
     return "In force: " + ", ".join(describe.option_words(rules, level)) + "."
 
 
-def side_line(table: Table, side: int) -> str:
+def side_line(view: SeatView, side: int) -> str:
     """``Side 2, Comp 1: 200 of 1000 miles; Go; ...``: one side's state."""
-    rules = table.rules
-    tab = table.tableaux[side - 1]
+    rules = view.rules
+    tab = view.tableaux[side - 1]
     name = side_name(rules, side)
     if describe.is_team_game(rules):
         name += f" ({side_members(rules, side)})"
-    battle, speed = describe.tops(table, side)
-    parts = [f"{tab.mileage} of {table.target} miles"]
+    battle, speed = describe.tops(view, side)
+    parts = [f"{tab.mileage} of {view.target} miles"]
     parts.append(battle or "not started")
     if speed and speed != "End of Limit":
         parts.append(speed)
@@ -79,14 +80,14 @@ def side_line(table: Table, side: int) -> str:
         parts.append("safeties " + ", ".join(safeties))
     if rules.karma:
         parts.append("karma" if tab.karma else "no karma")
-    score = table.hand_score(side).total
-    parts.append(f"{score} this hand, {table.total(side)} in all")
+    score = view.hand_score(side).total
+    parts.append(f"{score} this hand, {view.total(side)} in all")
     return f"Side {side}, {name}: " + "; ".join(parts) + "."
 
 
-def hand_line(table: Table) -> str:
+def hand_line(view: SeatView) -> str:
     """``Your hand: P: -, 1: Go, ...``."""
-    hand = table.hands[YOU]
+    hand = view.hand
     slots = [
         f"{'P' if slot == 0 else slot}: {card_name(hand[slot]) or '-'}"
         for slot in range(HAND_SLOTS)
@@ -94,38 +95,38 @@ def hand_line(table: Table) -> str:
     return "Your hand: " + ", ".join(slots) + "."
 
 
-def tracker_line(table: Table) -> str:
+def tracker_line(view: SeatView) -> str:
     """T: how many of each card you have not seen."""
-    counts = ", ".join(f"{name} {n}" for name, n in describe.tracker(table))
+    counts = ", ".join(f"{name} {n}" for name, n in describe.tracker(view))
     return f"Not seen yet: {counts}."
 
 
-def table_lines(table: Table, tracking: bool = False) -> list[str]:
+def table_lines(view: SeatView, tracking: bool = False) -> list[str]:
     """The table at the start of your turn (and ``r``): a line per side,
     the piles, the card tracker if it is on, your hand."""
-    lines = [side_line(table, side) for side in range(1, table.rules.sides + 1)]
-    top = card_name(table.discard[-1]) if table.discard else "empty"
-    lines.append(f"Deck: {len(table.deck)} cards. Discard pile: {top}.")
+    lines = [side_line(view, side) for side in range(1, view.rules.sides + 1)]
+    top = card_name(view.discard[-1]) if view.discard else "empty"
+    lines.append(f"Deck: {view.deck_size} cards. Discard pile: {top}.")
     if tracking:
-        lines.append(tracker_line(table))
-    lines.append(hand_line(table))
+        lines.append(tracker_line(view))
+    lines.append(hand_line(view))
     return lines
 
 
-def score_lines(table: Table) -> list[str]:
+def score_lines(view: SeatView) -> list[str]:
     """``w`` and the end of a hand: every score row for every side."""
-    rules = table.rules
+    rules = view.rules
     names = [side_name(rules, side) for side in range(1, rules.sides + 1)]
     width = max(len(name) for name in names + ["Milestones Played"])
     lines = ["Scores: " + ", ".join(f"side {i} {name}" for i, name in enumerate(names, 1))]
-    for label, values in describe.score_table(table):
+    for label, values in describe.score_table(view):
         lines.append(f"  {label + ':':<{width + 1}} " + ", ".join(str(v) for v in values))
     return lines
 
 
-def hand_so_far(table: Table, log: list[Event]) -> list[str]:
+def hand_so_far(view: SeatView, log: list[Event]) -> list[str]:
     """``l``: every move of this hand since the deal."""
-    lines = describe.hand_lines(table, log)
+    lines = describe.hand_lines(view, log)
     if not lines:
         return ["The hand so far: nothing yet."]
     return ["The hand so far:"] + ["  " + line for line in lines]

@@ -17,8 +17,10 @@ from __future__ import annotations
 import curses
 import os
 
+from ..engine.describe import YOU
 from ..engine.table import OVER, Outcome, Table
 from ..engine.text import ELLIPSIS, escape, shorten
+from ..engine.view import SeatView
 from ..game.session import Session
 from .keys import visible
 
@@ -58,12 +60,12 @@ def fit_line(text: str, width: int) -> str:
     return text[:space].rstrip(" ,-") + ELLIPSIS
 
 
-def tracker_cells(table: Table, columns: int) -> list[list[str]]:
+def tracker_cells(view: SeatView, columns: int) -> list[list[str]]:
     """The card tracker's cells, ``Out of Gas      2``, in ``columns``
     columns read downwards (the counts are :func:`mille.engine.describe.unseen`)."""
     from ..engine.describe import tracker
 
-    rows = tracker(table)
+    rows = tracker(view)
     height = -(-len(rows) // columns)
     cells = [f"{name:<{TRACK_NAME}}{count:>3}" for name, count in rows]
     return [cells[index * height : (index + 1) * height] for index in range(columns)]
@@ -195,7 +197,7 @@ class Screen:
     # ----- the game's state, as the screens show it ----------------------------
 
     def full_window(self) -> bool:
-        return self.session.window_full or self.session.state.phase == OVER
+        return self.session.window_full or self.session.table.phase == OVER
 
     def tracker_shown(self) -> bool:
         """T is on and the hand is not over (the end of a hand shows the scores)."""
@@ -250,7 +252,7 @@ class Screen:
         width = self.scr.getmaxyx()[1] - 1
         return [
             row
-            for line in hand_lines(self.session.table, self.session.log)
+            for line in hand_lines(self.session.view(YOU), self.session.log)
             for row in textwrap.wrap(escape(line), width, subsequent_indent="  ") or [""]
         ]
 

@@ -57,8 +57,9 @@ from ..engine.describe import (
     tops,
 )
 from ..engine.rules import Rules
-from ..engine.table import COUP, EXTENSION, OVER, Event, Table, Use
+from ..engine.table import COUP, EXTENSION, OVER, Event, Use
 from ..engine.text import ELLIPSIS, shorten
+from ..engine.view import SeatView
 from ..game.session import Session
 from .screen import MOVE_PROMPT, Screen, tracker_cells
 
@@ -172,7 +173,7 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
 # ----- words for the board ------------------------------------------------------
 
 
-def game_title(table: Table) -> str:
+def game_title(table: SeatView) -> str:
     """``classic 4 players 2v2``: the preset, the seats, the teams."""
     rules = table.rules
     title = f"{rules.name} {rules.players} players"
@@ -189,7 +190,7 @@ def since_last_turn(log: list[Event]) -> list[Event]:
 def log_lines(session: Session) -> list[str]:
     """What happened since your last turn, in the log's words; at the end of
     a hand, how it ended (and the game)."""
-    table = session.table
+    table = session.view(YOU)
     lines = [line for event in since_last_turn(session.log) for line in describe(table, event)]
     if table.phase == OVER:
         lines.append(hand_result(table))
@@ -229,7 +230,7 @@ def question_context(session: Session) -> str:
     >>> question_context(s)
     'Flat Tire on you - you hold Puncture Proof'
     """
-    table = session.table
+    table = session.view(YOU)
     rules = table.rules
     if table.asked != YOU:
         return ""
@@ -245,7 +246,7 @@ def question_context(session: Session) -> str:
     return ""
 
 
-def target_hint(table: Table) -> str:
+def target_hint(table: SeatView) -> str:
     """The sides a hazard of yours may name, as the board numbers them."""
     hint = "  ".join(side_label(table.rules, side) for side in opponents(table.rules))
     if len(hint) > LAST_COL:
@@ -254,7 +255,7 @@ def target_hint(table: Table) -> str:
     return hint
 
 
-def side_rows(table: Table) -> int:
+def side_rows(table: SeatView) -> int:
     """Rows the sides take: one each, two each in a team game."""
     return table.rules.sides * (2 if is_team_game(table.rules) else 1)
 
@@ -323,7 +324,7 @@ class TableBoard(Screen):
         self.put(y, x, text.rjust(width) if right else text, attr)
 
     def draw(self) -> None:
-        table = self.session.table
+        table = self.session.view(YOU)
         self.layout()
         self.draw_top(table)
         if self.full_window():
@@ -351,18 +352,18 @@ class TableBoard(Screen):
 
         return escape(self.message)[:LAST_COL]
 
-    def draw_top(self, table: Table) -> None:
+    def draw_top(self, table: SeatView) -> None:
         rules = table.rules
         self.put(0, GAME_X, game_title(table))
         target = f"Target {table.target}"
         self.put(0, TARGET_X, target)
         if rules.extension is not None and table.target == rules.extension:
             self.put(0, TARGET_X + len(target) + 1, "Extension", curses.A_STANDOUT)
-        self.put(0, DECK_X, f"Deck {len(table.deck)}")
+        self.put(0, DECK_X, f"Deck {table.deck_size}")
         if table.discard:
             self.put(0, DISCARD_X, f"Discard {card_name(table.discard[-1])}")
 
-    def draw_sides(self, table: Table) -> None:
+    def draw_sides(self, table: SeatView) -> None:
         rules = table.rules
         columns = [NUMBER, NAME, MILES, BATTLE, SPEED, SAFETIES, HAND, TOTAL]
         if rules.karma:
@@ -392,7 +393,7 @@ class TableBoard(Screen):
                 self.put(y, MEMBERS_X, side_members(rules, side)[: COLS - MEMBERS_X])
                 y += 1
 
-    def draw_full(self, table: Table) -> int:
+    def draw_full(self, table: SeatView) -> int:
         """Every score row for every side (W, and the end of a hand); the
         row where the hand's heading goes, under a blank one."""
         sides = table.rules.sides
@@ -408,9 +409,9 @@ class TableBoard(Screen):
                 self.put(y, LABEL_WIDTH + index * width, str(value).rjust(width), attr)
         return min(FULL_LOWER, 2 + len(rows) + 1)
 
-    def draw_hand(self, table: Table, lower: int) -> None:
+    def draw_hand(self, table: SeatView, lower: int) -> None:
         self.put(lower, HAND_X, "--HAND--")
-        hand = table.hands[YOU]
+        hand = table.hand
         for slot, card in enumerate(hand):
             y = lower + 1 + slot
             self.put(y, HAND_X, "P" if slot == 0 else str(slot))
@@ -424,20 +425,20 @@ class TableBoard(Screen):
         ):
             self.put(y, LOG_X, line)
 
-    def draw_unseen(self, table: Table, lower: int) -> None:
+    def draw_unseen(self, table: SeatView, lower: int) -> None:
         """The card tracker (T) where the log goes: how many of each card
         you have not seen (the deck and the other hands), read downwards."""
         from ..engine.describe import unseen
 
         total = sum(unseen(table))
         self.put(
-            lower, LOG_X, f"--NOT SEEN YET-- {total} cards, {len(table.deck)} in the deck  (t: log)"
+            lower, LOG_X, f"--NOT SEEN YET-- {total} cards, {table.deck_size} in the deck  (t: log)"
         )
         for index, column in enumerate(tracker_cells(table, TRACKER_COLUMNS)):
             for y, cell in enumerate(column, start=lower + 1):
                 self.put(y, LOG_X + index * TRACKER_COLUMN, cell)
 
-    def draw_hints(self, table: Table) -> None:
+    def draw_hints(self, table: SeatView) -> None:
         self.put(self.hint_y, HAND_X, "h: hint  t: tracker")
         self.put(self.hint_y + 1, HAND_X, "w: scores  ?: help")
         self.put(self.hint_y + 2, HAND_X, "o: stop ordering" if table.ordering else "o: order hand")

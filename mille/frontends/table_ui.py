@@ -31,11 +31,11 @@ class TableUi(Ui):
         on the error line); RETURN with no side sends none (``which
         opponent?``).  Erase with no side typed, or ^U, abandons the command.
         """
-        table = self.session.table
+        table = self.session.view(YOU)
         move = Use(slot)
         if table.check(move) != "which opponent?":
             return move  # no target needed, or refused before one counts
-        self.set_prompt(f"{card_name(table.hands[YOU][slot])} on side:")
+        self.set_prompt(f"{card_name(table.hand[slot])} on side:")
         self.note(target_hint(table))
         target = self.read_target()
         self.screen.message = ""

@@ -399,8 +399,8 @@ class Ui:
                     continue
                 return move
             if char == "O":
-                state = self.session.state
-                state.set_ordering(not state.ordering)
+                table = self.session.table
+                table.set_ordering(not table.ordering)
                 return None
             if char == "Q":
                 self.really()

@@ -72,11 +72,6 @@ class Session:
     def rules(self) -> Rules:
         return self.table.rules
 
-    @property
-    def state(self) -> Table:
-        """The table (the name the front ends have always used)."""
-        return self.table
-
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know: what its computer, its hints and its
         screen are given."""

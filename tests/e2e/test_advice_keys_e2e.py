@@ -63,7 +63,9 @@ def test_h_and_t_on_bsds_board(spawn: Spawn) -> None:
     term.send("t")
     term.wait_for("Not seen yet", row=0)
     lines = term.settle()
-    assert tracker_cells(lines) == [(card_name(c), n) for c, n in enumerate(unseen(table))]
+    assert tracker_cells(lines) == [
+        (card_name(c), n) for c, n in enumerate(unseen(SeatView(table, 0)))
+    ]
     assert all(line.ljust(80)[40] == "|" for line in lines[:17]), "the border stays"
     assert error_line(term).startswith("hint: "), "the hint stays with the tracker"
 

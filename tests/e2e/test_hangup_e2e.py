@@ -61,7 +61,7 @@ def recovery_file(term: Term) -> Path:
 
 def drive(session: Session, dice: random.Random) -> None:
     """One step of a seeded game: random legal moves, uses preferred."""
-    state = session.state
+    state = session.table
     if state.phase == OVER:
         session.next_hand()
     elif state.phase == EXTENSION:
@@ -78,7 +78,7 @@ def one_move_from_700(seed: int = 5) -> tuple[Session, Use]:
     """A game where the human has picked and a distance card makes 700."""
     session, dice = Session.new(seed=seed), random.Random(seed)
     for _ in range(3000):
-        state = session.state
+        state = session.table
         if (
             state.phase == PLAYING
             and state.to_move == HUMAN
@@ -121,11 +121,11 @@ def reach(spawn: Spawn, tmp_path: Path, where: str) -> tuple[Term, Session]:
         term = spawn("g", cwd=tmp_path)
         expected = load_session(str(tmp_path / "g"))
         expected.play(move)
-        assert expected.state.phase == EXTENSION
+        assert expected.table.phase == EXTENSION
         slot = "P" if move.slot == 0 else str(move.slot)
         keys, prompt = f"u{slot}\r", "Extension?"
         if where != "extension":
-            expected.state.apply(NO)
+            expected.table.apply(NO)
             keys, prompt = keys + "n", "Another hand?"
             if where == "save game":
                 keys, prompt = keys + "n", "Save game?"
@@ -179,7 +179,7 @@ def test_a_hang_up_keeps_the_game(spawn: Spawn, tmp_path: Path, where: str, how:
     kept = recovery_file(term)
     assert kept.is_file(), f"no recovery file after {how} at {where}"
     game = load_session(str(kept))
-    assert game.state == expected.state
+    assert game.table == expected.table
     assert game.deal_rng.getstate() == expected.deal_rng.getstate()
     if where == "overwrite":
         assert (tmp_path / "g").read_text() == "someone's file"
@@ -236,7 +236,7 @@ def test_a_lost_terminal_without_sighup_ends_the_game(spawn: Spawn, tmp_path: Pa
                 os.kill(pid, signal.SIGKILL)
     assert status.read_text().strip() == "1"
     game = load_session(str(recovery_file(term)))
-    assert game.state == Session.new(seed=1).state
+    assert game.table == Session.new(seed=1).table
 
 
 def test_sigterm_while_nine_experts_move_is_seen_between_two_moves(

@@ -56,7 +56,7 @@ def interrupted_game() -> tuple[Session, Path]:
         if session.computer_to_move:
             session.computer_move()
         else:
-            session.play(session.state.legal_moves()[-1])
+            session.play(session.table.legal_moves()[-1])
         moves += 1
     path = Path(recovery.write(session))
     os.utime(path, (WHEN, WHEN))
@@ -64,7 +64,7 @@ def interrupted_game() -> tuple[Session, Path]:
 
 
 def hand_names(session: Session) -> list[str]:
-    return [card_name(c) for c in session.state.hands[HUMAN]]
+    return [card_name(c) for c in session.table.hands[HUMAN]]
 
 
 def hand_on_screen(term: Term) -> list[str]:

@@ -80,7 +80,7 @@ def stamp(path: Path) -> str:
 
 
 def dumps_hand(session: Session) -> list[str]:
-    return [card_name(c) for c in session.state.hands[HUMAN]]
+    return [card_name(c) for c in session.table.hands[HUMAN]]
 
 
 def test_save_to_a_new_file_then_restore(spawn: Spawn, tmp_path: Path) -> None:
@@ -107,7 +107,7 @@ def test_save_to_a_new_file_then_restore(spawn: Spawn, tmp_path: Path) -> None:
     assert hand(term) == before_hand
     assert score_rows(term) == before_scores
     assert quit_game(term) == 0
-    assert load_session(str(path)).state == session.state  # quitting did not touch it
+    assert load_session(str(path)).table == session.table  # quitting did not touch it
 
 
 def board_without_note(term: Term) -> list[str]:
@@ -123,7 +123,7 @@ def test_a_game_in_full_swing_comes_back_the_same(spawn: Spawn, tmp_path: Path) 
     session = Session.new(seed=31)
     driver = random.Random(31)
     for _ in range(5000):
-        state = session.state
+        state = session.table
         if (
             state.phase == PLAYING
             and state.to_move == HUMAN
@@ -138,7 +138,7 @@ def test_a_game_in_full_swing_comes_back_the_same(spawn: Spawn, tmp_path: Path) 
     save_session(session, str(tmp_path / "start"))
     term = start(spawn, "start", cwd=tmp_path)
     first = board_without_note(term)
-    me = session.state.tableaux[HUMAN]
+    me = session.table.tableaux[HUMAN]
     assert [line.ljust(20)[2:20].rstrip() for line in first[6:13]] == dumps_hand(session)
     assert f"{me.mileage:4d}" in first[1][41:80]  # Milestones Played
     assert re.fullmatch(rf"start \[{CTIME}\]", error_line(term))
@@ -175,7 +175,7 @@ def test_same_file_saves_over_the_file_it_came_from(spawn: Spawn, tmp_path: Path
     )
     assert re.fullmatch(rf"g \[{CTIME}\]", error_line(term))
     assert path.stat().st_mtime > 1_000_000_000
-    assert load_session(str(path)).state.hands[HUMAN][0] != -1  # the pick was saved
+    assert load_session(str(path)).table.hands[HUMAN][0] != -1  # the pick was saved
     assert os.listdir(tmp_path) == ["g"]
 
     # n at Same file? asks for a name instead
@@ -253,7 +253,7 @@ def _game_at(phase: str, starter: int | None = None) -> Session:
         session = Session.new(seed=seed)
         driver = random.Random(seed)
         for _ in range(3000):
-            state = session.state
+            state = session.table
             if (
                 state.phase == phase
                 and (phase != EXTENSION or state.asked == HUMAN)
@@ -281,7 +281,7 @@ def test_saved_at_extension_then_save_game_at_the_end(spawn: Spawn, tmp_path: Pa
     term.send("y")
     assert term.wait_exit() == 0
     saved = load_session(str(path))
-    assert saved.state.phase == OVER
+    assert saved.table.phase == OVER
     assert os.listdir(tmp_path) == ["ext"]
 
     expected = load_session(str(path))
@@ -290,7 +290,7 @@ def test_saved_at_extension_then_save_game_at_the_end(spawn: Spawn, tmp_path: Pa
     term.wait_for(">>:Move:", row=10)
     term.settle()
     deck = int(term.lines()[6].ljust(24)[22:24])
-    if expected.state.starter == HUMAN:
+    if expected.table.starter == HUMAN:
         assert deck == 89  # a fresh deal
         assert [s.ljust(20)[2:].rstrip() for s in hand(term)] == dumps_hand(expected)
     else:
@@ -317,7 +317,7 @@ def test_saving_at_another_hand_skips_save_game(spawn: Spawn, tmp_path: Path) ->
     term.send("n")
     assert term.wait_exit() == 0  # no Save game? prompt
     assert path.read_bytes() == before
-    assert load_session(str(tmp_path / "later")).state.phase == OVER
+    assert load_session(str(tmp_path / "later")).table.phase == OVER
 
 
 def test_restoring_a_finished_hand_deals_the_next(spawn: Spawn, tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ def run(session: Session, keys: str | bytes, message: str = "") -> FakeWindow:
 
 def finish_hand(session: Session) -> Session:
     """Play the hand out headlessly (simple greedy moves for both sides)."""
-    state = session.state
+    state = session.table
     while state.phase != OVER:
         if state.phase == EXTENSION:
             state.apply(NO)
@@ -43,7 +43,7 @@ def finish_hand(session: Session) -> Session:
 
 def hand_over(session: Session, total: int = 0) -> Session:
     finish_hand(session)
-    session.state.totals[HUMAN] = total
+    session.table.totals[HUMAN] = total
     return session
 
 
@@ -63,17 +63,17 @@ def test_another_hand_yes_deals_the_next_hand() -> None:
     game = ui.Ui(window, session)  # type: ignore[arg-type]
     game.end_of_hand()
     assert window.prompts == ["Another hand?"]
-    assert session.state.phase == PLAYING
-    assert session.state.starter != HUMAN, "the computer starts the second hand"
+    assert session.table.phase == PLAYING
+    assert session.table.starter != HUMAN, "the computer starts the second hand"
 
 
 def test_a_game_loaded_at_an_end_of_hand_prompt_starts_a_new_hand() -> None:
     session = hand_over(Session.new(seed=2))
-    total = session.state.total(HUMAN + 1)
+    total = session.table.total(HUMAN + 1)
     with pytest.raises(OutOfKeys):
         run(session, "")
-    assert session.state.phase == PLAYING
-    assert session.state.totals[HUMAN] == total
+    assert session.table.phase == PLAYING
+    assert session.table.totals[HUMAN] == total
 
 
 def test_saving_at_another_hand_skips_save_game(
@@ -98,7 +98,7 @@ def test_save_game_yes_that_fails_plays_on(tmp_path: Path, monkeypatch: pytest.M
     game = ui.Ui(window, session)  # type: ignore[arg-type]
     game.end_of_hand()  # no Quit: the save failed, so another hand
     assert window.prompts[:3] == ["Another hand?", "Save game?", "file:"]
-    assert session.state.phase == PLAYING
+    assert session.table.phase == PLAYING
     assert game.screen.message == "No such file or directory"
 
 
@@ -114,7 +114,7 @@ def test_save_game_yes_that_works_exits(tmp_path: Path, monkeypatch: pytest.Monk
 
 def test_human_extension_prompt_and_standout() -> None:
     session = Session.new(seed=5)
-    state = session.state
+    state = session.table
     state.phase = EXTENSION
     state.asked = HUMAN
     with pytest.raises(OutOfKeys):
@@ -125,7 +125,7 @@ def test_human_extension_prompt_and_standout() -> None:
 
 def test_extension_shown_at_row_4_col_9() -> None:
     session = Session.new(seed=5)
-    session.state.target = 1000
+    session.table.target = 1000
     window = FakeWindow("")
     game = ui.Ui(window, session)  # type: ignore[arg-type]
     game.render()
@@ -171,7 +171,7 @@ def test_safeties_coups_tops_and_mileage_columns() -> None:
     )
 
     session = Session.new(seed=8)
-    you, comp = session.state.tableaux
+    you, comp = session.table.tableaux
     you.safeties, you.coups = [RIGHT_OF_WAY], [False, False, False, True]
     comp.safeties, comp.coups = [DRIVING_ACE], [False, False, False, False]
     you.top, you.speed_top, comp.top, comp.speed_top = GO, END_OF_LIMIT, FLAT_TIRE, SPEED_LIMIT
@@ -205,7 +205,7 @@ def test_holding_s_at_a_prompt_never_recurses(tmp_path: Path, where: str) -> Non
     if where == "Really?":
         keys = "q" + keys + "n"
     elif where == "Extension?":
-        session.state.phase, session.state.asked = EXTENSION, HUMAN
+        session.table.phase, session.table.asked = EXTENSION, HUMAN
         keys += "n"
     else:
         hand_over(session)
@@ -339,7 +339,7 @@ def test_an_escape_sequence_is_one_unknown_key(keys: bytes, name: str) -> None:
     window = run_until_out(session, keys + b"x")
     assert window.prompts == [">>:Move:"] * 3, "no D or O or P started"
     assert window.errors[1:] == [f"unknown command: {name}", "unknown command: X"]
-    assert session.state.hands[HUMAN][0] == -1 and not session.state.ordering
+    assert session.table.hands[HUMAN][0] == -1 and not session.table.ordering
 
 
 def test_a_lone_escape_is_unknown() -> None:
@@ -348,7 +348,7 @@ def test_a_lone_escape_is_unknown() -> None:
     session = Session.new(seed=11)
     window = run_until_out(session, b"\x1bp")  # Alt-p: ESC, then p
     assert window.errors[1] == "unknown command: ^["
-    assert session.state.hands[HUMAN][0] != -1, "then p picked"
+    assert session.table.hands[HUMAN][0] != -1, "then p picked"
 
 
 def test_escape_sequences_at_slot_entry_and_prompts(
@@ -383,4 +383,4 @@ def test_question_mark_shows_help_until_a_key() -> None:
     assert "Press any key" in seen[1] and "--HAND--" not in seen[1]
     assert "--HAND--" in seen[2] and window.errors[2] == "", "x only left the help"
     assert len(bsd_board.HELP) <= 24 and all(len(line) < 80 for line in bsd_board.HELP)
-    assert session.state.hands[HUMAN][0] != -1  # p picked
+    assert session.table.hands[HUMAN][0] != -1  # p picked
