@@ -309,16 +309,19 @@ def hand_lines(view: SeatView, log: list[Event]) -> list[str]:
     """The whole hand so far as the view's seat saw it, in the log's words
     (every event of ``log``, the hand's log since the deal), then how it
     ended once it is over."""
-    from .table import OVER
-
     lines = [] if log_from_deal(view, log) else [NOT_KEPT]
     lines += [line for event in log for line in describe(view, event)]
-    if view.phase == OVER:
-        lines.append(hand_result(view))
-        result = game_result(view)
-        if result is not None:
-            lines.append(result)
-    return lines
+    return lines + end_lines(view)
+
+
+def end_lines(view: SeatView) -> list[str]:
+    """How the hand ended, and the game if it did (none before the end)."""
+    from .table import OVER
+
+    if view.phase != OVER:
+        return []
+    result = game_result(view)
+    return [hand_result(view)] + ([result] if result is not None else [])
 
 
 # ----- the options in force -----------------------------------------------------
@@ -391,6 +394,7 @@ def mileage_left(table: SeatView, side: int) -> int:
 __all__ = [
     "card_name",
     "describe",
+    "end_lines",
     "game_result",
     "games_won",
     "hand_lines",

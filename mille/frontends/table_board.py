@@ -41,8 +41,7 @@ from ..engine.describe import (
     YOU,
     card_name,
     describe,
-    game_result,
-    hand_result,
+    end_lines,
     is_team_game,
     opponents,
     option_summary,
@@ -57,7 +56,7 @@ from ..engine.describe import (
     tops,
 )
 from ..engine.rules import Rules
-from ..engine.table import COUP, EXTENSION, OVER, Event, Use
+from ..engine.table import COUP, EXTENSION, Event, Use
 from ..engine.text import ELLIPSIS, shorten
 from ..engine.view import SeatView
 from ..game.session import Session
@@ -192,12 +191,7 @@ def log_lines(session: Session) -> list[str]:
     a hand, how it ended (and the game)."""
     table = session.view(YOU)
     lines = [line for event in since_last_turn(session.log) for line in describe(table, event)]
-    if table.phase == OVER:
-        lines.append(hand_result(table))
-        result = game_result(table)
-        if result is not None:
-            lines.append(result)
-    return lines
+    return lines + end_lines(table)
 
 
 def fit_lines(lines: list[str], width: int, height: int) -> list[str]:
