@@ -4,9 +4,9 @@ and every move that may.
 The checks every preset shares are here (a question pending, a pick
 first, an empty slot, a hazard's target); what a card may do to a side's
 battle and speed state is the preset's battle model's (``battle``).  Under
-BSD's coup window a safety that makes a coup fourré may be used before the
-pick.  ``check`` and ``legal_moves`` are the hot path of the computers'
-playouts: they stay flat.
+the coup window (``Rules.coup_window``, BSD's) a safety that makes a coup
+fourré may be used before the pick.  ``check`` and ``legal_moves`` are the
+hot path of the computers' playouts: they stay flat.
 
 >>> import random
 >>> from mille.engine.rules import BSD
@@ -86,7 +86,7 @@ def check(t: State, move: Move) -> str | None:
         return None
     card = hand[move.slot]
     if isinstance(move, Discard):
-        if t._bsd:
+        if t._window:  # BSD's haspicked: a safety named looks at slot 1
             if not has_picked(t, seat, move.slot):
                 return "must pick first"
         elif hand[0] == NO_CARD and can_supply(t):
@@ -103,23 +103,15 @@ def check(t: State, move: Move) -> str | None:
 
 def _check_use(t: State, seat: int, card: int, target: int | None) -> str | None:
     hand = t.hands[seat]
-    if t._bsd:
-        if card in SAFETIES:
-            if (
-                hand[0] == NO_CARD
-                and t.deck
-                and not TopModel.is_coup(t.tableaux[t.side_index(seat)], card)
-            ):
-                return "must pick first"
-            return None
-        if hand[0] == NO_CARD and t.deck:
-            return "must pick first"
-        if card == NO_CARD:
-            return "no card there"
-        if card in HAZARDS:
-            target = 2 - t.side_index(seat)
-        return t._model.check(t, seat, card, target or 0)
-    if hand[0] == NO_CARD and can_supply(t):
+    if (
+        hand[0] == NO_CARD
+        and (t.deck or can_supply(t))
+        and not (
+            t._window
+            and card in SAFETIES
+            and TopModel.is_coup(t.tableaux[t.side_index(seat)], card)
+        )
+    ):
         return "must pick first"
     if card == NO_CARD:
         return "no card there"
@@ -127,7 +119,7 @@ def _check_use(t: State, seat: int, card: int, target: int | None) -> str | None
         return None
     if card in HAZARDS:
         sides = t.rules.sides
-        own = t.side_of(seat)
+        own = seat % sides + 1
         if target is None:
             if sides > 2:
                 return "which opponent?"
@@ -159,10 +151,10 @@ def legal_moves(t: State) -> list[Move]:
     seat = t.to_move
     hand = t.hands[seat]
     sides = t.rules.sides
-    if hand[0] == NO_CARD and (t.deck or (not t._bsd and can_supply(t))):
-        if not t._bsd:
+    if hand[0] == NO_CARD and (t.deck or can_supply(t)):
+        if not t._window:
             return [PICK]
-        moves: list[Move] = [PICK]
+        moves: list[Move] = [PICK]  # and the safeties that make a coup fourré
         tab = t.tableaux[seat % sides]
         if tab.battle_window or tab.speed_window:
             for slot in range(1, HAND_SLOTS):

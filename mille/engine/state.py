@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, fields
 from .battle import MODELS, BattleModel
 from .cards import NO_CARD
 from .moves import OVER, PLAYING
-from .rules import WINDOW, Rules
+from .rules import Rules
 from .tableau import Tableau
 
 
@@ -54,12 +54,15 @@ class State:
     drawn: tuple[int, ...] = field(default=(), compare=False)  # by the last pick
     # derived from ``rules`` (not part of the state), read on the hot paths
     _model: BattleModel = field(init=False, compare=False, repr=False)
-    _bsd: bool = field(init=False, compare=False, repr=False)  # BSD's coup window (TOP model)
+    _window: bool = field(init=False, compare=False, repr=False)  # rules.coup_window
+    # a draw takes the deck's top card: no reshuffle, no rigging that chooses
+    _plain_draw: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         rules = self.rules
         self._model = MODELS[rules.battle]
-        self._bsd = rules.coup == WINDOW
+        self._window = rules.coup_window
+        self._plain_draw = not rules.reshuffle and rules.rigging != "no duplicates"
         if not self.marks:
             self.marks = [0] * rules.sides
 
@@ -71,11 +74,6 @@ class State:
         )
 
     # ----- seats, sides and the model --------------------------------------
-
-    @property
-    def is_bsd(self) -> bool:
-        """BSD's flavour: the coup window, the deck-empty end, BSD's game end."""
-        return self._bsd
 
     @property
     def model(self) -> BattleModel:

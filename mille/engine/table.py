@@ -185,10 +185,11 @@ class Table(State):
         seat = self.to_move
         hand = self.hands[seat]
         if isinstance(move, Pick):
-            if self._bsd:
-                hand[0] = self.deck.pop()
-                if hand[1] == NO_CARD and self.deck:
-                    hand[1] = self.deck.pop()
+            if self._plain_draw:  # no reshuffle, no rigging: the top card (a legal pick has one)
+                deck = self.deck
+                hand[0] = deck.pop()
+                if hand[1] == NO_CARD and deck:
+                    hand[1] = deck.pop()
                     self.drawn = (hand[0], hand[1])
                 else:
                     self.drawn = (hand[0],)
@@ -199,7 +200,7 @@ class Table(State):
                     self.drawn = (hand[0], hand[1])
                 else:
                     self.drawn = (hand[0],)
-            if self._bsd:
+            if self._window:  # the pick closes the side's coup fourre windows
                 tab = self.tableaux[self.side_index(seat)]
                 tab.battle_window = tab.speed_window = False
             close_holes(hand)
@@ -295,12 +296,13 @@ class Table(State):
         if self.deck or self.phase != PLAYING:
             return
         hands = self.hands
-        if self.rules.deck_out == DECK_OUT_RUN_OUT and can_supply(self):
+        deck_out = self.rules.deck_out
+        if deck_out == DECK_OUT_RUN_OUT and can_supply(self):
             return
-        if self.rules.deck_out == DECK_OUT_CANPLAY:
+        if deck_out == DECK_OUT_CANPLAY:
             model = self._model
             assert isinstance(model, TopModel)
-            if not any(self._bsd_could_play(model, seat) for seat in (0, 1)) or all(
+            if not any(self._canplay(model, seat) for seat in range(self.rules.players)) or all(
                 c == NO_CARD for c in hands[self.to_move]
             ):
                 self.phase = OVER
@@ -314,7 +316,8 @@ class Table(State):
             seat = (seat + 1) % n
         self.phase = OVER
 
-    def _bsd_could_play(self, model: TopModel, seat: int) -> bool:
+    def _canplay(self, model: TopModel, seat: int) -> bool:
+        """BSD's ``canplay``: ``seat`` holds a card it could play."""
         return any(
             c != NO_CARD and (c in SAFETIES or model.could_play(self, seat, c))
             for c in self.hands[seat]

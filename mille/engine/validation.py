@@ -295,7 +295,8 @@ def _phase(t: State, strict: bool) -> None:
             can_supply(t) or any(c != NO_CARD for h in t.hands for c in h)
         ):
             raise ValueError("the hand is over, but cards are left to play")
-    if phase == PLAYING and not t._bsd:
+    if phase == PLAYING and rules.deck_out == DECK_OUT_RUN_OUT:
+        # (the skip rule of a run-out passes a seat with no card over)
         hand = t.hands[t.to_move]
         if not can_supply(t) and all(c == NO_CARD for c in hand):
             raise ValueError("the player to move has no card and cannot pick")

@@ -306,7 +306,7 @@ class Expert:
         if table.phase == COUP or (
             table.phase != EXTENSION
             and table.hands[seat][0] == NO_CARD
-            and not table.is_bsd
+            and not table.rules.coup_window
             and table.can_supply()
         ):
             return
@@ -355,7 +355,7 @@ class Expert:
         first; what it counts changes what it plays, so the guesses about
         its hand follow it."""
         if (
-            not table.is_bsd
+            table.rules.standard_computer != "bsd"
             or table.phase != PLAYING
             or (table.hands[seat][0] == NO_CARD and table.deck)
         ):
