@@ -60,6 +60,8 @@ from .rules import DECK_OUT_CANPLAY, DECK_OUT_RUN_OUT, OFFER, Rules, other_side
 from .scoring import HandScore
 from .state import State
 
+_new = object.__new__
+
 __all__ = [
     "COUP",
     "DISCARDS",
@@ -107,28 +109,37 @@ class Table(State):
         return t
 
     def copy(self) -> Table:
-        return Table(
-            self.rules,
-            [h[:] for h in self.hands],
-            [tab.copy() for tab in self.tableaux],
-            self.deck[:],
-            self.discard[:],
-            self.target,
-            self.to_move,
-            self.starter,
-            self.phase,
-            self.asked,
-            self.offer,
-            self.extender,
-            self.totals[:],
-            self.games[:],
-            self.ordering,
-            self.set_aside[:],
-            self.marks[:],
-            self.seed,
-            self.refills,
-            self.idle_refills,
-        )
+        """An independent copy (the notices and the cards drawn start empty).
+
+        Made field by field, without ``__init__``: the search players copy
+        a table for every playout."""
+        t = _new(Table)
+        t.rules = self.rules
+        t.hands = [h[:] for h in self.hands]
+        t.tableaux = [tab.copy() for tab in self.tableaux]
+        t.deck = self.deck[:]
+        t.discard = self.discard[:]
+        t.target = self.target
+        t.to_move = self.to_move
+        t.starter = self.starter
+        t.phase = self.phase
+        t.asked = self.asked
+        t.offer = self.offer
+        t.extender = self.extender
+        t.totals = self.totals[:]
+        t.games = self.games[:]
+        t.ordering = self.ordering
+        t.set_aside = self.set_aside[:]
+        t.marks = self.marks[:]
+        t.seed = self.seed
+        t.refills = self.refills
+        t.idle_refills = self.idle_refills
+        t.notices = []
+        t.drawn = ()
+        t._model = self._model
+        t._window = self._window
+        t._plain_draw = self._plain_draw
+        return t
 
     # ----- the other concerns, bound from their modules (no call of their own) ----
 
