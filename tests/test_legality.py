@@ -206,6 +206,15 @@ def test_hazards_on_a_rolling_opponent_are_allowed() -> None:
     assert s.check(Use(0)) is None
 
 
+def test_a_hazard_naming_a_side_is_checked_as_in_every_preset() -> None:
+    """BSD's commands name no side; a move that names one (the engine's
+    callers may) is checked as under the other presets, not redirected."""
+    s = build(player(["Accident"]), player(battle="Go"))
+    assert s.check(Use(0, 2)) is None
+    assert s.check(Use(0, 1)) == "can't attack your own side"
+    assert s.check(Use(0, 3)) == "no such opponent"
+
+
 def test_apply_refuses_with_the_message_and_changes_nothing() -> None:
     s = build(player(["", "25"]))
     before = s.copy()

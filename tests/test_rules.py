@@ -224,3 +224,13 @@ def test_bsds_own_ways_are_named_fields() -> None:
     )
     mbm = find_rules("milebymile", players=5)
     assert (mbm.game_tie, mbm.deck_out) == ("play on", "run out")
+
+
+def test_the_coup_window_is_bsds_coup_rule() -> None:
+    """``Rules.coup_window``: a safety may answer a hazard until the side's
+    next pick (BSD's), or ``Coup Fourre?`` is asked as it lands."""
+    assert BSD.coup_window
+    for players in (2, 3, 4, 6):
+        assert not find_rules("classic", players=players).coup_window
+    for players in (2, 5, 9):
+        assert not find_rules("milebymile", players=players).coup_window

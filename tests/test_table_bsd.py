@@ -15,6 +15,7 @@ slow variant plays 4,000 more).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -38,7 +39,7 @@ from mille.engine.cards import (
     SPEED_LIMIT,
     STOP,
 )
-from mille.engine.rules import BSD, find_rules
+from mille.engine.rules import BSD, Rules, find_rules
 from mille.engine.table import (
     COUP,
     DISCARDS,
@@ -474,6 +475,27 @@ def test_copy_is_independent() -> None:
     c.apply(PICK)
     assert c != t
     assert t.hands[0][0] == NO_CARD
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [BSD, find_rules("classic", players=3), find_rules("milebymile", players=4, karma=True)],
+    ids=["bsd", "classic", "milebymile"],
+)
+def test_a_copy_has_every_field(rules: Rules) -> None:
+    """``copy`` sets each field itself (not through ``__init__``): every one,
+    the ones derived from the rules too; the last move's notices and cards
+    drawn start empty."""
+    t = Table.new(rules, random.Random(4))
+    t.apply(PICK)
+    t.notices.append("discard pile reshuffled")
+    c = t.copy()
+    assert t.drawn and c.drawn == () and c.notices == []
+    for f in dataclasses.fields(Table):
+        if f.name not in ("notices", "drawn"):
+            assert getattr(c, f.name) == getattr(t, f.name), f.name
+    for name in ("hands", "tableaux", "deck", "discard", "totals", "games", "set_aside", "marks"):
+        assert getattr(c, name) is not getattr(t, name), name
 
 
 def test_dict_round_trip_plays_on_identically() -> None:

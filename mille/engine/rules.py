@@ -127,6 +127,13 @@ class Rules:
     def deck_size(self) -> int:
         return sum(self.deck) + self.false_virtues
 
+    @property
+    def coup_window(self) -> bool:
+        """BSD's coup-fourré rule (``coup`` is ``WINDOW``): a safety that
+        answers a hazard may be used until its side's next pick, even before
+        that pick; else ``Coup Fourre?`` is asked as the hazard lands."""
+        return self.coup == WINDOW
+
     def side_of(self, seat: int) -> int:
         """The side (1..sides) of a seat: team members alternate round the table."""
         return seat % self.sides + 1

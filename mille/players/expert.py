@@ -89,7 +89,7 @@ from ..engine.cards import (
     NUM_SAFETIES,
     is_safety,
 )
-from ..engine.rules import TIE_NO_GAME, WINDOW
+from ..engine.rules import TIE_NO_GAME
 from ..engine.table import (
     COUP,
     EXTENSION,
@@ -311,7 +311,7 @@ class Expert:
         if view.phase == COUP or (
             view.phase != EXTENSION
             and hand[0] == NO_CARD
-            and view.rules.coup != WINDOW  # (a coup may come before the pick)
+            and not view.rules.coup_window  # (a coup may come before the pick)
             and view.can_supply()
         ):
             return
