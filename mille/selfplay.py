@@ -162,7 +162,8 @@ def _summary(
 def play_one_hand(table: Table, seats: Sequence[Player]) -> int:
     """Play the table's hand to its end; the number of moves made."""
     views = [SeatView(table, seat) for seat in range(len(seats))]
-    for player, view in zip(seats, views):
+    watchers = list(zip(seats, views))
+    for player, view in watchers:
         player.start_hand(view)
     for moves in range(MAX_MOVES_PER_HAND):
         if table.phase == OVER:
@@ -170,9 +171,13 @@ def play_one_hand(table: Table, seats: Sequence[Player]) -> int:
         seat = table.current_player
         assert seat is not None
         outcome = table.apply(seats[seat].choose(views[seat]))
-        hidden = seen_by_others(outcome) if outcome.drawn else outcome
-        for other, player in enumerate(seats):
-            player.observe(views[other], outcome if other == seat else hidden)
+        if outcome.drawn:  # a pick: the others see how many cards, not which
+            hidden = seen_by_others(outcome)
+            for player, view in watchers:
+                player.observe(view, outcome if view.seat == seat else hidden)
+        else:
+            for player, view in watchers:
+                player.observe(view, outcome)
     raise RuntimeError("a hand did not end")
 
 

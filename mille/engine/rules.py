@@ -61,6 +61,7 @@ EACH_AT_ZERO = "each"  # classic: 500 for each opposing side at 0
 ALL_AT_ZERO = "all"  # milebymile: 500 once, if every other side is at 0
 
 FALSE_VIRTUE_COUNT = 2  # extra cards with the karma rule
+MAX_SEATS = 9  # the most players a game seats (milebymile)
 
 
 def other_side(side: int) -> int:
@@ -272,7 +273,7 @@ def _milebymile(
     rigging: str,
     karma: bool,
 ) -> Rules:
-    if not 2 <= players <= 9:
+    if not 2 <= players <= MAX_SEATS:
         raise RulesError("milebymile needs 2 to 9 players")
     if not 300 <= distance <= 3000:
         raise RulesError("race distance must be 300 to 3000")

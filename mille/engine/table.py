@@ -167,11 +167,12 @@ class Table(State):
         message = self.check(move)
         if message is not None:
             raise IllegalMove(message)
-        seat = self.current_player
+        # (legal: a move while the hand is played, or an answer to a question)
+        seat = self.to_move if self.phase == PLAYING else self.asked
         assert seat is not None
         if isinstance(move, Pick):
             self.apply_unchecked(move)
-            return Outcome(seat, move, drawn=self.drawn)
+            return Outcome(seat, move, NO_CARD, self.drawn)
         if isinstance(move, Answer):
             offer = self.offer
             self.apply_unchecked(move)
@@ -179,12 +180,13 @@ class Table(State):
                 return Outcome(seat, move, card=offer[1], coup_fourre=True)
             return Outcome(seat, move)
         card = self.hands[seat][move.slot]
-        coups = sum(self.tableaux[self.side_index(seat)].coups)
-        self.apply_unchecked(move)
         if isinstance(move, Discard) or card not in SAFETIES:
-            return Outcome(seat, move, card=card)
-        coup = sum(self.tableaux[self.side_index(seat)].coups) > coups
-        return Outcome(seat, move, card=card, coup_fourre=coup, extra_turn=True)
+            self.apply_unchecked(move)
+            return Outcome(seat, move, card)
+        tab = self.tableaux[seat % self.rules.sides]
+        coups = sum(tab.coups)
+        self.apply_unchecked(move)
+        return Outcome(seat, move, card, (), sum(tab.coups) > coups, True)
 
     def apply_unchecked(self, move: Move) -> None:
         """Make a move already known to be legal."""

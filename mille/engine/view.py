@@ -35,26 +35,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .battle import BattleModel
-from .cards import FALSE_VIRTUE, NO_CARD
-from .rules import Rules
-from .table import HandScore, Move, Outcome, Pick, Table
+from .cards import FALSE_VIRTUE, HAND_SLOTS, NO_CARD
+from .rules import MAX_SEATS, Rules
+from .table import PICK, PLAYING, HandScore, Move, Outcome, Table
 from .tableau import Tableau
+
+# a pick as the others see it, by seat and number of cards drawn (made once:
+# self-play and the expert's playouts show one to every other seat per pick)
+_HIDDEN_PICKS = tuple(
+    tuple(Outcome(seat, PICK, drawn=(NO_CARD,) * count) for count in range(HAND_SLOTS))
+    for seat in range(MAX_SEATS)
+)
 
 
 def seen_by_others(outcome: Outcome) -> Outcome:
     """``outcome`` as the seats that did not move saw it: the cards drawn
     are hidden (``NO_CARD`` each; how many were drawn is seen)."""
     drawn = outcome.drawn
-    if not drawn or not isinstance(outcome.move, Pick):
+    if not drawn:
         return outcome
-    return Outcome(
-        outcome.seat,
-        outcome.move,
-        outcome.card,
-        (NO_CARD,) * len(drawn),
-        outcome.coup_fourre,
-        outcome.extra_turn,
-    )
+    return _HIDDEN_PICKS[outcome.seat][len(drawn)]
 
 
 class SeatView:
@@ -62,13 +62,16 @@ class SeatView:
     docstring).  The lists it returns belong to the table: read them, do
     not change them (moves go through the game, not through a view)."""
 
-    __slots__ = ("_table", "seat")
+    __slots__ = ("_table", "seat", "rules", "model")
 
     def __init__(self, table: Table, seat: int) -> None:
         if not 0 <= seat < table.rules.players:
             raise ValueError(f"no seat {seat} at a table of {table.rules.players}")
         self._table = table
         self.seat = seat
+        # a table's rules, and so its battle model, are its own for good
+        self.rules: Rules = table.rules
+        self.model: BattleModel = table.model
 
     def __repr__(self) -> str:
         return f"SeatView(seat={self.seat}, {self._table.rules.name})"
@@ -86,10 +89,6 @@ class SeatView:
         return outcome if outcome.seat == self.seat else seen_by_others(outcome)
 
     # ----- what every seat sees -------------------------------------------------
-
-    @property
-    def rules(self) -> Rules:
-        return self._table.rules
 
     @property
     def tableaux(self) -> list[Tableau]:
@@ -113,10 +112,10 @@ class SeatView:
     @property
     def hand_sizes(self) -> tuple[int, ...]:
         """How many cards each seat holds."""
-        return tuple(sum(c != NO_CARD for c in hand) for hand in self._table.hands)
+        return tuple(HAND_SLOTS - hand.count(NO_CARD) for hand in self._table.hands)
 
     def hand_size(self, seat: int) -> int:
-        return sum(c != NO_CARD for c in self._table.hands[seat])
+        return HAND_SLOTS - self._table.hands[seat].count(NO_CARD)
 
     @property
     def target(self) -> int:
@@ -167,10 +166,6 @@ class SeatView:
         return self._table.notices
 
     @property
-    def model(self) -> BattleModel:
-        return self._table.model
-
-    @property
     def current_player(self) -> int | None:
         return self._table.current_player
 
@@ -205,18 +200,20 @@ class SeatView:
 
     def to_decide(self) -> bool:
         """This seat must decide now (a move, or a question)."""
-        return self._table.current_player == self.seat
+        table = self._table
+        return (table.to_move if table.phase == PLAYING else table.asked) == self.seat
 
     def legal_moves(self) -> list[Move]:
         """The seat's legal moves: none unless it must decide now."""
-        if self._table.current_player != self.seat:
+        table = self._table
+        if (table.to_move if table.phase == PLAYING else table.asked) != self.seat:
             return []
-        return self._table.legal_moves()
+        return table.legal_moves()
 
     def check(self, move: Move) -> str | None:
         """Why the seat may not make ``move`` now (``None``: it may)."""
         table = self._table
-        if table.current_player != self.seat:
+        if (table.to_move if table.phase == PLAYING else table.asked) != self.seat:
             return "not your turn"
         return table.check(move)
 

@@ -366,12 +366,14 @@ class BsdComputer:
         phase = view.phase
         if phase == PLAYING and view.to_move == self.seat:
             hand = view.hand
-            if hand.count(NO_CARD) == HAND_SLOTS:
+            if hand[1] == NO_CARD and hand.count(NO_CARD) == HAND_SLOTS:
                 # Unreachable in play: the table ends a hand whose player to
                 # move has no cards (BSD's domove ends it too).
                 return PICK if view.deck_size else DISCARDS[0]
-            move, values = self._calcmove(view)
-            if view.check(move) is None:
+            move, values = self._calcmove(view, hand)
+            # (a pick comes only with slot P empty and cards in the deck:
+            # always legal)
+            if move is PICK or view.check(move) is None:
                 return move
             return self._fallback(view, values)
         if phase == EXTENSION and view.asked == self.seat:
@@ -396,12 +398,11 @@ class BsdComputer:
             return best
         return view.legal_moves()[0]
 
-    def _calcmove(self, view: SeatView) -> tuple[Move, Sequence[int]]:
+    def _calcmove(self, view: SeatView, hand: list[int]) -> tuple[Move, Sequence[int]]:
         seat = self.seat
         tableaux = view.tableaux
         me = tableaux[seat]
         op = tableaux[1 - seat]
-        hand = view.hand
         end = view.target
         deck_left = view.deck_size
         seen = self.seen

@@ -106,7 +106,7 @@ from ..engine.table import (
     Table,
     Use,
 )
-from ..engine.view import SeatView
+from ..engine.view import SeatView, seen_by_others
 from .base import Player
 from .computer import IN_HAND, INITIAL_NEED, PLAYED, UNKNOWN, BsdComputer, needed_remedy
 from .heuristic import KINDS, NAMES, Heuristic
@@ -934,8 +934,7 @@ class _Sampler:
                     _arrange(t, streams, seat)
                 t.apply_unchecked(move)
                 outcome = Outcome(seat, move, drawn=t.drawn)
-                # the others see how many cards it drew, not which
-                seen = Outcome(seat, move, drawn=(NO_CARD,) * len(t.drawn))
+                seen = seen_by_others(outcome)  # how many cards, not which
             elif isinstance(move, Answer):
                 offer = t.offer
                 t.apply_unchecked(move)

@@ -269,11 +269,12 @@ class Heuristic:
 
     def choose(self, view: SeatView) -> Move:
         """The move for its seat: a pick, a use, a discard or an answer."""
-        if view.current_player != self.seat:
+        if not view.to_decide():
             raise ValueError(f"seat {self.seat} is not to decide")
-        if view.phase == COUP:
+        phase = view.phase
+        if phase == COUP:
             return YES
-        if view.phase == EXTENSION:
+        if phase == EXTENSION:
             return YES if self.wants_extension(view) else NO
         legal = view.legal_moves()
         if PICK in legal:
