@@ -20,9 +20,10 @@ in 100, not 99, and the guesses drift.
 
 The guesses cannot tell where the safeties are (a computer keeps them, so
 they hardly change what it plays, and drawing the guesses again fixes a
-safety into most of them by chance): ``Beliefs.predict`` hands what it
-worked out to a ``SafetyTracker``, which keeps the chance of each place for
-each unseen safety apart (see ``mille.players.safeties``).
+safety into most of them by chance): a ``SafetyTracker`` keeps the chance
+of each place for each unseen safety apart (see ``mille.players.safeties``),
+and ``Beliefs.predict`` gives it what it needs (a ``Foresight``): whether
+the seat to move would play a safety put in one of its guesses.
 
 The expert's search deals the other hands of its worlds from these guesses
 (``mille.players.search``).  A save keeps them whole (``Beliefs.to_dict``),

@@ -44,8 +44,11 @@ gives the same choice on any machine (saved games replay exactly), unless
 a decision meets the budget's time cap (``Budget.seconds``), there so that
 nobody waits long on a slow or busy machine.
 
-The standard computer is also what the guesses about the other hands are
-weighed by (``standard_policy``), so it is here, below both.
+The search takes the guesses and the safeties' chances as they are when
+it starts (``Sampler``) and changes neither.  The guesses are weighed by
+the same standard computer (``standard_policy``), which
+``mille.players.beliefs`` takes from here; ``ExpertError`` is here too, the
+one error of the three modules.
 """
 
 from __future__ import annotations
