@@ -65,14 +65,10 @@ from mille.engine.rules import Rules, find_rules
 from mille.engine.table import EXTENSION, NO, OVER, PICK, PLAYING, YES, Move, Table
 from mille.engine.view import SeatView
 from mille.players.base import Player, choose, observe, start_hand
+from mille.players.beliefs import move_key
 from mille.players.computer import BsdComputer
-from mille.players.expert import (
-    Expert,
-    _expand,
-    _Sampler,
-    distinct_moves,
-    move_key,
-)
+from mille.players.expert import Expert
+from mille.players.search import Sampler, distinct_moves, expand
 from mille.selfplay import PLAYERS
 
 
@@ -135,7 +131,7 @@ def record(args: tuple[Rules, int, int]) -> list[Decision]:
     return decisions
 
 
-class _Oracle(_Sampler):
+class _Oracle(Sampler):
     def value(self, t: Table) -> float:
         scores = [t.hand_score(side).total for side in range(1, t.rules.sides + 1)]
         return scores[self.side - 1] - max(s for i, s in enumerate(scores) if i != self.side - 1)
@@ -166,7 +162,7 @@ def standard_move(decision: Decision) -> str:
     """The standard computer's move there, as the expert works it out."""
     table = decision.table
     expert = decision.expert
-    sampler = _Sampler(SeatView(table, expert.seat), expert.beliefs, expert.needs)
+    sampler = Sampler(SeatView(table, expert.seat), expert.beliefs, expert.needs)
     return key(table, sampler.base_move(99, candidates(table)))
 
 
@@ -210,7 +206,7 @@ def guessed(decision: Decision, seed: int) -> tuple[float, float]:
     the share a guess dealt at random from the unseen cards would hold."""
     table, expert = decision.table, decision.expert
     rng = random.Random(seed)
-    pool = _expand(SeatView(table, expert.seat).unseen())
+    pool = expand(SeatView(table, expert.seat).unseen())
     right = chance = 0.0
     others = [s for s in expert.beliefs if s < len(table.hands)]
     for seat in others:

@@ -40,18 +40,11 @@ from mille.engine.table import (
 )
 from mille.engine.view import SeatView
 from mille.players.base import Player, choose, observe, start_hand
+from mille.players.beliefs import LETTERS
 from mille.players.computer import INITIAL_NEED, BsdComputer
-from mille.players.expert import (
-    LETTERS,
-    Budget,
-    Expert,
-    ExpertError,
-    _Sampler,
-    distinct_moves,
-    game_chance,
-    standard_policy,
-)
+from mille.players.expert import Budget, Expert, ExpertError
 from mille.players.registry import make_computer
+from mille.players.search import Sampler, distinct_moves, game_chance, standard_policy
 from mille.selfplay import PLAYERS, play_hands
 from support.builders import build as build_bsd
 from support.builders import player, watched
@@ -182,10 +175,10 @@ def test_the_time_cap_met_while_widening_keeps_every_world_played(
 ) -> None:
     """A clock that passes the cap after the first round: the search stops
     in the next round, keeping every world it has played (never fewer)."""
-    import mille.players.expert as expert
+    import mille.players.search as search
 
     ticks = iter(range(10**6))
-    monkeypatch.setattr(expert, "monotonic", lambda: float(next(ticks)))
+    monkeypatch.setattr(search, "monotonic", lambda: float(next(ticks)))
     table = Table.new(BSD, random.Random(5))
     table.apply(PICK)
     candidates = distinct_moves(SeatView(table, table.to_move), table.legal_moves())
@@ -323,7 +316,7 @@ def test_worlds_keep_what_the_seat_sees() -> None:
     play(table, players, 60)
     seat = table.current_player
     assert seat is not None
-    sampler = _Sampler(SeatView(table, seat), {})
+    sampler = Sampler(SeatView(table, seat), {})
     rng = random.Random(0)
     seeds = set()
     for _ in range(5):
@@ -353,7 +346,7 @@ def test_a_coup_fourre_offer_puts_the_safety_in_its_guesses() -> None:
     observe(bot, t, outcome)
     assert all(PUNCTURE_PROOF in particle for particle in bot.beliefs[1])
     # its worlds deal that safety to seat 1
-    sampler = _Sampler(SeatView(t, 2), bot.beliefs)
+    sampler = Sampler(SeatView(t, 2), bot.beliefs)
     for seed in range(5):
         assert PUNCTURE_PROOF in sampler.world(random.Random(seed)).hands[1]
     # played: gone from every guess
@@ -410,9 +403,9 @@ def test_counts_bsds_need_as_bsds_computer_does(monkeypatch: pytest.MonkeyPatch)
     """BSD's computer counts a remedy as needed each time it decides while
     stopped, for good; the expert, watching, keeps the same count (and its
     guesses about that hand weigh moves by it)."""
-    import mille.players.expert as expert
+    import mille.players.beliefs as beliefs
 
-    monkeypatch.setattr(expert, "PARTICLES", 4)  # guesses are not what is tested
+    monkeypatch.setattr(beliefs, "PARTICLES", 4)  # guesses are not what is tested
     dealer = random.Random(0)
     table = Table.new(BSD, dealer)
     bots = [BsdComputer(random.Random(s), s) for s in range(2)]

@@ -61,8 +61,9 @@ from mille.game.session import Session
 from mille.players.autoplayers import GreedyPlayer, RandomPlayer
 from mille.players.base import choose, observe, start_hand
 from mille.players.easy import Easy
-from mille.players.expert import Budget, Expert, distinct_moves
+from mille.players.expert import Budget, Expert
 from mille.players.heuristic import Heuristic
+from mille.players.search import distinct_moves
 from mille.storage.savefile import (
     SaveError,
     dumps,

@@ -24,8 +24,9 @@ from mille.engine.rules import BSD, find_rules
 from mille.engine.table import COUP, PICK, Table, Use
 from mille.engine.view import SeatView
 from mille.players.base import choose, observe, start_hand
-from mille.players.expert import Budget, Expert, ExpertError, _Sampler
+from mille.players.expert import Budget, Expert, ExpertError
 from mille.players.safeties import DECK, SAFETY_KINDS, SLIP, SafetyTracker
+from mille.players.search import Sampler
 from mille.selfplay import PLAYERS
 from support.builders import watched
 
@@ -209,7 +210,7 @@ def test_worlds_deal_the_safeties_by_their_chances(chance: float) -> None:
                 guess[guess.index(RIGHT_OF_WAY)] = D25
         else:
             guess[0] = RIGHT_OF_WAY
-    sampler = _Sampler(SeatView(table, 0), expert.beliefs, expert.needs, expert.safeties)
+    sampler = Sampler(SeatView(table, 0), expert.beliefs, expert.needs, expert.safeties)
     rng = random.Random(2)
     for _ in range(30):
         world = sampler.world(rng)
@@ -234,7 +235,7 @@ def test_more_safeties_drawn_for_the_deck_than_it_holds() -> None:
     expert = _watch(table)
     for safety in (EXTRA_TANK, PUNCTURE_PROOF):
         expert.safeties.weights[safety] = {DECK: 1.0, 1: 0.0}
-    sampler = _Sampler(SeatView(table, 0), expert.beliefs, expert.needs, expert.safeties)
+    sampler = Sampler(SeatView(table, 0), expert.beliefs, expert.needs, expert.safeties)
     rng = random.Random(3)
     for _ in range(20):
         world = sampler.world(rng)

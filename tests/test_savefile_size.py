@@ -19,7 +19,8 @@ from mille.engine.rules import find_rules
 from mille.engine.table import OVER, Use
 from mille.game.session import Session
 from mille.players.base import start_hand
-from mille.players.expert import LETTERS, MAX_PARTICLES, PARTICLES, Expert
+from mille.players.beliefs import LETTERS, MAX_PARTICLES, PARTICLES
+from mille.players.expert import Expert
 from mille.players.heuristic import NAMES
 from mille.storage.savefile import MAX_SIZE, dumps, load_session, loads, save_session
 

@@ -1,0 +1,549 @@
+"""The expert's search: which move to make, by playing the hand out in
+worlds dealt from what its seat may know.
+
+For each real decision (more than one distinct legal move):
+
+1. **Worlds.**  It counts the cards its seat cannot see (the preset's deck
+   less every card in view: nothing hidden goes in), deals each other hand
+   from one of the guesses about it (``mille.players.beliefs``; a card no
+   longer unseen is replaced at random), the unseen safeties put where the
+   ``SafetyTracker``'s chances draw them, and shuffles the rest, in card
+   order first, with its own ``random.Random`` into the deck.  Under the
+   reshuffle rule the order of a future reshuffle is hidden too: each world
+   draws its own ``table.seed``.
+2. **Candidates.**  Legal moves that do the same thing (the same card from
+   two slots) are one candidate.
+3. **Playouts.**  Each candidate is played in a world, then the hand is
+   played out to its end by the preset's standard computer in every seat
+   (BSD's heuristic for ``bsd``, the rules-aware heuristic otherwise: a
+   rollout of the standard policy, so the search improves on it), each
+   bot's card counts started from what its seat sees in that world.  Every
+   candidate meets the same worlds with the same random stream (common
+   random numbers), and each seat draws from its own stream of the deck,
+   so a move that changes who draws when (a safety's extra turn) does not
+   change what each seat draws: differences between candidates are the
+   moves' own.
+4. **Value.**  A playout is worth its side's hand score less the best
+   opposing side's, plus ``GAME_WEIGHT`` times an estimate of its chance
+   to win the game from the totals after the hand (1 or 0 once the game is
+   over).
+5. **Budget.**  Sequential halving around the standard computer's own
+   move: every live candidate gets the same worlds; those clearly worse
+   than the standard move (``Budget.decisive`` standard errors of the
+   paired difference) and the worse half of the rest are dropped, the
+   others get twice as many worlds, until the budget of simulated moves
+   (``Budget.moves``, a tenth to a quarter of a second in ``bsd``) is spent
+   or no rival is left.  A close call (the best rival short of the bar by less
+   than ``Budget.close``) may spend ``Budget.extra`` more on the two.  The
+   standard move is kept unless another beats it by ``Budget.confidence``
+   standard errors: the search only departs from it when it is sure
+   enough, so noise does not make it worse than the standard computer.
+
+The budget counts simulated moves, not seconds: the same random stream
+gives the same choice on any machine (saved games replay exactly), unless
+a decision meets the budget's time cap (``Budget.seconds``), there so that
+nobody waits long on a slow or busy machine.
+
+The search takes the guesses and the safeties' chances as they are when
+it starts (``Sampler``) and changes neither.  The guesses are weighed by
+the same standard computer (``standard_policy``), which
+``mille.players.beliefs`` takes from here; ``ExpertError`` is here too, the
+one error of the three modules.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from time import monotonic
+
+from ..engine.cards import EXTRA_TANK, NO_CARD, NUM_SAFETIES, is_safety
+from ..engine.rules import TIE_NO_GAME
+from ..engine.table import OVER, Answer, Discard, Move, Outcome, Pick, Table, Use
+from ..engine.view import SeatView, seen_by_others
+from .base import Player
+from .computer import IN_HAND, PLAYED, UNKNOWN, BsdComputer
+from .heuristic import KINDS, Heuristic
+from .safeties import SafetyTracker
+
+GAME_WEIGHT = 3000.0  # points a sure game win is worth over a lost one
+HAND_SPREAD = 900.0  # the spread of one hand's score difference (bsd, about)
+HAND_POINTS = 1000.0  # what a side scores in a hand, about
+
+# the standard computers, by the kind their rules name (see players.registry)
+STANDARD_COMPUTERS: dict[str, type[Player]] = {"bsd": BsdComputer, "heuristic": Heuristic}
+
+
+class ExpertError(ValueError):
+    """A misuse of the expert, or a saved memory that cannot be restored;
+    ``str()`` is the exact message."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much the expert searches per decision.
+
+    ``moves`` is the number of simulated moves (all playouts together) a
+    decision may spend; ``worlds`` the worlds each candidate meets in the
+    first round; ``confidence`` how many standard errors a candidate must
+    beat the standard computer's move by to be preferred; ``decisive`` the
+    standard errors by which a candidate worse than the standard move is
+    dropped; ``extra`` the moves a close call (a rival within ``close``
+    standard errors of being preferred) may spend beyond ``moves``.
+
+    ``seconds`` caps a decision's wall-clock time (None: no cap): past it,
+    the search ends after the world it is playing (two worlds at least)
+    and chooses from what it has.  It is there so that a person never
+    waits long on a slow or busy machine (two such decisions, a move and
+    its ``Extension?``, stay under two seconds); on this project's
+    machines a ``bsd`` decision takes 0.11 to 0.25 s at the median (the
+    machine of each session differs) and hardly ever meets it.  Only a
+    decision that meets it depends on the machine.
+
+    More does not help: on the same decisions, twice the default budget
+    (and four times) chose no better, measured by
+    ``bench/bench_decisions.py``.
+    """
+
+    moves: int = 16_000
+    worlds: int = 12
+    confidence: float = 1.5
+    decisive: float = 2.0
+    extra: int = 24_000
+    close: float = 1.0
+    seconds: float | None = 0.9
+
+    def __post_init__(self) -> None:
+        if self.moves < 1 or self.worlds < 2 or self.extra < 0:
+            raise ExpertError("a budget needs at least 1 move and 2 worlds")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ExpertError("a budget's time cap must be more than 0 seconds")
+
+
+DEFAULT_BUDGET = Budget()
+
+
+@dataclass
+class _Stats:
+    """One candidate's playout values, world by world."""
+
+    move: Move
+    values: list[float]
+
+    def mean(self, n: int) -> float:
+        return sum(self.values[:n]) / n
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What a search chose, and what it spent: the simulated moves and the
+    playouts."""
+
+    move: Move
+    moves: int
+    playouts: int
+
+
+def search(sampler: Sampler, candidates: list[Move], budget: Budget, rng: random.Random) -> Choice:
+    """The move among ``candidates`` (two or more) that the search prefers,
+    spending ``budget`` (see the module docstring)."""
+    base_move = sampler.base_move(rng.getrandbits(64), candidates)
+    stats = [_Stats(move, []) for move in candidates]
+    base = next(s for s in stats if s.move == base_move)
+    worlds: list[tuple[Table, int]] = []
+    used = playouts = 0
+    deadline = None if budget.seconds is None else monotonic() + budget.seconds
+    late = False  # past the deadline: choose now
+
+    def fill(alive: list[_Stats], width: int, limit: int | None = None) -> int:
+        """Every candidate of ``alive`` played in the first ``width``
+        worlds, world after world; with ``limit``, stop after the world
+        that spends it, and past the deadline stop after the world being
+        played (two worlds at least).  The worlds played."""
+        nonlocal used, playouts, late
+        for i in range(width):
+            if i == len(worlds):
+                worlds.append((sampler.world(rng), rng.getrandbits(64)))
+            world, seed = worlds[i]
+            played = False
+            for st in alive:
+                if len(st.values) == i:
+                    value, moves = sampler.playout(world, st.move, seed)
+                    st.values.append(value)
+                    used += moves
+                    playouts += 1
+                    played = True
+            if played and i >= 1 and deadline is not None and monotonic() >= deadline:
+                late = True
+                return i + 1
+            if limit is not None and used >= limit and i >= 1:
+                return i + 1
+        return width
+
+    def widen(alive: list[_Stats], width: int, limit: int) -> int:
+        """More worlds for ``alive`` within ``limit`` moves (at most twice as many)."""
+        room = (limit - used) / (used / playouts * len(alive))
+        return width + int(min(width, room))
+
+    alive = stats[:]
+    # the first round stops early if the candidates are many and long
+    width = fill(alive, budget.worlds, budget.moves)
+    while not late:
+        width = fill(alive, width)
+        # drop what is clearly worse than the standard move, then the worse half
+        rivals = [s for s in alive if s is not base and _z(s, base, width) > -budget.decisive]
+        rivals.sort(key=lambda s: -s.mean(width))
+        if len(rivals) > 1:
+            rivals = rivals[: (len(rivals) + 1) // 2]
+        alive = [base] + rivals
+        if not rivals or used >= budget.moves or late:
+            break
+        wider = widen(alive, width, budget.moves)
+        if wider - width < 2:
+            break
+        width = wider
+    # a close call between the best rival and the standard move: look closer
+    limit = budget.moves + budget.extra
+    while len(alive) > 1 and not late:
+        best = max(alive[1:], key=lambda s: s.mean(width))
+        z = _z(best, base, width)
+        if not budget.confidence - budget.close <= z < budget.confidence:
+            break
+        alive = [base, best]
+        wider = widen(alive, width, limit)
+        if wider - width < 2:
+            break
+        width = fill(alive, wider)
+    best = max(alive, key=lambda s: s.mean(width))
+    if best is not base and _z(best, base, width) >= budget.confidence:
+        return Choice(best.move, used, playouts)
+    return Choice(base.move, used, playouts)
+
+
+def _z(a: _Stats, b: _Stats, n: int) -> float:
+    """How many standard errors ``a``'s mean beats ``b``'s by, paired over
+    the first ``n`` worlds."""
+    diffs = [x - y for x, y in zip(a.values[:n], b.values[:n])]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+    if var <= 0:
+        return math.inf if mean > 0 else (0.0 if mean == 0 else -math.inf)
+    return mean / math.sqrt(var / n)
+
+
+def distinct_moves(view: SeatView, legal: Sequence[Move]) -> list[Move]:
+    """The legal moves that do different things: one per kind of move,
+    card and target (the first slot holding the card).  Never the discard
+    of a safety: playing it is always legal and better."""
+    hand = view.hand
+    seen: set[tuple[int, int, int | None]] = set()
+    moves: list[Move] = []
+    for move in legal:
+        if isinstance(move, Use):
+            key = (0, hand[move.slot], move.target)
+        elif isinstance(move, Discard):
+            if is_safety(hand[move.slot]):
+                continue
+            key = (1, hand[move.slot], None)
+        else:
+            moves.append(move)
+            continue
+        if key not in seen:
+            seen.add(key)
+            moves.append(move)
+    return moves
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def public_counts(table: Table | SeatView) -> list[int]:
+    """Counts by kind of the cards every seat sees (piles and tableaux)."""
+    counts = [0] * KINDS
+    for card in table.discard + table.set_aside:
+        counts[card] += 1
+    for tab in table.tableaux:
+        for card in tab.cards():
+            counts[card] += 1
+    return counts
+
+
+def expand(counts: Sequence[int]) -> list[int]:
+    """A multiset of kinds as a list, in card order."""
+    return [kind for kind, n in enumerate(counts) for _ in range(n)]
+
+
+def standard_policy(
+    view: SeatView,
+    rng: random.Random,
+    public: Sequence[int] | None = None,
+    need: Sequence[int] | None = None,
+) -> Player:
+    """The preset's standard computer for ``view``'s seat (BSD's for bsd,
+    the rules-aware heuristic otherwise), counting as seen what that seat
+    sees (``public``: the counts of ``public_counts``, if known); BSD's starts
+    from ``need`` (its Numneed) if given."""
+    rules = view.rules
+    seat = view.seat
+    seen = list(public_counts(view) if public is None else public)
+    hand = view.hand
+    for card in hand:
+        if card != NO_CARD:
+            seen[card] += 1
+    if STANDARD_COMPUTERS[rules.standard_computer] is BsdComputer:
+        bot = BsdComputer(rng, seat)
+        bot.seen = seen[: EXTRA_TANK + NUM_SAFETIES]
+        own = view.tableaux[seat].safeties
+        bot.safeties = [
+            PLAYED if EXTRA_TANK + i in own else IN_HAND if EXTRA_TANK + i in hand else UNKNOWN
+            for i in range(NUM_SAFETIES)
+        ]
+        if need is not None:
+            bot.need = list(need)
+        return bot
+    heuristic = Heuristic(rng, seat)
+    heuristic.deck = list(rules.deck) + [rules.false_virtues]
+    heuristic.seen = seen
+    heuristic.refills = view.refills
+    return heuristic
+
+
+class Sampler:
+    """One decision's view: the unseen cards, the worlds, the playouts.
+
+    ``beliefs`` are the guesses at each other seat's hand (a world deals
+    the hand from one of them), ``needs`` BSD's Numneed of each other seat
+    (its standard computer in the playouts starts from it), ``safeties``
+    where the unseen safeties are (None: dealt at random with the rest).
+    """
+
+    def __init__(
+        self,
+        view: SeatView,
+        beliefs: dict[int, list[list[int]]] | None = None,
+        needs: dict[int, list[int]] | None = None,
+        safeties: SafetyTracker | None = None,
+    ) -> None:
+        self.view = view
+        self.safeties = safeties
+        self.seat = seat = view.seat
+        self.needs = needs or {}
+        self.side = view.side_of(seat)
+        self.public = public_counts(view)
+        self.unseen = view.unseen()
+        self.beliefs = beliefs or {}
+
+    def world(self, rng: random.Random) -> Table:
+        """A table consistent with what the seat sees, hidden cards dealt at
+        random: each other hand from one of the seat's guesses about it
+        (its belief particles; a card no longer unseen is dealt at random
+        instead), the rest shuffled."""
+        world = self.view.world()
+        left = self.unseen[:]
+        placed = self.safeties.deal(rng) if self.safeties is not None else {}
+        for safety in placed:
+            left[safety] -= 1
+        chosen: dict[int, list[int]] = {}
+        for other, hand in enumerate(world.hands):
+            particles = self.beliefs.get(other)
+            if other == self.seat or not particles:
+                continue
+            room = sum(c != NO_CARD for c in hand)
+            held = [s for s, place in placed.items() if place == other][:room]
+            for safety in held:
+                del placed[safety]
+            cards: list[int] = []
+            for card in rng.choice(particles):
+                if left[card] > 0 and len(cards) < room - len(held):
+                    left[card] -= 1
+                    cards.append(card)
+            chosen[other] = cards + held
+        rest = expand(left)
+        rng.shuffle(rest)
+        # the safeties for the deck (or for a hand with no room for them);
+        # drawn one by one, more may be for the deck than it holds: a hand
+        # left short then takes one
+        spare = list(placed)
+        for other, hand in enumerate(world.hands):
+            if other == self.seat:
+                continue
+            cards = chosen.get(other, [])
+            k = 0
+            for slot, card in enumerate(hand):
+                if card != NO_CARD:
+                    if k < len(cards):
+                        hand[slot] = cards[k]
+                        k += 1
+                    else:
+                        hand[slot] = rest.pop() if rest else spare.pop()
+        for safety in spare:
+            rest.insert(rng.randrange(len(rest) + 1), safety)
+        world.deck = rest
+        if world.rules.reshuffle:
+            world.seed = rng.getrandbits(32)
+        return world
+
+    def policies(self, views: Sequence[SeatView], rng: random.Random) -> list[Player]:
+        """The standard computer in every seat of a world, its counts from
+        what that seat sees (``views``: the world's, by seat)."""
+        needs = self.needs
+        return [
+            standard_policy(
+                view, rng, self.public, None if view.seat == self.seat else needs.get(view.seat)
+            )
+            for view in views
+        ]
+
+    def base_move(self, seed: int, candidates: list[Move]) -> Move:
+        """The standard computer's move here (as one of ``candidates``)."""
+        world = self.world(random.Random(seed))
+        views = _views(world)
+        players = self.policies(views, random.Random(seed))
+        move = players[self.seat].choose(views[self.seat])
+        if move in candidates:
+            return move
+        hand = self.view.hand
+        for other in candidates:
+            if (
+                type(other) is type(move)
+                and isinstance(other, (Use, Discard))
+                and isinstance(move, (Use, Discard))
+                and hand[other.slot] == hand[move.slot]
+                and getattr(other, "target", None) == getattr(move, "target", None)
+            ):
+                return other
+        return candidates[0]
+
+    def playout(self, world: Table, move: Move, seed: int) -> tuple[float, int]:
+        """``move`` in a copy of ``world``, then the standard computers to
+        the end of the hand: the value for the seat's side, and the moves made.
+
+        Each seat draws from its own stream of the world's deck (the cards
+        at every n-th place from the top, n the number of seats, starting
+        with the next seat), so the cards a seat draws do not shift when a
+        candidate changes who moves when (a safety's extra turn): the
+        candidates stay comparable world by world.  Any fixed rule that
+        takes each next card from places not yet drawn deals the unseen
+        cards as fairly as the deck's order does.
+        """
+        t = world.copy()
+        rng = random.Random(seed)
+        views = _views(t)
+        players = self.policies(views, rng)
+        streams = self.streams(world)
+        refills = world.refills
+        moves = 0
+        while True:
+            seat = t.current_player
+            assert seat is not None
+            if isinstance(move, Pick):
+                if streams is not None and t.deck and t.refills == refills:
+                    _arrange(t, streams, seat)
+                t.apply_unchecked(move)
+                outcome = Outcome(seat, move, drawn=t.drawn)
+                seen = seen_by_others(outcome)  # how many cards, not which
+            elif isinstance(move, Answer):
+                offer = t.offer
+                t.apply_unchecked(move)
+                if offer is not None and move.yes:
+                    outcome = Outcome(seat, move, card=offer[1], coup_fourre=True)
+                else:
+                    outcome = Outcome(seat, move)
+                seen = outcome
+            else:
+                card = t.hands[seat][move.slot]
+                t.apply_unchecked(move)
+                seen = outcome = Outcome(seat, move, card=card)
+            moves += 1
+            for player, view in zip(players, views):
+                player.observe(view, outcome if player.seat == seat else seen)
+            if t.phase == OVER:
+                break
+            seat = t.current_player
+            assert seat is not None
+            move = players[seat].choose(views[seat])
+        return self.value(t), moves
+
+    def streams(self, world: Table) -> list[list[int]] | None:
+        """Each seat's cards of the world's deck, the first to draw last
+        (None under ``no duplicates``, where a draw depends on the hand)."""
+        if world.rules.rigging == "no duplicates":
+            return None
+        n = world.rules.players
+        first = (self.seat + 1) % n
+        streams: list[list[int]] = [[] for _ in range(n)]
+        for k, card in enumerate(reversed(world.deck)):
+            streams[(first + k) % n].append(card)
+        for stream in streams:
+            stream.reverse()
+        return streams
+
+    def value(self, t: Table) -> float:
+        """A finished hand's worth to the seat's side (see the module docstring)."""
+        sides = t.rules.sides
+        scores = [t.hand_score(side).total for side in range(1, sides + 1)]
+        mine = scores[self.side - 1]
+        others = [s for i, s in enumerate(scores) if i != self.side - 1]
+        diff = mine - max(others)
+        totals = [t.totals[i] + scores[i] for i in range(sides)]
+        return diff + GAME_WEIGHT * game_chance(t, totals, self.side)
+
+
+def _views(world: Table) -> list[SeatView]:
+    """What each seat of a world sees."""
+    return [SeatView(world, seat) for seat in range(world.rules.players)]
+
+
+def _arrange(t: Table, streams: list[list[int]], seat: int) -> None:
+    """Put the next cards of ``seat``'s stream on top of the deck (another
+    seat's once its own is out), for the pick it is about to make."""
+    deck = t.deck
+    hand = t.hands[seat]
+    count = min(len(deck), 2 if hand[1] == NO_CARD else 1)
+    for k in range(count):
+        stream = streams[seat]
+        if not stream:
+            stream = next(s for s in streams if s)
+        card = stream.pop()
+        top = len(deck) - 1 - k
+        i = deck.index(card, 0, top + 1)
+        deck[i], deck[top] = deck[top], deck[i]
+
+
+def game_chance(t: Table, totals: list[int], side: int) -> float:
+    """An estimate of ``side``'s chance to win the game, from the totals
+    after a hand: 1 or 0 once it is over, else a normal approximation of the
+    race to the winning score against the best opposing side."""
+    rules = t.rules
+    mine = totals[side - 1]
+    best_other = max(s for i, s in enumerate(totals) if i != side - 1)
+    top = max(totals)
+    if top >= rules.winning_score:
+        if mine == top and totals.count(top) == 1:
+            return 1.0
+        if mine == top:
+            return 0.5
+        if totals.count(top) > 1 and rules.game_tie == TIE_NO_GAME:
+            return 0.5
+        return 0.0
+    hands_left = max(1.0, (rules.winning_score - top) / HAND_POINTS)
+    return _phi((mine - best_other) / (HAND_SPREAD * math.sqrt(hands_left)))
+
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "STANDARD_COMPUTERS",
+    "Budget",
+    "Choice",
+    "ExpertError",
+    "Sampler",
+    "distinct_moves",
+    "expand",
+    "game_chance",
+    "public_counts",
+    "search",
+    "standard_policy",
+]
