@@ -249,7 +249,8 @@ class Heuristic:
 
     def observe(self, view: SeatView, outcome: Outcome) -> None:
         """Count the cards a move showed."""
-        if view.refills != self.refills:
+        # (only a pick can empty the deck and so reshuffle the discards)
+        if outcome.drawn and view.refills != self.refills:
             self.recount(view)
             return
         if outcome.seat == self.seat:
@@ -269,14 +270,14 @@ class Heuristic:
 
     def choose(self, view: SeatView) -> Move:
         """The move for its seat: a pick, a use, a discard or an answer."""
-        if not view.to_decide():
+        legal = view.legal_moves()  # none unless this seat must decide
+        if not legal:
             raise ValueError(f"seat {self.seat} is not to decide")
         phase = view.phase
         if phase == COUP:
             return YES
         if phase == EXTENSION:
             return YES if self.wants_extension(view) else NO
-        legal = view.legal_moves()
         if PICK in legal:
             # bsd's coup-fourre window comes before the pick
             windows = [m for m in legal if isinstance(m, Use)]
@@ -357,7 +358,7 @@ class _Turn:
         self.model = view.model
         self.w = weights(view.rules)
         self.hand = view.hand
-        self.own = view.side_of(bot.seat)
+        self.own = self.rules.side_of(bot.seat)
         self.me = view.tableaux[self.own - 1]
         self.needs = _needs(view, self.me)
         self.target = view.target
