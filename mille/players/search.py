@@ -61,7 +61,7 @@ from time import monotonic
 
 from ..engine.cards import EXTRA_TANK, NO_CARD, NUM_SAFETIES, is_safety
 from ..engine.rules import TIE_NO_GAME
-from ..engine.table import OVER, Answer, Discard, Move, Outcome, Pick, Table, Use
+from ..engine.table import OVER, PLAYING, Answer, Discard, Move, Outcome, Pick, Table, Use
 from ..engine.view import SeatView, seen_by_others
 from .base import Player
 from .computer import IN_HAND, PLAYED, UNKNOWN, BsdComputer
@@ -433,37 +433,42 @@ class Sampler:
         rng = random.Random(seed)
         views = _views(t)
         players = self.policies(views, rng)
+        watchers = list(zip(players, views))
         streams = self.streams(world)
         refills = world.refills
         moves = 0
+        seat = t.current_player
+        assert seat is not None
         while True:
-            seat = t.current_player
-            assert seat is not None
             if isinstance(move, Pick):
                 if streams is not None and t.deck and t.refills == refills:
                     _arrange(t, streams, seat)
                 t.apply_unchecked(move)
-                outcome = Outcome(seat, move, drawn=t.drawn)
+                outcome = Outcome(seat, move, NO_CARD, t.drawn)
                 seen = seen_by_others(outcome)  # how many cards, not which
-            elif isinstance(move, Answer):
-                offer = t.offer
-                t.apply_unchecked(move)
-                if offer is not None and move.yes:
-                    outcome = Outcome(seat, move, card=offer[1], coup_fourre=True)
-                else:
-                    outcome = Outcome(seat, move)
-                seen = outcome
+                for player, view in watchers:
+                    player.observe(view, outcome if view.seat == seat else seen)
             else:
-                card = t.hands[seat][move.slot]
-                t.apply_unchecked(move)
-                seen = outcome = Outcome(seat, move, card=card)
+                if isinstance(move, Answer):
+                    offer = t.offer
+                    t.apply_unchecked(move)
+                    if offer is not None and move.yes:
+                        outcome = Outcome(seat, move, offer[1], (), True)
+                    else:
+                        outcome = Outcome(seat, move)
+                else:
+                    card = t.hands[seat][move.slot]
+                    t.apply_unchecked(move)
+                    outcome = Outcome(seat, move, card)
+                for player, view in watchers:
+                    player.observe(view, outcome)
             moves += 1
-            for player, view in zip(players, views):
-                player.observe(view, outcome if player.seat == seat else seen)
-            if t.phase == OVER:
+            phase = t.phase
+            if phase == OVER:
                 break
-            seat = t.current_player
-            assert seat is not None
+            next_seat = t.to_move if phase == PLAYING else t.asked
+            assert next_seat is not None
+            seat = next_seat
             move = players[seat].choose(views[seat])
         return self.value(t), moves
 
