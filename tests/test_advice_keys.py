@@ -18,8 +18,8 @@ from mille.engine.describe import card_name, unseen
 from mille.engine.rules import Rules, find_rules
 from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, Table, Use
 from mille.engine.view import SeatView
-from mille.frontends import bsd_board, screen, ui
-from mille.frontends import table_board as board
+from mille.frontends import bsd_screen, screen, ui
+from mille.frontends import table_screen as board
 from mille.frontends.table_ui import TableUi
 from mille.game.session import Session
 from mille.players import advice
@@ -49,7 +49,7 @@ def bsd(keys: str, session: Session) -> tuple[FakeWindow, ui.Ui]:
     return window, game
 
 
-def table_board(keys: str, session: Session) -> tuple[FakeWindow, TableUi]:
+def table_screen(keys: str, session: Session) -> tuple[FakeWindow, TableUi]:
     window = FakeWindow(keys)
     game = TableUi(window, session)  # type: ignore[arg-type]
     play(game, window)
@@ -152,8 +152,8 @@ def test_h_at_bsds_extension_question(beeps: list[int]) -> None:
 def read_bsd_tracker(screen: list[str]) -> list[tuple[str, int]]:
     """The tracker's cells, column by column (names 14 wide, counts 3)."""
     rows: list[tuple[str, int]] = []
-    for x in (bsd_board.TRACK_X, bsd_board.TRACK_X + bsd_board.TRACK_COLUMN):
-        for y in range(bsd_board.TRACK_Y, bsd_board.TRACK_Y + 10):
+    for x in (bsd_screen.TRACK_X, bsd_screen.TRACK_X + bsd_screen.TRACK_COLUMN):
+        for y in range(bsd_screen.TRACK_Y, bsd_screen.TRACK_Y + 10):
             cell = screen[y][x : x + 17]
             if cell.strip():
                 rows.append((cell[:14].strip(), int(cell[14:17])))
@@ -243,7 +243,7 @@ def coup_offered() -> Session:
 def test_h_on_the_n_seat_board(rules: Rules, beeps: list[int]) -> None:
     session = your_move(Session.new(rules, seed=4))
     before = session.table.copy()
-    window, _ = table_board("H", session)
+    window, _ = table_screen("H", session)
     assert session.table == before
     assert window.screens[-1][TABLE_ERROR].rstrip() == advice.hint(SeatView(before, 0))
     assert beeps == []
@@ -252,7 +252,7 @@ def test_h_on_the_n_seat_board(rules: Rules, beeps: list[int]) -> None:
 def test_h_at_the_coup_fourre_question() -> None:
     session = coup_offered()
     before = session.table.copy()
-    window, _ = table_board("h", session)
+    window, _ = table_screen("h", session)
     screen = window.screens[-1]
     assert screen[board.PROMPT_Y].startswith("Coup Fourre?")
     assert session.table == before
@@ -289,7 +289,7 @@ def test_t_on_the_n_seat_board_fits_and_keeps_your_hand(rules: Rules, full: bool
     session = your_move(Session.new(rules, seed=4))
     session.window_full = full
     before = session.table.copy()
-    window, _ = table_board("tt", session)
+    window, _ = table_screen("tt", session)
     logged, tracked, back = window.screens
     assert session.table == before
     top, cells = read_table_tracker(tracked)
@@ -316,7 +316,7 @@ def test_t_on_the_n_seat_board_fits_and_keeps_your_hand(rules: Rules, full: bool
 
 def test_w_keeps_its_meaning_with_the_tracker_on_the_n_seat_board() -> None:
     session = your_move(Session.new(find_rules("classic", players=4), seed=4))
-    window, game = table_board("tw", session)
+    window, game = table_screen("tw", session)
     assert session.window_full and game.screen.tracking
     assert window.screens[-1][2].startswith("Milestones Played")
     assert any("--NOT SEEN YET--" in row for row in window.screens[-1])
@@ -329,9 +329,9 @@ def test_w_keeps_its_meaning_with_the_tracker_on_the_n_seat_board() -> None:
 def test_the_help_lists_h_and_t(which: str) -> None:
     if which == "bsd":
         window, _ = bsd("?", Session.new(seed=1))
-        lines = [line.replace("{level}", "standard") for line in bsd_board.HELP]
+        lines = [line.replace("{level}", "standard") for line in bsd_screen.HELP]
     else:
-        window, _ = table_board("?", Session.new(find_rules("classic", players=3), seed=1))
+        window, _ = table_screen("?", Session.new(find_rules("classic", players=3), seed=1))
         lines = board.table_help(find_rules("classic", players=3))
     shown = window.screens[-1]
     assert len(lines) <= 24 and all(len(line) < 80 for line in lines)

@@ -30,7 +30,7 @@ from mille.engine.describe import describe, score_rows, score_table, side_member
 from mille.engine.rules import TEAM_MODES, Rules, find_rules
 from mille.engine.table import COUP, EXTENSION, NO, OVER, PICK, PLAYING, Discard, Use
 from mille.engine.view import SeatView
-from mille.frontends import table_board as board
+from mille.frontends import table_screen as board
 from mille.frontends import tui, ui
 from mille.frontends.table_ui import TableUi
 from mille.game.session import Session

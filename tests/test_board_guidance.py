@@ -14,7 +14,7 @@ from mille.engine.rules import find_rules
 from mille.engine.table import OVER, PICK, PLAYING
 from mille.engine.view import SeatView
 from mille.frontends import screen, ui
-from mille.frontends import table_board as board
+from mille.frontends import table_screen as board
 from mille.frontends.table_ui import TableUi
 from mille.game.session import Session
 from support.fakewindow import FakeWindow, OutOfKeys

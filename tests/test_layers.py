@@ -107,12 +107,17 @@ def test_only_front_ends_import_curses() -> None:
     users = {name for name, path in MODULES.items() if {"curses", "_curses"} & imports(path)}
     assert users, "the boards import curses"
     assert all(name.startswith("mille.frontends.") for name in users), sorted(users)
+    # and each is named for the curses layer, so the file list shows which they are
+    named = ("ui", "screen", "curses")
+    assert all(any(word in name.rpartition(".")[2] for word in named) for name in users), sorted(
+        users
+    )
 
 
 def test_the_line_mode_needs_no_curses() -> None:
     """``mille --plain`` runs where curses cannot be imported: the line mode
     and every module it imports, directly or not, import no curses (the
-    boards' modules do: keys, screen, the boards, their dialogues, tui)."""
+    boards' modules do: curses_keys, the screens, their dialogues, tui)."""
     seen = {"mille.frontends.plain"}
     todo = ["mille.frontends.plain"]
     while todo:

@@ -8,12 +8,13 @@ input logic: the board's dialogues (:class:`mille.frontends.ui.Ui`) set
 those and the screen draws them.  Every frame is drawn whole; curses sends
 only what changed.
 
-BSD's board is :class:`mille.frontends.bsd_board.BsdBoard`, the board of
-the other presets :class:`mille.frontends.table_board.TableBoard`.
+BSD's board is :class:`mille.frontends.bsd_screen.BsdBoard`, the board of
+the other presets :class:`mille.frontends.table_screen.TableBoard`.
 """
 
 from __future__ import annotations
 
+import abc
 import curses
 import os
 
@@ -22,7 +23,7 @@ from ..engine.table import OVER, Outcome, Table
 from ..engine.text import ELLIPSIS, escape, shorten
 from ..engine.view import SeatView
 from ..game.session import Session
-from .keys import visible
+from .curses_keys import visible
 
 MIN_LINES = 24
 MIN_COLS = 80
@@ -71,7 +72,7 @@ def tracker_cells(view: SeatView, columns: int) -> list[list[str]]:
     return [cells[index * height : (index + 1) * height] for index in range(columns)]
 
 
-class Screen:
+class Screen(abc.ABC):
     """One board's screen: the game from the session, plus what is shown
     besides it (set by the board's dialogues).  A board draws the game in
     :meth:`draw`; the help page, the L view, the notice of a terminal too
@@ -154,19 +155,19 @@ class Screen:
             pass
         self.bell = False
 
+    @abc.abstractmethod
     def draw(self) -> None:
         """The game's screen (not the help, not the too-small notice)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def help_lines(self) -> list[str]:
         """``?``: the keys and the rules, with the options in force."""
-        raise NotImplementedError
 
-    def computer_moved(self, outcome: Outcome) -> None:
+    def computer_moved(self, outcome: Outcome) -> None:  # noqa: B027 (a board may keep nothing)
         """A computer moved: what the board keeps of it (BSD's shows the
         last move under the prompt)."""
 
-    def new_hand(self) -> None:
+    def new_hand(self) -> None:  # noqa: B027 (a board may forget nothing)
         """A new hand was dealt: what the board forgets."""
 
     def redraw(self) -> None:

@@ -2,7 +2,7 @@
 
 It keeps BSD's board's keys, prompts, signals and game flow (``flow.run``,
 through :class:`mille.frontends.ui.Ui`), with a screen of its own
-(:class:`mille.frontends.table_board.TableBoard`), a side to name for a
+(:class:`mille.frontends.table_screen.TableBoard`), a side to name for a
 hazard when there are two opposing sides or more, and the status line
 saying which computer is thinking.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ..engine.describe import YOU, card_name, seat_name
 from ..engine.table import Move, Outcome, Use
-from .keys import NEWLINE, RETURN, SPACE, is_erase, is_kill
-from .table_board import TableBoard, target_hint
+from .curses_keys import NEWLINE, RETURN, SPACE, is_erase, is_kill
+from .table_screen import TableBoard, target_hint
 from .ui import Ui
 
 

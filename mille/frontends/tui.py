@@ -18,7 +18,7 @@ from ..engine.rules import TOP
 from ..engine.text import escape
 from ..game.session import Session
 from . import process
-from .keys import POLL_MS, TtyKeyboard, WindowKeyboard
+from .curses_keys import POLL_MS, TtyKeyboard, WindowKeyboard
 from .screen import MIN_COLS, MIN_LINES, TOO_SMALL
 from .table_ui import TableUi
 from .ui import Hangup, Ui

@@ -3,8 +3,8 @@ the way BSD mille reads them, and what the game flow asks of a board.
 
 :class:`Ui` is a :class:`mille.frontends.flow.Front` for the game flow
 (:func:`mille.frontends.flow.run`).  It reads keys through a
-:class:`~mille.frontends.keys.KeyReader` and shows everything through its
-screen, a drawer that reads the session (:class:`~mille.frontends.bsd_board.BsdBoard`
+:class:`~mille.frontends.curses_keys.KeyReader` and shows everything through its
+screen, a drawer that reads the session (:class:`~mille.frontends.bsd_screen.BsdBoard`
 for BSD's board; the board of the other presets,
 :class:`mille.frontends.table_ui.TableUi`, has its own).  Keys are read byte
 by byte (no keypad translation) so the command language behaves like BSD's
@@ -42,8 +42,8 @@ from ..engine.table import PICK, Discard, Move, Outcome, Use
 from ..game.session import Session
 from ..storage.recovery import signal_reason
 from . import flow
-from .bsd_board import BsdBoard
-from .keys import (
+from .bsd_screen import BsdBoard
+from .curses_keys import (
     CTRL_C,
     CTRL_L,
     ESC,

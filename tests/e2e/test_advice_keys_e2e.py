@@ -9,7 +9,7 @@ from collections.abc import Callable
 from mille.engine.describe import card_name, unseen
 from mille.engine.table import PICK
 from mille.engine.view import SeatView
-from mille.frontends import bsd_board, screen
+from mille.frontends import bsd_screen, screen
 from mille.game.session import Session
 from mille.players import advice
 from support.screen import Term
@@ -23,8 +23,8 @@ def error_line(term: Term) -> str:
 
 def tracker_cells(lines: list[str]) -> list[tuple[str, int]]:
     cells: list[tuple[str, int]] = []
-    for x in (bsd_board.TRACK_X, bsd_board.TRACK_X + bsd_board.TRACK_COLUMN):
-        for y in range(bsd_board.TRACK_Y, bsd_board.TRACK_Y + 10):
+    for x in (bsd_screen.TRACK_X, bsd_screen.TRACK_X + bsd_screen.TRACK_COLUMN):
+        for y in range(bsd_screen.TRACK_Y, bsd_screen.TRACK_Y + 10):
             cell = lines[y].ljust(80)[x : x + 17]
             if cell.strip():
                 cells.append((cell[:14].strip(), int(cell[14:17])))

@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from mille.frontends.bsd_board import MOVE_X, MOVE_Y
+from mille.frontends.bsd_screen import MOVE_X, MOVE_Y
 from support.screen import Term
 
 Spawn = Callable[..., Term]

@@ -36,7 +36,7 @@ from mille.engine.table import (
     Use,
 )
 from mille.frontends.screen import MOVE_PROMPT
-from mille.frontends.table_board import (
+from mille.frontends.table_screen import (
     LABEL_WIDTH,
     LOG_BOTTOM,
     LOG_X,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mille.engine.table import EXTENSION, NO, OVER, PICK, PLAYING, Use
-from mille.frontends import bsd_board, keys, tui, ui
+from mille.frontends import bsd_screen, curses_keys, tui, ui
 from mille.game.session import Session
 from support.fakewindow import FakeWindow, OutOfKeys
 
@@ -256,7 +256,7 @@ def test_set_up_without_posix_signals(monkeypatch: pytest.MonkeyPatch) -> None:
     try:
         assert signal.getsignal(signal.SIGTERM) == game.on_stop
         assert signal.getsignal(signal.SIGINT) == game.on_interrupt
-        assert isinstance(game.keys.keyboard, keys.WindowKeyboard)  # curses polls
+        assert isinstance(game.keys.keyboard, curses_keys.WindowKeyboard)  # curses polls
     finally:
         for step in reversed(undo):
             step()
@@ -294,9 +294,12 @@ def test_a_long_name_is_capped_and_extra_keys_beep(
 
 
 def test_shown_name_escapes_what_the_terminal_cannot_show() -> None:
-    assert keys.shown_name("été2.sav".encode(), "ANSI_X3.4-1968") == "\\xc3\\xa9t\\xc3\\xa92.sav"
-    assert keys.shown_name("été2.sav".encode(), "UTF-8") == "été2.sav"
-    assert keys.shown_name(b"a\x1bb\xff", "UTF-8") == "a^[b\\xff"
+    assert (
+        curses_keys.shown_name("été2.sav".encode(), "ANSI_X3.4-1968")
+        == "\\xc3\\xa9t\\xc3\\xa92.sav"
+    )
+    assert curses_keys.shown_name("été2.sav".encode(), "UTF-8") == "été2.sav"
+    assert curses_keys.shown_name(b"a\x1bb\xff", "UTF-8") == "a^[b\\xff"
 
 
 def test_the_error_line_escapes_control_characters() -> None:
@@ -382,5 +385,5 @@ def test_question_mark_shows_help_until_a_key() -> None:
     assert help_screen[0].startswith("MILLE BORNES")
     assert "Press any key" in seen[1] and "--HAND--" not in seen[1]
     assert "--HAND--" in seen[2] and window.errors[2] == "", "x only left the help"
-    assert len(bsd_board.HELP) <= 24 and all(len(line) < 80 for line in bsd_board.HELP)
+    assert len(bsd_screen.HELP) <= 24 and all(len(line) < 80 for line in bsd_screen.HELP)
     assert session.table.hands[HUMAN][0] != -1  # p picked

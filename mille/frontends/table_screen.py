@@ -1,6 +1,6 @@
 """The board of the ``classic`` and ``milebymile`` presets, 2 to 9 seats, drawn.
 
-BSD's board (:class:`mille.frontends.bsd_board.BsdBoard`) has room for two
+BSD's board (:class:`mille.frontends.bsd_screen.BsdBoard`) has room for two
 players only.  This one (:class:`TableBoard`) draws a table instead, on the
 same 80x24 screen::
 
