@@ -94,8 +94,9 @@ def test_yes_resumes_the_game(spawn: Callable[..., Term], state_home: Path) -> N
     term.child.send("y")  # one key: no RETURN
     term.wait_for(">>:Move:", row=10)
     term.wait(lambda: hand_on_screen(term) == hand_names(session), what="the resumed hand")
-    assert term.lines()[15].ljust(80)[45:].rstrip() == f"resumed [{time.ctime(WHEN)}]"
-    assert not path.exists()
+    resumed = f"resumed [{time.ctime(WHEN)}]"
+    term.wait(lambda: term.lines()[15].ljust(80)[45:].rstrip() == resumed, what=resumed)
+    term.wait(lambda: not path.exists(), what="the kept file taken")
     assert quit_game(term) == 0
     assert os.listdir(path.parent) == []
 
