@@ -2,7 +2,7 @@
 complete new one, whatever happens meanwhile.
 
 The data goes to a temporary file beside the target
-(``.NAME.XXXXXXXX.tmp``), is flushed and ``fsync``ed, then renamed over
+(``.NAME.<8 random characters>.tmp``), is flushed and ``fsync``ed, then renamed over
 the target; on any failure the temporary file is removed.  The exit
 signals are held back while the temporary file is made, so a handler that
 ends the program always runs where it is cleaned up.  The target is
