@@ -1,0 +1,332 @@
+"""What goes on the wire for a seat, and a seat's moves: the one module of
+``mille.net`` that reads the session.
+
+:class:`Feed` watches a :class:`~mille.game.session.Session` and gives,
+for each seat, a snapshot of its view (JSON-able, with the seat's state
+version) and its events since a version; it makes a seat's move, checked
+by the engine (a refusal changes nothing), refusing a move made against an
+older version.  Everything sent to a seat is made from its
+:class:`~mille.engine.view.SeatView` and the outcomes as it saw them
+(``SeatView.seen``): no other hand, no deck order, no seed.
+
+A seat's version counts the changes it was shown (moves it may see, new
+hands).  A question put to another seat that it declines (``Coup
+Fourre?``) is not shown, and changes no version: that a seat could have
+made a coup fourre is its secret.
+
+>>> from mille.game.session import Session
+>>> from mille.engine.table import PICK
+>>> feed = Feed(Session.new(seed=1))
+>>> feed.version(0), feed.snapshot(0)["phase"]
+(0, 'playing')
+>>> feed.play(0, 0, PICK).changed, feed.version(0), feed.version(1)
+([0, 1], 1, 1)
+>>> [event["drawn"] == [None] for event in feed.events_since(1, 0)]
+[True]
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..engine.cards import HAND_SLOTS, NO_CARD
+from ..engine.moves import COUP, NO, Answer, Event, IllegalMove, Move
+from ..engine.table import Table
+from ..engine.view import SeatView
+from ..players.registry import make_computer
+from ..storage.current import rules_to_dict
+from .wire import STALE, ProtocolError, card_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..game.session import Session
+    from ..players.base import Player
+
+KEPT_EVENTS = 2000  # events kept per seat for a client that comes back
+
+
+def _cards(cards: list[int]) -> list[str | None]:
+    return [card_text(card) for card in cards]
+
+
+def _tableau(view: SeatView, index: int) -> dict[str, Any]:
+    tab = view.tableaux[index]
+    return {
+        "battle": _cards(tab.battle),
+        "speed": _cards(tab.speed),
+        "miles": _cards(tab.miles),
+        "safeties": _cards(tab.safeties),
+        "coups": list(tab.coups),
+        "mileage": tab.mileage,
+        "top": card_text(tab.top),
+        "speed_top": card_text(tab.speed_top),
+        "can_go": tab.can_go,
+        "battle_window": tab.battle_window,
+        "speed_window": tab.speed_window,
+        "record": _cards(tab.record),
+        "problems": _cards(tab.problems),
+        "saved": _cards(tab.saved),
+        "karma": tab.karma,
+        "needs_go": tab.needs_go,
+    }
+
+
+def view_dict(view: SeatView) -> dict[str, Any]:
+    """What ``view``'s seat may know, as JSON: its hand, every side's
+    piles, the discard pile, the cards set aside, how many cards each hand
+    and the deck hold, the scores, whose turn it is, the question pending
+    if it is the seat's or everyone's (not another seat's ``Coup
+    Fourre?``), and the seat's legal moves."""
+    return {
+        "rules": rules_to_dict(view.rules),
+        "seat": view.seat,
+        "hand": _cards(view.hand),
+        "tableaux": [_tableau(view, index) for index in range(view.rules.sides)],
+        "discard": _cards(view.discard),
+        "set_aside": _cards(view.set_aside),
+        "deck_size": view.deck_size,
+        "hand_sizes": list(view.hand_sizes),
+        "slots": view.filled_slots(),
+        "target": view.target,
+        "to_move": view.to_move,
+        "starter": view.starter,
+        "phase": view.phase,
+        "asked": view.asked,
+        "offer": None
+        if view.offer is None
+        else [view.offer[0], card_text(view.offer[1]), card_text(view.offer[2])],
+        "extender": view.extender,
+        "totals": list(view.totals),
+        "games": list(view.games),
+        "ordering": view.ordering,
+        "refills": view.refills,
+        "notices": list(view.notices),
+        "legal": [str(move) for move in view.legal_moves()],
+    }
+
+
+def public_table(table: Table, seat: int) -> Table:
+    """The table ``seat`` is shown: ``table``, or, while another seat's
+    ``Coup Fourre?`` is pending, a copy of it with that question declined
+    (that it was asked is that seat's secret; ``n`` changes only the
+    phase)."""
+    if table.phase == COUP and table.asked != seat:
+        table = table.copy()
+        table.apply(NO)
+    return table
+
+
+@dataclass
+class Played:
+    """What a move changed: the seats shown something, and the moves
+    that had waited for a ``Coup Fourre?`` and were then refused as stale
+    (their seats)."""
+
+    changed: list[int]
+    stale: list[int]
+
+
+def event_dict(view: SeatView, event: Event, version: int) -> dict[str, Any] | None:
+    """``event`` as ``view``'s seat may see it (the cards another drew
+    hidden), or None if it may not see it at all (another seat declining
+    a coup fourre)."""
+    outcome = view.seen(event.outcome)
+    if (
+        event.phase == COUP
+        and outcome.seat != view.seat
+        and isinstance(outcome.move, Answer)
+        and not outcome.coup_fourre
+    ):
+        return None
+    return {
+        "version": version,
+        "seat": outcome.seat,
+        "move": str(outcome.move),
+        "card": card_text(outcome.card),
+        "drawn": _cards(list(outcome.drawn)),
+        "coup_fourre": outcome.coup_fourre,
+        "extra_turn": outcome.extra_turn,
+        "notices": list(event.notices),
+        "phase": event.phase,
+        "mileage": event.mileage,
+    }
+
+
+class Feed:
+    """A session as its seats see it over the wire (see the module docstring)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        players = session.rules.players
+        self.streams: list[list[dict[str, Any]]] = [[] for _ in range(players)]
+        self.dropped = [0] * players  # events no longer kept, by seat
+        self._read = len(session.log)  # the session's events already shown
+        # a move that waits for another seat's Coup Fourre? (seat, version, move)
+        self.waiting: tuple[int, int, Move] | None = None
+        self.stamp = 0  # changes whenever the table does
+
+    # ----- what a seat is sent ---------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.session.rules.players
+
+    def version(self, seat: int) -> int:
+        return self.dropped[seat] + len(self.streams[seat])
+
+    def snapshot(self, seat: int) -> dict[str, Any]:
+        """The seat's view, with its version."""
+        return view_dict(SeatView(public_table(self.session.table, seat), seat)) | {
+            "version": self.version(seat)
+        }
+
+    def events_since(self, seat: int, version: int) -> list[dict[str, Any]] | None:
+        """The seat's events after ``version`` (None if some are no longer kept)."""
+        start = version - self.dropped[seat]
+        if start < 0 or version > self.version(seat):
+            return None
+        return self.streams[seat][start:]
+
+    def _show(self, seat: int, event: dict[str, Any]) -> None:
+        stream = self.streams[seat]
+        stream.append(event)
+        if len(stream) > KEPT_EVENTS:
+            del stream[: len(stream) - KEPT_EVENTS]
+            self.dropped[seat] = event["version"] - len(stream)
+
+    def sync(self) -> list[int]:
+        """Turn the session's new moves into each seat's events; the seats
+        that were shown something."""
+        log = self.session.log
+        table = self.session.table
+        changed: set[int] = set()
+        for event in log[self._read :]:
+            for seat in range(self.players):
+                shown = event_dict(SeatView(table, seat), event, self.version(seat) + 1)
+                if shown is not None:
+                    self._show(seat, shown)
+                    changed.add(seat)
+        if len(log) != self._read:
+            self.stamp += 1
+        self._read = len(log)
+        return sorted(changed)
+
+    # ----- who moves, and moves ----------------------------------------------------
+
+    @property
+    def table(self) -> Table:
+        return self.session.table
+
+    def to_decide(self) -> int | None:
+        """The seat that must decide now (a move or an answer), None at the
+        end of a hand."""
+        return self.session.table.current_player
+
+    def is_computer(self, seat: int) -> bool:
+        return seat in self.session.computers
+
+    def hand_over(self) -> bool:
+        return self.session.table.hand_over
+
+    def game_over(self) -> bool:
+        return self.session.table.game_over
+
+    def play(self, seat: int, version: int, move: Move) -> Played:
+        """Make ``seat``'s ``move`` made against its ``version``.
+        ``ProtocolError`` (stale) for an older version, ``IllegalMove``
+        with the board's message if the engine refuses; either way nothing
+        changed.
+
+        A move of the seat to play while another seat's ``Coup Fourre?``
+        is pending (which it cannot know) waits for the answer: it is made
+        after ``n``, and refused as stale after a coup fourre."""
+        if version != self.version(seat):
+            raise ProtocolError(STALE)
+        table = self.session.table
+        shown = public_table(table, seat)
+        reason = SeatView(shown, seat).check(move)
+        if reason is not None:
+            raise IllegalMove(reason)
+        if shown is not table:
+            self.waiting = (seat, version, move)
+            return Played([], [])
+        self.session.play(move)
+        return self._after()
+
+    def _after(self) -> Played:
+        """Show the new moves; make a move that waited for a ``Coup
+        Fourre?`` now answered, or refuse it as stale."""
+        changed = self.sync()
+        stale: list[int] = []
+        waiting = self.waiting
+        if waiting is not None and self.session.table.phase != COUP:
+            self.waiting = None
+            seat, version, move = waiting
+            if (
+                version == self.version(seat)
+                and SeatView(self.session.table, seat).check(move) is None
+            ):
+                self.session.play(move)
+                changed = sorted(set(changed) | set(self.sync()))
+            else:
+                stale.append(seat)
+        return Played(changed, stale)
+
+    def think(self, seat: int, stand_in: Player | None = None) -> Move:
+        """The move of the computer that plays ``seat`` (its own, or
+        ``stand_in`` for a person who is away).  Reads only: a worker thread
+        may run it while the table waits."""
+        player = self.session.computers.get(seat) if stand_in is None else stand_in
+        if player is None:
+            raise ValueError(f"no computer plays seat {seat}")
+        return player.choose(SeatView(self.session.table, seat))
+
+    def computer_plays(self, seat: int, move: Move) -> Played:
+        """Make the move a computer chose for ``seat`` (by :meth:`think`)."""
+        if self.session.table.current_player != seat:
+            raise IllegalMove("not your turn")
+        self.session.play(move)
+        return self._after()
+
+    def stand_in(self, seat: int, seed: int) -> Player:
+        """A computer to play ``seat`` while its person is away, at the
+        table's level, shown the hand as it is now."""
+        session = self.session
+        player = make_computer(session.rules, seat, random.Random(seed), session.level)
+        player.start_hand(SeatView(session.table, seat))
+        return player
+
+    def next_hand(self) -> list[int]:
+        """Deal the next hand (the last one over); every seat is shown it."""
+        self.sync()
+        self.waiting = None
+        self.session.next_hand()
+        self._read = 0
+        self.stamp += 1
+        for seat in range(self.players):
+            self._show(seat, {"version": self.version(seat) + 1, "deal": True})
+        return list(range(self.players))
+
+
+def hidden_places(table: Table, seat: int) -> int:
+    """How many cards ``seat`` cannot see (the other hands and the deck)."""
+    return len(table.deck) + sum(
+        HAND_SLOTS - hand.count(NO_CARD) for other, hand in enumerate(table.hands) if other != seat
+    )
+
+
+def save(feed: Feed, path: str) -> None:
+    """Save the game to ``path`` (the host's; a save holds every hand)."""
+    from ..storage import savefile
+
+    savefile.save_session(feed.session, path)
+
+
+def keep(feed: Feed) -> str:
+    """Keep the game in a new recovery file; its path (OSError if not)."""
+    from ..storage import recovery
+
+    return recovery.write(feed.session)
