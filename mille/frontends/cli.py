@@ -23,7 +23,11 @@ from dataclasses import dataclass
 
 from .. import __version__
 
-USAGE = "usage: mille [--rules NAME] [--players N] [options] [--seed N] [--plain] [file]"
+USAGE = (
+    "usage: mille [--rules NAME] [--players N] [options] [--seed N] [--plain] [file]\n"
+    "       mille --host [--people N] [--listen ADDRESS] [--port N] [options] [file]\n"
+    "       mille --join ADDRESS[:PORT] CODE [--name NAME]"
+)
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 LINE_LIMIT = 200  # the longest line mille prints on stderr
 PATH_LIMIT = 100  # the most of a file name shown in it (its end)
@@ -65,6 +69,24 @@ milebymile options:
   --karma               the karma rule (3 or more sides)
   (each on/off option also has its other form: --perfect-crossing,
   --no-stacking, --reshuffle, --always-discard, --no-karma)
+
+over the network (the line mode at both ends):
+  --host                host the game: you play seat 0, the others join
+                        with the command it shows; free seats are played
+                        by computers after the grace period
+  --people N            person seats at the hosted table, seats 0 to N-1
+                        (default: every seat)
+  --listen ADDRESS      the address to listen on (default 127.0.0.1: this
+                        machine only; 0.0.0.0 or :: for every network)
+  --port N              the port (default 7477; 0: any free one)
+  --grace SECONDS       how long a dropped person's seat waits before a
+                        computer plays it (default 60)
+  --cert FILE, --key FILE
+                        TLS with this certificate and key (--host); the
+                        certificate to trust (--join)
+  --join ADDRESS[:PORT] CODE
+                        take a free seat at a hosted table
+  --name NAME           your name at the table
 
 the screen:
   --plain               no curses: plain lines and a prompt, for screen
@@ -134,6 +156,21 @@ class Options:
     level: str = "standard"
     plain: bool = False
     chosen: bool = False  # game options or --seed: a new game, no Resume it?
+    net: Network | None = None  # --host or --join
+
+
+@dataclass(frozen=True)
+class Network:
+    """``--host`` or ``--join`` and their options (``frontends.remote`` runs them)."""
+
+    join: tuple[str, str] | None = None  # ADDRESS[:PORT], CODE; None: --host
+    name: str | None = None
+    listen: str = "127.0.0.1"
+    port: int = 7477
+    grace: float = 60.0
+    cert: str | None = None
+    key: str | None = None
+    people: int | None = None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -176,6 +213,15 @@ def _parser() -> _Parser:
     for flag in ("perfect-crossing", "stacking", "reshuffle", "always-discard", "karma"):
         parser.add_argument(f"--{flag}", action=argparse.BooleanOptionalAction)
     parser.add_argument("--rigging", choices=RIGGINGS)
+    parser.add_argument("--host", action="store_true")
+    parser.add_argument("--join", nargs=2, metavar=("ADDRESS", "CODE"))
+    parser.add_argument("--name")
+    parser.add_argument("--listen")
+    parser.add_argument("--port", type=_seed)
+    parser.add_argument("--grace", type=_seed)
+    parser.add_argument("--cert")
+    parser.add_argument("--key")
+    parser.add_argument("--people", type=_seed)
     parser.add_argument("files", nargs="*")
     return parser
 
@@ -205,6 +251,7 @@ def parse_args(argv: list[str]) -> Options:
     files = args.files + unknown + rest
     if args.version:
         return Options(action="version")
+    net = _network(args, files)
     if len(files) > 1:
         raise UsageError(BSD_USAGE)
     given = {key: getattr(args, key) for _, key in _GAME_OPTIONS}
@@ -221,7 +268,7 @@ def parse_args(argv: list[str]) -> Options:
                 f"mille: {', '.join(flags)} cannot be used with a file: "
                 "a saved game keeps its own rules, level and deal"
             )
-        return Options(file=files[0], plain=args.plain)
+        return Options(file=files[0], plain=args.plain, net=net)
     rules = None
     if args.rules is not None or given:
         from ..engine.rules import BSD, RulesError, find_rules
@@ -241,7 +288,44 @@ def parse_args(argv: list[str]) -> Options:
         getattr(args, name) is not None for name in ("rules", "level", "seed")
     )
     return Options(
-        seed=args.seed, rules=rules, level=args.level or "standard", plain=args.plain, chosen=chosen
+        seed=args.seed,
+        rules=rules,
+        level=args.level or "standard",
+        plain=args.plain,
+        chosen=chosen,
+        net=net,
+    )
+
+
+def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
+    """The network options, checked; None without --host or --join."""
+    own = ("name", "listen", "port", "grace", "cert", "key", "people")
+    given = [name for name in own if getattr(args, name) is not None]
+    if not args.host and args.join is None:
+        if given:
+            raise UsageError(f"mille: --{given[0]} goes with --host or --join\n{USAGE}")
+        return None
+    if args.host and args.join is not None:
+        raise UsageError(f"mille: --host and --join cannot be used together\n{USAGE}")
+    if args.join is not None:
+        for name in ("listen", "port", "grace", "key", "people"):
+            if getattr(args, name) is not None:
+                raise UsageError(f"mille: --{name} goes with --host\n{USAGE}")
+        if files:
+            raise UsageError(f"mille: --join takes no file: the host holds the game\n{USAGE}")
+    if args.port is not None and not 0 <= args.port < 65536:
+        raise UsageError("mille: --port must be 0 to 65535")
+    if args.grace is not None and not 1 <= args.grace <= 3600:
+        raise UsageError("mille: --grace must be 1 to 3600 seconds")
+    return Network(
+        join=tuple(args.join) if args.join is not None else None,
+        name=args.name,
+        listen=args.listen or "127.0.0.1",
+        port=7477 if args.port is None else args.port,
+        grace=60.0 if args.grace is None else float(args.grace),
+        cert=args.cert,
+        key=args.key,
+        people=args.people,
     )
 
 
@@ -319,6 +403,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mille {__version__}")
         return 0
     try:
+        if options.net is not None and options.net.join is not None:
+            from . import remote
+
+            address, code = options.net.join
+            return remote.join(address, code, options.net.name, options.net.cert)
         return _play(options)
     except KeyboardInterrupt:
         return 130
@@ -363,7 +452,7 @@ def _play(options: Options) -> int:
             return 1
         session.source = options.file
         message = file_stamp(options.file)
-    if not options.plain and not _is_terminal():
+    if not options.plain and options.net is None and not _is_terminal():
         complain(
             None,
             "standard input and output must be a terminal "
@@ -376,9 +465,18 @@ def _play(options: Options) -> int:
         except _Stop as stop:
             return stop.status
         if found is None:
+            from ..engine.rules import find_rules
             from ..game.session import Session
 
-            if options.rules is None:
+            if options.net is not None:  # --host: seats 0 to --people - 1 are people
+                rules = options.rules or find_rules("bsd")
+                people = rules.players if options.net.people is None else options.net.people
+                if not 1 <= people <= rules.players:
+                    complain(None, f"--people must be 1 to {rules.players}")
+                    return 1
+                humans = tuple(range(people))
+                session = Session.new(rules, seed=options.seed, level=options.level, humans=humans)
+            elif options.rules is None:
                 session = Session.new(seed=options.seed, level=options.level)
             else:
                 session = Session.new(options.rules, seed=options.seed, level=options.level)
@@ -387,7 +485,9 @@ def _play(options: Options) -> int:
             session, message, resumed = found
     status = 1
     try:
-        if options.plain:
+        if options.net is not None:
+            status = _host(session, options.net)
+        elif options.plain:
             from . import plain
 
             status = plain.play(session, message, fresh=resumed is None and options.file is None)
@@ -399,6 +499,20 @@ def _play(options: Options) -> int:
         if resumed is not None and status != 0:
             _keep(session, *resumed)
     return status
+
+
+def _host(session: Session, net: Network) -> int:
+    from . import remote
+
+    return remote.host(
+        session,
+        listen=net.listen,
+        port=net.port,
+        grace=net.grace,
+        cert=net.cert,
+        key=net.key,
+        name=net.name,
+    )
 
 
 def describe_game(session: Session) -> str:
