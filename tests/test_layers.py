@@ -155,5 +155,7 @@ def test_only_seats_reads_the_session() -> None:
         for name in MODULES
         if name.startswith("mille.net.") and name != "mille.net.seats"
     }
-    readers = [name for name, text in texts.items() if "session." in text.replace("game.session", "")]
+    readers = [
+        name for name, text in texts.items() if "session." in text.replace("game.session", "")
+    ]
     assert readers == []

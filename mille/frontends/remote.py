@@ -462,6 +462,42 @@ class Hosting:
         self.address: tuple[str, int] = ("", 0)
         self.error: str | None = None
         self.thread = threading.Thread(target=self._run, name="mille-host", daemon=True)
+        self.kept_path: str | None = None  # the recovery file written after every move
+        self.writer: Any = None  # one thread writes it, in order
+
+    def keep_after_move(self) -> None:
+        """After every move: the game to the recovery file (serialised here,
+        written by a thread of its own, so the table does not wait for the
+        disk); a host that dies is offered by the next ``mille --host``."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        from ..net.seats import saved_bytes
+        from ..storage import atomic, recovery
+
+        assert self.table is not None
+        try:
+            data = saved_bytes(self.table.feed)
+            if self.kept_path is None:
+                import os
+
+                os.makedirs(recovery.directory(), mode=recovery.DIRECTORY_MODE, exist_ok=True)
+                self.kept_path = recovery.new_path()
+                self.writer = ThreadPoolExecutor(1, thread_name_prefix="mille-keep")
+        except (OSError, ValueError):
+            return
+        self.writer.submit(atomic.write, self.kept_path, data)
+
+    def drop_kept(self) -> None:
+        """The game ended or was kept elsewhere: the per-move file goes."""
+        if self.writer is not None:
+            self.writer.shutdown(wait=True)
+        if self.kept_path is not None:
+            import os
+
+            try:
+                os.unlink(self.kept_path)
+            except OSError:
+                pass
 
     def start(self, listen: str, port: int, context: ssl.SSLContext | None) -> None:
         self.listen = (listen, port, context)
@@ -480,7 +516,12 @@ class Hosting:
         listen, port, context = self.listen
         try:
             self.table = server.add(
-                Host(self.session, host_seat=self.host_seat, names={self.host_seat: self.name})
+                Host(
+                    self.session,
+                    host_seat=self.host_seat,
+                    names={self.host_seat: self.name},
+                    on_move=self.keep_after_move,
+                )
             )
             self.address = await server.start(listen, port, context)
         except OSError as exc:
@@ -566,6 +607,7 @@ def host(
             line, _ = hosting.call(lambda: process.keep(session, reason))
             kept.append(line)
             print(line, file=sys.stderr, flush=True)
+            hosting.call(hosting.drop_kept)
 
     status = 1
     loop = asyncio.new_event_loop()
@@ -595,6 +637,8 @@ def host(
         status = 130
     finally:
         loop.close()
+        if not kept:  # the game ended here: nothing to offer next time
+            hosting.call(hosting.drop_kept)
         hosting.shut()
     return status
 

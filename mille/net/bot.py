@@ -47,7 +47,8 @@ class Bot:
         self.done = asyncio.Event()
         self.bye: str | None = None
         self.moves = 0
-        self.stop_after: int | None = None  # leave after this many moves (a drop)
+        # leave after this many moves, at the end of a turn (a drop)
+        self.stop_after: int | None = None
         self.last: dict[str, Any] | None = None  # the last move sent
 
     async def join(
@@ -127,9 +128,10 @@ class Bot:
                 self.client.send({"type": "deal"})
             return True
         if remote.legal:
-            if self.stop_after is not None and self.moves >= self.stop_after:
-                return False
             self.moves += 1
-            self.last = {"type": "move", "version": remote.version, "move": choose(remote.legal)}
+            move = choose(remote.legal)
+            self.last = {"type": "move", "version": remote.version, "move": move}
             self.client.send(self.last)
+            if self.stop_after is not None and self.moves >= self.stop_after and move[0] in "UD":
+                return False  # gone after a move that ends its turn: the others play on
         return True

@@ -330,3 +330,10 @@ def keep(feed: Feed) -> str:
     from ..storage import recovery
 
     return recovery.write(feed.session)
+
+
+def saved_bytes(feed: Feed) -> bytes:
+    """The game as a save file's bytes (what the host keeps after every move)."""
+    from ..storage import savefile
+
+    return savefile.dumps(feed.session).encode("ascii")

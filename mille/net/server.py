@@ -206,7 +206,8 @@ class Host:
     ) -> None:
         self.feed = Feed(session)
         self.code = code or new_code()
-        self.limits = limits or Limits()
+        self.limits = limits or Limits()  # the server's, once added to one
+        self.own_limits = limits is not None
         self.on_move = on_move  # after every move (the host keeps the game)
         self.seats = [
             Seat(seat, not self.feed.is_computer(seat), clean_name((names or {}).get(seat), seat))
@@ -242,12 +243,12 @@ class Host:
         for seat in self.seats:
             if not seat.person:
                 status = "computer"
-            elif seat.token is None:
-                status = "free"
             elif seat.conn is not None:
                 status = "here"
             elif seat.stand_in:
                 status = "computer-for-now"
+            elif seat.token is None:
+                status = "free"
             else:
                 status = "away"
             rows.append(
@@ -295,6 +296,15 @@ class Host:
             seat.timer = loop.call_later(self.limits.grace, self._grace_over, seat)
         self.broadcast_seats()
 
+    def open_seats(self) -> None:
+        """The person seats nobody holds yet wait the grace period too, then
+        a computer plays each until someone takes it."""
+        loop = asyncio.get_running_loop()
+        for seat in self.seats:
+            if seat.person and seat.conn is None and seat.timer is None:
+                seat.away_since = time.monotonic()
+                seat.timer = loop.call_later(self.limits.grace, self._grace_over, seat)
+
     def _grace_over(self, seat: Seat) -> None:
         seat.timer = None
         if seat.conn is None and not self.over:
@@ -312,14 +322,15 @@ class Host:
         for conn in self.connections():
             conn.send(message)
 
-    def update(self, conn: Connection) -> None:
-        """Send ``conn`` its seat's new events and view (if it changed)."""
+    def update(self, conn: Connection, force: bool = False) -> None:
+        """Send ``conn`` its seat's new events and view (if it changed, or
+        if ``force``)."""
         seat = conn.seat
         if seat is None:
             return
         feed = self.feed
         version = feed.version(seat.number)
-        if version == conn.sent_version:
+        if version == conn.sent_version and not force:
             return
         since = max(conn.sent_version, 0)
         events = feed.events_since(seat.number, since)
@@ -444,7 +455,11 @@ class Server:
         self.server: asyncio.Server | None = None
 
     def add(self, host: Host) -> Host:
+        """Serve ``host``'s table (with the server's limits unless it has its own)."""
+        if not host.own_limits:
+            host.limits = self.limits
         self.tables[host.code] = host
+        host.open_seats()
         host.driver = asyncio.get_running_loop().create_task(host.drive())
         host.wake.set()
         return host
@@ -519,8 +534,8 @@ class Server:
                 await asyncio.wait_for(pump, 5)
             writer.close()
 
-    async def _line(self, conn: Connection, deadline: float) -> dict[str, Any] | None:
-        """The next message (None at the end of the stream)."""
+    async def _line(self, conn: Connection, deadline: float) -> bytes | None:
+        """The next line (None at the end of the stream)."""
         try:
             line = await asyncio.wait_for(conn.reader.readuntil(b"\n"), deadline)
         except asyncio.IncompleteReadError as exc:
@@ -533,19 +548,19 @@ class Server:
             raise ProtocolError(TOO_LONG) from None
         except asyncio.TimeoutError:
             raise ProtocolError(TOO_SLOW) from None
-        return decode(line)
+        return line
 
     async def _serve(self, conn: Connection) -> None:
         limits = self.limits
-        hello = await self._line(conn, limits.first_deadline)
-        if hello is None:
+        line = await self._line(conn, limits.first_deadline)
+        if line is None:
             return
-        await self._hello(conn, hello)
+        await self._hello(conn, decode(line))
         table = conn.table
         assert table is not None
         while not conn.closed:
             try:
-                message = await self._line(conn, limits.ping_every)
+                line = await self._line(conn, limits.ping_every)
             except ProtocolError as exc:
                 if exc.code != TOO_SLOW:
                     raise
@@ -553,13 +568,13 @@ class Server:
                     raise
                 conn.send({"type": "ping"})
                 continue
-            if message is None:
+            if line is None:
                 return
             if not conn.allow():
                 conn.send(error(TOO_FAST))
                 continue
             try:
-                self._message(conn, table, message)
+                self._message(conn, table, decode(line))
             except ProtocolError as exc:
                 if exc.code == TABLE_OVER:
                     raise
@@ -582,8 +597,7 @@ class Server:
                 raise ProtocolError(NOT_HOST)
             table.end()
         elif kind == "view":  # send the view again (a redraw)
-            conn.sent_version = -1
-            table.update(conn)
+            table.update(conn, force=True)
         elif kind == "bye":
             conn.close()
         elif kind == "hello":
@@ -595,7 +609,7 @@ class Server:
         if hello["type"] != "hello":
             raise ProtocolError(HELLO_FIRST)
         version = hello.get("protocol")
-        if version != PROTOCOL:
+        if type(version) is not int or version != PROTOCOL:  # True and 1.0 are not 1 here
             raise ProtocolError(
                 VERSION,
                 f"this host speaks mille protocol {PROTOCOL}, not {json_text(version)}: "
@@ -635,7 +649,7 @@ class Server:
             }
         )
         table.attach(seat, conn)
-        table.update(conn)
+        table.update(conn, force=True)
         table.wake.set()
 
 
