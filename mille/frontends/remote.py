@@ -61,6 +61,7 @@ class LineClient:
         self.file_prompt = False  # the next line is a file name (the host's save)
         self.done = False
         self.told_turn = -1  # the version whose table was shown
+        self.status = 0  # the exit status once done
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -92,8 +93,10 @@ class LineClient:
             else:
                 self.say(f"Not saved: {shown(message.get('reason'), 100)}.")
         elif kind == "bye":
-            self.say(f"mille: {shown(message.get('reason'), 100)}")
+            reason = shown(message.get("reason"), 100)
+            self.say(f"mille: {reason}")
             self.done = True
+            self.status = 0 if reason == "the host ended the game" else 1
 
     def on_seats(self, message: dict[str, Any]) -> None:
         remote = self.remote
@@ -360,7 +363,7 @@ async def _session(client: Client, ui: LineClient, lines: asyncio.Queue[str | No
                     ui.say(f"mille: {exc.message}")
                     return 1
                 if message is None:
-                    return 0 if ui.done else None
+                    return ui.status if ui.done else None
                 try:
                     ui.on(message)
                 except ProtocolError as exc:
@@ -370,7 +373,7 @@ async def _session(client: Client, ui: LineClient, lines: asyncio.Queue[str | No
                 if message.get("type") == "error" and message.get("code") in FATAL:
                     return 1
                 if ui.done:
-                    return 0
+                    return ui.status
                 receive = asyncio.ensure_future(client.receive())
             if typed in done:
                 text = typed.result()

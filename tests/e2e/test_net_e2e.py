@@ -1,0 +1,94 @@
+"""End to end over loopback: ``mille --host`` and two ``mille --join`` in
+pseudo-terminals (the line mode at every end) play a few turns; the host
+is killed with SIGTERM, keeps the game, and the next ``mille --host``
+resumes it for the same people, who join again."""
+
+from __future__ import annotations
+
+import re
+import signal
+from collections.abc import Callable
+
+from support.screen import Term
+
+Spawn = Callable[..., Term]
+JOIN = re.compile(rb"mille --join (\S+) (\S+)")
+
+
+def join_command(term: Term) -> tuple[str, str]:
+    term.wait(lambda: JOIN.search(term.raw) is not None, timeout=20, what="the join command")
+    match = JOIN.findall(bytes(term.raw))[-1]
+    return match[0].decode(), match[1].decode()
+
+
+def play_turns(terms: list[Term], turns: int) -> None:
+    """Each term picks and discards when asked, until each did ``turns`` times."""
+    done = dict.fromkeys(range(len(terms)), 0)
+    prompts = [term.raw.count(b"Your move:") for term in terms]
+    while min(done.values()) < turns:
+        moved = False
+        for index, term in enumerate(terms):
+            term.pump(0.02)
+            if term.raw.count(b"Your move:") > prompts[index]:
+                term.send("p\r")
+                term.wait(
+                    lambda t=term, n=prompts[index]: t.raw.count(b"Your move:") > n + 1,
+                    timeout=20,
+                    what="the hand after the pick",
+                )
+                discards = term.raw.count(b" discarded ")
+                term.send("d 1\r")
+                term.wait(
+                    lambda t=term, n=discards: t.raw.count(b" discarded ") > n,
+                    timeout=20,
+                    what="the discard told",
+                )
+                prompts[index] = term.raw.count(b"Your move:")
+                done[index] += 1
+                moved = True
+        if not moved:
+            terms[0].pump(0.1)
+
+
+def test_host_two_joins_sigterm_and_resume(spawn: Spawn) -> None:
+    host = spawn(
+        "--host", "--rules", "classic", "--players", "4", "--people", "3", "--port", "0",
+        "--seed", "3", "--name", "Host\x1b[2J",
+    )  # fmt: skip
+    address, code = join_command(host)
+    assert address.startswith("127.0.0.1:") and len(code) == 12
+    ann = spawn("--join", address, code, "--name", "Ann")
+    ann.wait_for("You sit at seat 1", timeout=20)
+    bob = spawn("--join", address, code, "--name", "Bob")
+    bob.wait_for("You sit at seat 2", timeout=20)
+    # names from the network are escaped: no screen clear reached the joiners
+    ann.wait(lambda: b"Host\\x1b[2J (seat 0) is at the table." in ann.raw, what="the host's name")
+    play_turns([host, ann, bob], 2)
+    assert b"Traceback" not in host.raw + ann.raw + bob.raw
+
+    # another seat may not save
+    ann.send("s\r")
+    ann.wait(lambda: b"Only the host may save (a save holds every hand)." in ann.raw)
+
+    host.child.kill(signal.SIGTERM)
+    assert host.wait_exit(timeout=20) == 1
+    assert re.search(rb"mille: terminated; the game is kept in \S+", host.raw)
+    for joiner in (ann, bob):
+        joiner.wait(lambda j=joiner: b"mille: the host went away" in j.raw, timeout=30)
+        assert joiner.wait_exit(timeout=10) == 1
+
+    again = spawn("--host", "--port", "0", state_home=host.state_home)
+    again.wait_for("Resume it?", timeout=20)
+    again.send("y\r")
+    address, code = join_command(again)
+    ann2 = spawn("--join", address, code, "--name", "Ann")
+    ann2.wait_for("You sit at seat 1", timeout=20)
+    bob2 = spawn("--join", address, code, "--name", "Bob")
+    bob2.wait_for("You sit at seat 2", timeout=20)
+    play_turns([again, ann2, bob2], 1)
+    again.send("q\r")
+    assert again.wait_exit(timeout=20) == 0
+    for joiner in (ann2, bob2):
+        joiner.wait(lambda j=joiner: b"mille: the host ended the game" in j.raw, timeout=20)
+        assert joiner.wait_exit(timeout=10) == 0
+    assert b"Traceback" not in again.raw + ann2.raw + bob2.raw
