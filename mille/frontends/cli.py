@@ -23,17 +23,16 @@ from dataclasses import dataclass
 
 from .. import __version__
 
-USAGE = (
-    "usage: mille [--rules NAME] [--players N] [options] [--seed N] [--plain] [file]\n"
-    "       mille --host [--people N] [--listen ADDRESS] [--port N] [options] [file]\n"
-    "       mille --join ADDRESS[:PORT] CODE [--name NAME]"
-)
+USAGE = "usage: mille [--rules NAME] [--players N] [options] [--seed N] [--plain] [file]"
+NET_USAGE = """       mille --host [--people N] [--listen ADDRESS] [--port N] [options] [file]
+       mille --join ADDRESS[:PORT] CODE [--name NAME]"""
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 LINE_LIMIT = 200  # the longest line mille prints on stderr
 PATH_LIMIT = 100  # the most of a file name shown in it (its end)
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
 
 HELP = f"""{USAGE}
+{NET_USAGE}
 
 Mille Bornes in the terminal.  With no options: BSD mille, you against
 the computer.
@@ -230,7 +229,7 @@ def parse_args(argv: list[str]) -> Options:
     """Read the command line; raises UsageError.
 
     >>> parse_args(["--seed", "7"])
-    Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False, chosen=True)
+    Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False, chosen=True, net=None)
     >>> parse_args(["a", "b"])
     Traceback (most recent call last):
     ...

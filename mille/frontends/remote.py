@@ -18,6 +18,7 @@ yet: both ends play in lines.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sys
 import threading
@@ -269,7 +270,6 @@ def _read_lines(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None
     """Standard input's lines into ``queue`` (None at its end); run in a
     daemon thread, which a blocked read does not keep from exiting (it
     reads the descriptor, not the buffered file, whose lock would)."""
-    import os
 
     def put(text: str | None) -> bool:
         try:
@@ -319,7 +319,7 @@ async def play_seat(
             except OSError as exc:
                 if ui is None:
                     out.write(
-                        f"mille: cannot reach {shown(address)}:{port}: {shown(exc.strerror or exc)}\n"
+                        f"mille: cannot reach {shown(address)}:{port}: {shown(_reason(exc))}\n"
                     )
                     return 1
                 tries += 1
@@ -393,6 +393,12 @@ async def _session(client: Client, ui: LineClient, lines: asyncio.Queue[str | No
 
 
 FATAL = ("version", "wrong-code", "too-many-tries", "wrong-token", "table-full", "table-over")
+
+
+def _reason(exc: OSError) -> str:
+    """The system's words for a failed connection (asyncio puts its own
+    in ``strerror``)."""
+    return os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
 
 
 def split_address(text: str) -> tuple[str, int]:
@@ -481,8 +487,6 @@ class Hosting:
         try:
             data = saved_bytes(self.table.feed)
             if self.kept_path is None:
-                import os
-
                 os.makedirs(recovery.directory(), mode=recovery.DIRECTORY_MODE, exist_ok=True)
                 self.kept_path = recovery.new_path()
                 self.writer = ThreadPoolExecutor(1, thread_name_prefix="mille-keep")
@@ -495,8 +499,6 @@ class Hosting:
         if self.writer is not None:
             self.writer.shutdown(wait=True)
         if self.kept_path is not None:
-            import os
-
             try:
                 os.unlink(self.kept_path)
             except OSError:

@@ -64,7 +64,6 @@ TABLE_OVER = "table-over"  # the host ended the table
 
 MESSAGES = {
     BAD_JSON: "not a JSON object on one line",
-    BAD_MESSAGE: "bad message",
     TOO_LONG: f"line longer than {MAX_LINE} bytes",
     TOO_FAST: f"more than {RATE:g} messages a second",
     TOO_SLOW: "too slow",

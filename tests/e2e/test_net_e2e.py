@@ -21,6 +21,15 @@ def join_command(term: Term) -> tuple[str, str]:
     return match[0].decode(), match[1].decode()
 
 
+def said(term: Term, text: bytes, timeout: float = 20) -> None:
+    term.wait(lambda: text in term.raw, timeout=timeout, what=text.decode())
+
+
+def grows(term: Term, text: bytes, count: int, what: str) -> None:
+    """Wait until ``text`` was written more than ``count`` times."""
+    term.wait(lambda: term.raw.count(text) > count, timeout=20, what=what)
+
+
 def play_turns(terms: list[Term], turns: int) -> None:
     """Each term picks and discards when asked, until each did ``turns`` times."""
     done = dict.fromkeys(range(len(terms)), 0)
@@ -31,18 +40,10 @@ def play_turns(terms: list[Term], turns: int) -> None:
             term.pump(0.02)
             if term.raw.count(b"Your move:") > prompts[index]:
                 term.send("p\r")
-                term.wait(
-                    lambda t=term, n=prompts[index]: t.raw.count(b"Your move:") > n + 1,
-                    timeout=20,
-                    what="the hand after the pick",
-                )
+                grows(term, b"Your move:", prompts[index] + 1, "the hand after the pick")
                 discards = term.raw.count(b" discarded ")
                 term.send("d 1\r")
-                term.wait(
-                    lambda t=term, n=discards: t.raw.count(b" discarded ") > n,
-                    timeout=20,
-                    what="the discard told",
-                )
+                grows(term, b" discarded ", discards, "the discard told")
                 prompts[index] = term.raw.count(b"Your move:")
                 done[index] += 1
                 moved = True
@@ -74,7 +75,7 @@ def test_host_two_joins_sigterm_and_resume(spawn: Spawn) -> None:
     assert host.wait_exit(timeout=20) == 1
     assert re.search(rb"mille: terminated; the game is kept in \S+", host.raw)
     for joiner in (ann, bob):
-        joiner.wait(lambda j=joiner: b"mille: the host went away" in j.raw, timeout=30)
+        said(joiner, b"mille: the host went away", timeout=30)
         assert joiner.wait_exit(timeout=10) == 1
 
     again = spawn("--host", "--port", "0", state_home=host.state_home)
@@ -89,6 +90,6 @@ def test_host_two_joins_sigterm_and_resume(spawn: Spawn) -> None:
     again.send("q\r")
     assert again.wait_exit(timeout=20) == 0
     for joiner in (ann2, bob2):
-        joiner.wait(lambda j=joiner: b"mille: the host ended the game" in j.raw, timeout=20)
+        said(joiner, b"mille: the host ended the game")
         assert joiner.wait_exit(timeout=10) == 0
     assert b"Traceback" not in again.raw + ann2.raw + bob2.raw
