@@ -404,3 +404,33 @@ def test_fuzz_beside_a_game() -> None:
 @pytest.mark.slow
 def test_fuzz_beside_a_game_long() -> None:
     assert fuzz_beside_a_game(2000, 5000) > 7000
+
+
+def test_computers_in_a_worker_process() -> None:
+    """The computers think in the worker's replica, which stays in step with
+    the table (moves and new hands) to the end of the game."""
+    rules = find_rules("milebymile", players=4, winning_score=3000)
+    session = Session.new(rules, seed=6, humans=(0,))
+
+    async def main() -> None:
+        server = Server(FAST)
+        host = server.add(Host(session, host_seat=0, worker=True))
+        _, port = await server.start()
+        try:
+            token = host.seats[0].token
+            assert token is not None
+            bot = Bot("host")
+            await bot.join(port, host.code, token=token)
+            await asyncio.wait_for(bot.run(), 120)
+            deals = [e for m in bot.messages if m["type"] == "update" for e in m["events"] if e.get("deal")]  # fmt: skip
+            assert len(deals) >= 2
+            assert host.thinker is not None  # never fell back to a thread
+            assert host.thinker.process is not None and host.thinker.process.returncode is None
+        finally:
+            await server.close()
+            if host.thinker is not None:
+                await host.thinker.stop()
+
+    asyncio.run(main())
+    assert session.table.game_over
+    session.table.validate()

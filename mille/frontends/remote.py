@@ -526,6 +526,7 @@ class Hosting:
                     host_seat=self.host_seat,
                     names={self.host_seat: self.name},
                     on_move=self.keep_after_move,
+                    worker=bool(self.session.computers) or self.session.rules.players > 1,
                 )
             )
             self.address = await server.start(listen, port, context)

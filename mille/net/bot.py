@@ -34,7 +34,9 @@ def choose(legal: list[str]) -> str:
 class Bot:
     """One scripted seat (see the module docstring)."""
 
-    def __init__(self, name: str = "bot", *, deal: bool = True, games: int = 1) -> None:
+    def __init__(
+        self, name: str = "bot", *, deal: bool = True, games: int = 1, light: bool = False
+    ) -> None:
         self.name = name
         self.client = Client()
         self.remote = Remote()
@@ -43,6 +45,11 @@ class Bot:
         self.arrivals: list[tuple[float, int]] = []  # (time, version) of each update
         self.errors: list[dict[str, Any]] = []
         self.deal = deal  # deal the next hand when it is over (the host)
+        # read only the version and the legal moves (the benchmark: no table rebuilt,
+        # no lines kept, games without end)
+        self.light = light
+        self.think = 0.0  # seconds to wait before each move (a pace, for the benchmark)
+        self.sent: list[float] = []  # when each move was sent
         self.games = games
         self.done = asyncio.Event()
         self.bye: str | None = None
@@ -80,9 +87,10 @@ class Bot:
                     line = await client.reader.readuntil(b"\n")
                 except (asyncio.IncompleteReadError, ConnectionError, OSError):
                     break
-                self.lines.append(line)
                 message = decode(line)
-                self.messages.append(message)
+                if not self.light:
+                    self.lines.append(line)
+                    self.messages.append(message)
                 if not await self.on(message):
                     break
         finally:
@@ -115,8 +123,16 @@ class Bot:
         if kind != "update":
             return True
         self.arrivals.append((time.perf_counter(), int(message["version"])))
-        remote.update(message)
         view = message["view"]
+        if self.light:
+            remote.version = int(message["version"])
+            remote.legal = view["legal"]
+            if view["phase"] == "hand over":
+                if self.deal:
+                    self.client.send({"type": "deal"})
+                return True
+        else:
+            remote.update(message)
         if view["phase"] == "hand over":
             table = remote.table
             assert table is not None
@@ -131,6 +147,9 @@ class Bot:
             self.moves += 1
             move = choose(remote.legal)
             self.last = {"type": "move", "version": remote.version, "move": move}
+            if self.think:
+                await asyncio.sleep(self.think)
+            self.sent.append(time.perf_counter())
             self.client.send(self.last)
             if self.stop_after is not None and self.moves >= self.stop_after and move[0] in "UD":
                 return False  # gone after a move that ends its turn: the others play on

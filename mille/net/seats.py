@@ -74,16 +74,36 @@ def _tableau(view: SeatView, index: int) -> dict[str, Any]:
     }
 
 
-def view_dict(view: SeatView) -> dict[str, Any]:
+def view_dict(view: SeatView, shared: dict[str, Any] | None = None) -> dict[str, Any]:
     """What ``view``'s seat may know, as JSON: its hand, every side's
     piles, the discard pile, the cards set aside, how many cards each hand
     and the deck hold, the scores, whose turn it is, the question pending
     if it is the seat's or everyone's (not another seat's ``Coup
-    Fourre?``), and the seat's legal moves."""
+    Fourre?``), and the seat's legal moves.  ``shared``: what every seat
+    is shown of this table now (:func:`shared_dict`), if already made."""
+    offer = view.offer
+    return (
+        {
+            "rules": None,  # (first, as in the file; filled below)
+            "seat": view.seat,
+            "hand": _cards(view.hand),
+        }
+        | (shared_dict(view) if shared is None else shared)
+        | {
+            "phase": view.phase,
+            "asked": view.asked,
+            "offer": None
+            if offer is None
+            else [offer[0], card_text(offer[1]), card_text(offer[2])],
+            "legal": [str(move) for move in view.legal_moves()],
+        }
+    )
+
+
+def shared_dict(view: SeatView) -> dict[str, Any]:
+    """The part of a view every seat is shown alike (made once a change)."""
     return {
         "rules": rules_to_dict(view.rules),
-        "seat": view.seat,
-        "hand": _cards(view.hand),
         "tableaux": [_tableau(view, index) for index in range(view.rules.sides)],
         "discard": _cards(view.discard),
         "set_aside": _cards(view.set_aside),
@@ -93,18 +113,12 @@ def view_dict(view: SeatView) -> dict[str, Any]:
         "target": view.target,
         "to_move": view.to_move,
         "starter": view.starter,
-        "phase": view.phase,
-        "asked": view.asked,
-        "offer": None
-        if view.offer is None
-        else [view.offer[0], card_text(view.offer[1]), card_text(view.offer[2])],
         "extender": view.extender,
         "totals": list(view.totals),
         "games": list(view.games),
         "ordering": view.ordering,
         "refills": view.refills,
         "notices": list(view.notices),
-        "legal": [str(move) for move in view.legal_moves()],
     }
 
 
@@ -167,6 +181,10 @@ class Feed:
         # a move that waits for another seat's Coup Fourre? (seat, version, move)
         self.waiting: tuple[int, int, Move] | None = None
         self.stamp = 0  # changes whenever the table does
+        # the moves made (as text, and "deal"), for a worker's replica, when one listens
+        self.ops: list[str] | None = None
+        self._shared: dict[str, Any] = {}
+        self._shared_key: tuple[int, int, int] | None = None
 
     # ----- what a seat is sent ---------------------------------------------------
 
@@ -179,9 +197,17 @@ class Feed:
 
     def snapshot(self, seat: int) -> dict[str, Any]:
         """The seat's view, with its version."""
-        return view_dict(SeatView(public_table(self.session.table, seat), seat)) | {
-            "version": self.version(seat)
-        }
+        table = self.session.table
+        shown = public_table(table, seat)
+        view = SeatView(shown, seat)
+        shared = None
+        if shown is table:  # the part every seat is shown, made once a change
+            key = (self.stamp, len(self.session.log), id(table))
+            if key != self._shared_key:
+                self._shared = shared_dict(view)
+                self._shared_key = key
+            shared = self._shared
+        return view_dict(view, shared) | {"version": self.version(seat)}
 
     def events_since(self, seat: int, version: int) -> list[dict[str, Any]] | None:
         """The seat's events after ``version`` (None if some are no longer kept)."""
@@ -204,6 +230,8 @@ class Feed:
         table = self.session.table
         changed: set[int] = set()
         for event in log[self._read :]:
+            if self.ops is not None:
+                self.ops.append(str(event.outcome.move))
             for seat in range(self.players):
                 shown = event_dict(SeatView(table, seat), event, self.version(seat) + 1)
                 if shown is not None:
@@ -291,6 +319,12 @@ class Feed:
         self.session.play(move)
         return self._after()
 
+    def take_ops(self) -> list[str]:
+        """The moves made since the last call (see ``ops``), and forget them."""
+        ops = self.ops or []
+        self.ops = []
+        return ops
+
     def stand_in(self, seat: int, seed: int) -> Player:
         """A computer to play ``seat`` while its person is away, at the
         table's level, shown the hand as it is now."""
@@ -304,6 +338,8 @@ class Feed:
         self.sync()
         self.waiting = None
         self.session.next_hand()
+        if self.ops is not None:
+            self.ops.append("deal")
         self._read = 0
         self.stamp += 1
         for seat in range(self.players):

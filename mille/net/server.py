@@ -25,13 +25,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import sys
 import time
 from collections import deque
 from dataclasses import dataclass, field
 
 from ..engine.moves import IllegalMove
 from ..engine.text import escape, shorten
-from .seats import Feed, keep, save
+from .seats import Feed, keep, save, saved_bytes
 from .wire import (
     BAD_MESSAGE,
     BURST,
@@ -67,6 +68,7 @@ from .wire import (
 from .wire import (
     field as read_field,
 )
+from .worker import Thinker
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -74,6 +76,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from ..engine.moves import Move
     from ..game.session import Session
 
 GRACE = 60.0  # seconds a dropped person's seat waits before a computer plays it
@@ -83,6 +86,7 @@ FAIL_DELAY = 0.25  # the answer to a wrong code waits this long, doubled each ti
 MAX_FAIL_DELAY = 4.0
 MAX_PER_ADDRESS = 32  # connections open at once from one address
 MAX_ADDRESSES = 10000  # addresses whose failures are remembered
+SWITCH = 0.0005  # seconds a thread holds the interpreter before the others may run
 
 
 def new_code() -> str:
@@ -113,6 +117,7 @@ class Limits:
     max_fail_delay: float = MAX_FAIL_DELAY
     max_failures: int = MAX_FAILURES
     fail_window: float = FAIL_WINDOW
+    per_address: int = MAX_PER_ADDRESS
 
 
 @dataclass(eq=False)
@@ -203,8 +208,13 @@ class Host:
         limits: Limits | None = None,
         code: str | None = None,
         on_move: Callable[[], None] | None = None,
+        auto_deal: bool = False,
+        worker: bool = False,
     ) -> None:
         self.feed = Feed(session)
+        self.auto_deal = auto_deal  # deal each next hand at once (a table of computers)
+        self.worker = worker  # the computers think in a process of their own
+        self.thinker: Thinker | None = None
         self.code = code or new_code()
         self.limits = limits or Limits()  # the server's, once added to one
         self.own_limits = limits is not None
@@ -407,6 +417,8 @@ class Host:
             conn.close()
         if self.driver is not None:
             self.driver.cancel()
+        if self.thinker is not None:
+            asyncio.get_running_loop().create_task(self.thinker.stop())
 
     def save(self, conn: Connection, message: dict[str, Any]) -> None:
         if conn.seat is None or not conn.seat.host:
@@ -428,19 +440,54 @@ class Host:
         """Make the computers' moves (and those of the seats a computer
         plays for an absent person), each chosen in a worker thread."""
         feed = self.feed
+        if self.worker:
+            await self._start_worker()
         while not self.over:
             seat = feed.to_decide()
+            if seat is None and self.auto_deal and feed.hand_over():
+                feed.next_hand()
+                self.moved([])
+                await asyncio.sleep(0)
+                continue
             entry = None if seat is None else self.seats[seat]
             if seat is None or entry is None or (entry.person and not entry.stand_in):
                 self.wake.clear()
                 await self.wake.wait()
                 continue
             stamp = feed.stamp
-            stand_in = feed.stand_in(seat, secrets.randbits(32)) if entry.person else None
-            move = await asyncio.to_thread(feed.think, seat, stand_in)
+            seed = secrets.randbits(32)
+            move = await self._think(seat, seed if entry.person else None)
             if self.over or feed.stamp != stamp or feed.to_decide() != seat:
                 continue  # the table changed meanwhile (the person came back)
-            self.moved(feed.computer_plays(seat, move).stale)
+            try:
+                played = feed.computer_plays(seat, move)
+            except IllegalMove:  # the worker's replica went astray: think here from now on
+                self.thinker = None
+                continue
+            self.moved(played.stale)
+
+    async def _think(self, seat: int, stand_in: int | None) -> Move:
+        """The computer's move for ``seat``: in the worker process if the
+        table has one, else in a worker thread."""
+        feed = self.feed
+        if self.thinker is not None:
+            try:
+                return await self.thinker.think(feed.take_ops(), seat, stand_in)
+            except (OSError, ValueError):
+                self.thinker = None
+        player = None if stand_in is None else feed.stand_in(seat, stand_in)
+        return await asyncio.to_thread(feed.think, seat, player)
+
+    async def _start_worker(self) -> None:
+        thinker = Thinker()
+        saved = saved_bytes(self.feed)
+        self.feed.ops = []  # from this very state on (no await between)
+        try:
+            await thinker.start(saved)
+        except (OSError, ValueError):
+            self.feed.ops = None
+            return
+        self.thinker = thinker
 
 
 class Server:
@@ -467,7 +514,13 @@ class Server:
     async def start(
         self, address: str = "127.0.0.1", port: int = 0, ssl_context: ssl.SSLContext | None = None
     ) -> tuple[str, int]:
-        """Listen; the address and port taken."""
+        """Listen; the address and port taken.
+
+        The process's thread switch interval is cut to ``SWITCH`` seconds:
+        a computer searching in a worker thread then lets go of the
+        interpreter that often, so the loop answers the others within
+        about that long (rather than 5 ms each time it waits)."""
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH))
         self.server = await asyncio.start_server(
             self.handle, address, port, ssl=ssl_context, limit=MAX_LINE + 1
         )
@@ -514,7 +567,7 @@ class Server:
         pump = asyncio.get_running_loop().create_task(conn.pump())
         self.open[address] = self.open.get(address, 0) + 1
         try:
-            if self.open[address] > MAX_PER_ADDRESS:
+            if self.open[address] > self.limits.per_address:
                 conn.send(error(TOO_MANY, "too many connections from your address"))
             else:
                 await self._serve(conn)
