@@ -3,6 +3,7 @@ own lines, and docs/protocol.md against the code."""
 
 from __future__ import annotations
 
+import json
 import pathlib
 import re
 import socket
@@ -50,6 +51,10 @@ def test_network_usage_errors(argv: list[str], line: str) -> None:
     [
         (["--host", "--port", "70000"], "mille: --port must be 0 to 65535"),
         (["--host", "--grace", "0"], "mille: --grace must be 1 to 3600 seconds"),
+        (
+            ["--host", "--people", "2", "game.sav"],
+            "mille: --people cannot be used with a file: a saved game keeps its seats",
+        ),
     ],
 )
 def test_network_number_errors(argv: list[str], line: str) -> None:
@@ -118,3 +123,60 @@ def test_the_protocol_page_lists_every_error_as_the_code_says() -> None:
     for code, message in MESSAGES.items():
         assert rows.get(code) == message, code
     assert f'"protocol": {PROTOCOL}' in page or f'"protocol":{PROTOCOL}' in page
+
+
+def test_tls(tmp_path: pathlib.Path) -> None:
+    """With a certificate the host speaks TLS: a joiner that trusts it is
+    welcomed; one without TLS is let in to nothing, and says so in one line."""
+    import asyncio
+    import shutil
+
+    from mille.engine.rules import find_rules
+    from mille.frontends.remote import NOT_WELCOMED, client_tls, play_seat, server_tls
+    from mille.game.session import Session
+    from mille.net.bot import Bot
+    from mille.net.server import Host, Server
+
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl to make a certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+         "-out", str(cert), "-days", "1", "-subj", "/CN=mille"],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+
+    async def main() -> None:
+        server = Server()
+        session = Session.new(find_rules("classic", players=4), seed=1, humans=(0, 1, 2, 3))
+        host = server.add(Host(session, host_seat=0))
+        _, port = await server.start("127.0.0.1", 0, server_tls(str(cert), str(key)))
+        try:
+            bot = Bot("ann", deal=False)
+            await bot.join(port, host.code, ssl_context=client_tls(str(cert)))
+            bot.stop_after = 0
+            reader = bot.client.reader
+            assert reader is not None
+            welcome = json.loads(await asyncio.wait_for(reader.readline(), 10))
+            assert welcome["type"] == "welcome" and welcome["seat"] == 1
+            await bot.client.close()
+
+            class Out:
+                text = ""
+
+                def write(self, text: str) -> None:
+                    Out.text += text
+
+                def flush(self) -> None:
+                    pass
+
+            hello = {"type": "hello", "protocol": PROTOCOL, "code": host.code, "name": "x"}
+            status = await asyncio.wait_for(
+                play_seat("127.0.0.1", port, hello, Out(), None, typed=False),  # type: ignore[arg-type]
+                30,
+            )
+            assert (status, Out.text) == (1, NOT_WELCOMED + "\n")
+        finally:
+            await server.close()
+
+    asyncio.run(main())

@@ -312,6 +312,8 @@ def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
                 raise UsageError(f"mille: --{name} goes with --host\n{USAGE}")
         if files:
             raise UsageError(f"mille: --join takes no file: the host holds the game\n{USAGE}")
+    elif files and args.people is not None:
+        raise UsageError("mille: --people cannot be used with a file: a saved game keeps its seats")
     if args.port is not None and not 0 <= args.port < 65536:
         raise UsageError("mille: --port must be 0 to 65535")
     if args.grace is not None and not 1 <= args.grace <= 3600:

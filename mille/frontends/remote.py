@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from ..net.server import Host, Limits, Server
 
 GONE = "mille: the host went away"
+NOT_WELCOMED = "mille: the host closed the connection without a word (a host with TLS wants --cert)"
 LINE_MAX = 4096  # bytes of a typed line
 RETRIES = 10  # tries to reconnect after the line to the host breaks, a second apart
 
@@ -63,6 +64,7 @@ class LineClient:
         self.done = False
         self.told_turn = -1  # the version whose table was shown
         self.status = 0  # the exit status once done
+        self.welcomes = 0  # welcomes received (each connection that was let in)
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -75,6 +77,7 @@ class LineClient:
         remote = self.remote
         if kind == "welcome":
             remote.welcome(message)
+            self.welcomes += 1
             role = " (you host this table: only you may deal, save or end)" if remote.host else ""
             self.say(f"You sit at seat {remote.seat}{role}.")
             if remote.seat != 0:  # until the words name the seats for each person
@@ -303,49 +306,58 @@ async def play_seat(
     hello: dict[str, Any],
     out: TextIO,
     ssl_context: ssl.SSLContext | None = None,
+    *,
+    typed: bool = True,
 ) -> int:
     """Play a seat until the game ends, the player leaves or the host goes
-    away (after trying to come back); the exit status."""
+    away (after trying to come back); the exit status.  The player's lines
+    come from standard input (none if not ``typed``)."""
     lines: asyncio.Queue[str | None] = asyncio.Queue()
     loop = asyncio.get_running_loop()
-    threading.Thread(target=_read_lines, args=(loop, lines), daemon=True).start()
+    if typed:
+        threading.Thread(target=_read_lines, args=(loop, lines), daemon=True).start()
     ui: LineClient | None = None
-    if True:
-        tries = 0
-        while True:
-            client = Client()
-            try:
-                await client.connect(address, port, ssl_context)
-            except OSError as exc:
-                if ui is None:
-                    out.write(
-                        f"mille: cannot reach {shown(address)}:{port}: {shown(_reason(exc))}\n"
-                    )
-                    return 1
-                tries += 1
-                if tries > RETRIES:
-                    out.write(GONE + "\n")
-                    return 1
-                await asyncio.sleep(1)
-                continue
-            tries = 0
+    tries = 0  # connections in a row that came to nothing
+    while True:
+        client = Client()
+        try:
+            await client.connect(address, port, ssl_context)
+        except OSError as exc:
             if ui is None:
-                ui = LineClient(client, out)
-            else:  # back with the seat's token, from the version last seen
-                ui.client = client
-                hello = {
-                    "type": "hello",
-                    "protocol": PROTOCOL,
-                    "code": hello["code"],
-                    "token": ui.remote.token,
-                    "version": ui.remote.version,
-                }
-            client.send(hello)
-            status = await _session(client, ui, lines)
-            await client.close()
-            if status is not None:
-                return status
-            out.write("mille: the line to the host broke; trying again\n")
+                out.write(f"mille: cannot reach {shown(address)}:{port}: {shown(_reason(exc))}\n")
+                return 1
+            tries += 1
+            if tries > RETRIES:
+                out.write(GONE + "\n")
+                return 1
+            await asyncio.sleep(1)
+            continue
+        if ui is None:
+            ui = LineClient(client, out)
+        else:  # back with the seat's token, from the version last seen
+            ui.client = client
+            hello = {
+                "type": "hello",
+                "protocol": PROTOCOL,
+                "code": hello["code"],
+                "token": ui.remote.token,
+                "version": ui.remote.version,
+            }
+        client.send(hello)
+        welcomed = ui.welcomes
+        status = await _session(client, ui, lines)
+        await client.close()
+        if status is not None:
+            return status
+        if not ui.welcomes:  # never let in: the host is something else, or wants TLS
+            out.write(NOT_WELCOMED + "\n")
+            return 1
+        tries = 0 if ui.welcomes > welcomed else tries + 1
+        if tries > RETRIES:
+            out.write(GONE + "\n")
+            return 1
+        out.write("mille: the line to the host broke; trying again\n")
+        await asyncio.sleep(0 if tries == 0 else 1)
 
 
 async def _session(client: Client, ui: LineClient, lines: asyncio.Queue[str | None]) -> int | None:
@@ -526,7 +538,7 @@ class Hosting:
                     host_seat=self.host_seat,
                     names={self.host_seat: self.name},
                     on_move=self.keep_after_move,
-                    worker=bool(self.session.computers) or self.session.rules.players > 1,
+                    worker=True,  # computers and stand-ins think in a process of their own
                 )
             )
             self.address = await server.start(listen, port, context)

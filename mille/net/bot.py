@@ -18,6 +18,7 @@ from .wire import PROTOCOL, decode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import ssl
     from typing import Any
 
 
@@ -66,8 +67,9 @@ class Bot:
         token: str | None = None,
         version: int | None = None,
         address: str = "127.0.0.1",
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
-        await self.client.connect(address, port)
+        await self.client.connect(address, port, ssl_context)
         hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL, "code": code}
         if token is None:
             hello["name"] = self.name
