@@ -417,8 +417,7 @@ class Host:
             conn.close()
         if self.driver is not None:
             self.driver.cancel()
-        if self.thinker is not None:
-            asyncio.get_running_loop().create_task(self.thinker.stop())
+
 
     def save(self, conn: Connection, message: dict[str, Any]) -> None:
         if conn.seat is None or not conn.seat.host:
@@ -530,6 +529,12 @@ class Server:
     async def close(self) -> None:
         for host in list(self.tables.values()):
             host.end("the host went away")
+        for host in list(self.tables.values()):
+            if host.driver is not None:
+                with contextlib.suppress(BaseException):
+                    await host.driver
+            if host.thinker is not None:
+                await host.thinker.stop()
         if self.server is not None:
             self.server.close()
             with contextlib.suppress(Exception):
