@@ -418,7 +418,6 @@ class Host:
         if self.driver is not None:
             self.driver.cancel()
 
-
     def save(self, conn: Connection, message: dict[str, Any]) -> None:
         if conn.seat is None or not conn.seat.host:
             raise ProtocolError(NOT_HOST)
