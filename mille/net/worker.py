@@ -8,7 +8,8 @@ give its computers to a :class:`Thinker`: a child process
 every move made (as text) and each new hand, and answers ``think`` with
 the move the computer of a seat chooses.  The messages are JSON lines on
 its standard input and output (no pickle); the game is sent once, as a
-save file's text.
+save file's text.  The worker runs at a lower priority (``nice`` 10): the
+server, which answers people, comes first.
 
 The replica's computers are the ones that choose; the server's own copies
 of them still watch every move (and answer the questions the session puts
@@ -25,6 +26,7 @@ import sys
 
 from .wire import parse_move
 
+NICE = 10  # the worker's lower priority
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -88,6 +90,13 @@ def serve() -> None:
     from ..players.registry import make_computer
     from ..storage import savefile
 
+    import os
+
+    if hasattr(os, "nice"):  # the search gives way to the server, which answers people
+        try:
+            os.nice(NICE)
+        except OSError:
+            pass
     session = None
     for line in sys.stdin.buffer:
         request = json.loads(line)
