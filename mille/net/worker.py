@@ -86,11 +86,11 @@ class Thinker:
 
 def serve() -> None:
     """The worker process: read the requests, answer ``think``."""
+    import os
+
     from ..engine.view import SeatView
     from ..players.registry import make_computer
     from ..storage import savefile
-
-    import os
 
     if hasattr(os, "nice"):  # the search gives way to the server, which answers people
         try:
