@@ -1,0 +1,136 @@
+"""The line mode over the network (``frontends.remote.LineClient``): what
+it says, word for word, for each message of the host and each line typed."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from mille.engine.rules import find_rules
+from mille.frontends.remote import LineClient
+from mille.game.session import Session
+from mille.net.client import Client
+from mille.net.seats import Feed
+
+
+class FakeClient(Client):
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+
+def client(seat: int = 1, host: bool = False) -> tuple[LineClient, FakeClient, io.StringIO]:
+    fake, out = FakeClient(), io.StringIO()
+    ui = LineClient(fake, out)
+    ui.on({"type": "welcome", "protocol": 1, "seat": seat, "token": "t", "host": host})
+    return ui, fake, out
+
+
+def seats(*rows: tuple[int, str, str], waiting: int | None = None) -> dict[str, Any]:
+    return {
+        "type": "seats",
+        "seats": [{"seat": s, "name": n, "status": st, "host": s == 0} for s, n, st in rows],
+        "waiting_for": waiting,
+    }
+
+
+def test_welcome_lines() -> None:
+    _, _, out = client(1)
+    assert out.getvalue() == (
+        "You sit at seat 1.\n(The lines name the seats as seat 0 sees them: You is seat 0.)\n"
+    )
+    _, _, out = client(0, host=True)
+    assert out.getvalue() == (
+        "You sit at seat 0 (you host this table: only you may deal, save or end).\n"
+    )
+
+
+def test_who_is_here_and_whom_the_table_waits_for() -> None:
+    ui, _, out = client(1)
+    out.truncate(0), out.seek(0)
+    ui.on(seats((0, "Bo\\x1b", "here"), (1, "Ann", "here"), (2, "Cy", "here")))
+    ui.on(seats((0, "Bo\\x1b", "here"), (1, "Ann", "here"), (2, "Cy", "away"), waiting=2))
+    ui.on(seats((0, "Bo\\x1b", "here"), (1, "Ann", "here"), (2, "Cy", "computer-for-now")))
+    assert out.getvalue().splitlines() == [
+        "Bo\\x1b (seat 0) is at the table.",
+        "Cy (seat 2) is at the table.",
+        "Cy (seat 2) dropped; the seat waits for them.",
+        "Waiting for Cy (seat 2).",
+        "A computer plays for Cy (seat 2) until they are back.",
+    ]
+
+
+def test_a_name_from_the_network_is_escaped() -> None:
+    ui, _, out = client(1)
+    out.truncate(0), out.seek(0)
+    ui.on(seats((0, "Bo\x1b[2J", "here")))
+    assert out.getvalue() == "Bo\\x1b[2J (seat 0) is at the table.\n"
+
+
+def update(feed: Feed, seat: int, since: int = 0) -> dict[str, Any]:
+    return {
+        "type": "update",
+        "version": feed.version(seat),
+        "events": feed.events_since(seat, since) or [],
+        "missed": False,
+        "view": feed.snapshot(seat),
+    }
+
+
+def test_a_turn_the_host_and_the_errors() -> None:
+    feed = Feed(Session.new(find_rules("classic", players=4), seed=3, humans=(0, 1, 2, 3)))
+    starter = feed.session.table.current_player
+    assert starter is not None
+    ui, fake, out = client(starter)
+    out.truncate(0), out.seek(0)
+    ui.on(update(feed, starter))
+    lines = out.getvalue().splitlines()
+    assert lines[-2].startswith("Your hand: ") and lines[-1] == "Your move: "
+    out.truncate(0), out.seek(0)
+    ui.line("p")
+    assert fake.sent[-1] == {"type": "move", "version": 0, "move": "P"}
+    ui.line("u 9")
+    ui.line("o")
+    ui.line("s")
+    ui.on({"type": "error", "code": "refused", "message": "must pick first"})
+    assert out.getvalue() == (
+        "no such slot: 9 (P or 0, 1-6)\n"
+        "Your move: o is not offered over the network.\n"
+        "Your move: Only the host may save (a save holds every hand).\n"
+        "Your move: mille: must pick first\n"
+        "Your move: "
+    )
+    ui.on({"type": "saved", "ok": False, "file": "f", "reason": "Permission denied"})
+    ui.on({"type": "bye", "reason": "the host ended the game"})
+    assert out.getvalue().endswith(
+        "Not saved: Permission denied.\nmille: the host ended the game\n"
+    )
+    assert (ui.done, ui.status) == (True, 0)
+    other, _, out = client(2)
+    other.on({"type": "bye", "reason": "the host went away"})
+    assert (other.status, out.getvalue().splitlines()[-1]) == (1, "mille: the host went away")
+
+
+def test_the_end_of_a_hand() -> None:
+    feed = Feed(Session.new(find_rules("classic", players=4), seed=3, humans=()))
+    session = feed.session
+    while not session.table.hand_over:
+        seat = session.table.current_player
+        assert seat is not None
+        feed.computer_plays(seat, feed.think(seat))
+    host, fake, out = client(0, host=True)
+    host.on(update(feed, 0, feed.version(0)))
+    assert out.getvalue().endswith("Another hand? ")
+    host.line("maybe")
+    assert out.getvalue().endswith("Answer y or n.\nAnother hand? ")
+    host.line("y")
+    assert fake.sent[-1] == {"type": "deal"}
+    guest, _, out = client(1)
+    guest.on(update(feed, 1, feed.version(1)))
+    assert out.getvalue().endswith("Waiting for the host to deal.\n")
+    feed.next_hand()
+    guest.on(update(feed, 1, feed.version(1) - 1))
+    assert "A new hand is dealt.\n" in out.getvalue()
