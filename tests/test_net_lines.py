@@ -134,3 +134,33 @@ def test_the_end_of_a_hand() -> None:
     feed.next_hand()
     guest.on(update(feed, 1, feed.version(1) - 1))
     assert "A new hand is dealt.\n" in out.getvalue()
+
+
+def test_quitting_asks_really_and_the_host_saves() -> None:
+    feed = Feed(Session.new(find_rules("classic", players=4), seed=3, humans=(0, 1, 2, 3)))
+    guest, fake, out = client(1)
+    guest.on(update(feed, 1))
+    out.truncate(0), out.seek(0)
+    guest.line("q")
+    guest.line("maybe")
+    guest.line("n")
+    assert out.getvalue() == "Really? Answer y or n.\nReally? "
+    assert not guest.done and fake.sent == []
+    guest.line("q")
+    guest.line("y")
+    assert out.getvalue().endswith(
+        "Really? You leave the table; your seat waits for you (mille --join again).\n"
+    )
+    assert fake.sent == [{"type": "bye"}] and guest.done
+
+    host, fake, out = client(0, host=True)
+    host.on(update(feed, 0))
+    out.truncate(0), out.seek(0)
+    host.line("s")
+    host.line("game.sav")
+    assert fake.sent[-1] == {"type": "save", "file": "game.sav"}
+    host.on({"type": "saved", "ok": True, "file": "game.sav", "when": "now"})
+    host.line("q")
+    host.line("y")
+    assert fake.sent[-1] == {"type": "end"} and not host.done  # until the host's bye
+    assert out.getvalue() == "file: Saved to game.sav.\nReally? "

@@ -65,6 +65,7 @@ class LineClient:
         self.told_turn = -1  # the version whose table was shown
         self.status = 0  # the exit status once done
         self.welcomes = 0  # welcomes received (each connection that was let in)
+        self.really = False  # q was typed: the next line answers Really?
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -155,7 +156,9 @@ class LineClient:
         self.prompt()
 
     def prompt(self) -> None:
-        if self.file_prompt:
+        if self.really:
+            self.out.write("Really? ")
+        elif self.file_prompt:
             self.out.write("file: ")
         elif self.question:
             self.out.write(self.question + " ")
@@ -179,6 +182,17 @@ class LineClient:
             self.file_prompt = False
             if text:
                 self.client.send({"type": "save", "file": text})
+            return
+        if self.really:
+            said = answer(text)
+            if said == "y":
+                self.leave()
+            elif said == "n":
+                self.really = False
+                self.prompt()
+            else:
+                self.say("Answer y or n.")
+                self.prompt()
             return
         if self.question:
             said = answer(text)
@@ -214,6 +228,17 @@ class LineClient:
             return
         self.send_move(parsed)
 
+    def leave(self) -> None:
+        """``q``, ``Really?`` y: the host ends the game for everyone (the
+        host's ``bye`` ends this too); another leaves, and the seat waits."""
+        self.really = False
+        if self.remote.host:
+            self.client.send({"type": "end"})
+            return
+        self.say("You leave the table; your seat waits for you (mille --join again).")
+        self.client.send({"type": "bye"})
+        self.done = True
+
     def save(self) -> None:
         if not self.remote.host:
             self.say("Only the host may save (a save holds every hand).")
@@ -245,9 +270,8 @@ class LineClient:
             self.save()
             return
         elif letter == "q":
-            self.say("You leave the table; your seat waits for you (mille --join again).")
-            self.client.send({"type": "end" if remote.host else "bye"})
-            self.done = True
+            self.really = True
+            self.prompt()
             return
         elif letter == "o":
             self.say("o is not offered over the network.")
@@ -263,7 +287,8 @@ def _answer_move(said: str) -> Move:
 
 
 HELP = """Over the network, the line mode's commands: p, u N [S], d N, y, n,
-w, r, h, t, l, q (leave; the host: end the game), s (the host only), ?."""
+w, r, h, t, l, q (asks Really?; then you leave, and your seat waits for you;
+the host ends the game for everyone), s (the host only), ?."""
 
 
 # ----- running one --------------------------------------------------------------
