@@ -19,6 +19,8 @@ from mille.game.session import Session
 from mille.net.bot import Bot
 from mille.net.server import Host, Limits, Server
 from mille.net.wire import MAX_LINE, PROTOCOL, encode
+from mille.storage.current import table_to_dict
+from mille.storage.savefile import load_session
 
 FAST = Limits(
     grace=30,
@@ -410,9 +412,10 @@ def test_fuzz_beside_a_game_long() -> None:
     assert fuzz_beside_a_game(2000, 5000) > 7000
 
 
-def test_computers_in_a_worker_process() -> None:
+def test_computers_in_a_worker_process(tmp_path: Any) -> None:
     """The computers think in the worker's replica, which stays in step with
-    the table (moves and new hands) to the end of the game."""
+    the table (moves, the computers' answers, new hands) to the end of the
+    game; the host's save is the replica's, the same table."""
     rules = find_rules("milebymile", players=4, winning_score=3000)
     session = Session.new(rules, seed=6, humans=(0,))
 
@@ -430,6 +433,11 @@ def test_computers_in_a_worker_process() -> None:
             assert len(deals) >= 2
             assert host.thinker is not None  # never fell back to a thread
             assert host.thinker.process is not None and host.thinker.process.returncode is None
+            path = str(tmp_path / "game.sav")
+            assert await host.keep(path) == path
+            saved = load_session(path)
+            assert table_to_dict(saved.table) == table_to_dict(session.table)
+            assert sorted(saved.computers) == [1, 2, 3]
         finally:
             await server.close()
             if host.thinker is not None:

@@ -35,7 +35,7 @@ from .plain_board import hand_so_far, score_lines, table_lines
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import ssl
-    from collections.abc import Callable
+    from collections.abc import Coroutine
     from typing import Any, TextIO
 
     from ..game.session import Session
@@ -520,21 +520,32 @@ class Hosting:
         from ..net.seats import saved_bytes
         from ..storage import atomic, recovery
 
-        assert self.table is not None
+        table = self.table
+        assert table is not None
         try:
-            data = saved_bytes(self.table.feed)
             if self.kept_path is None:
                 os.makedirs(recovery.directory(), mode=recovery.DIRECTORY_MODE, exist_ok=True)
                 self.kept_path = recovery.new_path()
+            if table.keep_quietly(self.kept_path):  # the worker's replica writes it
+                return
+            data = saved_bytes(table.feed)
+            if self.writer is None:
                 self.writer = ThreadPoolExecutor(1, thread_name_prefix="mille-keep")
         except (OSError, ValueError):
             return
         self.writer.submit(atomic.write, self.kept_path, data)
 
-    def drop_kept(self) -> None:
-        """The game ended or was kept elsewhere: the per-move file goes."""
+    async def drop_kept(self) -> None:
+        """The game ended or was kept elsewhere: the per-move file goes
+        (once the writes under way are done)."""
         if self.writer is not None:
             self.writer.shutdown(wait=True)
+        table = self.table
+        if table is not None and table.thinker is not None and self.kept_path is not None:
+            try:
+                await table.thinker.save([], self.kept_path)  # the worker's keeps are done
+            except (OSError, ValueError):
+                pass
         if self.kept_path is not None:
             try:
                 os.unlink(self.kept_path)
@@ -575,14 +586,10 @@ class Hosting:
         await self.stop.wait()
         await server.close()
 
-    def call(self, function: Callable[[], Any]) -> Any:
-        """Run ``function`` in the server's thread (the game is its own) and
-        return what it returns."""
-
-        async def run() -> Any:
-            return function()
-
-        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(30)
+    def run(self, work: Coroutine[Any, Any, Any]) -> Any:
+        """Run ``work`` in the server's thread (the game is its own) and
+        return what it returns (or raise what it raises)."""
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(60)
 
     def shut(self) -> None:
         if self.thread.is_alive():
@@ -645,12 +652,16 @@ def host(
     hello = {"type": "hello", "protocol": PROTOCOL, "code": table.code, "token": token}
     kept: list[str] = []
 
+    def write() -> str:
+        path: str = hosting.run(table.keep())
+        return path
+
     def keep_game(reason: str) -> None:
         if not kept:
-            line, _ = hosting.call(lambda: process.keep(session, reason))
+            line, _ = process.keep(session, reason, write=write)
             kept.append(line)
             print(line, file=sys.stderr, flush=True)
-            hosting.call(hosting.drop_kept)
+            hosting.run(hosting.drop_kept())
 
     status = 1
     loop = asyncio.new_event_loop()
@@ -681,7 +692,7 @@ def host(
     finally:
         loop.close()
         if not kept:  # the game ended here: nothing to offer next time
-            hosting.call(hosting.drop_kept)
+            hosting.run(hosting.drop_kept())
         hosting.shut()
     return status
 

@@ -281,8 +281,25 @@ class Feed:
         if shown is not table:
             self.waiting = (seat, version, move)
             return Played([], [])
-        self.session.play(move)
+        self._play(move)
         return self._after()
+
+    def _play(self, move: Move) -> None:
+        """The session makes ``move``.  While a worker's replica holds the
+        computers (``ops`` is a list), the session's own copies neither
+        watch the move (the expert's watching costs the server's loop
+        a tenth of a second a move at eight seats) nor answer a question
+        put to them: the question waits for the worker like any decision,
+        and saves are made from the replica."""
+        session = self.session
+        if self.ops is None:
+            session.play(move)
+            return
+        computers, session.computers = session.computers, {}
+        try:
+            session.play(move)
+        finally:
+            session.computers = computers
 
     def _after(self) -> Played:
         """Show the new moves; make a move that waited for a ``Coup
@@ -297,7 +314,7 @@ class Feed:
                 version == self.version(seat)
                 and SeatView(self.session.table, seat).check(move) is None
             ):
-                self.session.play(move)
+                self._play(move)
                 changed = sorted(set(changed) | set(self.sync()))
             else:
                 stale.append(seat)
@@ -316,7 +333,7 @@ class Feed:
         """Make the move a computer chose for ``seat`` (by :meth:`think`)."""
         if self.session.table.current_player != seat:
             raise IllegalMove("not your turn")
-        self.session.play(move)
+        self._play(move)
         return self._after()
 
     def take_ops(self) -> list[str]:
@@ -337,8 +354,15 @@ class Feed:
         """Deal the next hand (the last one over); every seat is shown it."""
         self.sync()
         self.waiting = None
-        self.session.next_hand()
-        if self.ops is not None:
+        if self.ops is None:
+            self.session.next_hand()
+        else:  # the replica's computers are shown the new hand, not the session's
+            session = self.session
+            computers, session.computers = session.computers, {}
+            try:
+                session.next_hand()
+            finally:
+                session.computers = computers
             self.ops.append("deal")
         self._read = 0
         self.stamp += 1

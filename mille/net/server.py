@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import secrets
 import sys
 import time
@@ -422,6 +423,9 @@ class Host:
         if conn.seat is None or not conn.seat.host:
             raise ProtocolError(NOT_HOST)
         path = read_field(message, "file", str)
+        if self.thinker is not None:  # from the replica, whose computers are up to date
+            asyncio.get_running_loop().create_task(self._save_by_worker(conn, path))
+            return
         try:
             save(self.feed, path)
         except Exception as exc:  # a save never ends the game
@@ -430,9 +434,42 @@ class Host:
             return
         conn.send({"type": "saved", "ok": True, "file": path, "when": time.ctime()})
 
-    def keep(self) -> str:
-        """Keep the game in a recovery file (the host's signals)."""
-        return keep(self.feed)
+    async def _save_by_worker(self, conn: Connection, path: str) -> None:
+        assert self.thinker is not None
+        try:
+            reason = await self.thinker.save(self.feed.take_ops(), path)
+        except (OSError, ValueError) as exc:
+            reason = str(exc)
+        if reason is None:
+            conn.send({"type": "saved", "ok": True, "file": path, "when": time.ctime()})
+        else:
+            conn.send({"type": "saved", "ok": False, "file": path, "reason": reason})
+
+    async def keep(self, path: str | None = None) -> str:
+        """Keep the game in a recovery file (the host's signals), or in
+        ``path``; its path, OSError if it could not be written."""
+        if self.thinker is None:
+            if path is None:
+                return keep(self.feed)
+            save(self.feed, path)
+            return path
+        from ..storage import recovery
+
+        target = path or recovery.new_path()
+        if path is None:
+            os.makedirs(recovery.directory(), mode=recovery.DIRECTORY_MODE, exist_ok=True)
+        reason = await self.thinker.save(self.feed.take_ops(), target)
+        if reason is not None:
+            raise OSError(reason)
+        return target
+
+    def keep_quietly(self, path: str) -> bool:
+        """The game to ``path`` by the worker, without waiting; False if the
+        table has no worker."""
+        if self.thinker is None:
+            return False
+        self.thinker.keep(self.feed.take_ops(), path)
+        return True
 
     async def drive(self) -> None:
         """Make the computers' moves (and those of the seats a computer

@@ -11,10 +11,11 @@ its standard input and output (no pickle); the game is sent once, as a
 save file's text.  The worker runs at a lower priority (``nice`` 10): the
 server, which answers people, comes first.
 
-The replica's computers are the ones that choose; the server's own copies
-of them still watch every move (and answer the questions the session puts
-to them), so a save the host makes holds their memories, though not the
-state of their random generators after the worker's searches.
+The replica's computers are the only ones that play: while a worker
+serves a table, the server's own copies of them neither watch the moves
+nor answer questions (``seats.Feed._play``), and the table is saved and
+kept from the replica (``save``, ``keep``), whose computers are up to
+date.
 """
 
 from __future__ import annotations
@@ -71,6 +72,28 @@ class Thinker:
                 raise OSError("the worker process ended")
             return parse_move(json.loads(line)["move"])
 
+    async def save(self, ops: list[str], path: str) -> str | None:
+        """Tell the replica the moves made since, then have it save the game
+        to ``path`` (atomically); None, or why it could not."""
+        async with self.lock:
+            process = self.process
+            assert process is not None and process.stdout is not None
+            for op in ops:
+                self._send({"deal": True} if op == "deal" else {"apply": op})
+            self._send({"save": path})
+            line = await process.stdout.readline()
+            if not line:
+                raise OSError("the worker process ended")
+            reason: str | None = json.loads(line).get("error")
+            return reason
+
+    def keep(self, ops: list[str], path: str) -> None:
+        """The same without waiting: the game to ``path`` (the host's
+        recovery file after every move); the worker answers nothing."""
+        for op in ops:
+            self._send({"deal": True} if op == "deal" else {"apply": op})
+        self._send({"keep": path})
+
     async def stop(self) -> None:
         process = self.process
         if process is None or process.returncode is not None:
@@ -108,6 +131,15 @@ def serve() -> None:
             session._apply(parse_move(request["apply"]))  # the move as made: no answers added
         elif "deal" in request:
             session.next_hand()
+        elif "save" in request or "keep" in request:
+            try:
+                savefile.save_session(session, request.get("save") or request["keep"])
+                reason = None
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+            if "save" in request:
+                sys.stdout.write(json.dumps({"error": reason}) + "\n")
+                sys.stdout.flush()
         elif "think" in request:
             seat = request["think"]
             view = SeatView(session.table, seat)
