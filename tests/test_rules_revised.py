@@ -469,7 +469,9 @@ def test_a_coup_fourre_still_picks_two_cards_and_the_file_says_which() -> None:
     t.owed = True
     t.apply(PICK)
     t.owed = True
-    with pytest.raises(ValueError, match="^a coup fourre's card owed to a mover who cannot pick it$"):
+    with pytest.raises(
+        ValueError, match="^a coup fourre's card owed to a mover who cannot pick it$"
+    ):
         t.validate()
 
 

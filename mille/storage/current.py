@@ -249,33 +249,35 @@ def _seat_to_dict(session: Session, seat: int) -> dict[str, Any]:
 def table_to_dict(table: Table) -> dict[str, Any]:
     """The table's state (not its rules) as the file's ``table`` object."""
     offer = table.offer
-    return {
-        "hands": [[_card(c) for c in hand] for hand in table.hands],
-        "tableaux": [_tableau_to_dict(tab) for tab in table.tableaux],
-        "deck": _cards(table.deck),
-        "discard": _cards(table.discard),
-        "set_aside": _cards(table.set_aside),
-        "target": table.target,
-        "to_move": table.to_move,
-        "starter": table.starter,
-        "phase": table.phase,
-        "asked": table.asked,
-        "offer": None
-        if offer is None
-        else {
-            "side": offer[0],
-            "safety": ALL_NAMES[offer[1]],
-            "hazard": ALL_NAMES[offer[2]],
-        },
-        "extender": table.extender,
-        "totals": list(table.totals),
-        "games": list(table.games),
-        "ordering": table.ordering,
-        "marks": list(table.marks),
-        "seed": table.seed,
-        "refills": table.refills,
-    } | ({"idle_refills": table.idle_refills} if table.idle_refills else {}) | (
-        {"owed": table.owed} if table.owed != _owed_by_default(table) else {}
+    return (
+        {
+            "hands": [[_card(c) for c in hand] for hand in table.hands],
+            "tableaux": [_tableau_to_dict(tab) for tab in table.tableaux],
+            "deck": _cards(table.deck),
+            "discard": _cards(table.discard),
+            "set_aside": _cards(table.set_aside),
+            "target": table.target,
+            "to_move": table.to_move,
+            "starter": table.starter,
+            "phase": table.phase,
+            "asked": table.asked,
+            "offer": None
+            if offer is None
+            else {
+                "side": offer[0],
+                "safety": ALL_NAMES[offer[1]],
+                "hazard": ALL_NAMES[offer[2]],
+            },
+            "extender": table.extender,
+            "totals": list(table.totals),
+            "games": list(table.games),
+            "ordering": table.ordering,
+            "marks": list(table.marks),
+            "seed": table.seed,
+            "refills": table.refills,
+        }
+        | ({"idle_refills": table.idle_refills} if table.idle_refills else {})
+        | ({"owed": table.owed} if table.owed != _owed_by_default(table) else {})
     )
 
 
@@ -439,9 +441,7 @@ def _table(data: Any, where: str, rules: Rules) -> Table:
         refills=read_int(d["refills"], f"{where}.refills", 0, BIG),
         idle_refills=read_int(d.get("idle_refills", 0), f"{where}.idle_refills", 0, BIG),
     )
-    table.owed = (
-        read_bool(d["owed"], f"{where}.owed") if "owed" in d else _owed_by_default(table)
-    )
+    table.owed = read_bool(d["owed"], f"{where}.owed") if "owed" in d else _owed_by_default(table)
     return validated(table)
 
 
