@@ -113,7 +113,8 @@ _TABLE_KEYS = (
     "seed",
     "refills",
 )
-# written only when set (files from before them lack them: 0 and false)
+# written only when set (files from before them lack them: 0, false, and
+# for owed what such a file meant, see _owed_by_default)
 TABLE_OPTIONAL = ("idle_refills", "owed")
 TABLEAU_OPTIONAL = ("needs_go",)
 _TABLEAU_KEYS = (
@@ -249,36 +250,35 @@ def _seat_to_dict(session: Session, seat: int) -> dict[str, Any]:
 def table_to_dict(table: Table) -> dict[str, Any]:
     """The table's state (not its rules) as the file's ``table`` object."""
     offer = table.offer
-    return (
-        {
-            "hands": [[_card(c) for c in hand] for hand in table.hands],
-            "tableaux": [_tableau_to_dict(tab) for tab in table.tableaux],
-            "deck": _cards(table.deck),
-            "discard": _cards(table.discard),
-            "set_aside": _cards(table.set_aside),
-            "target": table.target,
-            "to_move": table.to_move,
-            "starter": table.starter,
-            "phase": table.phase,
-            "asked": table.asked,
-            "offer": None
-            if offer is None
-            else {
-                "side": offer[0],
-                "safety": ALL_NAMES[offer[1]],
-                "hazard": ALL_NAMES[offer[2]],
-            },
-            "extender": table.extender,
-            "totals": list(table.totals),
-            "games": list(table.games),
-            "ordering": table.ordering,
-            "marks": list(table.marks),
-            "seed": table.seed,
-            "refills": table.refills,
-        }
-        | ({"idle_refills": table.idle_refills} if table.idle_refills else {})
-        | ({"owed": table.owed} if table.owed != _owed_by_default(table) else {})
+    optional = ({"idle_refills": table.idle_refills} if table.idle_refills else {}) | (
+        {"owed": table.owed} if table.owed != _owed_by_default(table) else {}
     )
+    return {
+        "hands": [[_card(c) for c in hand] for hand in table.hands],
+        "tableaux": [_tableau_to_dict(tab) for tab in table.tableaux],
+        "deck": _cards(table.deck),
+        "discard": _cards(table.discard),
+        "set_aside": _cards(table.set_aside),
+        "target": table.target,
+        "to_move": table.to_move,
+        "starter": table.starter,
+        "phase": table.phase,
+        "asked": table.asked,
+        "offer": None
+        if offer is None
+        else {
+            "side": offer[0],
+            "safety": ALL_NAMES[offer[1]],
+            "hazard": ALL_NAMES[offer[2]],
+        },
+        "extender": table.extender,
+        "totals": list(table.totals),
+        "games": list(table.games),
+        "ordering": table.ordering,
+        "marks": list(table.marks),
+        "seed": table.seed,
+        "refills": table.refills,
+    } | optional
 
 
 def _owed_by_default(table: Table) -> bool:
