@@ -183,10 +183,7 @@ class LineUi:
                     if self.interrupted:
                         self.interrupted = False
                         raise KeyboardInterrupt
-                    raw = self.stdin.readline(LINE_MAX)
-                    rest = raw
-                    while rest and not rest.endswith(b"\n"):  # drop an over-long line's rest
-                        rest = self.stdin.readline(LINE_MAX)  # (a signal stops it)
+                    raw = read_line(self.stdin)
                 finally:
                     self.waiting = False
                 break
@@ -421,6 +418,16 @@ class LineUi:
         """Play until the player quits (returns) or is gone (Hangup,
         EndOfInput, OutputLost): :func:`mille.frontends.flow.run`."""
         flow.run(self)
+
+
+def read_line(stream: BinaryIO) -> bytes:
+    """A line of ``stream`` (b"" at its end): at most LINE_MAX bytes of it,
+    the rest of an over-long line read and dropped (a signal stops it)."""
+    raw = stream.readline(LINE_MAX)
+    rest = raw
+    while rest and not rest.endswith(b"\n"):
+        rest = stream.readline(LINE_MAX)
+    return raw
 
 
 def _silence(stream: TextIO) -> None:
