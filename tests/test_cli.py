@@ -935,6 +935,24 @@ def test_output_lost_at_the_question_keeps_the_game(
     assert path.read_bytes() == before and ui.calls == []
 
 
+NO_CURSES = """
+import sys
+sys.modules["curses"] = None  # a Python where curses cannot be imported
+from mille.frontends import offer
+print(offer.ask_yes_no("Resume it? ", line=True), "mille.frontends.curses_keys" in sys.modules)
+"""
+
+
+def test_the_line_modes_question_needs_no_curses() -> None:
+    """The offer reads the line mode's answer with the line mode's reader;
+    only the boards' one key goes through curses_keys."""
+    done = subprocess.run(
+        [sys.executable, "-c", NO_CURSES], input=b"maybe\nyes\n", capture_output=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == b"Resume it? Resume it? True False\n"
+
+
 RESUME_THEN_SIGNAL = """
 import os, signal, sys
 from mille.frontends import cli, offer
