@@ -233,6 +233,26 @@ def env(private_state_home: Path) -> dict[str, str]:
     return dict(os.environ, XDG_STATE_HOME=str(private_state_home), TERM="dumb")
 
 
+def test_a_non_ascii_name_saves_whatever_the_locale(env: dict[str, str], tmp_path: Path) -> None:
+    """Under ``LC_ALL=C PYTHONUTF8=0`` Python's file names are ASCII: the
+    bytes typed are the name (os.fsdecode, as the boards), not a codec's
+    complaint."""
+    c_locale = dict(env, LC_ALL="C", PYTHONUTF8="0")
+    c_locale.pop("PYTHONIOENCODING", None)
+    name = os.path.join(os.fsencode(tmp_path), "\u00e9t\u00e9.sav".encode())
+    done = subprocess.run(
+        [*MILLE, "--plain", "--seed", "1"],
+        input=b"s\n" + name + b"\nq\ny\n",
+        capture_output=True,
+        env=c_locale,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert os.path.exists(name) and b"codec" not in done.stdout + done.stderr
+    # the name shown as the boards show it there: its bytes escaped
+    assert b"/\\xc3\\xa9t\\xc3\\xa9.sav [" in done.stdout
+
+
 @pytest.mark.parametrize(
     "args,players,options",
     [

@@ -49,6 +49,10 @@ class State:
     # one before (0 to IDLE_REFILLS - 1: with that many, IDLE_REFILLS refills
     # in a row gained nothing, and none is made until some side gains)
     idle_refills: int = 0
+    # the mover is owed a card for the safety of the coup fourré it just
+    # made: its pick takes two cards (a hand short for any other reason,
+    # after turns without picking, still takes one a turn)
+    owed: bool = False
     # notices of the last move (``discard pile reshuffled``, karma), for the UI
     notices: list[str] = field(default_factory=list, compare=False)
     drawn: tuple[int, ...] = field(default=(), compare=False)  # by the last pick

@@ -134,6 +134,7 @@ class Table(State):
         t.seed = self.seed
         t.refills = self.refills
         t.idle_refills = self.idle_refills
+        t.owed = self.owed
         t.notices = []
         t.drawn = ()
         t._model = self._model
@@ -197,6 +198,9 @@ class Table(State):
             return
         seat = self.to_move
         hand = self.hands[seat]
+        owed = self.owed  # (the coup's card: the mover's next move settles it)
+        if owed:
+            self.owed = False
         if isinstance(move, Pick):
             if self._plain_draw:  # no reshuffle, no rigging: the top card (a legal pick has one)
                 deck = self.deck
@@ -208,7 +212,7 @@ class Table(State):
                     self.drawn = (hand[0],)
             else:
                 hand[0] = draw(self, hand)
-                if hand[1] == NO_CARD and can_supply(self):
+                if owed and hand[1] == NO_CARD and can_supply(self):
                     hand[1] = draw(self, hand)
                     self.drawn = (hand[0], hand[1])
                 else:
@@ -216,7 +220,9 @@ class Table(State):
             if self._window:  # the pick closes the side's coup fourre windows
                 tab = self.tableaux[self.side_index(seat)]
                 tab.battle_window = tab.speed_window = False
-            close_holes(hand)
+            if self._plain_draw:  # (BSD's tidy; with the reshuffle, a hand short after
+                # turns without picking keeps the card in slot P: picked, one a turn)
+                close_holes(hand)
             self._after_move()
             return
         card = hand[move.slot]
@@ -290,6 +296,7 @@ class Table(State):
             self._model.coup(self, side, safety, hazard)
             self.to_move = asked
             self._after_move()
+            self.owed = self.phase == PLAYING and self.to_move == asked
 
     def _tidy(self, seat: int) -> None:
         if self.ordering and seat == 0:

@@ -259,6 +259,10 @@ def _phase(t: State, strict: bool) -> None:
         raise ValueError("a question asked outside its phase")
     if t.offer is not None and phase != COUP:
         raise ValueError("a coup fourre offer outside its phase")
+    if t.owed:
+        hand = t.hands[t.to_move]
+        if rules.coup != OFFER or phase != PLAYING or hand[0] != NO_CARD or hand[1] != NO_CARD:
+            raise ValueError("a coup fourre's card owed to a mover who cannot pick it")
     extender = t.extender
     if extender is not None:
         if rules.extension is None or t.target != rules.extension:

@@ -1,18 +1,8 @@
 """The ``mille`` command: ``mille [--seed N] [file]``.
 
 The game itself (curses, the engine, the save-file code) is imported only
-once it is needed.
-
-Without a file, the games that were interrupted (hang-up, SIGTERM, lost
-terminal: see :mod:`mille.storage.recovery`) are offered first, newest first, on
-the terminal, before curses starts: ``Resume it? [yn]`` takes one key for
-the boards, a line in the line mode.  It is asked only of ``mille`` (or
-``mille --plain``) alone with a terminal on standard input: with game
-options or ``--seed`` a new game starts, and so it does for a script on a
-pipe (it would answer with its moves); the kept games stay, and one line
-on stderr says so.  A resumed game has no file of its own
-(``session.source`` is None): S asks ``file:``, as in a new game, rather
-than offering to write back to a recovery file.
+once it is needed.  The kept games are offered (``Resume it?``), or named
+as waiting, by :mod:`mille.frontends.offer`.
 """
 
 from __future__ import annotations
@@ -25,8 +15,6 @@ from .. import __version__
 
 USAGE = "usage: mille [--rules NAME] [--players N] [options] [--seed N] [--plain] [file]"
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
-LINE_LIMIT = 200  # the longest line mille prints on stderr
-PATH_LIMIT = 100  # the most of a file name shown in it (its end)
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
 
 HELP = f"""{USAGE}
@@ -108,11 +96,9 @@ _GAME_OPTIONS = (
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import NoReturn
 
     from ..engine.rules import Rules
-    from ..game.session import Session
 
 
 class UsageError(Exception):
@@ -141,6 +127,8 @@ class _Parser(argparse.ArgumentParser):
     usage line, for exit status 1 (BSD's), not argparse's 2."""
 
     def error(self, message: str) -> NoReturn:
+        from .process import LINE_LIMIT
+
         raise UsageError(f"mille: {_quote(message, LINE_LIMIT - 7)}\n{USAGE}")
 
 
@@ -234,6 +222,8 @@ def parse_args(argv: list[str]) -> Options:
         try:
             rules = find_rules("bsd" if args.rules is None else args.rules, **given)
         except RulesError as exc:
+            from .process import LINE_LIMIT
+
             raise UsageError(f"mille: {_quote(str(exc), LINE_LIMIT - 7)}") from None
         if rules == BSD:  # the default game
             rules = None
@@ -250,32 +240,6 @@ def _quote(text: str, limit: int = WORD_LIMIT) -> str:
     from ..engine.text import escape, shorten
 
     return shorten(escape(text), limit)
-
-
-def show_path(path: str) -> str:
-    """A file name for a message: escaped and, if long, cut to its end
-    (``.../saves/game``), where the name that matters is."""
-    from ..engine.text import ELLIPSIS, escape
-
-    text = escape(path)
-    if len(text) <= PATH_LIMIT:
-        return text
-    return ELLIPSIS + text[len(text) - PATH_LIMIT + len(ELLIPSIS) :]
-
-
-def complain(path: str | None, reason: str, tail: str = "") -> None:
-    """Print ``mille: FILE: reason tail`` (or ``mille: reason``) on stderr as
-    one line: control characters escaped, at most ``LINE_LIMIT`` characters
-    (the reason is cut, ``tail`` is always shown whole)."""
-    from ..engine.text import escape, shorten
-
-    head = "mille: " + ("" if path is None else show_path(path) + ": ")
-    tail = escape(tail)
-    reason = shorten(escape(reason), max(LINE_LIMIT - len(head) - len(tail), 10))
-    try:
-        print(shorten(head + reason + tail, LINE_LIMIT), file=sys.stderr)
-    except (OSError, ValueError):  # the terminal is gone (or stderr closed)
-        pass
 
 
 def file_stamp(path: str) -> str:
@@ -323,16 +287,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # never a traceback for the user
+        from .process import complain
+
         complain(None, f"internal error: {type(exc).__name__}: {exc}")
         return 1
-
-
-class _Stop(Exception):
-    """Leave before the game starts with ``status`` (the reason is printed)."""
-
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
 
 
 def _is_terminal() -> bool:
@@ -351,6 +309,9 @@ def _stdin_is_terminal() -> bool:
 
 
 def _play(options: Options) -> int:
+    from . import offer
+    from .process import complain
+
     message = ""
     resumed: tuple[str, float, str] | None = None  # recovery file, its mtime, its text
     if options.file is not None:
@@ -370,11 +331,14 @@ def _play(options: Options) -> int:
             "(for plain lines on pipes: mille --plain)",
         )
         return 1
+    try:  # a file never asks (it is the game wanted), but the kept ones are named
+        found = offer.interrupted_game(
+            _stdin_is_terminal() and not options.chosen and options.file is None,
+            line=options.plain,
+        )
+    except offer.Stop as stop:
+        return stop.status
     if options.file is None:
-        try:
-            found = _interrupted_game(options)
-        except _Stop as stop:
-            return stop.status
         if found is None:
             from ..game.session import Session
 
@@ -397,228 +361,5 @@ def _play(options: Options) -> int:
             status = tui.play(session, message)
     finally:
         if resumed is not None and status != 0:
-            _keep(session, *resumed)
+            offer.keep_again(session, *resumed)
     return status
-
-
-def describe_game(session: Session) -> str:
-    """``classic, 3 players, scores 1200, 850, 300``: which game a kept one is."""
-    table = session.table
-    rules = table.rules
-    scores = ", ".join(str(table.total(side)) for side in range(1, rules.sides + 1))
-    return f"{rules.name}, {rules.players} players, scores {scores}"
-
-
-def _interrupted_game(options: Options) -> tuple[Session, str, tuple[str, float, str]] | None:
-    """Offer the interrupted games, newest first, one at a time: ``(session,
-    the note for the error line, (recovery path, mtime, text))`` to resume
-    one, None for a new game.  Raises _Stop if the player gave no answer
-    (the file is kept).
-
-    Only ``mille`` (or ``mille --plain``) alone, on a terminal, asks: with
-    game options or ``--seed`` the player asked for a new game, and a script
-    on standard input would answer with its moves.  Then the new game
-    starts and one line on stderr says a kept game is waiting."""
-    from ..storage import recovery, savefile
-
-    ask = _stdin_is_terminal() and not options.chosen
-    games = recovery.kept_games()
-    for index, (path, mtime) in enumerate(games):
-        try:
-            session = savefile.load_session(path)
-        except savefile.SaveError as exc:
-            try:
-                aside = recovery.set_aside(path)
-            except OSError as err:
-                complain(path, str(exc), f"; cannot move it aside: {err.strerror or err}")
-                raise _Stop(1) from None
-            import os
-
-            complain(path, str(exc), f" (moved to {os.path.basename(aside)})")
-            continue
-        import time
-
-        stamp = time.ctime(mtime)
-        if not ask:
-            left = len(games) - index
-            what = f"{describe_game(session)}; {stamp}"
-            if left == 1:
-                complain(None, f"a kept game is waiting ({what}): run mille alone to resume it")
-            else:
-                complain(
-                    None,
-                    f"{left} kept games are waiting (the newest: {what}): "
-                    "run mille alone to resume them",
-                )
-            return None
-        _say(f"mille: a game was interrupted on {stamp}:\n{describe_game(session)}.\n")
-        answer = _ask("Resume it? [yn] ", line=options.plain)
-        if answer is None:
-            complain(None, "no answer: the interrupted game is kept for next time")
-            raise _Stop(1)
-        text = savefile.dumps(session)
-        recovery.hold_exit_signals()  # until the game's own handlers are in place
-        try:
-            claimed = recovery.claim(path, mtime)  # only the game that was offered
-        except OSError as err:
-            complain(path, f"cannot remove: {err.strerror or err}")
-            raise _Stop(1) from None
-        if claimed is None:
-            complain(path, "another mille took or changed it meanwhile")
-            continue
-        try:
-            recovery.remove(claimed)  # resumed or declined: never offered again
-        except OSError as err:
-            recovery.release(claimed, path)
-            complain(path, f"cannot remove: {err.strerror or err}")
-            raise _Stop(1) from None
-        if not answer:
-            continue
-        session.source = None  # S asks file:, never Same file? for the recovery file
-        return session, f"resumed [{stamp}]", (path, mtime, text)
-    return None
-
-
-def _say(text: str) -> None:
-    """Write the question; _Stop(1) if the output is gone (the games stay)."""
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except (OSError, ValueError):
-        complain(None, "output lost: the interrupted games are kept for next time")
-        raise _Stop(1) from None
-
-
-ANSWER_MAX = 4096  # bytes of an answer line read (the rest is dropped)
-
-
-def _ask(question: str, line: bool = False) -> bool | None:
-    """Ask until the answer is y(es) or n(o); None at end of file.
-
-    The boards take one key, as their other questions (no RETURN); the
-    line mode (``line``) a line, at most ANSWER_MAX bytes of it.  ^\\ is
-    taken as ^C (KeyboardInterrupt) while it is asked."""
-    import signal
-
-    quit_signal = getattr(signal, "SIGQUIT", None)
-    previous = None
-    if quit_signal is not None:
-        try:
-            previous = signal.signal(quit_signal, _interrupt)
-        except (ValueError, OSError):  # not the main thread
-            quit_signal = None
-    try:
-        return _ask_line(question) if line else _ask_key(question)
-    finally:
-        if quit_signal is not None:
-            signal.signal(quit_signal, previous if previous is not None else signal.SIG_DFL)
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
-def _ask_line(question: str) -> bool | None:
-    stream = getattr(sys.stdin, "buffer", None)
-    while True:
-        _say(question)
-        try:
-            if stream is None:
-                raw = sys.stdin.readline(ANSWER_MAX).encode()
-            else:
-                raw = stream.readline(ANSWER_MAX)
-                rest = raw
-                while rest and not rest.endswith(b"\n"):  # drop an over-long line's rest
-                    rest = stream.readline(ANSWER_MAX)
-        except KeyboardInterrupt:  # ^C: end the question's line, keep the game
-            _say("\n")
-            raise
-        if not raw:
-            _say("\n")
-            return None
-        answer = raw.decode("utf-8", "replace").strip().lower()
-        if answer in ("y", "yes"):
-            return True
-        if answer in ("n", "no"):
-            return False
-
-
-def _ask_key(question: str) -> bool | None:
-    restore = _cbreak()  # before the question: a key typed at once is not lost
-    try:
-        _say(question)
-        while True:
-            try:
-                key = _read_key()
-            except KeyboardInterrupt:
-                _say("\n")
-                raise
-            except OSError:  # the terminal is gone: no answer
-                key = b""
-            if key in (b"", b"\x04"):  # end of file, ^D
-                _say("\n")
-                return None
-            if key in (b"y", b"Y", b"n", b"N"):
-                _say(key.decode().lower() + "\n")
-                return key in (b"y", b"Y")
-            _say("\a")  # another key: a beep, as at the game's questions
-    finally:
-        restore()
-
-
-def _cbreak() -> Callable[[], None]:
-    """Standard input, if a terminal, in cbreak mode (a key at a time, no
-    echo; ^C still interrupts); what puts it back."""
-    try:
-        import termios
-        import tty
-
-        fd = sys.stdin.fileno()
-        saved = termios.tcgetattr(fd)
-        tty.setcbreak(fd, termios.TCSANOW)  # (TCSAFLUSH would drop a key typed ahead)
-    except Exception:  # not a terminal (termios.error), Windows (ImportError), ...
-        return lambda: None
-
-    def restore() -> None:
-        try:
-            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-        except (OSError, termios.error):
-            pass
-
-    return restore
-
-
-def _read_key() -> bytes:
-    """One key (byte) from standard input."""
-    import os
-
-    try:
-        fd = sys.stdin.fileno()
-        terminal = os.isatty(fd)
-    except (AttributeError, ValueError, OSError):
-        terminal = False
-    if terminal:
-        return os.read(fd, 1)
-    stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:
-        return sys.stdin.read(1).encode()
-    return bytes(stream.read(1))
-
-
-def _keep(session: Session, path: str, mtime: float, text: str) -> None:
-    """The resumed game did not end well (the terminal would not do, or the
-    game was cut short): keep it again, unless the game was kept already
-    (a hang-up), with its old date if nothing was played."""
-    from ..storage import recovery, savefile
-
-    if session.kept is not None:
-        return
-    try:
-        written = recovery.write(session)
-        if savefile.dumps(session) == text:
-            import os
-
-            os.utime(written, (mtime, mtime))
-        complain(None, "the interrupted game is kept for next time")
-    except OSError as err:
-        complain(path, f"cannot keep the interrupted game: {err.strerror or err}")

@@ -169,9 +169,11 @@ class LineUi:
         """What was said goes out now (through a pipe too, as a prompt does)."""
         self.write("", flush=True)
 
-    def read_line(self, prompt: str) -> str:
+    def read_line(self, prompt: str, file_name: bool = False) -> str:
         """A line of input after ``prompt``; EndOfInput at the end.  ^C asks
-        ``Really?``, as on the board, then asks again."""
+        ``Really?``, as on the board, then asks again.  A ``file_name`` is
+        decoded as the file system's names are (``os.fsdecode``, as the
+        boards do: the bytes typed are the name, in any locale)."""
         while True:
             self.checkpoint()
             self.write(prompt, flush=True)
@@ -183,10 +185,7 @@ class LineUi:
                     if self.interrupted:
                         self.interrupted = False
                         raise KeyboardInterrupt
-                    raw = self.stdin.readline(LINE_MAX)
-                    rest = raw
-                    while rest and not rest.endswith(b"\n"):  # drop an over-long line's rest
-                        rest = self.stdin.readline(LINE_MAX)  # (a signal stops it)
+                    raw = read_line(self.stdin)
                 finally:
                     self.waiting = False
                 break
@@ -199,7 +198,7 @@ class LineUi:
         if not raw:
             self.write("\n")
             raise EndOfInput
-        line = raw.decode("utf-8", "replace").strip()
+        line = (os.fsdecode(raw) if file_name else raw.decode("utf-8", "replace")).strip()
         if self.echo:
             self.write(escape(line)[:80] + "\n")
         return line
@@ -319,7 +318,7 @@ class LineUi:
         return flow.save(self)
 
     def read_file_name(self) -> str:
-        return self.read_line("file: ")
+        return self.read_line("file: ", file_name=True)
 
     def save_failed(self, reason: str) -> None:
         self.say(escape(reason))
@@ -421,6 +420,16 @@ class LineUi:
         """Play until the player quits (returns) or is gone (Hangup,
         EndOfInput, OutputLost): :func:`mille.frontends.flow.run`."""
         flow.run(self)
+
+
+def read_line(stream: BinaryIO) -> bytes:
+    """A line of ``stream`` (b"" at its end): at most LINE_MAX bytes of it,
+    the rest of an over-long line read and dropped (a signal stops it)."""
+    raw = stream.readline(LINE_MAX)
+    rest = raw
+    while rest and not rest.endswith(b"\n"):
+        rest = stream.readline(LINE_MAX)
+    return raw
 
 
 def _silence(stream: TextIO) -> None:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 from ..engine.cards import ALL_NAMES, NO_CARD, is_hazard, is_safety
 from ..engine.describe import recent
-from ..engine.rules import PRESETS, PROBLEMS, RIGGINGS, Rules, RulesError, find_rules
+from ..engine.rules import OFFER, PRESETS, PROBLEMS, RIGGINGS, Rules, RulesError, find_rules
 from ..engine.table import (
     COUP,
     EXTENSION,
@@ -113,8 +113,9 @@ _TABLE_KEYS = (
     "seed",
     "refills",
 )
-# written only when set (files from before them lack them: 0 and false)
-TABLE_OPTIONAL = ("idle_refills",)
+# written only when set (files from before them lack them: 0, false, and
+# for owed what such a file meant, see _owed_by_default)
+TABLE_OPTIONAL = ("idle_refills", "owed")
 TABLEAU_OPTIONAL = ("needs_go",)
 _TABLEAU_KEYS = (
     "battle",
@@ -249,6 +250,9 @@ def _seat_to_dict(session: Session, seat: int) -> dict[str, Any]:
 def table_to_dict(table: Table) -> dict[str, Any]:
     """The table's state (not its rules) as the file's ``table`` object."""
     offer = table.offer
+    optional = ({"idle_refills": table.idle_refills} if table.idle_refills else {}) | (
+        {"owed": table.owed} if table.owed != _owed_by_default(table) else {}
+    )
     return {
         "hands": [[_card(c) for c in hand] for hand in table.hands],
         "tableaux": [_tableau_to_dict(tab) for tab in table.tableaux],
@@ -274,7 +278,20 @@ def table_to_dict(table: Table) -> dict[str, Any]:
         "marks": list(table.marks),
         "seed": table.seed,
         "refills": table.refills,
-    } | ({"idle_refills": table.idle_refills} if table.idle_refills else {})
+    } | optional
+
+
+def _owed_by_default(table: Table) -> bool:
+    """What a file without ``owed`` means, as files from before it meant:
+    a mover of a coup fourré preset yet to pick with a hand short of a card
+    picks two cards."""
+    hand = table.hands[table.to_move]
+    return (
+        table.rules.coup == OFFER
+        and table.phase == PLAYING
+        and hand[0] == NO_CARD
+        and hand[1] == NO_CARD
+    )
 
 
 def _tableau_to_dict(tab: Tableau) -> dict[str, Any]:
@@ -424,6 +441,7 @@ def _table(data: Any, where: str, rules: Rules) -> Table:
         refills=read_int(d["refills"], f"{where}.refills", 0, BIG),
         idle_refills=read_int(d.get("idle_refills", 0), f"{where}.idle_refills", 0, BIG),
     )
+    table.owed = read_bool(d["owed"], f"{where}.owed") if "owed" in d else _owed_by_default(table)
     return validated(table)
 
 
