@@ -312,7 +312,12 @@ def test_a_dumb_terminal_is_told_about_plain(env: dict[str, str]) -> None:
             ("--rules", "classic", "--distance", "700"),
             "mille: --distance is an option of --rules milebymile",
         ),
-        (("--players", "3"), "mille: bsd needs 2 players"),
+        (
+            ("--players", "3"),
+            "mille: bsd needs 2 players; "
+            "for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)",
+        ),
+        (("--rules", "bsd", "--players", "1"), "mille: bsd needs 2 players"),
         (
             ("--seed", "1", "game.sav"),
             "mille: --seed cannot be used with a file: "

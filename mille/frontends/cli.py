@@ -28,6 +28,7 @@ BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 LINE_LIMIT = 200  # the longest line mille prints on stderr
 PATH_LIMIT = 100  # the most of a file name shown in it (its end)
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
+MORE_PLAYERS = "for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)"
 
 HELP = f"""{USAGE}
 
@@ -232,9 +233,13 @@ def parse_args(argv: list[str]) -> Options:
                     raise UsageError(f"mille: {flag} is an option of --rules milebymile")
 
         try:
-            rules = find_rules("bsd" if args.rules is None else args.rules, **given)
+            rules_name = "bsd" if args.rules is None else args.rules
+            rules = find_rules(rules_name, **given)
         except RulesError as exc:
-            raise UsageError(f"mille: {_quote(str(exc), LINE_LIMIT - 7)}") from None
+            reason = _quote(str(exc), LINE_LIMIT - 7)
+            if rules_name == "bsd" and given.get("players", 2) > 2:
+                reason += f"; {MORE_PLAYERS}"
+            raise UsageError(f"mille: {reason}") from None
         if rules == BSD:  # the default game
             rules = None
     chosen = bool(given) or any(
