@@ -329,7 +329,11 @@ def test_w_keeps_its_meaning_with_the_tracker_on_the_n_seat_board() -> None:
 def test_the_help_lists_h_and_t(which: str) -> None:
     if which == "bsd":
         window, _ = bsd("?", Session.new(seed=1))
-        lines = [line.replace("{level}", "standard") for line in bsd_screen.HELP]
+        lines = bsd_screen.help_lines("standard")
+        assert lines[-2:] == [  # who each level is for (issue 28)
+            "Computer: standard (--level: easy for a first game, standard for most, expert",
+            "for a challenge).  Press any key to go back to the game.",
+        ]
     else:
         window, _ = table_screen("?", Session.new(find_rules("classic", players=3), seed=1))
         lines = board.table_help(find_rules("classic", players=3))

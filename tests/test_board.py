@@ -531,13 +531,16 @@ def test_help_fits_the_screen(rules: Rules) -> None:
         ),
         (
             find_rules("classic", players=4),
-            ["Coup Fourre?, Discard a safety?: H, T, L too", "Partners share"],
+            [
+                "Coup Fourre?, Discard a safety?: H, T, L too",
+                "Partners share a car; hands stay private.",
+            ],
             ["Extension?", "asks which side"],
         ),
         (
             find_rules("classic", players=6),
             [
-                "Partners share",
+                "Partners share a car; hands stay private.",
                 "U n on a hazard then asks",
                 "Coup Fourre?, Extension?, Discard a safety?: H, T, L too",
             ],
@@ -547,10 +550,10 @@ def test_help_fits_the_screen(rules: Rules) -> None:
             find_rules("milebymile", players=6, team_mode="2v2v2", karma=True, stacking=True),
             [
                 "Coup Fourre?, Discard a safety?: H, T, L too",
-                "Partners share",
+                "Partners share a car; hands stay private.",
                 "Karma: a hazard costs",
                 "stacking,",
-                "Hazards may hit a side that is stopped",
+                "Hazards may hit a stopped side",
             ],
             ["Extension?", "no stacking"],
         ),
@@ -565,7 +568,15 @@ def test_help_says_only_what_the_preset_has(rules: Rules, has: list[str], lacks:
     text = " ".join(board.table_help(rules, "expert"))
     for words in has + ["In force: ", "expert computer", "L      the hand so far"]:
         assert words in text
-    for words in lacks:
+    # the guide to the levels, where played remedies go, partners' hands
+    # private (issue 28: the help said partners shared their cards)
+    assert (
+        "(--level: easy for a first game, standard for most, expert for a challenge)."
+        in text.replace("\n", " ")
+    )
+    discard_go = "Played remedies go on the discard pile (Discard Go)."
+    assert (discard_go in text) == (rules.name == "milebymile")  # classic stacks them
+    for words in lacks + ["share their side's cards"]:
         assert words not in text
 
 

@@ -188,3 +188,38 @@ def test_the_optional_save_keys_have_their_rows() -> None:
     for key in (*_TABLE_OPTIONAL, *_TABLEAU_OPTIONAL):
         row = doc.split(f"| `{key}` |")[1].split("\n")[0]
         assert "optional, written only when" in row, key
+
+
+def flat(text: str) -> str:
+    """Text with its line breaks and runs of spaces as single spaces."""
+    return " ".join(text.split())
+
+
+def test_the_pages_say_what_the_help_says_to_a_newcomer() -> None:
+    """Issue 28: who each level is for, that partners' hands are private
+    and where Mile by Mile's played remedies go are said alike in the
+    README, mille.6, docs/rules.md and the ``?`` screens."""
+    from mille.engine.rules import find_rules
+    from mille.frontends.bsd_screen import help_lines
+    from mille.frontends.table_screen import table_help
+    from mille.players.registry import LEVEL_GUIDE
+
+    readme = flat((ROOT / "README.md").read_text())
+    page = flat((ROOT / "mille.6").read_text())
+    rules = flat((ROOT / "docs" / "rules.md").read_text())
+    assert LEVEL_GUIDE == "easy for a first game, standard for most, expert for a challenge"
+    assert LEVEL_GUIDE[0].upper() + LEVEL_GUIDE[1:] in readme
+    assert "should try `--level easy`" in readme and "should try .Cm easy ." in page
+    assert LEVEL_GUIDE in flat(" ".join(help_lines("standard")))
+    team = flat(" ".join(table_help(find_rules("classic", players=4))))
+    assert LEVEL_GUIDE in team and "Partners share a car; hands stay private." in team
+    assert "Partners share a car; hands stay private, partners' included." in page
+    assert "Hands stay private, partners' included." in rules
+    for text in (readme, page, rules, team):
+        assert "share their side's cards" not in text
+    mile = flat(" ".join(table_help(find_rules("milebymile", players=3))))
+    assert "Played remedies go on the discard pile (Discard Go)." in mile
+    assert "Discard Go" not in team  # classic's remedies stay on the battle pile
+    assert "every remedy played goes there too (a car keeps only its problems)" in readme
+    assert "every remedy played goes there too (a car keeps only its problems)" in page
+    assert "Played distance cards and remedies go to the discard pile" in rules

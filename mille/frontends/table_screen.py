@@ -55,7 +55,7 @@ from ..engine.describe import (
     side_name,
     tops,
 )
-from ..engine.rules import Rules
+from ..engine.rules import PROBLEMS, Rules
 from ..engine.table import COUP, EXTENSION, Event, Use
 from ..engine.text import ELLIPSIS, shorten
 from ..engine.view import SeatView
@@ -109,10 +109,15 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
     questions = "Coup Fourre?" + (", Extension?" if rules.extension is not None else "")
     if rules.discard_safeties:
         questions += ", Discard a safety?"
-    lines = ["MILLE BORNES: keys and rules"]
-    lines += textwrap.wrap("In force: " + ", ".join(option_words(rules, level)) + ".", LAST_COL)
+    from ..players.registry import LEVEL_GUIDE
+
+    in_force = "In force: " + ", ".join(option_words(rules, level))
+    lines = textwrap.wrap(
+        f"MILLE BORNES.  {in_force} (--level: {LEVEL_GUIDE}).  "
+        "Keys at >>:Move: (either case):",
+        LAST_COL,
+    )
     lines += [
-        "At >>:Move: (upper or lower case):",
         "  P      pick a card               U n    use the card in slot n",
         "  D n    discard the card in slot n (n: P or 0, 1-6; RETURN or SPACE confirms)",
     ]
@@ -126,20 +131,22 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
     ]
     lines += textwrap.wrap(f"Yes/no: y, n, S (save first), ^L; {questions}: H, T, L too.", LAST_COL)
     if rules.perfect_crossing:
-        race = "Race your side to exactly the target."
+        race = "Race to exactly the target."
     else:
-        race = "Race your side to the target or past it (+200 for landing on it)."
+        race = "Race to the target or past it (+200 for landing on it)."
     text = (
         f"{race}  Pick, then use or discard one card.  A Go starts you rolling; "
         "hazards stop an opposing side (Out of Gas, Flat Tire, Accident, Stop) or slow "
         "it (Speed Limit: 50 at most) until it plays the remedy (Gasoline, Spare Tire, "
         "Repairs, then Go; End of Limit)."
     )
+    if rules.battle == PROBLEMS:
+        text += "  Played remedies go on the discard pile (Discard Go)."
     if rules.stacking:
-        text += "  Hazards may hit a side that is stopped."
+        text += "  Hazards may hit a stopped side."
     text += (
         "  A safety protects your side for good and gives another turn.  A hazard on "
-        "your side when you hold its safety asks Coup Fourre?: y plays it (+300) and "
+        "your side when you hold its safety asks Coup Fourre?: y plays it (+300), "
         "you move next."
     )
     if rules.extension is not None:
@@ -147,18 +154,18 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
             f"  Extension? (at {rules.target}): y races on to {rules.extension}, n ends the hand."
         )
     if is_team_game(rules):
-        text += "  Partners share their side's cards."
+        text += "  Partners share a car; hands stay private."
     if not rules.always_discard:
         text += "  A card you could play may not be discarded."
     if rules.karma:
         text += (
-            "  Karma: a hazard costs your side its karma; a side without karma cannot "
-            "attack one with it; two with karma clash (both lose it); a False Virtue "
-            "gives it back."
+            "  Karma: a hazard costs your side its karma; one without it cannot "
+            "attack one with it; two with it clash (both lose it); False Virtue gives "
+            "it back."
         )
     text += (
-        "  Score: the miles, 100 a safety, 300 all four, 300 a coup fourre (* on the "
-        "board), 400 the trip and its bonuses (W: every row)."
+        "  Score: miles, 100 a safety, 300 all four, 300 a coup fourre (*), 400 "
+        "the trip and bonuses (W: all)."
     )
     lines += textwrap.wrap(text, LAST_COL)
     back = "Press any key to go back to the game."
