@@ -113,8 +113,7 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
 
     in_force = "In force: " + ", ".join(option_words(rules, level))
     lines = textwrap.wrap(
-        f"MILLE BORNES.  {in_force} (--level: {LEVEL_GUIDE}).  "
-        "Keys at >>:Move: (either case):",
+        f"MILLE BORNES.  {in_force} (--level: {LEVEL_GUIDE}).  Keys at >>:Move: (either case):",
         LAST_COL,
     )
     lines += [
