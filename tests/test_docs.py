@@ -223,3 +223,14 @@ def test_the_pages_say_what_the_help_says_to_a_newcomer() -> None:
     assert "every remedy played goes there too (a car keeps only its problems)" in readme
     assert "every remedy played goes there too (a car keeps only its problems)" in page
     assert "Played distance cards and remedies go to the discard pile" in rules
+
+
+def test_the_pages_say_what_the_line_modes_switches_say() -> None:
+    """Issue 28: ``t`` in the line mode turns on a tracker shown at every
+    turn; the pages quote what it says when it turns on and off."""
+    from mille.frontends.plain import TRACKER_ON
+
+    for name in ("README.md", "mille.6"):
+        text = flat((ROOT / name).read_text())
+        for said in (TRACKER_ON, "The card tracker is off.", "Your hand is kept in order."):
+            assert said in text, (name, said)

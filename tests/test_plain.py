@@ -98,6 +98,10 @@ def classic3() -> Session:
         ("discard", "which card? (u N or d N, N is P or 1-6)"),
         ("help", "Commands (then RETURN; case does not matter):"),
         ("tracker\ntracker", "The card tracker is off."),
+        (
+            "t",
+            "The card tracker is on: shown with the table at each of your turns until t again.",
+        ),
         ("hints", "unknown command: hints"),
         ("log", "The hand so far: nothing yet."),
         ("l", "The hand so far: nothing yet."),
@@ -570,8 +574,9 @@ def test_h_and_t_at_coup_fourre() -> None:
     )
     assert lines[ask + 2] == "Coup Fourre? h"
     assert lines[ask + 3] in ("hint: y - 300 more and the next turn", "hint: n - keep it for later")
-    assert lines[ask + 4] == "Coup Fourre? t" and lines[ask + 5].startswith("Not seen yet: ")
-    assert lines[ask + 7] == "The card tracker is off."
+    assert lines[ask + 4] == "Coup Fourre? t" and lines[ask + 6].startswith("Not seen yet: ")
+    assert lines[ask + 5].startswith("The card tracker is on: ")
+    assert lines[ask + 8] == "The card tracker is off."
     assert "Coup Fourre? y" in lines
 
 

@@ -14,7 +14,8 @@ at a time from standard input, in the board's language:
     w          the full score table
     r          the options in force, the table and your hand again
     h          a hint: the expert's move and why (it is not played)
-    t          the card tracker on or off: the cards you have not seen
+    t          the card tracker on or off: the cards you have not seen,
+               now and with the table at each of your turns while it is on
     l          the whole hand so far
     s          save the game (``file:`` asks the name)
     q          quit (asks Really?)
@@ -75,6 +76,7 @@ if TYPE_CHECKING:
 
 YOU = describe.YOU
 PROMPT = "Your move: "
+TRACKER_ON = "The card tracker is on: shown with the table at each of your turns until t again."
 LINE_MAX = 4096  # bytes of one command line that are read; the rest is dropped
 
 # the questions that take no h or t (the save dialogue's, Really?, Save game?)
@@ -304,10 +306,14 @@ class LineUi:
         self.say(flow.hint(self.session.view(YOU))[0])
 
     def toggle_tracker(self) -> None:
+        """``t``: the tracker on (its counts now, and with the table at each
+        of your turns, said so) or off."""
         self.tracking = not self.tracking
-        self.say(
-            tracker_line(self.session.view(YOU)) if self.tracking else "The card tracker is off."
-        )
+        if self.tracking:
+            self.say(TRACKER_ON)
+            self.say(tracker_line(self.session.view(YOU)))
+        else:
+            self.say("The card tracker is off.")
 
     def tell_hand(self) -> None:
         """``l``: every move of this hand since the deal."""
