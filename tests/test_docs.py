@@ -234,3 +234,16 @@ def test_the_pages_say_what_the_line_modes_switches_say() -> None:
         text = flat((ROOT / name).read_text())
         for said in (TRACKER_ON, "The card tracker is off.", "Your hand is kept in order."):
             assert said in text, (name, said)
+
+
+def test_the_pages_tell_the_first_runs_line() -> None:
+    """Issue 28: BSD's board names ?, H, T and L on a first run; the pages
+    quote the line and name the file that remembers it."""
+    from mille.frontends.ui import WELCOME
+
+    readme = flat((ROOT / "README.md").read_text())
+    page = (ROOT / "mille.6").read_text()
+    assert f"`{flat(WELCOME)}`" in readme
+    assert "`welcomed`" in readme
+    assert ".It Pa $XDG_STATE_HOME/mille/welcomed" in page
+    assert ".Pq Dq \\&? help\\ \\ H hint\\ \\ T tracker\\ \\ L log" in page

@@ -64,6 +64,9 @@ class TableUi(Ui):
 
     # ----- the game --------------------------------------------------------
 
+    def introduce(self) -> None:
+        """Nothing to say first: this board names its keys (``h: hint`` ...)."""
+
     def computer_thinks(self) -> None:
         """Before a computer's move (or answer): the status says which
         computer is deciding (``Comp 3 is thinking...``) from before its
