@@ -208,6 +208,28 @@ def test_a_hazard_asks_for_the_side_and_shows_the_engines_refusals() -> None:
     assert event.outcome.move == Use(1, 3)
 
 
+def test_a_hazard_no_side_can_take_is_refused_at_once() -> None:
+    """Issue 28: every car is stopped at the start of Mile by Mile, so a
+    Stop can hit nobody: the engine's reason at once, no ``Stop on side:``."""
+    session = three_sides(STOP)
+    window, _ = run(session, "pu1\r")
+    assert "Stop on side:" not in window.prompts
+    assert window.errors[-1] == "opponent cannot go"
+    assert window.prompts[-1].startswith(">>:Move: ")
+    assert session.table.hands[0][1] == STOP, "nothing played"
+
+
+def test_a_hazard_lists_only_the_sides_it_can_hit() -> None:
+    """Issue 28: a protected side is not offered (the engine refuses it if
+    typed all the same)."""
+    session = three_sides(SPEED_LIMIT)
+    session.table.tableaux[1].safeties.append(RIGHT_OF_WAY)
+    window, _ = run(session, "pu1\r2\r")
+    at_target = window.errors[window.prompts.index("Speed Limit on side:")]
+    assert at_target == "3 Comp 2"
+    assert window.errors[-1] == "opponent is protected"
+
+
 def test_the_side_is_played_on_and_the_log_says_so() -> None:
     session = three_sides(SPEED_LIMIT)
     run(session, "pu1\r3\r")

@@ -247,3 +247,15 @@ def test_the_pages_tell_the_first_runs_line() -> None:
     assert "`welcomed`" in readme
     assert ".It Pa $XDG_STATE_HOME/mille/welcomed" in page
     assert ".Pq Dq \\&? help\\ \\ H hint\\ \\ T tracker\\ \\ L log" in page
+
+
+def test_the_pages_say_a_hazard_lists_only_the_sides_it_can_hit() -> None:
+    """Issue 28: both pages say the side prompt lists the sides a hazard can
+    hit and that a hazard that can hit none is refused at once."""
+    readme = flat((ROOT / "README.md").read_text())
+    page = flat((ROOT / "mille.6").read_text())
+    assert "listing only those it can hit" in readme
+    assert "listing on the error line only the sides it can hit" in page
+    for text in (readme, page):
+        assert "It can hit sides 2 Comp 1, 3 Comp 2 (u 4 S)." in text
+        assert "opponent cannot go" in text

@@ -130,12 +130,53 @@ def test_a_hazard_asks_its_target_by_side_number() -> None:
     _, out = run(session, f"p\nu {slot}\nu {slot} 1\nu {slot} 7\nu {slot} x\nu {slot} 2\n")
     lines = out.splitlines()
     for message in (
-        "which opponent?",
         "can't attack your own side",
         "no such opponent",
         "opponent has not started",
     ):
         assert message in lines
+    # no side can take it (nobody has started): the reason at once, not a
+    # question whose every answer is refused (issue 28)
+    asked = lines.index(f"Your move: u {slot}")
+    assert lines[asked + 1] == "opponent has not started"
+    assert "which opponent?" not in lines
+
+
+def test_a_hazard_lists_only_the_sides_it_can_hit() -> None:
+    """Issue 28: ``u N`` with a hazard names the sides the engine lets it
+    hit; a protected side is left out."""
+    from mille.engine.cards import RIGHT_OF_WAY, SPEED_LIMIT
+
+    session = classic3()
+    session.table.hands[0][1] = SPEED_LIMIT
+    _, out = run(session, "p\nu 1\n")
+    lines = out.splitlines()
+    asked = lines.index("Your move: u 1")
+    assert lines[asked + 1 : asked + 3] == [
+        "which opponent?",
+        "It can hit sides 2 Comp 1, 3 Comp 2 (u 1 S).",
+    ]
+    session = classic3()
+    session.table.hands[0][1] = SPEED_LIMIT
+    session.table.tableaux[1].safeties.append(RIGHT_OF_WAY)
+    _, out = run(session, "p\nu 1\nu 1 2\n")
+    lines = out.splitlines()
+    asked = lines.index("Your move: u 1")
+    assert lines[asked + 2] == "It can hit side 3 Comp 2 (u 1 S)."
+    assert "opponent is protected" in lines
+
+
+def test_a_hazard_no_side_can_take_gives_each_reason_with_its_sides() -> None:
+    from mille.engine.cards import GO, RIGHT_OF_WAY, STOP
+
+    session = classic3()
+    session.table.hands[0][1] = STOP
+    session.table.tableaux[1].battle.append(GO)
+    session.table.tableaux[1].safeties.append(RIGHT_OF_WAY)
+    _, out = run(session, "p\nu 1\n")
+    lines = out.splitlines()
+    asked = lines.index("Your move: u 1")
+    assert lines[asked + 1] == "opponent is protected (side 2); opponent has not started (side 3)"
 
 
 def test_your_turn_shows_every_side_your_hand_and_the_piles() -> None:

@@ -53,6 +53,7 @@ from ..engine.table import (
     PLAYING,
     Move,
     Outcome,
+    Use,
 )
 from ..engine.text import escape
 from ..game.session import Session
@@ -267,9 +268,28 @@ class LineUi:
             self.say(parsed.text)
         elif isinstance(parsed, Command):
             self.do(parsed.letter)
+        elif isinstance(parsed, Use) and parsed.target is None and self.untargeted(parsed.slot):
+            pass
         else:
             return parsed
         return None
+
+    def untargeted(self, slot: int) -> bool:
+        """``u N`` with a hazard that must name its side: say which sides it
+        can hit (the engine's check), or, with none, why; True when said
+        (the move is not made)."""
+        view = self.session.view(YOU)
+        if view.check(Use(slot)) != "which opponent?":
+            return False  # no side needed, or refused before one counts
+        sides = describe.hazard_targets(view, slot)
+        if not sides:
+            self.say(describe.no_target(view, slot))
+            return True
+        self.say("which opponent?")
+        named = ", ".join(describe.side_label(view.rules, side) for side in sides)
+        which = "side" if len(sides) == 1 else "sides"
+        self.say(f"It can hit {which} {named} (u {'P' if slot == 0 else slot} S).")
+        return True
 
     def do(self, letter: str) -> None:
         """A command the line mode does itself (not a move)."""

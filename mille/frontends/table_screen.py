@@ -43,7 +43,6 @@ from ..engine.describe import (
     describe,
     end_lines,
     is_team_game,
-    opponents,
     option_summary,
     option_words,
     recent,
@@ -246,12 +245,12 @@ def question_context(session: Session) -> str:
     return ""
 
 
-def target_hint(table: SeatView) -> str:
-    """The sides a hazard of yours may name, as the board numbers them."""
-    hint = "  ".join(side_label(table.rules, side) for side in opponents(table.rules))
+def target_hint(table: SeatView, sides: list[int]) -> str:
+    """The sides a hazard of yours can hit, as the board numbers them
+    (``sides``: :func:`mille.engine.describe.hazard_targets`)."""
+    hint = "  ".join(side_label(table.rules, side) for side in sides)
     if len(hint) > LAST_COL:
-        sides = opponents(table.rules)
-        hint = f"sides {sides[0]}-{sides[-1]}"
+        hint = "sides " + " ".join(map(str, sides))
     return hint
 
 
