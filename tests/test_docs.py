@@ -256,6 +256,7 @@ def test_the_pages_say_a_hazard_lists_only_the_sides_it_can_hit() -> None:
     page = flat((ROOT / "mille.6").read_text())
     assert "listing only those it can hit" in readme
     assert "listing on the error line only the sides it can hit" in page
+    assert "It can hit sides 2 Comp 1, 3 Comp 2 (u 4 S)." in readme
+    assert "\\&It can hit sides 2 Comp 1, 3 Comp 2 (u 4 S)." in page
     for text in (readme, page):
-        assert "It can hit sides 2 Comp 1, 3 Comp 2 (u 4 S)." in text
         assert "opponent cannot go" in text
