@@ -260,3 +260,13 @@ def test_the_pages_say_a_hazard_lists_only_the_sides_it_can_hit() -> None:
     assert "\\&It can hit sides 2 Comp 1, 3 Comp 2 (u 4 S)." in page
     for text in (readme, page):
         assert "opponent cannot go" in text
+
+
+def test_the_pages_say_what_decides_a_hint() -> None:
+    """Issue 28: the hint's why names what decided it; both pages quote
+    the reasons as the hint words them."""
+    readme = flat((ROOT / "README.md").read_text())
+    page = flat((ROOT / "mille.6").read_text())
+    for text in (readme, page):
+        assert "100 would pass 700" in text
+        assert "played out, it beats D2 50 (the usual move) by 40 points" in text
