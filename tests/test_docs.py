@@ -270,3 +270,19 @@ def test_the_pages_say_what_decides_a_hint() -> None:
     for text in (readme, page):
         assert "100 would pass 700" in text
         assert "played out, it beats D2 50 (the usual move) by 40 points" in text
+
+
+def test_the_pages_tell_the_colours_and_how_to_turn_them_off() -> None:
+    """Issue 28: --no-color and NO_COLOR in --help, README and mille.6;
+    the colours named alike; BSD's board plain."""
+    from mille.frontends.cli import HELP
+
+    readme = flat((ROOT / "README.md").read_text())
+    page = flat((ROOT / "mille.6").read_text())
+    colours = "hazards red, remedies green, safeties cyan, your side yellow"
+    assert colours in readme and colours in page
+    assert "--no-color" in HELP and "NO_COLOR" in HELP
+    assert "`--no-color`" in readme and "`NO_COLOR`" in readme
+    assert ".It Fl -no-color" in (ROOT / "mille.6").read_text()
+    assert ".It Ev NO_COLOR" in (ROOT / "mille.6").read_text()
+    assert "BSD's board has no colour" in readme and "BSD's board has no colour" in page

@@ -141,8 +141,14 @@ def needs_target(rules: Rules, card: int) -> bool:
 
 def tops(view: SeatView, side: int) -> tuple[str, str]:
     """The battle and speed cards the side shows (``""`` for none)."""
-    battle, speed = view.model.tops(view.tableaux[side - 1])
+    battle, speed = top_cards(view, side)
     return card_name(battle), card_name(speed)
+
+
+def top_cards(view: SeatView, side: int) -> tuple[int, int]:
+    """The battle and speed cards the side shows, as cards (``NO_CARD``
+    for none)."""
+    return view.model.tops(view.tableaux[side - 1])
 
 
 def safety_marks(view: SeatView, side: int) -> list[str]:

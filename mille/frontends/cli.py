@@ -70,6 +70,8 @@ milebymile options:
 the screen:
   --plain               no curses: plain lines and a prompt, for screen
                         readers, dumb terminals and scripts
+  --no-color            no colour on the board with a row per side (as a
+                        non-empty NO_COLOR does); BSD's board has none
   -h, --help            show this help and exit
   --version             show the version and exit
 
@@ -135,6 +137,7 @@ class Options:
     level: str = "standard"
     plain: bool = False
     chosen: bool = False  # game options or --seed: a new game, no Resume it?
+    color: bool = True  # --no-color: False
 
 
 class _Parser(argparse.ArgumentParser):
@@ -171,6 +174,7 @@ def _parser() -> _Parser:
     parser.add_argument("--players", type=_seed)
     parser.add_argument("--level", choices=LEVELS)
     parser.add_argument("--plain", action="store_true")
+    parser.add_argument("--no-color", action="store_true")
     parser.add_argument("--teams", dest="team_mode")
     parser.add_argument("--distance", type=_seed)
     parser.add_argument("--winning-score", type=_seed)
@@ -184,8 +188,11 @@ def _parser() -> _Parser:
 def parse_args(argv: list[str]) -> Options:
     """Read the command line; raises UsageError.
 
-    >>> parse_args(["--seed", "7"])
-    Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False, chosen=True)
+    >>> parse_args(["--seed", "7"])  # doctest: +NORMALIZE_WHITESPACE
+    Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False,
+            chosen=True, color=True)
+    >>> parse_args(["--no-color"]).color
+    False
     >>> parse_args(["a", "b"])
     Traceback (most recent call last):
     ...
@@ -222,7 +229,7 @@ def parse_args(argv: list[str]) -> Options:
                 f"mille: {', '.join(flags)} cannot be used with a file: "
                 "a saved game keeps its own rules, level and deal"
             )
-        return Options(file=files[0], plain=args.plain)
+        return Options(file=files[0], plain=args.plain, color=not args.no_color)
     rules = None
     if args.rules is not None or given:
         from ..engine.rules import BSD, RulesError, find_rules
@@ -246,7 +253,12 @@ def parse_args(argv: list[str]) -> Options:
         getattr(args, name) is not None for name in ("rules", "level", "seed")
     )
     return Options(
-        seed=args.seed, rules=rules, level=args.level or "standard", plain=args.plain, chosen=chosen
+        seed=args.seed,
+        rules=rules,
+        level=args.level or "standard",
+        plain=args.plain,
+        chosen=chosen,
+        color=not args.no_color,
     )
 
 
@@ -399,7 +411,7 @@ def _play(options: Options) -> int:
         else:
             from . import tui
 
-            status = tui.play(session, message)
+            status = tui.play(session, message, color=options.color)
     finally:
         if resumed is not None and status != 0:
             _keep(session, *resumed)
