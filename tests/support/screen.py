@@ -74,16 +74,17 @@ class Term:
         Every Term has its own ``XDG_STATE_HOME`` (``self.state_home``): a
         fresh temporary directory, removed by ``close()``, unless the caller
         passes one (kept).  No test reads or leaves a recovery file in the
-        real home.  ``env`` adds to (or overrides) the environment.  The
-        user has run mille before (BSD's first screen is BSD's) unless
-        ``first_run``: then mille finds no ``welcomed`` file in the state
-        directory and names its keys on BSD's error line.
+        real home.  ``env`` adds to (or overrides) the environment.  In a
+        state directory of its own the user has run mille before (BSD's
+        first screen is BSD's) unless ``first_run``: then mille finds no
+        ``welcomed`` file there and names its keys on BSD's error line.  A
+        state directory the caller passes is left as it is.
         """
         self._own_state_home = state_home is None
         self.state_home = (
             tempfile.mkdtemp(prefix="mille-state-") if state_home is None else str(state_home)
         )
-        if not first_run:
+        if state_home is None and not first_run:
             directory = Path(self.state_home) / "mille"
             directory.mkdir(mode=0o700, parents=True, exist_ok=True)
             (directory / "welcomed").touch()
