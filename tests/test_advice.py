@@ -72,13 +72,11 @@ def test_a_move_the_search_preferred_says_what_it_beat(monkeypatch: pytest.Monke
     from mille.players import expert
 
     def searched(*args: object) -> Choice:
-        return Choice(Discard(0), 1, 1, standard=Discard(2), margin=40.4)
+        return Choice(Discard(0), 1, 1, standard=Discard(2))
 
     monkeypatch.setattr(expert, "search", searched)
     t = classic_at(0, [D100, D75, D50, D50, REPAIRS, SPARE_TIRE, GASOLINE])
-    assert hint(SeatView(t, 0)) == (
-        "hint: DP 100 - played out, it beats D2 50 (the usual move) by 40 points"
-    )
+    assert hint(SeatView(t, 0)) == ("hint: DP 100 - played out, it beats the usual D2 50")
 
 
 def test_the_standard_move_kept_keeps_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:

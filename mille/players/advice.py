@@ -50,25 +50,25 @@ def hint(view: SeatView) -> str:
     move = expert.choose(view)
     choice = expert.last_choice
     if choice is not None and choice.standard is not None and choice.move != choice.standard:
-        return f"hint: {label(view, move)} - {searched(view, choice.standard, choice.margin)}"
+        return f"hint: {label(view, move)} - {searched(view, choice.standard)}"
     return f"hint: {label(view, move)} - {reason(view, move)}"
 
 
-def searched(view: SeatView, standard: Move, margin: float) -> str:
+def searched(view: SeatView, standard: Move) -> str:
     """Why the expert's search chose another move than the standard
     computer's (whose reason, ``the card needed least`` and the like, did
-    not decide it): the move it beat in the playouts, and by how much.
+    not decide it): the playouts, and the move they beat.  (Not by how
+    much: a search cut short by its time cap would give another figure on
+    a busier machine.)
 
     >>> from mille.engine.table import Discard
     >>> from mille.engine.rules import BSD
     >>> from mille.engine.table import Table
     >>> t = Table.new(BSD, random.Random(1))
-    >>> searched(SeatView(t, 0), Discard(3), 41.6)
-    'played out, it beats D3 Extra Tank (the usual move) by 42 points'
+    >>> searched(SeatView(t, 0), Discard(3))
+    'played out, it beats the usual D3 Extra Tank'
     """
-    return (
-        f"played out, it beats {label(view, standard)} (the usual move) by {round(margin)} points"
-    )
+    return f"played out, it beats the usual {label(view, standard)}"
 
 
 def label(view: SeatView, move: Move) -> str:

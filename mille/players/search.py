@@ -139,16 +139,13 @@ class _Stats:
 @dataclass(frozen=True)
 class Choice:
     """What a search chose, and what it spent: the simulated moves and the
-    playouts; and what decided it: the standard computer's move
-    (``standard``), which it keeps unless another beats it clearly, and by
-    how much the move chosen beat it in the playouts (``margin``, points
-    of a hand's worth; 0 when the standard move is kept)."""
+    playouts; and the standard computer's move (``standard``), which it
+    keeps unless another beats it clearly in the playouts."""
 
     move: Move
     moves: int
     playouts: int
     standard: Move | None = None
-    margin: float = 0.0
 
 
 def search(sampler: Sampler, candidates: list[Move], budget: Budget, rng: random.Random) -> Choice:
@@ -223,7 +220,7 @@ def search(sampler: Sampler, candidates: list[Move], budget: Budget, rng: random
         width = fill(alive, wider)
     best = max(alive, key=lambda s: s.mean(width))
     if best is not base and _z(best, base, width) >= budget.confidence:
-        return Choice(best.move, used, playouts, base.move, best.mean(width) - base.mean(width))
+        return Choice(best.move, used, playouts, base.move)
     return Choice(base.move, used, playouts, base.move)
 
 
