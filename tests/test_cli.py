@@ -348,7 +348,7 @@ class FakeUi:
         self.status, self.action = status, action
         self.calls: list[tuple[Session, str, bool]] = []
 
-    def __call__(self, session: Session, message: str = "") -> int:
+    def __call__(self, session: Session, message: str = "", color: bool = True) -> int:
         from mille.storage import recovery
 
         self.calls.append((session, message, recovery.pending() is not None))

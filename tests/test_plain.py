@@ -98,6 +98,10 @@ def classic3() -> Session:
         ("discard", "which card? (u N or d N, N is P or 1-6)"),
         ("help", "Commands (then RETURN; case does not matter):"),
         ("tracker\ntracker", "The card tracker is off."),
+        (
+            "t",
+            "The card tracker is on: shown with the table at each of your turns until t again.",
+        ),
         ("hints", "unknown command: hints"),
         ("log", "The hand so far: nothing yet."),
         ("l", "The hand so far: nothing yet."),
@@ -126,12 +130,53 @@ def test_a_hazard_asks_its_target_by_side_number() -> None:
     _, out = run(session, f"p\nu {slot}\nu {slot} 1\nu {slot} 7\nu {slot} x\nu {slot} 2\n")
     lines = out.splitlines()
     for message in (
-        "which opponent?",
         "can't attack your own side",
         "no such opponent",
         "opponent has not started",
     ):
         assert message in lines
+    # no side can take it (nobody has started): the reason at once, not a
+    # question whose every answer is refused (issue 28)
+    asked = lines.index(f"Your move: u {slot}")
+    assert lines[asked + 1] == "opponent has not started"
+    assert "which opponent?" not in lines
+
+
+def test_a_hazard_lists_only_the_sides_it_can_hit() -> None:
+    """Issue 28: ``u N`` with a hazard names the sides the engine lets it
+    hit; a protected side is left out."""
+    from mille.engine.cards import RIGHT_OF_WAY, SPEED_LIMIT
+
+    session = classic3()
+    session.table.hands[0][1] = SPEED_LIMIT
+    _, out = run(session, "p\nu 1\n")
+    lines = out.splitlines()
+    asked = lines.index("Your move: u 1")
+    assert lines[asked + 1 : asked + 3] == [
+        "which opponent?",
+        "It can hit sides 2 Comp 1, 3 Comp 2 (u 1 S).",
+    ]
+    session = classic3()
+    session.table.hands[0][1] = SPEED_LIMIT
+    session.table.tableaux[1].safeties.append(RIGHT_OF_WAY)
+    _, out = run(session, "p\nu 1\nu 1 2\n")
+    lines = out.splitlines()
+    asked = lines.index("Your move: u 1")
+    assert lines[asked + 2] == "It can hit side 3 Comp 2 (u 1 S)."
+    assert "opponent is protected" in lines
+
+
+def test_a_hazard_no_side_can_take_gives_each_reason_with_its_sides() -> None:
+    from mille.engine.cards import GO, RIGHT_OF_WAY, STOP
+
+    session = classic3()
+    session.table.hands[0][1] = STOP
+    session.table.tableaux[1].battle.append(GO)
+    session.table.tableaux[1].safeties.append(RIGHT_OF_WAY)
+    _, out = run(session, "p\nu 1\n")
+    lines = out.splitlines()
+    asked = lines.index("Your move: u 1")
+    assert lines[asked + 1] == "opponent is protected (side 2); opponent has not started (side 3)"
 
 
 def test_your_turn_shows_every_side_your_hand_and_the_piles() -> None:
@@ -332,7 +377,12 @@ def test_a_dumb_terminal_is_told_about_plain(env: dict[str, str]) -> None:
             ("--rules", "classic", "--distance", "700"),
             "mille: --distance is an option of --rules milebymile",
         ),
-        (("--players", "3"), "mille: bsd needs 2 players"),
+        (
+            ("--players", "3"),
+            "mille: bsd needs 2 players; "
+            "for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)",
+        ),
+        (("--rules", "bsd", "--players", "1"), "mille: bsd needs 2 players"),
         (
             ("--seed", "1", "game.sav"),
             "mille: --seed cannot be used with a file: "
@@ -585,8 +635,9 @@ def test_h_and_t_at_coup_fourre() -> None:
     )
     assert lines[ask + 2] == "Coup Fourre? h"
     assert lines[ask + 3] in ("hint: y - 300 more and the next turn", "hint: n - keep it for later")
-    assert lines[ask + 4] == "Coup Fourre? t" and lines[ask + 5].startswith("Not seen yet: ")
-    assert lines[ask + 7] == "The card tracker is off."
+    assert lines[ask + 4] == "Coup Fourre? t" and lines[ask + 6].startswith("Not seen yet: ")
+    assert lines[ask + 5].startswith("The card tracker is on: ")
+    assert lines[ask + 8] == "The card tracker is off."
     assert "Coup Fourre? y" in lines
 
 

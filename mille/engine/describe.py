@@ -81,6 +81,56 @@ def opponents(rules: Rules, seat: int = YOU) -> list[int]:
     return [side for side in range(1, rules.sides + 1) if side != own]
 
 
+def hazard_targets(view: SeatView, slot: int) -> list[int]:
+    """The sides the hazard in ``slot`` may hit now, by the engine's check
+    (none before the pick, or when it is not your turn).
+
+    >>> from mille.engine.rules import find_rules
+    >>> from mille.engine.table import PICK, Table
+    >>> from mille.engine.view import SeatView
+    >>> from mille.engine.cards import STOP, SPEED_LIMIT
+    >>> import random
+    >>> t = Table.new(find_rules("classic", players=3), random.Random(1))
+    >>> t.apply(PICK) and None
+    >>> t.hands[0][1], t.hands[0][2] = STOP, SPEED_LIMIT
+    >>> hazard_targets(SeatView(t, 0), 1), hazard_targets(SeatView(t, 0), 2)
+    ([], [2, 3])
+    """
+    from .moves import Use
+
+    return [
+        side for side in opponents(view.rules, view.seat) if view.check(Use(slot, side)) is None
+    ]
+
+
+def no_target(view: SeatView, slot: int) -> str:
+    """Why the hazard in ``slot`` can hit no side: the engine's reason, or
+    each reason with the sides it holds for.
+
+    >>> from mille.engine.rules import find_rules
+    >>> from mille.engine.table import PICK, Table
+    >>> from mille.engine.view import SeatView
+    >>> from mille.engine.cards import STOP
+    >>> import random
+    >>> t = Table.new(find_rules("classic", players=3), random.Random(1))
+    >>> t.apply(PICK) and None
+    >>> t.hands[0][1] = STOP
+    >>> no_target(SeatView(t, 0), 1)
+    'opponent has not started'
+    """
+    from .moves import Use
+
+    reasons: dict[str, list[int]] = {}
+    for side in opponents(view.rules, view.seat):
+        reasons.setdefault(view.check(Use(slot, side)) or "", []).append(side)
+    if len(reasons) == 1:
+        return next(iter(reasons))
+    return "; ".join(
+        f"{reason} (side{'s' if len(sides) > 1 else ''} {', '.join(map(str, sides))})"
+        for reason, sides in reasons.items()
+    )
+
+
 def needs_target(rules: Rules, card: int) -> bool:
     """A hazard with two or more opposing sides must name its target."""
     return card in HAZARDS and rules.sides > 2
@@ -91,8 +141,14 @@ def needs_target(rules: Rules, card: int) -> bool:
 
 def tops(view: SeatView, side: int) -> tuple[str, str]:
     """The battle and speed cards the side shows (``""`` for none)."""
-    battle, speed = view.model.tops(view.tableaux[side - 1])
+    battle, speed = top_cards(view, side)
     return card_name(battle), card_name(speed)
+
+
+def top_cards(view: SeatView, side: int) -> tuple[int, int]:
+    """The battle and speed cards the side shows, as cards (``NO_CARD``
+    for none)."""
+    return view.model.tops(view.tableaux[side - 1])
 
 
 def safety_marks(view: SeatView, side: int) -> list[str]:

@@ -111,12 +111,27 @@ HELP = (
     "then Go; End of Limit).  A safety (Extra Tank, Puncture Proof, Driving Ace,",
     "Right of Way) protects for good and gives another turn; played before you",
     "pick, right after its hazard, it is a coup fourre.  Two 200s a hand at most.",
-    "",
     "Score: the miles; 100 a safety, 300 for all four, 300 a coup fourre; and for",
     "the trip 400, +300 without 200s, +300 with the deck out, +200 for an",
     "extension, +500 if the opponent has no miles.",
-    "Computer: {level} (--level).  Press any key to go back to the game.",
 )
+HELP_END = "Computer: {level} (--level: {guide}).  Press any key to go back to the game."
+
+
+def help_lines(level: str) -> list[str]:
+    """``?`` on BSD's board: the keys, the rules, the computer's level and
+    who each level is for.
+
+    >>> help_lines("easy")[-2:]  # doctest: +NORMALIZE_WHITESPACE
+    ['Computer: easy (--level: easy for a first game, standard for most, expert for a',
+     'challenge).  Press any key to go back to the game.']
+    """
+    import textwrap
+
+    from ..players.registry import LEVEL_GUIDE
+
+    end = HELP_END.format(level=level, guide=LEVEL_GUIDE)
+    return [*HELP, *textwrap.wrap(end, RIGHT)]
 
 
 class BsdBoard(Screen):
@@ -130,7 +145,7 @@ class BsdBoard(Screen):
     last_move: tuple[str, str] | None = None  # the computer's PLAY/DISCARD, card
 
     def help_lines(self) -> list[str]:
-        return [line.replace("{level}", self.session.level) for line in HELP]
+        return help_lines(self.session.level)
 
     def computer_moved(self, outcome: Outcome) -> None:
         """The computer's last move stays under the prompt (not a pick)."""

@@ -16,6 +16,7 @@ from .. import __version__
 USAGE = "usage: mille [--rules NAME] [--players N] [options] [--seed N] [--plain] [file]"
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
+MORE_PLAYERS = "for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)"
 
 HELP = f"""{USAGE}
 
@@ -57,6 +58,8 @@ milebymile options:
 the screen:
   --plain               no curses: plain lines and a prompt, for screen
                         readers, dumb terminals and scripts
+  --no-color            no colour on the board with a row per side (as a
+                        non-empty NO_COLOR does); BSD's board has none
   -h, --help            show this help and exit
   --version             show the version and exit
 
@@ -120,6 +123,7 @@ class Options:
     level: str = "standard"
     plain: bool = False
     chosen: bool = False  # game options or --seed: a new game, no Resume it?
+    color: bool = True  # --no-color: False
 
 
 class _Parser(argparse.ArgumentParser):
@@ -158,6 +162,7 @@ def _parser() -> _Parser:
     parser.add_argument("--players", type=_seed)
     parser.add_argument("--level", choices=LEVELS)
     parser.add_argument("--plain", action="store_true")
+    parser.add_argument("--no-color", action="store_true")
     parser.add_argument("--teams", dest="team_mode")
     parser.add_argument("--distance", type=_seed)
     parser.add_argument("--winning-score", type=_seed)
@@ -171,8 +176,11 @@ def _parser() -> _Parser:
 def parse_args(argv: list[str]) -> Options:
     """Read the command line; raises UsageError.
 
-    >>> parse_args(["--seed", "7"])
-    Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False, chosen=True)
+    >>> parse_args(["--seed", "7"])  # doctest: +NORMALIZE_WHITESPACE
+    Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False,
+            chosen=True, color=True)
+    >>> parse_args(["--no-color"]).color
+    False
     >>> parse_args(["a", "b"])
     Traceback (most recent call last):
     ...
@@ -209,7 +217,7 @@ def parse_args(argv: list[str]) -> Options:
                 f"mille: {', '.join(flags)} cannot be used with a file: "
                 "a saved game keeps its own rules, level and deal"
             )
-        return Options(file=files[0], plain=args.plain)
+        return Options(file=files[0], plain=args.plain, color=not args.no_color)
     rules = None
     if args.rules is not None or given:
         from ..engine.rules import BSD, RulesError, find_rules
@@ -220,18 +228,27 @@ def parse_args(argv: list[str]) -> Options:
                     raise UsageError(f"mille: {flag} is an option of --rules milebymile")
 
         try:
-            rules = find_rules("bsd" if args.rules is None else args.rules, **given)
+            rules_name = "bsd" if args.rules is None else args.rules
+            rules = find_rules(rules_name, **given)
         except RulesError as exc:
             from .process import LINE_LIMIT
 
-            raise UsageError(f"mille: {_quote(str(exc), LINE_LIMIT - 7)}") from None
+            reason = _quote(str(exc), LINE_LIMIT - 7)
+            if rules_name == "bsd" and given.get("players", 2) > 2:
+                reason += f"; {MORE_PLAYERS}"
+            raise UsageError(f"mille: {reason}") from None
         if rules == BSD:  # the default game
             rules = None
     chosen = bool(given) or any(
         getattr(args, name) is not None for name in ("rules", "level", "seed")
     )
     return Options(
-        seed=args.seed, rules=rules, level=args.level or "standard", plain=args.plain, chosen=chosen
+        seed=args.seed,
+        rules=rules,
+        level=args.level or "standard",
+        plain=args.plain,
+        chosen=chosen,
+        color=not args.no_color,
     )
 
 
@@ -358,7 +375,7 @@ def _play(options: Options) -> int:
         else:
             from . import tui
 
-            status = tui.play(session, message)
+            status = tui.play(session, message, color=options.color)
     finally:
         if resumed is not None and status != 0:
             offer.keep_again(session, *resumed)

@@ -14,7 +14,8 @@ at a time from standard input, in the board's language:
     w          the full score table
     r          the options in force, the table and your hand again
     h          a hint: the expert's move and why (it is not played)
-    t          the card tracker on or off: the cards you have not seen
+    t          the card tracker on or off: the cards you have not seen,
+               now and with the table at each of your turns while it is on
     l          the whole hand so far
     s          save the game (``file:`` asks the name)
     q          quit (asks Really?)
@@ -52,6 +53,7 @@ from ..engine.table import (
     PLAYING,
     Move,
     Outcome,
+    Use,
 )
 from ..engine.text import escape
 from ..game.session import Session
@@ -75,6 +77,7 @@ if TYPE_CHECKING:
 
 YOU = describe.YOU
 PROMPT = "Your move: "
+TRACKER_ON = "The card tracker is on: shown with the table at each of your turns until t again."
 LINE_MAX = 4096  # bytes of one command line that are read; the rest is dropped
 
 # the questions that take no h or t (the save dialogue's, Really?, Save game?)
@@ -264,9 +267,28 @@ class LineUi:
             self.say(parsed.text)
         elif isinstance(parsed, Command):
             self.do(parsed.letter)
+        elif isinstance(parsed, Use) and parsed.target is None and self.untargeted(parsed.slot):
+            pass
         else:
             return parsed
         return None
+
+    def untargeted(self, slot: int) -> bool:
+        """``u N`` with a hazard that must name its side: say which sides it
+        can hit (the engine's check), or, with none, why; True when said
+        (the move is not made)."""
+        view = self.session.view(YOU)
+        if view.check(Use(slot)) != "which opponent?":
+            return False  # no side needed, or refused before one counts
+        sides = describe.hazard_targets(view, slot)
+        if not sides:
+            self.say(describe.no_target(view, slot))
+            return True
+        self.say("which opponent?")
+        named = ", ".join(describe.side_label(view.rules, side) for side in sides)
+        which = "side" if len(sides) == 1 else "sides"
+        self.say(f"It can hit {which} {named} (u {'P' if slot == 0 else slot} S).")
+        return True
 
     def do(self, letter: str) -> None:
         """A command the line mode does itself (not a move)."""
@@ -303,10 +325,14 @@ class LineUi:
         self.say(flow.hint(self.session.view(YOU))[0])
 
     def toggle_tracker(self) -> None:
+        """``t``: the tracker on (its counts now, and with the table at each
+        of your turns, said so) or off."""
         self.tracking = not self.tracking
-        self.say(
-            tracker_line(self.session.view(YOU)) if self.tracking else "The card tracker is off."
-        )
+        if self.tracking:
+            self.say(TRACKER_ON)
+            self.say(tracker_line(self.session.view(YOU)))
+        else:
+            self.say("The card tracker is off.")
 
     def tell_hand(self) -> None:
         """``l``: every move of this hand since the deal."""

@@ -40,7 +40,7 @@ def help_text(rules: Rules, level: str = "standard") -> str:
         "  w          show the full score table",
         "  r          show the options, the table and your hand again",
         "  h          a hint: the expert's move and why (not played)",
-        "  t          the card tracker on/off (cards you have not seen yet)",
+        "  t          the card tracker on/off: the cards not seen yet, at each turn",
         "  l          the whole hand so far",
         "  s          save the game",
         "  q          quit (asks Really?)",

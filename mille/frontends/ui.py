@@ -63,6 +63,7 @@ from .screen import MOVE_PROMPT, Screen, fit_line
 
 HINT_QUESTIONS = ("Coup Fourre?", "Extension?", "Discard a safety?")  # they take H and T
 LOG_QUESTIONS = HINT_QUESTIONS + ("Another hand?", "Another game?")  # and L
+WELCOME = "? help  H hint  T tracker  L log"  # a first run, until the first key
 NAME_MAX = 255  # bytes in a file: name (BSD reads it into 256 bytes; 255 is NAME_MAX)
 
 # L's keys to scroll the hand so far
@@ -107,6 +108,7 @@ class Ui:
         self.winched = False  # SIGWINCH seen: the terminal's size may have changed
         self.in_really = False
         self.saved = False  # the last yes/no prompt saved the game (BSD's Saved)
+        self.welcoming = False  # WELCOME is on the error line until the first key
 
     # ----- the screen ------------------------------------------------------
 
@@ -211,6 +213,10 @@ class Ui:
                 self.interrupted = True
                 continue
             self.screen.whole_hint = ""  # the next key gives the score window back
+            if self.welcoming:  # the first key takes the first run's line away
+                self.welcoming = False
+                if self.screen.message == WELCOME:
+                    self.screen.message = ""
             if key == ESC:
                 return self.keys.escape_sequence()
             return key
@@ -460,7 +466,16 @@ class Ui:
     # ----- the game (driven by flow.run) -------------------------------------
 
     def introduce(self) -> None:
-        """Nothing to say first: the board itself shows the game."""
+        """A new game on mille's first run for this user: the keys BSD's
+        board never names (``WELCOME``) on the error line, until the first
+        key; on later runs (:mod:`mille.storage.firstrun`) the first screen
+        is BSD's, as is a restored game's (its note)."""
+        from ..storage import firstrun
+
+        if not self.screen.message and firstrun.first_run():
+            self.screen.message = WELCOME
+            self.welcoming = self.keep_note = True  # a computer moving first keeps it
+            firstrun.mark()
 
     def resumed_at_end(self) -> None:
         note = self.screen.message  # the restored file's name and date

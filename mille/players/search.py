@@ -139,11 +139,13 @@ class _Stats:
 @dataclass(frozen=True)
 class Choice:
     """What a search chose, and what it spent: the simulated moves and the
-    playouts."""
+    playouts; and the standard computer's move (``standard``), which it
+    keeps unless another beats it clearly in the playouts."""
 
     move: Move
     moves: int
     playouts: int
+    standard: Move | None = None
 
 
 def search(sampler: Sampler, candidates: list[Move], budget: Budget, rng: random.Random) -> Choice:
@@ -218,8 +220,8 @@ def search(sampler: Sampler, candidates: list[Move], budget: Budget, rng: random
         width = fill(alive, wider)
     best = max(alive, key=lambda s: s.mean(width))
     if best is not base and _z(best, base, width) >= budget.confidence:
-        return Choice(best.move, used, playouts)
-    return Choice(base.move, used, playouts)
+        return Choice(best.move, used, playouts, base.move)
+    return Choice(base.move, used, playouts, base.move)
 
 
 def _z(a: _Stats, b: _Stats, n: int) -> float:
