@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from .battle import BattleModel
 from .cards import FALSE_VIRTUE, HAND_SLOTS, NO_CARD
 from .rules import MAX_SEATS, Rules
-from .table import PICK, PLAYING, HandScore, Move, Outcome, Table
+from .table import COUP, PICK, PLAYING, Answer, HandScore, Move, Outcome, Table
 from .tableau import Tableau
 
 # a pick as the others see it, by seat and number of cards drawn (made once:
@@ -83,10 +83,25 @@ class SeatView:
         """The seat's 7 slots (slot 0 is P, the card just drawn; NO_CARD is empty)."""
         return self._table.hands[self.seat]
 
-    def seen(self, outcome: Outcome) -> Outcome:
-        """``outcome`` as this seat saw it: the cards another seat drew are
-        hidden (``NO_CARD`` each; how many it drew is seen)."""
-        return outcome if outcome.seat == self.seat else seen_by_others(outcome)
+    def seen(self, outcome: Outcome, phase: str = PLAYING) -> Outcome | None:
+        """``outcome`` (of a move made in ``phase``) as this seat saw it:
+        the cards another seat drew are hidden (``NO_CARD`` each; how many
+        it drew is seen), and another seat's ``n`` to ``Coup Fourre?`` is
+        not seen at all (None): at a real table a coup fourre let go is
+        silent, and the question itself is hidden (:meth:`question_hidden`)."""
+        if outcome.seat == self.seat:
+            return outcome
+        if phase == COUP and isinstance(outcome.move, Answer) and not outcome.coup_fourre:
+            return None
+        return seen_by_others(outcome)
+
+    def question_hidden(self) -> bool:
+        """Another seat is asked ``Coup Fourre?``: this seat must not know
+        (it would learn that the seat holds the safety), so its view shows
+        the table as if no question were put: the hand played on, the turn
+        with the next seat.  (``Extension?`` is asked aloud.)"""
+        table = self._table
+        return table.phase == COUP and table.asked != self.seat
 
     # ----- what every seat sees -------------------------------------------------
 
@@ -131,15 +146,27 @@ class SeatView:
 
     @property
     def phase(self) -> str:
-        return self._table.phase
+        """The phase, as the seat knows it (another seat's ``Coup Fourre?``
+        is hidden: :meth:`question_hidden`)."""
+        table = self._table
+        if table.phase == COUP and table.asked != self.seat:
+            return PLAYING
+        return table.phase
 
     @property
     def asked(self) -> int | None:
-        return self._table.asked
+        """Who must answer a question: this seat, or anyone asked
+        ``Extension?``; None while another seat is asked ``Coup Fourre?``."""
+        table = self._table
+        if table.phase == COUP and table.asked != self.seat:
+            return None
+        return table.asked
 
     @property
     def offer(self) -> tuple[int, int, int] | None:
-        return self._table.offer
+        """The coup fourre offered to this seat (side, safety, hazard)."""
+        table = self._table
+        return table.offer if table.asked == self.seat else None
 
     @property
     def extender(self) -> int | None:
@@ -167,7 +194,12 @@ class SeatView:
 
     @property
     def current_player(self) -> int | None:
-        return self._table.current_player
+        """Who must decide, as the seat knows it: while another seat is
+        asked ``Coup Fourre?``, the seat whose turn comes next."""
+        table = self._table
+        if table.phase == COUP and table.asked != self.seat:
+            return table.to_move
+        return table.current_player
 
     @property
     def hand_over(self) -> bool:
@@ -261,6 +293,8 @@ class SeatView:
         world = table.copy()
         world.seed = 0
         world.drawn = ()
+        if self.question_hidden():  # as if no question were put
+            world.phase, world.asked, world.offer = PLAYING, None, None
         if hands is None:
             pool = [card for card, n in enumerate(unseen) for _ in range(n)]
             pool.reverse()

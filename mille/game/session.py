@@ -122,7 +122,9 @@ class Session:
         self.log.append(Event(outcome, tuple(table.notices), phase, mileage))
         for seat, computer in self.computers.items():
             view = self.view(seat)
-            computer.observe(view, view.seen(outcome))
+            seen = view.seen(outcome, phase)
+            if seen is not None:  # (a coup fourre let go is not seen)
+                computer.observe(view, seen)
         return outcome
 
     def computer_move(self) -> Outcome:
