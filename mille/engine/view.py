@@ -32,12 +32,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .battle import BattleModel
 from .cards import FALSE_VIRTUE, HAND_SLOTS, NO_CARD
 from .rules import MAX_SEATS, Rules
-from .table import COUP, PICK, PLAYING, Answer, HandScore, Move, Outcome, Table
+from .table import COUP, PICK, PLAYING, Answer, Event, HandScore, Move, Outcome, Table
 from .tableau import Tableau
 
 # a pick as the others see it, by seat and number of cards drawn (made once:
@@ -62,13 +62,15 @@ class SeatView:
     docstring).  The lists it returns belong to the table: read them, do
     not change them (moves go through the game, not through a view)."""
 
-    __slots__ = ("_table", "seat", "rules", "model")
+    __slots__ = ("_table", "seat", "rules", "model", "names")
 
-    def __init__(self, table: Table, seat: int) -> None:
+    def __init__(self, table: Table, seat: int, names: Mapping[int, str] | None = None) -> None:
         if not 0 <= seat < table.rules.players:
             raise ValueError(f"no seat {seat} at a table of {table.rules.players}")
         self._table = table
         self.seat = seat
+        # the people's names, by seat (public: the words name seats by them)
+        self.names: Mapping[int, str] = names if names is not None else {}
         # a table's rules, and so its battle model, are its own for good
         self.rules: Rules = table.rules
         self.model: BattleModel = table.model
@@ -94,6 +96,18 @@ class SeatView:
         if phase == COUP and isinstance(outcome.move, Answer) and not outcome.coup_fourre:
             return None
         return seen_by_others(outcome)
+
+    def event(self, event: Event) -> Event | None:
+        """``event`` as this seat saw it (:meth:`seen`), or None if it saw
+        nothing of it.  The one rule of what a seat may read of the moves:
+        the session's :meth:`~mille.game.session.Session.events` is made of
+        it, and the boards, the line mode, ``L`` and the hint read that."""
+        outcome = self.seen(event.outcome, event.phase)
+        if outcome is None:
+            return None
+        if outcome is event.outcome:
+            return event
+        return Event(outcome, event.notices, event.phase, event.mileage)
 
     def question_hidden(self) -> bool:
         """Another seat is asked ``Coup Fourre?``: this seat must not know

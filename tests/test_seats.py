@@ -1,0 +1,116 @@
+"""People at one table: any seat a person, with a name; what each seat
+reads of the moves (its event stream); names relative to the seat reading."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_table_classic import build
+
+from mille.engine.cards import FLAT_TIRE, GO, PUNCTURE_PROOF
+from mille.engine.describe import describe, hand_result, seat_name, side_members
+from mille.engine.rules import find_rules
+from mille.engine.table import NO, PICK, Use
+from mille.game.session import Session, check_name
+from mille.storage.current import event_to_dict
+from mille.storage.savefile import SaveError, dumps, loads
+
+CLASSIC4 = find_rules("classic", players=4)
+
+
+def test_people_have_names_and_the_others_are_computers() -> None:
+    s = Session.new(CLASSIC4, seed=1, humans=(0, 2), names={0: "Ann"})
+    assert s.people == {0: "Ann", 2: "Player 2"} and sorted(s.computers) == [1, 3]
+    assert [s.name(seat) for seat in range(4)] == ["Ann", "Comp 1", "Player 2", "Comp 3"]
+    assert s.is_person(2) and not s.is_person(3)
+
+
+def test_names_are_relative_to_the_seat_reading() -> None:
+    names = {0: "Ann", 2: "Bob"}
+    assert [seat_name(CLASSIC4, seat, 0, names) for seat in range(4)] == [
+        "You",
+        "Comp 1",
+        "Bob",
+        "Comp 3",
+    ]
+    assert side_members(CLASSIC4, 1, 2, names) == "Ann, You"
+    # a computer partner is still "Partner"
+    assert seat_name(CLASSIC4, 2, 0, {0: "Ann"}) == "Partner"
+    mbm = find_rules("milebymile", players=3)
+    s = Session.new(mbm, seed=3, humans=(0, 1), names={0: "Ann", 1: "Bob"})
+    s.table.phase = "hand over"
+    miles = s.table.tableaux[1].mileage = s.table.target
+    assert hand_result(s.view(1)) == f"You complete the trip ({miles} miles)."
+    assert hand_result(s.view(0)) == f"Bob completes the trip ({miles} miles)."
+
+
+@pytest.mark.parametrize(
+    "name,message",
+    [
+        ("", "a name cannot be empty"),
+        ("A" * 17, "a name has at most 16 characters"),
+        ("Ann,Bob", "'Ann,Bob': a name is printable, without ',' or '=' or spaces at its ends"),
+        (" Ann", "' Ann': a name is printable, without ',' or '=' or spaces at its ends"),
+        ("a\tb", "'a\\tb': a name is printable, without ',' or '=' or spaces at its ends"),
+        ("You", "'You' is a name mille gives a seat"),
+        ("comp 3", "'comp 3' is a name mille gives a seat"),
+        ("Partner", "'Partner' is a name mille gives a seat"),
+        ("Team B", "'Team B' is a name mille gives a seat"),
+    ],
+)
+def test_bad_names(name: str, message: str) -> None:
+    with pytest.raises(ValueError) as info:
+        check_name(name)
+    assert str(info.value) == message
+
+
+def test_names_are_saved_and_loaded() -> None:
+    s = Session.new(CLASSIC4, seed=2, humans=(0, 2), names={0: "Ann", 2: "Bob"})
+    data = json.loads(dumps(s))
+    assert [seat.get("name") for seat in data["seats"]] == ["Ann", None, "Bob", None]
+    assert loads(dumps(s)).people == {0: "Ann", 2: "Bob"}
+    # one person, unnamed: the file is as before (no name key)
+    plain = json.loads(dumps(Session.new(seed=2)))
+    assert plain["seats"][0] == {"control": "human"}
+    assert loads(dumps(Session.new(seed=2))).people == {0: "Player 0"}
+
+
+@pytest.mark.parametrize(
+    "name,message",
+    [
+        ("You", "seats[2].name: 'You' is a name mille gives a seat"),
+        ("Ann", "seats[2].name: 'Ann' is another seat's name too"),
+        (3, "seats[2].name: expected a string, got 3"),
+    ],
+)
+def test_bad_names_in_a_file(name: object, message: str) -> None:
+    data = json.loads(dumps(Session.new(CLASSIC4, seed=2, humans=(0, 2), names={0: "Ann"})))
+    data["seats"][2]["name"] = name
+    with pytest.raises(SaveError) as info:
+        loads(json.dumps(data))
+    assert message in str(info.value)
+
+
+def test_each_seat_reads_its_own_event_stream() -> None:
+    # seat 0 hits seat 1 (a person holding Puncture Proof), who lets the coup go
+    t = build(3, hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
+    s = Session(table=t, computers={}, deal_rng=__import__("random").Random(1))
+    s.people = {0: "Ann", 1: "Bob", 2: "Cy"}
+    s.play(Use(0, 2))
+    s.play(NO)
+    s.play(PICK)
+    assert len(s.log) == 3
+    bob, ann = s.events(1), s.events(0)
+    assert [e.outcome.move for e in bob] == [Use(0, 2), NO, PICK]
+    assert [e.outcome.move for e in ann] == [Use(0, 2), PICK]  # the n is not seen
+    assert ann[1].outcome.drawn == (-1,) * len(s.log[2].outcome.drawn)  # a count
+    assert describe(s.view(0), ann[0]) == ["You played Flat Tire on side 2 (Bob)"]
+    assert describe(s.view(1), bob[0]) == ["Ann played Flat Tire on side 2 (You)"]
+    assert describe(s.view(1), bob[1]) == ["You let the coup fourre go"]
+    assert s.events(0, start=2) == ann[1:]
+    # plain JSON values (hidden cards are null)
+    value = event_to_dict(ann[1])
+    assert json.loads(json.dumps(value)) == value and value["drawn"] == [None] * len(
+        ann[1].outcome.drawn
+    )
