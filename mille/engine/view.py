@@ -244,14 +244,22 @@ class SeatView:
 
     # ----- the seat's decisions -------------------------------------------------
 
+    # (while another seat is asked Coup Fourre?, the seat next to move sees
+    # its turn come, as if no question were put: its move waits for the
+    # answer, and the game flow asks for it only then)
+
     def to_decide(self) -> bool:
         """This seat must decide now (a move, or a question)."""
         table = self._table
+        if table.phase == COUP and table.asked != self.seat:
+            return table.to_move == self.seat
         return (table.to_move if table.phase == PLAYING else table.asked) == self.seat
 
     def legal_moves(self) -> list[Move]:
         """The seat's legal moves: none unless it must decide now."""
         table = self._table
+        if table.phase == COUP and table.asked != self.seat:
+            return self.world().legal_moves() if table.to_move == self.seat else []
         if (table.to_move if table.phase == PLAYING else table.asked) != self.seat:
             return []
         return table.legal_moves()
@@ -259,6 +267,8 @@ class SeatView:
     def check(self, move: Move) -> str | None:
         """Why the seat may not make ``move`` now (``None``: it may)."""
         table = self._table
+        if table.phase == COUP and table.asked != self.seat:
+            return self.world().check(move) if table.to_move == self.seat else "not your turn"
         if (table.to_move if table.phase == PLAYING else table.asked) != self.seat:
             return "not your turn"
         return table.check(move)

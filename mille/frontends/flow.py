@@ -308,8 +308,9 @@ def after_hazard(front: Front, outcome: Outcome) -> None:
     that asks ``Coup Fourre?``: each person of the side it was played on
     gets the front end in turn (the one holding it first), whether or not
     one of them is asked, and the one asked answers; a person with nothing
-    to answer looks (:meth:`Front.pause`).  So who is asked, or whether
-    anyone is, shows in no hand-off nor its order."""
+    to answer looks, until a key (:meth:`Front.pause`).  So who is asked,
+    or whether anyone is, shows in no hand-off, its order, nor in a person
+    going on at once."""
     session = front.session
     rules = session.rules
     move = outcome.move
@@ -325,12 +326,11 @@ def after_hazard(front: Front, outcome: Outcome) -> None:
     people.sort(key=lambda seat: seat != front.seat)  # no hand-off for the one there
     table = session.table
     for seat in people:
-        if front.seat != seat:
-            front.hand_off(seat)
-            if not (table.phase == COUP and table.asked == seat):
-                front.pause()
+        give(front, seat)
         if table.phase == COUP and table.asked == seat:
             answer(front)
+        else:  # a key either way: no pause, no haste shows the question
+            front.pause()
 
 
 def step(front: Front) -> None:
