@@ -22,6 +22,7 @@ class Scripted:
         self.games = games  # answer y to Another game? until this many are over
         self.calls: list[str] = []
         self.moves = 0
+        self.answer = ""  # the answer to every Coup Fourre? and Extension? ("": at random)
 
     # the dialogues
     def ask(self, question: str, can_save: bool = True) -> bool:
@@ -37,7 +38,7 @@ class Scripted:
         if question in ("Save game?", "Really?"):
             return "n"
         assert self.session.table.current_player in (self.seat, None), question
-        return self.rng.choice("yn")
+        return self.answer or self.rng.choice("yn")
 
     def read_file_name(self) -> str:
         return ""
