@@ -316,12 +316,12 @@ def test_a_dumb_terminal_is_told_about_plain(env: dict[str, str]) -> None:
         (
             ("--seed", "1", "game.sav"),
             "mille: --seed cannot be used with a file: "
-            "a saved game keeps its own rules, level and deal",
+            "a saved game keeps its own rules, people, level and deal",
         ),
         (
             ("--rules", "classic", "game.sav"),
             "mille: --rules cannot be used with a file: "
-            "a saved game keeps its own rules, level and deal",
+            "a saved game keeps its own rules, people, level and deal",
         ),
     ],
 )

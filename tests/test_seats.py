@@ -114,3 +114,52 @@ def test_each_seat_reads_its_own_event_stream() -> None:
     assert json.loads(json.dumps(value)) == value and value["drawn"] == [None] * len(
         ann[1].outcome.drawn
     )
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (
+            ["--people", "0=Ann,x"],
+            "mille: --people: x is not SEAT or SEAT=NAME (for example 0=Ann,2=Bob)",
+        ),
+        (
+            ["--people", "0="],
+            "mille: --people: 0= is not SEAT or SEAT=NAME (for example 0=Ann,2=Bob)",
+        ),
+        (["--people", "2=Bob"], "mille: --people: no seat 2 at a table of 2 (seats 0 to 1)"),
+        (
+            ["--rules", "classic", "--players", "4", "--people", "0,0=Ann"],
+            "mille: --people: seat 0 twice",
+        ),
+        (["--people", "0=Ann,1=Ann"], "mille: --people: two people named Ann"),
+        (["--people", "0=You"], "mille: --people: 'You' is a name mille gives a seat"),
+        (
+            ["--people", "0=Ann", "saved.game"],
+            "mille: --people cannot be used with a file: "
+            "a saved game keeps its own rules, people, level and deal",
+        ),
+    ],
+)
+def test_bad_people_on_the_command_line(argv: list[str], message: str) -> None:
+    from mille.frontends.cli import UsageError, parse_args
+
+    with pytest.raises(UsageError) as info:
+        parse_args(argv)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    "argv,people",
+    [
+        (["--people", "0=Ann,1=Bob"], ((0, "Ann"), (1, "Bob"))),
+        (["--rules", "classic", "--players", "4", "--people", "2,0=Ann"], ((2, None), (0, "Ann"))),
+        (["--rules", "milebymile", "--players", "9", "--people", "8=Zoé"], ((8, "Zoé"),)),
+        ([], None),
+    ],
+)
+def test_people_on_the_command_line(argv: list[str], people: object) -> None:
+    from mille.frontends.cli import parse_args
+
+    options = parse_args(argv)
+    assert options.people == people and options.chosen == bool(argv)
