@@ -734,7 +734,7 @@ CORPUS: list[tuple[str, Callable[[], bytes], str]] = [
     (
         "rules for 4, a table for 3",
         lambda: mutated(setitem("rules", "players", 4), M),
-        "table.hands: expected 4 entries, got 3",
+        "seats: expected 4 entries, got 3",  # (read before the table, in the file's order)
     ),
     # the table's shape
     (

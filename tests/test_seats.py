@@ -163,3 +163,16 @@ def test_people_on_the_command_line(argv: list[str], people: object) -> None:
 
     options = parse_args(argv)
     assert options.people == people and options.chosen == bool(argv)
+
+
+def test_o_keeps_the_peoples_hands_in_order_not_seat_0s() -> None:
+    s = Session.new(CLASSIC4, seed=4, humans=(1, 3), names={1: "Ann", 3: "Bob"})
+    table = s.table
+    computer_hand = table.hands[0][:]
+    table.set_ordering(True)
+    assert table.hands[0] == computer_hand  # seat 0 is a computer: as dealt
+    for seat in (1, 3):
+        assert table.hands[seat] == sorted(table.hands[seat])
+    restored = loads(dumps(s))
+    assert restored.table.ordered == (1, 3) and restored.table == table
+    restored.table.validate()

@@ -136,6 +136,7 @@ class Table(State):
         t.idle_refills = self.idle_refills
         t.notices = []
         t.drawn = ()
+        t.ordered = self.ordered
         t._model = self._model
         t._window = self._window
         t._plain_draw = self._plain_draw
@@ -292,8 +293,8 @@ class Table(State):
             self._after_move()
 
     def _tidy(self, seat: int) -> None:
-        if self.ordering and seat == 0:
-            self.hands[0].sort()
+        if self.ordering and seat in self.ordered:
+            self.hands[seat].sort()
         else:
             close_holes(self.hands[seat])
 
@@ -339,4 +340,5 @@ class Table(State):
     def set_ordering(self, on: bool) -> None:
         self.ordering = on
         if on:
-            self.hands[0].sort()
+            for seat in self.ordered:
+                self.hands[seat].sort()

@@ -88,6 +88,7 @@ class Session:
                 self.people.pop(seat, None)
             else:
                 self.people.setdefault(seat, default_name(seat))
+        self.table.ordered = tuple(sorted(self.people))  # O sorts the people's hands
 
     @classmethod
     def new(

@@ -329,8 +329,8 @@ def read_body(d: dict[str, Any]) -> Session:
     """The session in a document whose top-level keys are checked: those of
     version 3, or of version 2 (no ``log``: the log is empty)."""
     rules = _rules(d["rules"], "rules")
-    table = _table(d["table"], "table", rules)
     computers, people = _seats(d["seats"], "seats", rules)
+    table = _table(d["table"], "table", rules, tuple(sorted(people)))
     if table.phase in (EXTENSION, COUP) and table.asked in computers:
         fail("table.asked", "a computer never leaves a question pending")
     window_full = read_bool(d["window_full"], "window_full")
@@ -399,7 +399,8 @@ def _optional(data: Any, keys: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(key for key in keys if isinstance(data, dict) and key in data)
 
 
-def _table(data: Any, where: str, rules: Rules) -> Table:
+def _table(data: Any, where: str, rules: Rules, ordered: tuple[int, ...] = (0,)) -> Table:
+    """The ``table`` object; ``ordered``: the seats O keeps in order (the people's)."""
     d = read_object(data, where, _TABLE_KEYS + _optional(data, TABLE_OPTIONAL))
     seats, sides = rules.players, rules.sides
     phase = d["phase"]
@@ -432,6 +433,7 @@ def _table(data: Any, where: str, rules: Rules) -> Table:
         seed=read_int(d["seed"], f"{where}.seed", 0, 2**32 - 1),
         refills=read_int(d["refills"], f"{where}.refills", 0, BIG),
         idle_refills=read_int(d.get("idle_refills", 0), f"{where}.idle_refills", 0, BIG),
+        ordered=ordered,
     )
     return validated(table)
 
