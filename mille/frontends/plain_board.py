@@ -49,6 +49,8 @@ def help_text(rules: Rules, level: str = "standard") -> str:
         "Words work too: pick, use N, discard N, order, window, reprint, hint,",
         "tracker, log, save, quit, help.",
         "At the end of the input the game is kept for the next mille.",
+        "Several people at one keyboard: mille --plain --people 0=Ann,1=Bob (each",
+        "hand-off asks for RETURN, then clears the terminal and its scrollback).",
         options_line(rules, level),
     ]
     return "\n".join(lines)

@@ -157,8 +157,8 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
             "gives it back."
         )
     text += (
-        "  Score: the miles, 100 a safety, 300 all four, 300 a coup fourre (* on the "
-        "board), 400 the trip and its bonuses (W: every row)."
+        "  Score: miles, 100 a safety, 300 all four, 300 a coup fourre (*), 400 the "
+        "trip, bonuses (W).  Together: --people 0=Ann,2=Bob."
     )
     lines += textwrap.wrap(text, LAST_COL)
     back = "Press any key to go back to the game."
