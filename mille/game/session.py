@@ -12,7 +12,6 @@ played by a person (``people``, each with a name) and which by a computer
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
 
 
 NAME_MAX = 16  # characters in a person's name
-_TAKEN = re.compile(r"(you|partner|(partner|comp|player) \d+|team [a-z])", re.IGNORECASE)
+_TAKEN = r"(you|partner|(partner|comp|player) \d+|team [a-z])"  # the names mille gives seats
 
 
 class BadName(ValueError):
@@ -53,7 +52,9 @@ def check_name(name: str) -> str:
         raise BadName(f"a name has at most {NAME_MAX} characters")
     if not name.isprintable() or "," in name or "=" in name or name.strip() != name:
         raise BadName(f"{name!r}: a name is printable, without ',' or '=' or spaces at its ends")
-    if _TAKEN.fullmatch(name):
+    import re  # (only when a name is given: not at start-up)
+
+    if re.fullmatch(_TAKEN, name, re.IGNORECASE):
         raise BadName(f"{name!r} is a name mille gives a seat")
     return name
 
