@@ -176,3 +176,82 @@ def test_o_keeps_the_peoples_hands_in_order_not_seat_0s() -> None:
     restored = loads(dumps(s))
     assert restored.table.ordered == (1, 3) and restored.table == table
     restored.table.validate()
+
+
+# ----- the line mode's hot seat -------------------------------------------------
+
+
+class _Tty(__import__("io").StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _line_mode(script: str, tty: bool) -> str:
+    import io
+
+    from mille.frontends import plain
+
+    session = Session.new(CLASSIC4, seed=3, humans=(0, 2), names={0: "Ann", 2: "Bob"})
+    out = _Tty() if tty else io.StringIO()
+    plain.play(session, stdin=io.BytesIO(script.encode()), stdout=out)
+    return out.getvalue()
+
+
+def test_the_line_mode_hands_the_keyboard_on() -> None:
+    out = _line_mode("\np\nd 1\n\np\nq\ny\n", tty=False)
+    lines = out.splitlines()
+    assert lines[0].startswith(
+        "mille: classic, 4 players: side 1 Team A (You, Bob); side 2 Team B (Comp 1, Comp 3)."
+    )
+    assert "Pass to Ann. Ann, press RETURN. " in lines and "Ann, you are side 1." in lines
+    bob = lines.index("Pass to Bob. Bob, press RETURN. ")
+    assert lines[bob + 1] == "Bob, you are side 1."
+    told = lines[bob + 2 :]
+    assert told[0] == "Ann discarded Out of Gas"  # Bob is told what Ann did
+    assert any(line.startswith("Side 1, Team A (Ann, You): ") for line in told)
+    assert "\x1b[3J" not in out  # piped: nothing to clear
+
+
+def test_on_a_terminal_each_hand_off_clears_the_scrollback() -> None:
+    out = _line_mode("\np\nd 1\n\nq\ny\n", tty=True)
+    first_hand = out.index("Your hand: ")
+    cleared = out.index("\x1b[H\x1b[2J\x1b[3J", first_hand)
+    assert out.index("Pass to Bob. Bob, press RETURN. ") < cleared
+    assert "Your hand: " not in out[cleared:].split("Bob, you are side 1.")[0]
+
+
+# ----- the boards' hand-off page and pause ------------------------------------------
+
+
+def test_the_boards_hand_off_page_hides_the_hand() -> None:
+    from test_board import FakeWindow
+
+    from mille.frontends.table_ui import TableUi
+    from support.fakewindow import OutOfKeys
+
+    session = Session.new(CLASSIC4, seed=5, humans=(0, 2), names={0: "Ann", 2: "Bob"})
+    window = FakeWindow(" ")
+    with pytest.raises(OutOfKeys):
+        TableUi(window, session).run()  # type: ignore[arg-type]
+    page = [line.strip() for line in window.screens[0] if line.strip()]
+    assert page == ["Pass to Ann.", "Ann, press a key."]
+    assert "--HAND--" in window.text() and "You, Bob" in window.text()
+
+
+def test_a_person_whose_side_was_hit_presses_a_key() -> None:
+    from test_board import FakeWindow
+
+    from mille.frontends import flow
+    from mille.frontends.table_ui import TableUi
+    from support.fakewindow import OutOfKeys
+
+    t = build(4, picked={1: FLAT_TIRE}, sides={1: {"battle": [GO]}}, to_move=1)
+    session = Session.new(CLASSIC4, seed=5, humans=(0, 2), names={0: "Ann", 2: "Bob"})
+    session.table = t
+    window = FakeWindow(" ")
+    ui = TableUi(window, session)  # type: ignore[arg-type]
+    outcome = session.play(Use(0, 1))
+    with pytest.raises(OutOfKeys):
+        flow.after_hazard(ui, outcome)
+    assert window.prompts[0].startswith("Your side was hit: press a key")  # Ann, at the board
+    assert "Pass to Bob." in "\n".join(window.screens[1])  # then Bob is called, the same way
