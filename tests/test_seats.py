@@ -3,6 +3,7 @@ reads of the moves (its event stream); names relative to the seat reading."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -181,14 +182,12 @@ def test_o_keeps_the_peoples_hands_in_order_not_seat_0s() -> None:
 # ----- the line mode's hot seat -------------------------------------------------
 
 
-class _Tty(__import__("io").StringIO):
+class _Tty(io.StringIO):
     def isatty(self) -> bool:
         return True
 
 
 def _line_mode(script: str, tty: bool) -> str:
-    import io
-
     from mille.frontends import plain
 
     session = Session.new(CLASSIC4, seed=3, humans=(0, 2), names={0: "Ann", 2: "Bob"})
