@@ -219,7 +219,9 @@ class BsdBoard(Screen):
         from ..engine.describe import unseen
 
         table = self.session.view(self.seat)
-        self.put(0, TRACK_X, "Not seen yet (deck and Comp's hand)")
+        other = self.sides()[1]
+        whose = f"{self.session.people[other]}'s" if other in self.session.people else "Comp's"
+        self.put(0, TRACK_X, f"Not seen yet (deck and {whose} hand)")
         for index, column in enumerate(tracker_cells(table, 2)):
             for y, cell in enumerate(column, start=TRACK_Y):
                 self.put(y, TRACK_X + index * TRACK_COLUMN, cell)
