@@ -254,3 +254,25 @@ def test_a_person_whose_side_was_hit_presses_a_key() -> None:
         flow.after_hazard(ui, outcome)
     assert window.prompts[0].startswith("Your side was hit: press a key")  # Ann, at the board
     assert "Pass to Bob." in "\n".join(window.screens[1])  # then Bob is called, the same way
+
+
+def test_the_board_shows_your_stop_with_the_karma_clash_it_caused() -> None:
+    """Issue 28: after a Stop on side 2 under karma the board showed
+    ``Karma: no`` with no reason; the log now starts at your move."""
+    from test_table_milebymile import build as build_mbm
+
+    from mille.engine.cards import ACCIDENT, RIGHT_OF_WAY, STOP
+    from mille.frontends.table_screen import log_lines
+
+    t = build_mbm(3, picked={0: STOP}, hands={0: [ACCIDENT], 1: [RIGHT_OF_WAY]}, karma=True)
+    session = Session(table=t, computers={}, deal_rng=__import__("random").Random(1))
+    session.people = {0: "Ann", 1: "Bob", 2: "Cy"}
+    session.play(Use(t.hands[0].index(STOP), 2))
+    assert log_lines(session, 0)[:2] == [
+        "You played Stop on side 2 (Bob)",
+        "karma clash: both lose karma",
+    ]
+    assert log_lines(session, 1)[:2] == [
+        "Ann played Stop on side 2 (You)",
+        "karma clash: both lose karma",
+    ]
