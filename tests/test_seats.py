@@ -197,10 +197,10 @@ def _line_mode(script: str, tty: bool) -> str:
 
 
 def test_the_line_mode_hands_the_keyboard_on() -> None:
-    out = _line_mode("\np\nd 1\n\np\nq\ny\n", tty=False)
+    out = _line_mode("\np\nd 1\n\np\nl\nq\ny\n", tty=False)
     lines = out.splitlines()
-    assert lines[0].startswith(
-        "mille: classic, 4 players: side 1 Team A (You, Bob); side 2 Team B (Comp 1, Comp 3)."
+    assert lines[0].startswith(  # before anyone sits: nobody is "You"
+        "mille: classic, 4 players: side 1 Team A (Ann, Bob); side 2 Team B (Comp 1, Comp 3)."
     )
     assert "Pass to Ann. Ann, press RETURN. " in lines and "Ann, you are side 1." in lines
     bob = lines.index("Pass to Bob. Bob, press RETURN. ")
@@ -209,6 +209,11 @@ def test_the_line_mode_hands_the_keyboard_on() -> None:
     assert told[0] == "Ann discarded Out of Gas"  # Bob is told what Ann did
     assert any(line.startswith("Side 1, Team A (Ann, You): ") for line in told)
     assert "\x1b[3J" not in out  # piped: nothing to clear
+    # Bob's lines and his L never show the cards Ann drew
+    assert not any("Ann drew" in line for line in told)
+    hand = told[told.index("The hand so far:") :]
+    assert any(line.startswith("  You drew ") for line in hand)
+    assert not any(line.startswith(("  Ann drew", "  Comp")) and "drew" in line for line in hand)
 
 
 def test_on_a_terminal_each_hand_off_clears_the_scrollback() -> None:

@@ -54,16 +54,17 @@ def is_team_game(rules: Rules) -> bool:
 
 
 def seat_name(
-    rules: Rules, seat: int, viewer: int = YOU, names: Mapping[int, str] = NO_NAMES
+    rules: Rules, seat: int, viewer: int | None = YOU, names: Mapping[int, str] = NO_NAMES
 ) -> str:
     """``seat`` as ``viewer`` calls it: ``You``, a person's name,
-    ``Partner`` (``Partner 2``... with several), ``Comp N``."""
+    ``Partner`` (``Partner 2``... with several), ``Comp N`` (viewer None:
+    nobody's, as a page all the people read)."""
     if seat == viewer:
         return "You"
     name = names.get(seat)
     if name is not None:
         return name
-    if rules.side_of(seat) == rules.side_of(viewer):
+    if viewer is not None and rules.side_of(seat) == rules.side_of(viewer):
         partners = [s for s in rules.members(rules.side_of(viewer)) if s != viewer]
         return "Partner" if len(partners) == 1 else f"Partner {seat}"
     return f"Comp {seat}"
@@ -74,7 +75,7 @@ def team_letter(side: int) -> str:
 
 
 def side_name(
-    rules: Rules, side: int, viewer: int = YOU, names: Mapping[int, str] = NO_NAMES
+    rules: Rules, side: int, viewer: int | None = YOU, names: Mapping[int, str] = NO_NAMES
 ) -> str:
     """A side as ``viewer`` knows it: its one player's name, or ``Team X``."""
     if is_team_game(rules):
@@ -83,14 +84,14 @@ def side_name(
 
 
 def side_members(
-    rules: Rules, side: int, viewer: int = YOU, names: Mapping[int, str] = NO_NAMES
+    rules: Rules, side: int, viewer: int | None = YOU, names: Mapping[int, str] = NO_NAMES
 ) -> str:
     """The names of a side's players, ``You, Partner``."""
     return ", ".join(seat_name(rules, seat, viewer, names) for seat in rules.members(side))
 
 
 def side_label(
-    rules: Rules, side: int, viewer: int = YOU, names: Mapping[int, str] = NO_NAMES
+    rules: Rules, side: int, viewer: int | None = YOU, names: Mapping[int, str] = NO_NAMES
 ) -> str:
     """``2 Comp 1``, ``1 Team A``: the number a hazard names, then the name."""
     return f"{side} {side_name(rules, side, viewer, names)}"

@@ -427,7 +427,8 @@ class LineUi:
 
     def introduce(self) -> None:
         rules = self.session.rules
-        seat, names = self.seat, self.session.people
+        names = self.session.people
+        seat = self.seat if len(names) < 2 else None  # several people: nobody's "You"
         sides = "; ".join(
             f"side {side} {side_name(rules, side, seat, names)}"
             + (
@@ -439,7 +440,7 @@ class LineUi:
         )
         self.say(
             f"mille: {rules.name}, {rules.players} players: {sides}. "
-            f"Target {self.session.view(seat).target} miles, game {rules.winning_score} "
+            f"Target {self.session.view(self.seat).target} miles, game {rules.winning_score} "
             f"points. Type ? for help."
         )
         self.say(options_line(rules, self.session.level))
