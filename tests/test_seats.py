@@ -281,3 +281,30 @@ def test_the_board_shows_your_stop_with_the_karma_clash_it_caused() -> None:
         "Ann played Stop on side 2 (You)",
         "karma clash: both lose karma",
     ]
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_every_event_of_a_stream_is_plain_json_and_back(players: int) -> None:
+    from mille.storage.current import event_from_dict
+
+    rules = find_rules("milebymile", players=players)
+    s = Session.new(rules, seed=players, humans=())
+    while s.table.phase != "hand over" and len(s.log) < 300:
+        s.computer_move()
+    for seat in range(players):
+        for event in s.events(seat):
+            value = json.loads(json.dumps(event_to_dict(event)))
+            assert event_from_dict(value, rules) == event
+
+
+def test_a_stream_event_that_is_no_event_is_refused() -> None:
+    from mille.storage.current import event_from_dict
+
+    s = Session.new(seed=1)
+    s.play(PICK)
+    value = event_to_dict(s.events(1)[0])
+    assert value["drawn"] == [None]
+    value["move"] = "X"
+    with pytest.raises(SaveError) as info:
+        event_from_dict(value, find_rules("bsd"))
+    assert str(info.value) == "event.move: expected a move (P, U3, U4>2, DP, y, n), got 'X'"

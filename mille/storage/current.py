@@ -527,6 +527,22 @@ def _move(text: Any, where: str) -> Move:
     return Use(slot, int(text[3]) if len(text) > 2 else None)
 
 
+def event_from_dict(data: Any, rules: Rules, where: str = "event") -> Event:
+    """An event as :func:`event_to_dict` wrote it for a seat (a card hidden
+    from the seat ``null``), checked as the save file's log items are;
+    ``SaveError`` if it is not one."""
+    d = read_object(data, where, _EVENT_KEYS)
+    drawn = read_list(d["drawn"], f"{where}.drawn")
+    named = [ALL_NAMES[0] if card is None else card for card in drawn]
+    event = _event(d | {"drawn": named}, where, rules)
+    if None not in drawn:
+        return event
+    cards = tuple(
+        NO_CARD if seen is None else card for seen, card in zip(drawn, event.outcome.drawn)
+    )
+    return Event(replace(event.outcome, drawn=cards), event.notices, event.phase, event.mileage)
+
+
 def _event(data: Any, where: str, rules: Rules) -> Event:
     d = read_object(data, where, _EVENT_KEYS)
     seat = read_int(d["seat"], f"{where}.seat", 0, rules.players - 1)
