@@ -23,10 +23,7 @@ from dataclasses import dataclass
 
 from .. import __version__
 
-USAGE = (
-    "usage: mille [--rules NAME] [--players N] [--people SEATS] [options] [--seed N]"
-    " [--plain] [file]"
-)
+USAGE = "usage: mille [--rules NAME] [--players N] [--people SEATS] [options] [file]"
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 LINE_LIMIT = 200  # the longest line mille prints on stderr
 PATH_LIMIT = 100  # the most of a file name shown in it (its end)
