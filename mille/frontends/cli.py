@@ -35,8 +35,8 @@ Mille Bornes in the terminal.  With no options: BSD mille, you against
 the computer.
 
 arguments:
-  file                  resume the game saved in file (it keeps its own rules
-                        and level); without it (and without game options
+  file                  resume the game saved in file (it keeps its own rules,
+                        people and level); without it (and without game options
                         or --seed), on a terminal, the games that were
                         interrupted (hang-up, terminal lost) are offered first
 
