@@ -451,7 +451,9 @@ def test_w_is_one_key_each_way() -> None:
 # ----- the log ------------------------------------------------------------------
 
 
-def test_the_log_starts_at_your_last_turn() -> None:
+def test_the_log_starts_at_your_last_move() -> None:
+    """What your move caused is shown with it (issue 28: after a Stop the
+    board showed the karma clash with no reason)."""
     session = Session.new(find_rules("classic", players=4), seed=12)
     table = session.table
     moves = table.legal_moves()
@@ -463,14 +465,15 @@ def test_the_log_starts_at_your_last_turn() -> None:
         session.computer_move()
     assert moves == [PICK]
     events = board.since_last_turn(session.log)
-    assert events == session.log[mine + 1 :], "after your move"
+    assert events == session.log[mine:], "from your move on"
     expected = [line for e in events for line in describe(SeatView(table, 0), e)]
     assert board.log_lines(session) == expected
     lines = drawn(session).lines()
     lower = board.SIDES_Y + board.side_rows(SeatView(table, 0))
     shown = [line[board.LOG_X :] for line in lines[lower + 1 : board.LOG_BOTTOM + 1]]
     assert shown[: len(expected)] == expected
-    assert expected and not any(line.startswith("You ") for line in expected)
+    assert expected[0].startswith("You ")
+    assert not any(line.startswith("You ") for line in expected[1:])
 
 
 def test_a_safety_does_not_end_your_turn_in_the_log() -> None:

@@ -84,7 +84,8 @@ def deal(t: State, rng: random.Random, starter: int) -> None:
     t.offer = None
     t.extender = None
     if t.ordering:
-        t.hands[0].sort()
+        for seat in t.ordered:
+            t.hands[seat].sort()
 
 
 def new_hand(t: State, rng: random.Random) -> None:

@@ -137,6 +137,7 @@ class Table(State):
         t.owed = self.owed
         t.notices = []
         t.drawn = ()
+        t.ordered = self.ordered
         t._model = self._model
         t._window = self._window
         t._plain_draw = self._plain_draw
@@ -299,8 +300,8 @@ class Table(State):
             self.owed = self.phase == PLAYING and self.to_move == asked
 
     def _tidy(self, seat: int) -> None:
-        if self.ordering and seat == 0:
-            self.hands[0].sort()
+        if self.ordering and seat in self.ordered:
+            self.hands[seat].sort()
         else:
             close_holes(self.hands[seat])
 
@@ -346,4 +347,5 @@ class Table(State):
     def set_ordering(self, on: bool) -> None:
         self.ordering = on
         if on:
-            self.hands[0].sort()
+            for seat in self.ordered:
+                self.hands[seat].sort()

@@ -83,7 +83,7 @@ def validate(t: State, *, strict: bool = False) -> None:
         mover = seat == t.to_move
         if held > (HAND_SLOTS if mover else HAND_SLOTS - 1):
             raise ValueError(f"seat {seat}: holds {held} cards")
-        if not mover and hand[0] != NO_CARD and not (t.ordering and seat == 0):
+        if not mover and hand[0] != NO_CARD and not (t.ordering and seat in t.ordered):
             raise ValueError(f"seat {seat}: slot P filled outside its turn")
     for side, tab in enumerate(t.tableaux, 1):
         _tableau(t, side, tab, strict)

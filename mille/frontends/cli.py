@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .. import __version__
 
-USAGE = "usage: mille [--rules NAME] [--players N] [options] [--seed N] [--plain] [file]"
+USAGE = "usage: mille [--rules NAME] [--players N] [--people SEATS] [options] [file]"
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
 MORE_PLAYERS = "for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)"
@@ -24,8 +24,8 @@ Mille Bornes in the terminal.  With no options: BSD mille, you against
 the computer.
 
 arguments:
-  file                  resume the game saved in file (it keeps its own rules
-                        and level); without it (and without game options
+  file                  resume the game saved in file (it keeps its own rules,
+                        people and level); without it (and without game options
                         or --seed), on a terminal, the games that were
                         interrupted (hang-up, terminal lost) are offered first
 
@@ -34,6 +34,9 @@ the game:
                         players, teams of 2 with 4 or 6) or milebymile
   --players N           seats at the table: you and N-1 computers
                         (classic: 2, 3, 4, 6; milebymile: 2 to 9)
+  --people SEATS        the seats people play, at one keyboard, with their
+                        names: 0=Ann,2=Bob (seats from 0; a seat alone is
+                        Player N); the others are computers (default: 0)
   --level LEVEL         the computers' play: easy, standard (the default)
                         or expert
   --seed N              deal reproducibly from the integer seed N
@@ -124,6 +127,7 @@ class Options:
     plain: bool = False
     chosen: bool = False  # game options or --seed: a new game, no Resume it?
     color: bool = True  # --no-color: False
+    people: tuple[tuple[int, str | None], ...] | None = None  # --people: seat, name
 
 
 class _Parser(argparse.ArgumentParser):
@@ -161,6 +165,7 @@ def _parser() -> _Parser:
     parser.add_argument("--rules")
     parser.add_argument("--players", type=_seed)
     parser.add_argument("--level", choices=LEVELS)
+    parser.add_argument("--people")
     parser.add_argument("--plain", action="store_true")
     parser.add_argument("--no-color", action="store_true")
     parser.add_argument("--teams", dest="team_mode")
@@ -178,7 +183,7 @@ def parse_args(argv: list[str]) -> Options:
 
     >>> parse_args(["--seed", "7"])  # doctest: +NORMALIZE_WHITESPACE
     Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False,
-            chosen=True, color=True)
+            chosen=True, color=True, people=None)
     >>> parse_args(["--no-color"]).color
     False
     >>> parse_args(["a", "b"])
@@ -210,12 +215,14 @@ def parse_args(argv: list[str]) -> Options:
     if files:
         flags = [flag for flag, key in _GAME_OPTIONS if key in given]
         flags += [
-            f"--{name}" for name in ("rules", "level", "seed") if getattr(args, name) is not None
+            f"--{name}"
+            for name in ("rules", "people", "level", "seed")
+            if getattr(args, name) is not None
         ]
         if flags:
             raise UsageError(
                 f"mille: {', '.join(flags)} cannot be used with a file: "
-                "a saved game keeps its own rules, level and deal"
+                "a saved game keeps its own rules, people, level and deal"
             )
         return Options(file=files[0], plain=args.plain, color=not args.no_color)
     rules = None
@@ -240,8 +247,13 @@ def parse_args(argv: list[str]) -> Options:
         if rules == BSD:  # the default game
             rules = None
     chosen = bool(given) or any(
-        getattr(args, name) is not None for name in ("rules", "level", "seed")
+        getattr(args, name) is not None for name in ("rules", "people", "level", "seed")
     )
+    people = None
+    if args.people is not None:
+        from ..engine.rules import BSD
+
+        people = parse_people(args.people, (rules or BSD).players)
     return Options(
         seed=args.seed,
         rules=rules,
@@ -249,7 +261,50 @@ def parse_args(argv: list[str]) -> Options:
         plain=args.plain,
         chosen=chosen,
         color=not args.no_color,
+        people=people,
     )
+
+
+def parse_people(text: str, players: int) -> tuple[tuple[int, str | None], ...]:
+    """``--people``: ``SEAT`` or ``SEAT=NAME``, comma-separated; UsageError
+    with one line if it is not so.
+
+    >>> parse_people("0=Ann,2", 4)
+    ((0, 'Ann'), (2, None))
+    >>> parse_people("0=Ann,4=Bob", 4)
+    Traceback (most recent call last):
+    ...
+    mille.frontends.cli.UsageError: mille: --people: no seat 4 at a table of 4 (seats 0 to 3)
+    """
+    from ..game.session import check_name
+
+    people: list[tuple[int, str | None]] = []
+    for item in text.split(","):
+        seat_text, equals, name = item.partition("=")
+        if not (seat_text.isascii() and seat_text.isdigit()) or (equals and not name):
+            raise UsageError(
+                f"mille: --people: {_quote(item)} is not SEAT or SEAT=NAME"
+                " (for example 0=Ann,2=Bob)"
+            )
+        seat = int(seat_text)
+        if seat >= players:
+            raise UsageError(
+                f"mille: --people: no seat {seat} at a table of {players}"
+                f" (seats 0 to {players - 1})"
+            )
+        if seat in dict(people):
+            raise UsageError(f"mille: --people: seat {seat} twice")
+        if equals:
+            try:
+                check_name(name)
+            except ValueError as exc:
+                from .process import LINE_LIMIT
+
+                raise UsageError(f"mille: --people: {_quote(str(exc), LINE_LIMIT - 18)}") from None
+            if name in dict(people).values():
+                raise UsageError(f"mille: --people: two people named {_quote(name)}")
+        people.append((seat, name if equals else None))
+    return tuple(people)
 
 
 def _quote(text: str, limit: int = WORD_LIMIT) -> str:
@@ -359,7 +414,18 @@ def _play(options: Options) -> int:
         if found is None:
             from ..game.session import Session
 
-            if options.rules is None:
+            if options.people is not None:
+                from ..engine.rules import BSD
+
+                names = {seat: name for seat, name in options.people if name is not None}
+                session = Session.new(
+                    options.rules or BSD,
+                    seed=options.seed,
+                    level=options.level,
+                    humans=tuple(seat for seat, _ in options.people),
+                    names=names,
+                )
+            elif options.rules is None:
                 session = Session.new(seed=options.seed, level=options.level)
             else:
                 session = Session.new(options.rules, seed=options.seed, level=options.level)

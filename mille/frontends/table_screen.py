@@ -123,7 +123,8 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
 
     in_force = "In force: " + ", ".join(option_words(rules, level))
     lines = textwrap.wrap(
-        f"MILLE BORNES.  {in_force} (--level: {LEVEL_GUIDE}).  Keys at >>:Move: (either case):",
+        f"MILLE BORNES.  {in_force} (--level: {LEVEL_GUIDE}).  Together: --people "
+        "0=Ann,2=Bob.  Keys (either case):",
         LAST_COL,
     )
     lines += [
@@ -174,7 +175,7 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
         )
     text += (
         "  Score: miles, 100 a safety, 300 all four, 300 a coup fourre (*), 400 "
-        "the trip and bonuses (W: all)."
+        "the trip, bonuses (W)."
     )
     lines += textwrap.wrap(text, LAST_COL)
     back = "Press any key to go back to the game."
@@ -246,18 +247,18 @@ def game_title(table: SeatView) -> str:
     return title + (f" {rules.team_mode}" if is_team_game(rules) else "")
 
 
-def since_last_turn(log: list[Event]) -> list[Event]:
-    """The events after your last move that ended a turn (the whole hand
-    before you have ended one): what a save file keeps of the log, so a
-    restored game shows the same lines."""
-    return log[recent(log) :]
+def since_last_turn(log: list[Event], seat: int = YOU) -> list[Event]:
+    """The events from ``seat``'s last move that ended a turn on (the whole
+    hand before it has ended one): what it did, and what came of it."""
+    return log[recent(log, seat) :]
 
 
-def log_lines(session: Session) -> list[str]:
-    """What happened since your last turn, in the log's words; at the end of
-    a hand, how it ended (and the game)."""
-    table = session.view(YOU)
-    lines = [line for event in since_last_turn(session.log) for line in describe(table, event)]
+def log_lines(session: Session, seat: int = YOU) -> list[str]:
+    """What happened since ``seat``'s last turn, as its event stream tells
+    it; at the end of a hand, how it ended (and the game)."""
+    table = session.view(seat)
+    events = since_last_turn(session.events(seat), seat)
+    lines = [line for event in events for line in describe(table, event)]
     return lines + end_lines(table)
 
 
@@ -273,16 +274,17 @@ def fit_lines(lines: list[str], width: int, height: int) -> list[str]:
     return [f"({len(rows) - len(shown)} earlier lines not shown)"][:height] + shown
 
 
-def attacker(session: Session, hazard: int) -> str | None:
-    """Who played ``hazard`` last this hand (the one a coup fourre answers)."""
-    for event in reversed(session.log):
+def attacker(session: Session, hazard: int, seat: int = YOU) -> str | None:
+    """Who played ``hazard`` last this hand (the one a coup fourre answers),
+    as ``seat`` calls them."""
+    for event in reversed(session.events(seat)):
         outcome = event.outcome
         if isinstance(outcome.move, Use) and outcome.card == hazard:
-            return seat_name(session.rules, outcome.seat)
+            return seat_name(session.rules, outcome.seat, seat, session.people)
     return None
 
 
-def question_context(session: Session) -> str:
+def question_context(session: Session, seat: int = YOU) -> str:
     """What the pending question is about, when it is yours.
 
     >>> from mille.engine.rules import find_rules
@@ -291,18 +293,18 @@ def question_context(session: Session) -> str:
     >>> question_context(s)
     'Flat Tire on you - you hold Puncture Proof'
     """
-    table = session.view(YOU)
+    table = session.view(seat)
     rules = table.rules
-    if table.asked != YOU:
+    if table.asked != seat:
         return ""
     if table.phase == COUP and table.offer is not None:
         _, safety, hazard = table.offer
         whom = "your team" if is_team_game(rules) else "you"
-        who = attacker(session, hazard)
+        who = attacker(session, hazard, seat)
         head = f"{who}: " if who is not None else ""
         return f"{head}{card_name(hazard)} on {whom} - you hold {card_name(safety)}"
     if table.phase == EXTENSION:
-        miles = table.tableaux[table.side_index(YOU)].mileage
+        miles = table.tableaux[table.side_index(seat)].mileage
         return f"{miles} miles: y races on to {rules.extension}, n ends the hand"
     return ""
 
@@ -310,7 +312,7 @@ def question_context(session: Session) -> str:
 def target_hint(table: SeatView, sides: list[int]) -> str:
     """The sides a hazard of yours can hit, as the board numbers them
     (``sides``: :func:`mille.engine.describe.hazard_targets`)."""
-    hint = "  ".join(side_label(table.rules, side) for side in sides)
+    hint = "  ".join(side_label(table.rules, side, table.seat, table.names) for side in sides)
     if len(hint) > LAST_COL:
         hint = "sides " + " ".join(map(str, sides))
     return hint
@@ -386,7 +388,7 @@ class TableBoard(Screen):
         self.put(y, x, text.rjust(width) if right else text, attr)
 
     def draw(self) -> None:
-        table = self.session.view(YOU)
+        table = self.session.view(self.seat)
         self.layout()
         self.draw_top(table)
         if self.full_window():
@@ -405,7 +407,11 @@ class TableBoard(Screen):
         if self.message:
             self.put(self.error_y, 0, self.message_text())
         if self.prompt in QUESTIONS:  # derived, so a restored game shows it too
-            self.put(self.PROMPT_Y, CONTEXT_X, question_context(self.session)[: COLS - CONTEXT_X])
+            self.put(
+                self.PROMPT_Y,
+                CONTEXT_X,
+                question_context(self.session, self.seat)[: COLS - CONTEXT_X],
+            )
         self.draw_status()
         self.draw_prompt()
 
@@ -447,9 +453,9 @@ class TableBoard(Screen):
         for side in range(1, rules.sides + 1):
             tab = table.tableaux[side - 1]
             battle, speed = top_cards(table, side)
-            attr = curses.A_BOLD | self.pair(YOU_PAIR) if side == table.side_of(YOU) else 0
+            attr = curses.A_BOLD | self.pair(YOU_PAIR) if side == table.side_of(table.seat) else 0
             self.field(y, NUMBER, str(side), attr)
-            self.field(y, NAME, side_name(rules, side), attr)
+            self.field(y, NAME, side_name(rules, side, table.seat, table.names), attr)
             self.field(y, MILES, str(tab.mileage))
             self.field(y, BATTLE, card_name(battle), self.card_attr(battle))
             self.field(y, SPEED, card_name(speed), self.card_attr(speed))
@@ -467,7 +473,8 @@ class TableBoard(Screen):
             self.field(y, TOTAL, str(table.total(side)))
             y += 1
             if team:
-                self.put(y, MEMBERS_X, side_members(rules, side)[: COLS - MEMBERS_X])
+                members = side_members(rules, side, table.seat, table.names)
+                self.put(y, MEMBERS_X, members[: COLS - MEMBERS_X])
                 y += 1
 
     def draw_full(self, table: SeatView) -> int:
@@ -476,7 +483,7 @@ class TableBoard(Screen):
         sides = table.rules.sides
         width = min(MAX_COLUMN, (COLS - LABEL_WIDTH) // sides)
         for index in range(sides):
-            name = side_name(table.rules, index + 1)[: width - 1]
+            name = side_name(table.rules, index + 1, table.seat, table.names)[: width - 1]
             self.put(1, LABEL_WIDTH + index * width, name.rjust(width))
         rows = score_table(table)
         for y, (label, values) in enumerate(rows, start=2):
@@ -498,7 +505,8 @@ class TableBoard(Screen):
         self.put(lower, LOG_X, "--SINCE YOUR LAST TURN--  (l: the whole hand)")
         top = lower + 1
         for y, line in enumerate(
-            fit_lines(log_lines(self.session), LOG_WIDTH, self.log_bottom + 1 - top), start=top
+            fit_lines(log_lines(self.session, self.seat), LOG_WIDTH, self.log_bottom + 1 - top),
+            start=top,
         ):
             self.put(y, LOG_X, line)
 

@@ -9,7 +9,7 @@ saying which computer is thinking.
 
 from __future__ import annotations
 
-from ..engine.describe import YOU, card_name, hazard_targets, no_target, seat_name
+from ..engine.describe import card_name, hazard_targets, no_target, seat_name
 from ..engine.table import Move, Outcome, Use
 from .curses_keys import NEWLINE, RETURN, SPACE, is_erase, is_kill
 from .table_screen import TableBoard, target_hint
@@ -33,7 +33,7 @@ class TableUi(Ui):
         like); RETURN with no side sends none (``which opponent?``).  Erase
         with no side typed, or ^U, abandons the command.
         """
-        table = self.session.view(YOU)
+        table = self.session.view(self.seat)
         move = Use(slot)
         if table.check(move) != "which opponent?":
             return move  # no target needed, or refused before one counts
@@ -100,7 +100,7 @@ class TableUi(Ui):
         seat = session.table.current_player
         if seat is None or not session.computer_to_move:
             return ""
-        return seat_name(session.rules, seat)
+        return seat_name(session.rules, seat, self.seat, session.people)
 
     def question(self, question: str) -> None:
         """Your answer to ``Extension?`` or ``Coup Fourre?`` is a move."""

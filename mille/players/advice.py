@@ -137,5 +137,5 @@ def reason(view: SeatView, move: Move) -> str:
         )
         other = view.tableaux[target - 1]
         verb = "slows" if card == SPEED_LIMIT else "stops"
-        return f"{verb} {side_name(rules, target)} at {other.mileage}"
+        return f"{verb} {side_name(rules, target, view.seat, view.names)} at {other.mileage}"
     return "the best use of your hand"

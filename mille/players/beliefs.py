@@ -113,17 +113,6 @@ class Beliefs:
         particles = self.particles.get(seat)
         if particles is not None:
             self._weigh(seat, particles, outcome, rng)
-        if (
-            view.phase == COUP
-            and view.offer is not None
-            and view.asked is not None
-            and view.asked != self.seat
-        ):
-            # the question shows that the seat asked holds the safety
-            safety = view.offer[1]
-            for particle in self.particles.get(view.asked, []):
-                if safety not in particle:
-                    particle[rng.randrange(len(particle))] = safety
         unseen = view.unseen()
         self._repair(view, unseen, rng)
         return unseen

@@ -4,9 +4,11 @@ and back.
 The document holds any preset and seat count: the rules (rebuilt through
 :func:`mille.engine.rules.find_rules`), who controls each seat (a person, or
 a computer at its level, with its memory and generator), the whole table,
-the dealer's generator, and the log of the moves since your last turn (what
-the N-seat board and the line mode show, so a restored game shows the same
-screen).  ``docs/save-format.md`` describes every key.
+the dealer's generator, and the log of the hand's moves (what the boards
+and the line mode show, each seat its own part of it, so a restored game
+shows the same screens; files written before 2.1 kept it from seat 0's
+last turn only).  A person's seat records a name when it is not the
+default ``Player N``.  ``docs/save-format.md`` describes every key.
 
 Writing puts the keys in the order of the tables below.  Reading checks the
 shape of every value (through :mod:`mille.storage.checks`) and that each
@@ -31,7 +33,6 @@ if TYPE_CHECKING:
     from ..players.base import Player
 
 from ..engine.cards import ALL_NAMES, NO_CARD, is_hazard, is_safety
-from ..engine.describe import recent
 from ..engine.rules import OFFER, PRESETS, PROBLEMS, RIGGINGS, Rules, RulesError, find_rules
 from ..engine.table import (
     COUP,
@@ -48,7 +49,7 @@ from ..engine.table import (
     Use,
 )
 from ..engine.tableau import Tableau
-from ..game.session import Session
+from ..game.session import Session, check_name, default_name
 from ..players.registry import computer_kinds, kind_of
 from .checks import (
     BIG,
@@ -92,6 +93,7 @@ _RULES_KEYS = (
 )
 _BOOL_OPTIONS = ("perfect_crossing", "stacking", "reshuffle", "always_discard", "karma")
 _HUMAN_KEYS = ("control",)
+_NAMED_HUMAN_KEYS = ("control", "name")
 _COMPUTER_KEYS = ("control", "kind", "memory", "rng")
 _TABLE_KEYS = (
     "hands",
@@ -203,7 +205,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
         "table": table_to_dict(table),
         "window_full": session.window_full,
         "deal_rng": rng_to_dict(session.deal_rng),
-        "log": [_event_to_dict(event) for event in session.log[recent(session.log) :]],
+        "log": [event_to_dict(event) for event in session.log],
     }
 
 
@@ -227,7 +229,8 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
 def _seat_to_dict(session: Session, seat: int) -> dict[str, Any]:
     player = session.computers.get(seat)
     if player is None:
-        return {"control": "human"}
+        name = session.people.get(seat, default_name(seat))
+        return {"control": "human"} | ({} if name == default_name(seat) else {"name": name})
     try:
         kind = kind_of(player)
     except ValueError:
@@ -314,13 +317,15 @@ def _tableau_to_dict(tab: Tableau) -> dict[str, Any]:
     } | ({"needs_go": True} if tab.needs_go else {})
 
 
-def _event_to_dict(event: Event) -> dict[str, Any]:
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """An event as plain JSON values (the save file's ``log`` items; a card
+    hidden from the seat whose stream it is, ``NO_CARD``, is ``null``)."""
     outcome = event.outcome
     return {
         "seat": outcome.seat,
         "move": str(outcome.move),
         "card": _card(outcome.card),
-        "drawn": _cards(list(outcome.drawn)),
+        "drawn": [_card(card) for card in outcome.drawn],
         "coup_fourre": outcome.coup_fourre,
         "extra_turn": outcome.extra_turn,
         "notices": list(event.notices),
@@ -341,8 +346,8 @@ def read_body(d: dict[str, Any]) -> Session:
     """The session in a document whose top-level keys are checked: those of
     version 3, or of version 2 (no ``log``: the log is empty)."""
     rules = _rules(d["rules"], "rules")
-    table = _table(d["table"], "table", rules)
-    computers = _seats(d["seats"], "seats", rules)
+    computers, people = _seats(d["seats"], "seats", rules)
+    table = _table(d["table"], "table", rules, tuple(sorted(people)))
     if table.phase in (EXTENSION, COUP) and table.asked in computers:
         fail("table.asked", "a computer never leaves a question pending")
     window_full = read_bool(d["window_full"], "window_full")
@@ -351,9 +356,13 @@ def read_body(d: dict[str, Any]) -> Session:
         _event(item, f"log[{i}]", rules)
         for i, item in enumerate(read_list(d.get("log", []), "log"))
     ]
-    _check_log(log)
     return Session(
-        table=table, computers=computers, deal_rng=deal_rng, window_full=window_full, log=log
+        table=table,
+        computers=computers,
+        deal_rng=deal_rng,
+        window_full=window_full,
+        log=log,
+        people=people,
     )
 
 
@@ -407,7 +416,8 @@ def _optional(data: Any, keys: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(key for key in keys if isinstance(data, dict) and key in data)
 
 
-def _table(data: Any, where: str, rules: Rules) -> Table:
+def _table(data: Any, where: str, rules: Rules, ordered: tuple[int, ...] = (0,)) -> Table:
+    """The ``table`` object; ``ordered``: the seats O keeps in order (the people's)."""
     d = read_object(data, where, _TABLE_KEYS + _optional(data, TABLE_OPTIONAL))
     seats, sides = rules.players, rules.sides
     phase = d["phase"]
@@ -440,6 +450,7 @@ def _table(data: Any, where: str, rules: Rules) -> Table:
         seed=read_int(d["seed"], f"{where}.seed", 0, 2**32 - 1),
         refills=read_int(d["refills"], f"{where}.refills", 0, BIG),
         idle_refills=read_int(d.get("idle_refills", 0), f"{where}.idle_refills", 0, BIG),
+        ordered=ordered,
     )
     table.owed = read_bool(d["owed"], f"{where}.owed") if "owed" in d else _owed_by_default(table)
     return validated(table)
@@ -481,8 +492,10 @@ def _offer(data: Any, where: str, sides: int) -> tuple[int, int, int] | None:
     )
 
 
-def _seats(data: Any, where: str, rules: Rules) -> dict[int, Player]:
+def _seats(data: Any, where: str, rules: Rules) -> tuple[dict[int, Player], dict[int, str]]:
+    """The computers and the people's names, by seat."""
     computers: dict[int, Player] = {}
+    people: dict[int, str] = {}
     kinds = computer_kinds(rules)
     for seat, item in enumerate(read_list(data, where, rules.players)):
         here = f"{where}[{seat}]"
@@ -492,7 +505,17 @@ def _seats(data: Any, where: str, rules: Rules) -> dict[int, Player]:
             fail(here, "missing key 'control'")
         control = item["control"]
         if control == "human":
-            read_object(item, here, _HUMAN_KEYS)
+            if "name" not in item:
+                read_object(item, here, _HUMAN_KEYS)
+                people[seat] = default_name(seat)
+                continue
+            name = read_str(read_object(item, here, _NAMED_HUMAN_KEYS)["name"], f"{here}.name")
+            try:
+                people[seat] = check_name(name)
+            except ValueError as exc:
+                fail(f"{here}.name", str(exc))
+            if list(people.values()).count(name) > 1:
+                fail(f"{here}.name", f"{show(name)} is another seat's name too")
             continue
         if control != "computer":
             fail(f"{here}.control", f"must be 'human' or 'computer', not {show(control)}")
@@ -506,7 +529,7 @@ def _seats(data: Any, where: str, rules: Rules) -> dict[int, Player]:
             )
         rng = read_rng(d["rng"], f"{here}.rng")
         computers[seat] = read_computer(kind, d["memory"], rng, seat, f"{here}.memory")
-    return computers
+    return computers, people
 
 
 def _move(text: Any, where: str) -> Move:
@@ -520,6 +543,22 @@ def _move(text: Any, where: str) -> Move:
     if text[0] == "D":
         return Discard(slot)
     return Use(slot, int(text[3]) if len(text) > 2 else None)
+
+
+def event_from_dict(data: Any, rules: Rules, where: str = "event") -> Event:
+    """An event as :func:`event_to_dict` wrote it for a seat (a card hidden
+    from the seat ``null``), checked as the save file's log items are;
+    ``SaveError`` if it is not one."""
+    d = read_object(data, where, _EVENT_KEYS)
+    drawn = read_list(d["drawn"], f"{where}.drawn")
+    named = [ALL_NAMES[0] if card is None else card for card in drawn]
+    event = _event(d | {"drawn": named}, where, rules)
+    if None not in drawn:
+        return event
+    cards = tuple(
+        NO_CARD if seen is None else card for seen, card in zip(drawn, event.outcome.drawn)
+    )
+    return Event(replace(event.outcome, drawn=cards), event.notices, event.phase, event.mileage)
 
 
 def _event(data: Any, where: str, rules: Rules) -> Event:
@@ -592,8 +631,3 @@ def _check_event(
         side = int(notice.split()[1]) if notice.startswith("side ") else 0
         if (karma and not rules.karma) or (not karma and not rules.reshuffle) or side > rules.sides:
             fail(f"{where}.notices[{i}]", f"not a notice of these rules: {show(notice)}")
-
-
-def _check_log(log: list[Event]) -> None:
-    if recent(log):
-        fail(f"log[{recent(log) - 1}]", "the log starts after your last turn, not before it")
