@@ -118,14 +118,8 @@ class TopModel(BattleModel):
 
     def check(self, t: TableState, seat: int, card: int, target: int) -> str | None:
         tab = t.tableaux[seat % len(t.tableaux)]
-        if card <= D200:  # check_distance's rows with BSD's rules, flat: the playouts' hot path
-            if card == D200 and tab.nummiles[D200] >= 2:
-                return "only two 200's per hand"
-            if card >= D75 and tab.speed_top == SPEED_LIMIT:
-                return "limit of 50"
-            if card >= D50 and tab.mileage + VALUES[card] > t.target:
-                return f"puts you over {t.target}"
-            return None if tab.can_go else "cannot move now"
+        if card <= D200:
+            return top_distance(tab, card, t.target)
         if is_repair(card):
             return None if tab.top == opposite(card) else _REPAIR_REFUSALS[card]
         if card == GO:
@@ -214,26 +208,57 @@ class TopModel(BattleModel):
         return tab.top, tab.speed_top
 
     def could_play(self, t: TableState, seat: int, card: int) -> bool:
-        """BSD comp.c's ``canplay`` (the deck-empty end of a hand)."""
-        me = t.tableaux[seat % 2]
-        if card <= D200:  # BSD's distance rows, as the legality check has them
-            return self.check(t, seat, card, 0) is None
-        opp = t.tableaux[1 - t.side_index(seat)]
-        if card <= SPEED_LIMIT:
-            if card == SPEED_LIMIT:
-                return (
-                    opp.speed_top != SPEED_LIMIT
-                    and RIGHT_OF_WAY not in opp.safeties
-                    and opp.mileage + 50 < t.target
-                )
-            return opp.can_go and safety_for(card) not in opp.safeties
-        if is_repair(card):
-            return me.top == opposite(card)
-        if card == GO:
-            return not me.can_go and (is_repair(me.top) or me.top in (STOP, NO_CARD))
-        if card == END_OF_LIMIT:
-            return me.speed_top == SPEED_LIMIT
-        return False
+        """:func:`could_play` for ``seat``'s side at table ``t`` (the deck-empty
+        end of a hand)."""
+        return could_play(t.tableaux[seat % 2], t.tableaux[1 - t.side_index(seat)], card, t.target)
+
+
+def top_distance(tab: Tableau, card: int, target: int) -> str | None:
+    """BSD's distance rows for the top-card model: why ``tab``'s side may not
+    play distance ``card`` towards ``target`` (None: it may).
+
+    :meth:`BattleModel.check_distance`'s rows with BSD's rules (two 200s,
+    an exact finish), flat: the legality check and :func:`could_play`
+    (the computer's hot path) both ask it.
+    """
+    if card == D200 and tab.nummiles[D200] >= 2:
+        return "only two 200's per hand"
+    if card >= D75 and tab.speed_top == SPEED_LIMIT:
+        return "limit of 50"
+    if card >= D50 and tab.mileage + VALUES[card] > target:
+        return f"puts you over {target}"
+    return None if tab.can_go else "cannot move now"
+
+
+def could_play(me: Tableau, op: Tableau, card: int, end: int) -> bool:
+    """BSD comp.c's ``canplay``: could side ``me`` usefully play ``card`` now,
+    ``op`` its opponent and ``end`` the trip?  (A safety: no.)
+
+    One function for two uses, as in BSD: the deck-empty end of a ``bsd``
+    hand (:meth:`TopModel.could_play`: the hand ends when neither side
+    holds a safety or a card this accepts) and BSD's computer, which plays
+    only cards this accepts.  Stricter than the rules in places: a Speed
+    Limit that cannot stop the opponent finishing (its mileage within 50
+    of the end), a Go on a side already rolling.
+    """
+    if card <= D200:
+        return top_distance(me, card, end) is None
+    if card <= SPEED_LIMIT:  # hazards
+        if card == SPEED_LIMIT:
+            return (
+                op.speed_top != SPEED_LIMIT
+                and RIGHT_OF_WAY not in op.safeties
+                and op.mileage + 50 < end
+            )
+        return op.can_go and safety_for(card) not in op.safeties
+    if is_repair(card):
+        return me.top == opposite(card)
+    if card == GO:
+        # BSD's is_repair() is also true of an empty battle pile
+        return not me.can_go and (is_repair(me.top) or me.top in (STOP, NO_CARD))
+    if card == END_OF_LIMIT:
+        return me.speed_top == SPEED_LIMIT
+    return False
 
 
 class StackModel(BattleModel):
