@@ -527,6 +527,24 @@ def test_could_play_is_the_legality_check_for_distance() -> None:
     assert positions > 1000
 
 
+def test_from_view_counts_what_a_watcher_counted() -> None:
+    """BSD's computer taking up a hand under way (the expert's playouts)
+    has seen what one that watched from the deal has seen, and knows its
+    safeties the same; its Numneed is the one given, its Numgos 0."""
+    checked = 0
+    need = [n + 1 for n in INITIAL_NEED]
+    for table, bot in _games(20, 43):
+        view = SeatView(table, bot.seat)
+        joined = BsdComputer.from_view(view, random.Random(0))
+        assert (joined.seat, joined.seen, joined.safeties) == (bot.seat, bot.seen, bot.safeties)
+        assert joined.gos == 0 and joined.need == list(INITIAL_NEED)
+        public = view.public_counts()
+        given = BsdComputer.from_view(view, random.Random(0), public, need)
+        assert given.seen == bot.seen and given.need == need and given.need is not need
+        checked += 1
+    assert checked > 500
+
+
 def test_choice_ignores_hidden_cards() -> None:
     """Shuffling the opponent's hand with the deck changes nothing."""
     mix = random.Random(3)

@@ -197,6 +197,42 @@ class BsdComputer:
         self.need = list(INITIAL_NEED)
         self.safeties = [UNKNOWN] * NUM_SAFETIES
 
+    @classmethod
+    def from_view(
+        cls,
+        view: SeatView,
+        rng: random.Random,
+        public: Sequence[int] | None = None,
+        need: Sequence[int] | None = None,
+    ) -> BsdComputer:
+        """The computer of ``view``'s seat taking up a hand under way (the
+        expert's playouts and guesses): it counts as seen every card in
+        view (``public``: the counts of ``SeatView.public_counts``, if
+        already counted), knows which of its safeties it holds or has
+        played, and starts from ``need`` (its Numneed) if given, BSD's
+        first one otherwise; its Numgos starts at 0.
+
+        >>> import random
+        >>> from mille.engine.rules import BSD
+        >>> from mille.engine.table import Table
+        >>> view = SeatView(Table.new(BSD, random.Random(7)), 0)
+        >>> bot = BsdComputer.from_view(view, random.Random(1))
+        >>> bot.seat, sum(bot.seen), bot.gos, bot.need == list(INITIAL_NEED)
+        (0, 6, 0, True)
+        """
+        seat = view.seat
+        bot = cls(rng, seat)
+        bot.seen = view.in_view(public)[: EXTRA_TANK + NUM_SAFETIES]
+        own = view.tableaux[seat].safeties
+        hand = view.hand
+        bot.safeties = [
+            PLAYED if EXTRA_TANK + i in own else IN_HAND if EXTRA_TANK + i in hand else UNKNOWN
+            for i in range(NUM_SAFETIES)
+        ]
+        if need is not None:
+            bot.need = list(need)
+        return bot
+
     # ----- memory ---------------------------------------------------------
 
     def _account(self, card: int, my_turn: bool) -> None:
