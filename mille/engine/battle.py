@@ -237,9 +237,9 @@ def could_play(me: Tableau, op: Tableau, card: int, end: int) -> bool:
     One function for two uses, as in BSD: the deck-empty end of a ``bsd``
     hand (:meth:`TopModel.could_play`: the hand ends when neither side
     holds a safety or a card this accepts) and BSD's computer, which plays
-    only cards this accepts.  Stricter than the rules in places: a Speed
-    Limit that cannot stop the opponent finishing (its mileage within 50
-    of the end), a Go on a side already rolling.
+    only cards this accepts.  Stricter than the rules in one place: a
+    Speed Limit that cannot stop the opponent finishing (its mileage
+    within 50 of the end) is of no use.
     """
     if card <= D200:
         return top_distance(me, card, end) is None
