@@ -43,8 +43,10 @@ from .cards import (
     D200,
     END_OF_LIMIT,
     FALSE_VIRTUE,
+    GASOLINE,
     GO,
     NO_CARD,
+    REPAIRS,
     RIGHT_OF_WAY,
     SPEED_LIMIT,
     STOP,
@@ -118,8 +120,14 @@ class TopModel(BattleModel):
 
     def check(self, t: TableState, seat: int, card: int, target: int) -> str | None:
         tab = t.tableaux[seat % len(t.tableaux)]
-        if card <= D200:
-            return top_distance(tab, card, t.target)
+        if card <= D200:  # check_distance's rows with BSD's rules, flat: the playouts' hot path
+            if card == D200 and tab.nummiles[D200] >= 2:
+                return "only two 200's per hand"
+            if card >= D75 and tab.speed_top == SPEED_LIMIT:
+                return "limit of 50"
+            if card >= D50 and tab.mileage + VALUES[card] > t.target:
+                return f"puts you over {t.target}"
+            return None if tab.can_go else "cannot move now"
         if is_repair(card):
             return None if tab.top == opposite(card) else _REPAIR_REFUSALS[card]
         if card == GO:
@@ -213,23 +221,6 @@ class TopModel(BattleModel):
         return could_play(t.tableaux[seat % 2], t.tableaux[1 - t.side_index(seat)], card, t.target)
 
 
-def top_distance(tab: Tableau, card: int, target: int) -> str | None:
-    """BSD's distance rows for the top-card model: why ``tab``'s side may not
-    play distance ``card`` towards ``target`` (None: it may).
-
-    :meth:`BattleModel.check_distance`'s rows with BSD's rules (two 200s,
-    an exact finish), flat: the legality check and :func:`could_play`
-    (the computer's hot path) both ask it.
-    """
-    if card == D200 and tab.nummiles[D200] >= 2:
-        return "only two 200's per hand"
-    if card >= D75 and tab.speed_top == SPEED_LIMIT:
-        return "limit of 50"
-    if card >= D50 and tab.mileage + VALUES[card] > target:
-        return f"puts you over {target}"
-    return None if tab.can_go else "cannot move now"
-
-
 def could_play(me: Tableau, op: Tableau, card: int, end: int) -> bool:
     """BSD comp.c's ``canplay``: could side ``me`` usefully play ``card`` now,
     ``op`` its opponent and ``end`` the trip?  (A safety: no.)
@@ -241,8 +232,14 @@ def could_play(me: Tableau, op: Tableau, card: int, end: int) -> bool:
     Speed Limit that cannot stop the opponent finishing (its mileage
     within 50 of the end) is of no use.
     """
-    if card <= D200:
-        return top_distance(me, card, end) is None
+    if card <= D200:  # TopModel.check's distance rows as yes or no, flat: the computer's hot path
+        if card == D200 and me.nummiles[D200] >= 2:
+            return False
+        if card >= D75 and me.speed_top == SPEED_LIMIT:
+            return False
+        if card >= D50 and me.mileage + VALUES[card] > end:
+            return False
+        return me.can_go
     if card <= SPEED_LIMIT:  # hazards
         if card == SPEED_LIMIT:
             return (
@@ -251,11 +248,12 @@ def could_play(me: Tableau, op: Tableau, card: int, end: int) -> bool:
                 and op.mileage + 50 < end
             )
         return op.can_go and safety_for(card) not in op.safeties
-    if is_repair(card):
+    if card <= REPAIRS:  # (comparisons, not calls: the hot path)
         return me.top == opposite(card)
     if card == GO:
         # BSD's is_repair() is also true of an empty battle pile
-        return not me.can_go and (is_repair(me.top) or me.top in (STOP, NO_CARD))
+        top = me.top
+        return not me.can_go and (GASOLINE <= top <= REPAIRS or top in (STOP, NO_CARD))
     if card == END_OF_LIMIT:
         return me.speed_top == SPEED_LIMIT
     return False
