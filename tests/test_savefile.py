@@ -1224,6 +1224,35 @@ CORPUS: list[tuple[str, Callable[[], bytes], str]] = [
         "log[1]: only a safety gives another turn or a coup fourre",
     ),
     (
+        "an answer that draws",
+        lambda: mutated(
+            both(
+                setitem("log", 1, "move", "n"),
+                setitem("log", 1, "phase", "extension"),
+                setitem("log", 1, "card", None),
+                setitem("log", 1, "drawn", ["25"]),
+            )
+        ),
+        "log[1]: only a pick draws cards",
+    ),
+    (
+        "a coup fourre answered no",
+        lambda: mutated(
+            both(
+                setitem("log", 1, "move", "n"),
+                setitem("log", 1, "phase", "coup"),
+                setitem("log", 1, "card", "Extra Tank"),
+                setitem("log", 1, "coup_fourre", True),
+            )
+        ),
+        "log[1]: only a yes to Coup Fourre? plays a card (its safety)",
+    ),
+    (
+        "a hazard on the mover's side",
+        lambda: mutated(both(setitem("log", 1, "move", "U3>2"), setitem("log", 1, "card", "Stop"))),
+        "log[1]: a hazard on the mover's own side",
+    ),
+    (
         "a karma notice without karma",
         lambda: mutated(setitem("log", 0, "notices", ["side 1 loses karma"])),
         "log[0].notices[0]: not a notice of these rules: 'side 1 loses karma'",

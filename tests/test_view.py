@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from mille.engine.cards import NO_CARD
+from mille.engine.cards import FALSE_VIRTUE, NO_CARD
 from mille.engine.rules import BSD, find_rules
 from mille.engine.table import OVER, PICK, Pick, Table
 from mille.engine.view import SeatView
@@ -94,6 +94,22 @@ def test_unseen_is_the_other_hands_and_the_deck(rules: object, seed: int) -> Non
     for seat in range(table.rules.players):
         unseen = SeatView(table, seat).unseen()
         assert Counter({c: n for c, n in enumerate(unseen) if n}) == hidden_cards(table, seat)
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda r: f"{r.name}{r.players}")
+def test_in_view_and_unseen_make_the_whole_deck(rules: object) -> None:
+    for seed in range(4):
+        table = random_position(rules, seed, 15 * seed)
+        public = SeatView(table, 0).public_counts()
+        for seat in range(table.rules.players):
+            view = SeatView(table, seat)
+            assert view.public_counts() == public  # the same for every seat
+            seen = view.in_view()
+            assert seen == view.in_view(public) and len(seen) == FALSE_VIRTUE + 1
+            held = Counter(c for c in table.hands[seat] if c != NO_CARD)
+            assert [n - held[c] for c, n in enumerate(seen)] == public
+            whole = list(table.rules.deck) + [table.rules.false_virtues]
+            assert [a + b for a, b in zip(seen, view.unseen())] == whole
 
 
 @pytest.mark.parametrize("rules", PRESETS, ids=lambda r: f"{r.name}{r.players}")

@@ -29,6 +29,8 @@ from .scoring import game_over, total
 from .state import State
 from .tableau import Tableau
 
+RESHUFFLED = "discard pile reshuffled"  # the notice of a reshuffle
+
 IDLE_REFILLS = 3  # refills in a row with no mileage gained: no more after them
 
 
@@ -141,5 +143,5 @@ def draw(t: State, hand: list[int]) -> int:
         t.idle_refills = t.idle_refills + 1 if t.refills and not gained(t) else 0
         t.refills += 1
         t.marks = [tab.mileage for tab in t.tableaux]
-        t.notices.append("discard pile reshuffled")
+        t.notices.append(RESHUFFLED)
     return take(t, hand)

@@ -279,23 +279,39 @@ class SeatView:
 
     # ----- guessing the rest --------------------------------------------------------
 
+    def public_counts(self) -> list[int]:
+        """How many cards of each kind every seat sees (the discard pile, the
+        cards set aside, every side's piles), by card number, False Virtue
+        last: the same for every seat of a table."""
+        table = self._table
+        counts = [0] * (FALSE_VIRTUE + 1)
+        for card in table.discard:
+            counts[card] += 1
+        for card in table.set_aside:
+            counts[card] += 1
+        for tab in table.tableaux:
+            for card in tab.cards():
+                counts[card] += 1
+        return counts
+
+    def in_view(self, public: Sequence[int] | None = None) -> list[int]:
+        """How many cards of each kind the seat sees, by card number, False
+        Virtue last: :meth:`public_counts` (``public``, if already counted
+        at this table) and its own hand."""
+        counts = self.public_counts() if public is None else list(public)
+        for card in self._table.hands[self.seat]:
+            if card != NO_CARD:
+                counts[card] += 1
+        return counts
+
     def unseen(self) -> list[int]:
         """How many cards of each kind the seat cannot see (in the other
         hands and the deck), by card number, False Virtue last: the
-        preset's cards less those in view."""
-        table = self._table
-        rules = table.rules
-        counts = list(rules.deck) + [rules.false_virtues]
-        for card in table.discard:
-            counts[card] -= 1
-        for card in table.set_aside:
-            counts[card] -= 1
-        for tab in table.tableaux:
-            for card in tab.cards():
-                counts[card] -= 1
-        for card in table.hands[self.seat]:
-            if card != NO_CARD:
-                counts[card] -= 1
+        preset's cards less those in view (:meth:`in_view`)."""
+        rules = self.rules
+        seen = self.in_view()
+        counts = [n - seen[card] for card, n in enumerate(rules.deck)]
+        counts.append(rules.false_virtues - seen[FALSE_VIRTUE])
         return counts
 
     def world(

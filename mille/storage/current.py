@@ -11,9 +11,10 @@ last turn only).  A person's seat records a name when it is not the
 default ``Player N``.  ``docs/save-format.md`` describes every key.
 
 Writing puts the keys in the order of the tables below.  Reading checks the
-shape of every value (through :mod:`mille.storage.checks`) and that each
-logged move is one the engine could have made; the table's rules are
-checked by :meth:`Table.validate`, the one owner of the rules' invariants.
+shape of every value (through :mod:`mille.storage.checks`); that each
+logged move is one the engine could have made is checked by
+:func:`mille.engine.validation.check_event`, and the table's rules by
+:meth:`Table.validate`: the engine owns the rules' invariants.
 
 >>> from mille.game.session import Session
 >>> data = session_to_dict(Session.new(seed=7))
@@ -32,7 +33,8 @@ if TYPE_CHECKING:
 
     from ..players.base import Player
 
-from ..engine.cards import ALL_NAMES, NO_CARD, is_hazard, is_safety
+from ..engine.cards import ALL_NAMES, NO_CARD
+from ..engine.deal import RESHUFFLED
 from ..engine.rules import OFFER, PRESETS, PROBLEMS, RIGGINGS, Rules, RulesError, find_rules
 from ..engine.table import (
     COUP,
@@ -49,6 +51,7 @@ from ..engine.table import (
     Use,
 )
 from ..engine.tableau import Tableau
+from ..engine.validation import EventError, check_event
 from ..game.session import Session, check_name, default_name
 from ..players.registry import computer_kinds, kind_of
 from .checks import (
@@ -152,9 +155,8 @@ _EVENT_KEYS = (
 _PHASES = (PLAYING, EXTENSION, COUP, OVER)
 _MOVE_PHASES = (PLAYING, EXTENSION, COUP)  # a move is made in these (not once it is over)
 _MOVE = re.compile(r"P|U[P1-6](>[1-9])?|D[P1-6]|y|n")
-_RESHUFFLED = "discard pile reshuffled"  # the notice of the reshuffle rule; the rest are karma's
-_NOTICE = re.compile(
-    rf"{_RESHUFFLED}|karma clash: both lose karma"
+_NOTICE = re.compile(  # the notices mille gives: a reshuffle's, karma's
+    rf"{RESHUFFLED}|karma clash: both lose karma"
     r"|side [1-9] (loses|regains) karma"
 )
 
@@ -589,45 +591,9 @@ def _event(data: Any, where: str, rules: Rules) -> Event:
         extra_turn=read_bool(d["extra_turn"], f"{where}.extra_turn"),
     )
     mileage = read_int(d["mileage"], f"{where}.mileage", 0, BIG)
-    _check_event(outcome, phase, notices, rules, where)
-    return Event(outcome, tuple(notices), phase, mileage)
-
-
-def _check_event(
-    outcome: Outcome, phase: str, notices: list[str], rules: Rules, where: str
-) -> None:
-    """An event the engine could have made: its card, draws, flags and
-    notices agree with its move and the rules."""
-    move, card = outcome.move, outcome.card
-    if isinstance(move, Answer):
-        if phase == PLAYING:
-            fail(where, "an answer is made only to a question")
-        if (
-            outcome.coup_fourre != (card != NO_CARD)
-            or outcome.coup_fourre
-            and not (move.yes and phase == COUP and is_safety(card))
-        ):
-            fail(where, "only a yes to Coup Fourre? plays a card (its safety)")
-    elif phase != PLAYING:
-        fail(where, f"a question must be answered y or n, not {move}")
-    elif isinstance(move, Pick):
-        if card != NO_CARD or not 1 <= len(outcome.drawn) <= 2:
-            fail(where, "a pick draws 1 or 2 cards and plays none")
-    elif card == NO_CARD or outcome.drawn:
-        fail(where, f"{move} plays a card and draws none")
-    if not isinstance(move, Pick) and outcome.drawn:
-        fail(where, "only a pick draws cards")
-    safety = isinstance(move, Use) and is_safety(card)
-    if (
-        outcome.extra_turn != safety
-        or outcome.coup_fourre
-        and not (safety or isinstance(move, Answer))
-    ):
-        fail(where, "only a safety gives another turn or a coup fourre")
-    if isinstance(move, Use) and move.target == rules.side_of(outcome.seat) and is_hazard(card):
-        fail(where, "a hazard on the mover's own side")
-    for i, notice in enumerate(notices):
-        karma = notice != _RESHUFFLED
-        side = int(notice.split()[1]) if notice.startswith("side ") else 0
-        if (karma and not rules.karma) or (not karma and not rules.reshuffle) or side > rules.sides:
-            fail(f"{where}.notices[{i}]", f"not a notice of these rules: {show(notice)}")
+    event = Event(outcome, tuple(notices), phase, mileage)
+    try:  # a move the engine could have made
+        check_event(event, rules)
+    except EventError as e:
+        fail(where if e.notice is None else f"{where}.notices[{e.notice}]", str(e))
+    return event
