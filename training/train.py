@@ -206,10 +206,15 @@ def fit(decisions: list[dict[str, Any]], ridge: float) -> Model:
         a[:n, part] = a[part, :n] = a[part, part] = xtx[fam]
         b[:n] += xty[fam]
         b[part] = xty[fam]
-    # the shared block is pulled to 0 more lightly than each family's own
+    # the weights are pulled towards the heuristic's choice alone (its
+    # weight fitted by itself), the shared block more lightly than each
+    # family's own: the more ridge, the nearer the heuristic it plays
+    h = INDEX["heuristic:choice"]
+    prior = np.zeros(width)
+    prior[h] = b[h] / a[h, h] if a[h, h] > 0 else 1.0
     penalty = np.full(width, ridge)
     penalty[:n] = ridge / 4
-    w = np.linalg.solve(a + np.diag(penalty), b)
+    w = np.linalg.solve(a + np.diag(penalty), b + penalty * prior)
     weights = {
         block: {FEATURE_NAMES[i]: float(w[k * n + i]) for i in range(n) if abs(w[k * n + i]) > 1e-9}
         for k, block in enumerate(blocks)
@@ -233,7 +238,7 @@ def evaluate(model: Model, decisions: list[dict[str, Any]]) -> dict[str, float]:
             loss[who] += best - q[i]
     count = max(1, len(decisions))
     return {
-        "decisions": len(decisions),
+        "held_out": len(decisions),
         "model_best": hits["model"] / count,
         "heuristic_best": hits["heuristic"] / count,
         "model_loss": loss["model"] / count,
@@ -243,12 +248,26 @@ def evaluate(model: Model, decisions: list[dict[str, Any]]) -> dict[str, float]:
 
 def show(result: dict[str, float]) -> str:
     return (
-        f"held out {int(result['decisions'])} decisions: best move chosen "
+        f"held out {int(result['held_out'])} decisions: best move chosen "
         f"model {result['model_best']:.1%}, heuristic {result['heuristic_best']:.1%}; "
         f"points lost to the best a decision: model {result['model_loss']:.1f}, "
         f"heuristic {result['heuristic_loss']:.1f}; model gains "
         f"{result['heuristic_loss'] - result['model_loss']:+.1f}"
     )
+
+
+def choose_ridge(decisions: list[dict[str, Any]], ridges: Sequence[float], seed: int) -> float:
+    """The ridge among ``ridges`` whose fit loses least on a seeded sixth of
+    ``decisions`` (the training data's own, not the held-out ones)."""
+    if len(ridges) == 1:
+        return ridges[0]
+    order = decisions[:]
+    random.Random(seed + 1).shuffle(order)
+    cut = len(order) // 6
+    fitted = {r: evaluate(fit(order[cut:], r), order[:cut])["model_loss"] for r in ridges}
+    for r, loss in fitted.items():
+        print(f"  ridge {r:g}: validation loss {loss:.2f} a decision", flush=True)
+    return min(ridges, key=lambda r: fitted[r])
 
 
 def do_fit(args: argparse.Namespace) -> None:
@@ -257,12 +276,13 @@ def do_fit(args: argparse.Namespace) -> None:
     train, test = split(chunks, args.hold_out, args.seed)
     if args.limit:
         train = train[: args.limit]
-    model = fit(train, args.ridge)
+    ridge = choose_ridge(train, args.ridge, args.seed)
+    model = fit(train, ridge)
     seconds = time.perf_counter() - began
     result = evaluate(model, test) if test else {}
     trained = {
         "seed": args.seed,
-        "ridge": args.ridge,
+        "ridge": ridge,
         "decisions": len(train),
         "held_out": len(test),
         "chunks": [name for name, _ in chunks],
@@ -287,7 +307,7 @@ def curve(args: argparse.Namespace) -> None:
     size = 250
     while True:
         size = min(size, len(train))
-        model = fit(train[:size], args.ridge)
+        model = fit(train[:size], choose_ridge(train[:size], args.ridge, args.seed))
         print(f"{size} decisions: {show(evaluate(model, test))}", flush=True)
         if size == len(train):
             break
@@ -312,7 +332,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         p = sub.add_parser(name, help="fit the weights" if name == "fit" else "a learning curve")
         p.add_argument("--data", nargs="+", required=True)
         p.add_argument("--seed", type=int, default=1)
-        p.add_argument("--ridge", type=float, default=1.0)
+        p.add_argument(
+            "--ridge", type=float, nargs="+", default=[1.0], help="the best on validation"
+        )
         p.add_argument("--hold-out", type=float, default=0.2)
         if name == "fit":
             p.add_argument("--out", default=None)
