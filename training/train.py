@@ -274,7 +274,8 @@ def do_fit(args: argparse.Namespace) -> None:
     began = time.perf_counter()
     chunks = read(args.data)
     train, test = split(chunks, args.hold_out, args.seed)
-    if args.limit:
+    if args.limit:  # a seeded sample of that size (the chunks are by preset)
+        random.Random(args.seed).shuffle(train)
         train = train[: args.limit]
     ridge = choose_ridge(train, args.ridge, args.seed)
     model = fit(train, ridge)
@@ -338,7 +339,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         p.add_argument("--hold-out", type=float, default=0.2)
         if name == "fit":
             p.add_argument("--out", default=None)
-            p.add_argument("--limit", type=int, default=0, help="train on the first N decisions")
+            p.add_argument("--limit", type=int, default=0, help="train on N decisions drawn at random")
     args = parser.parse_args(argv)
     if args.command == "generate":
         generate(args)
