@@ -339,7 +339,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         p.add_argument("--hold-out", type=float, default=0.2)
         if name == "fit":
             p.add_argument("--out", default=None)
-            p.add_argument("--limit", type=int, default=0, help="train on N decisions drawn at random")
+            p.add_argument(
+                "--limit", type=int, default=0, help="train on N decisions drawn at random"
+            )
     args = parser.parse_args(argv)
     if args.command == "generate":
         generate(args)
