@@ -5,7 +5,9 @@ At each decision after its pick it scores every distinct candidate move
 the seat's view only) with a weighted sum of its features, the weights
 those of every preset plus those of the preset's family
 (:func:`~mille.players.features.family`), and plays the best, ties broken
-with its ``random.Random``.  It picks, answers ``Coup Fourre?`` and
+with its ``random.Random``.  In a family the weights have no set of their
+own for (three sides or more, as trained here) it plays the heuristic's
+move: the shared weights alone were measured weaker there.  It picks, answers ``Coup Fourre?`` and
 ``Extension?`` as the rules-aware heuristic does.  Pure Python: a
 decision costs about as much as the heuristic's (a few milliseconds at
 most).
@@ -182,8 +184,10 @@ class Learned:
             windows = [m for m in legal if isinstance(m, Use)]
             return windows[0] if windows else PICK
         decision = Decision(view, self.rng, legal)
-        if len(decision.moves) < 2:
-            return decision.moves[0] if decision.moves else decision.heuristic_move
+        if len(decision.moves) < 2 or family(view.rules) not in self.model.weights:
+            # (a family the weights were not fitted for is played as the
+            # heuristic plays it: the shared weights alone lost there)
+            return decision.moves[0] if len(decision.moves) == 1 else decision.heuristic_move
         return self.best(decision)
 
     def best(self, decision: Decision) -> Move:
