@@ -63,9 +63,12 @@ def decisions(
             legal = table.legal_moves()
             if table.phase == PLAYING and PICK not in legal and len(legal) > 1:
                 yield table.copy(), seat
+            phase = table.phase
             outcome = table.apply(players[seat].choose(views[seat]))
             for p, v in zip(players, views):
-                p.observe(v, v.seen(outcome))
+                seen = v.seen(outcome, phase)
+                if seen is not None:
+                    p.observe(v, seen)
 
 
 def shuffled_hidden(table: Table, seat: int, rng: random.Random) -> Table:
@@ -137,9 +140,12 @@ def test_learned_plays_whole_hands(name: str, seats: int, teams: str | None) -> 
         assert seat is not None
         move = players[seat].choose(views[seat])
         assert table.check(move) is None
+        phase = table.phase
         outcome = table.apply(move)
         for p, v in zip(players, views):
-            p.observe(v, v.seen(outcome))
+            seen = v.seen(outcome, phase)
+            if seen is not None:
+                p.observe(v, seen)
 
 
 def test_learned_is_not_a_saved_kind() -> None:
@@ -284,9 +290,12 @@ def test_a_family_without_weights_plays_as_the_heuristic(name: str, seats: int) 
             assert seat is not None
             move = players[seat].choose(views[seat])
             made.append(str(move))
+            phase = table.phase
             outcome = table.apply(move)
             for p, v in zip(players, views):
-                p.observe(v, v.seen(outcome))
+                seen = v.seen(outcome, phase)
+                if seen is not None:
+                    p.observe(v, seen)
     assert len(moves["learned"]) > 50
     assert moves["learned"] == moves["heuristic"]
 
