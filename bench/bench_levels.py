@@ -68,8 +68,11 @@ from typing import Any
 
 import mille.engine
 import mille.engine.battle
+import mille.engine.moves
+import mille.engine.state
 import mille.engine.table
-from mille.engine.rules import Rules, find_rules
+import mille.engine.tableau
+from mille.engine.rules import WINDOW, Rules, find_rules
 from mille.engine.table import OVER, Move, Outcome, Table
 from mille.engine.view import SeatView
 from mille.players.base import Player
@@ -181,6 +184,26 @@ BASE = "mille_base"  # the package name of a revision's code
 # modules always taken from the current tree: in a revision with the engine
 # package, all of it; in one from before, its table and battle modules
 FLAT_ENGINE = {"table": mille.engine.table, "battle": mille.engine.battle}
+
+
+def flat_table() -> ModuleType:
+    """The current tree's ``table`` as a revision from before the engine
+    package imports it: every name its ``table`` module had, some of which
+    (``Tableau``, the move classes) now live in other engine modules."""
+    shim = ModuleType(f"{BASE}.table")
+    for module in (mille.engine.tableau, mille.engine.moves, mille.engine.state):
+        shim.__dict__.update({k: v for k, v in vars(module).items() if not k.startswith("__")})
+    shim.__dict__.update({k: v for k, v in vars(mille.engine.table).items() if k != "__name__"})
+    # what its players asked of a table then, under today's names (in this
+    # process only: the bench's tables are today's, shared by both kinds)
+    table = mille.engine.table.Table
+    if not hasattr(table, "is_bsd"):
+        table.is_bsd = property(lambda t: t.rules.coup == WINDOW)  # type: ignore[attr-defined]
+    if not hasattr(table, "is_legal"):
+        table.is_legal = lambda t, move: t.check(move) is None  # type: ignore[attr-defined]
+    return shim
+
+
 _loaded: dict[str, ModuleType] = {}  # extracted directory -> its selfplay module
 
 
@@ -230,7 +253,7 @@ def load_baseline(where: str) -> ModuleType:
             if name == "mille.engine" or name.startswith("mille.engine.")
         }
     else:
-        engine = FLAT_ENGINE
+        engine = {**FLAT_ENGINE, "table": flat_table()}
     for name, module in engine.items():
         sys.modules[f"{BASE}.{name}"] = module
         if "." not in name:

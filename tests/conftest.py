@@ -20,6 +20,16 @@ def _private_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "state"))
 
 
+@pytest.fixture(autouse=True)
+def _not_a_first_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The boards in a test start as on a user's later runs (BSD's first
+    screen exactly, no ``welcomed`` file written); the tests of the first
+    run undo this (``first_run`` in tests/test_first_run.py)."""
+    from mille.storage import firstrun
+
+    monkeypatch.setattr(firstrun, "first_run", lambda: False)
+
+
 @pytest.fixture
 def spawn() -> Iterator[Callable[..., Term]]:
     """``spawn(*args, rows=24, cols=80, cwd=None)``: start mille; killed after the test."""

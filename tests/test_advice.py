@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
 from test_table_milebymile import build
 
-from mille.engine.cards import EXTRA_TANK, FALSE_VIRTUE, RIGHT_OF_WAY, is_safety
-from mille.engine.table import Use
+from mille.engine.cards import (
+    D25,
+    D50,
+    D75,
+    D100,
+    EXTRA_TANK,
+    FALSE_VIRTUE,
+    GASOLINE,
+    REPAIRS,
+    RIGHT_OF_WAY,
+    SPARE_TIRE,
+    is_safety,
+)
+from mille.engine.rules import find_rules
+from mille.engine.table import PICK, Discard, Table, Use
 from mille.engine.view import SeatView
-from mille.players.advice import label, reason
+from mille.players.advice import hint, label, reason
+from mille.players.search import Choice
 
 
 def test_false_virtue_is_not_a_safety() -> None:
@@ -27,3 +44,47 @@ def test_a_false_virtue_hint_tells_of_karma_not_of_safety() -> None:
 def test_a_safety_hint_tells_of_the_extra_turn() -> None:
     t = build(3, picked={0: RIGHT_OF_WAY}, karma=True)
     assert reason(SeatView(t, 0), Use(0)) == "safe for good, another turn"
+
+
+def classic_at(mileage: int, hand: list[int]) -> Table:
+    """classic, 3 players: you have picked, at ``mileage``, holding ``hand``."""
+    t = Table.new(find_rules("classic", players=3), random.Random(9))
+    t.apply(PICK)
+    t.hands[0][:] = hand
+    t.tableaux[0].mileage = mileage
+    return t
+
+
+def test_a_distance_past_the_target_is_discarded_for_that() -> None:
+    """Issue 28: holding 100, 75, 50, 50 at 625 of an exact 700, the 100
+    can never be played: the hint says so, not ``the card needed least``
+    (a position met in a game: classic, 3 players, seed 9)."""
+    t = classic_at(625, [D100, D75, D50, D75, D75, D50, D25])
+    view = SeatView(t, 0)
+    assert reason(view, Discard(0)) == "100 would pass 700"
+    assert reason(view, Discard(2)) == "the card needed least"
+    assert hint(view) == "hint: DP 100 - 100 would pass 700"
+
+
+def test_a_move_the_search_preferred_says_what_it_beat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: when the expert's playouts overrule the standard computer's
+    discard, the hint names that, not the standard computer's reason."""
+    from mille.players import expert
+
+    def searched(*args: object) -> Choice:
+        return Choice(Discard(0), 1, 1, standard=Discard(2))
+
+    monkeypatch.setattr(expert, "search", searched)
+    t = classic_at(0, [D100, D75, D50, D50, REPAIRS, SPARE_TIRE, GASOLINE])
+    assert hint(SeatView(t, 0)) == ("hint: DP 100 - played out, it beats the usual D2 50")
+
+
+def test_the_standard_move_kept_keeps_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mille.players import expert
+
+    def searched(*args: object) -> Choice:
+        return Choice(Discard(2), 1, 1, standard=Discard(2))
+
+    monkeypatch.setattr(expert, "search", searched)
+    t = classic_at(0, [D100, D75, D50, D50, REPAIRS, SPARE_TIRE, GASOLINE])
+    assert hint(SeatView(t, 0)) == "hint: D2 50 - the card needed least"

@@ -59,3 +59,25 @@ def test_unknown_revision_is_one_line() -> None:
     done = bench("--players", "standard,standard", "--baseline", "no-such-rev", "--deals", "1")
     assert done.returncode != 0
     assert done.stderr == "bench_levels: unknown revision 'no-such-rev'\n"
+
+
+def has_commit(rev: str) -> bool:
+    found = subprocess.run(
+        ["git", "cat-file", "-e", rev + "^{commit}"], cwd=ROOT, capture_output=True
+    )
+    return found.returncode == 0
+
+
+@pytest.mark.skipif(not has_commit("c73a8c6"), reason="c73a8c6 not in this clone")
+@pytest.mark.parametrize("rules", ["classic", "bsd"])
+def test_baseline_before_the_engine_package(rules: str) -> None:
+    # c73a8c6 (before 2.0) imports Tableau and the moves from its table
+    # module and asks a table is_bsd and is_legal: its players run again
+    done = bench(
+        "--rules", rules, "--players", "standard,standard", "--baseline", "c73a8c6", "--deals", "2"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(
+        f"{rules} (2 seats, individual): standard against standard@c73a8c6"
+    )
+    assert "standard@c73a8c6: " in done.stdout

@@ -208,6 +208,28 @@ def test_a_hazard_asks_for_the_side_and_shows_the_engines_refusals() -> None:
     assert event.outcome.move == Use(1, 3)
 
 
+def test_a_hazard_no_side_can_take_is_refused_at_once() -> None:
+    """Issue 28: every car is stopped at the start of Mile by Mile, so a
+    Stop can hit nobody: the engine's reason at once, no ``Stop on side:``."""
+    session = three_sides(STOP)
+    window, _ = run(session, "pu1\r")
+    assert "Stop on side:" not in window.prompts
+    assert window.errors[-1] == "opponent cannot go"
+    assert window.prompts[-1].startswith(">>:Move: ")
+    assert session.table.hands[0][1] == STOP, "nothing played"
+
+
+def test_a_hazard_lists_only_the_sides_it_can_hit() -> None:
+    """Issue 28: a protected side is not offered (the engine refuses it if
+    typed all the same)."""
+    session = three_sides(SPEED_LIMIT)
+    session.table.tableaux[1].safeties.append(RIGHT_OF_WAY)
+    window, _ = run(session, "pu1\r2\r")
+    at_target = window.errors[window.prompts.index("Speed Limit on side:")]
+    assert at_target == "3 Comp 2"
+    assert window.errors[-1] == "opponent is protected"
+
+
 def test_the_side_is_played_on_and_the_log_says_so() -> None:
     session = three_sides(SPEED_LIMIT)
     run(session, "pu1\r3\r")
@@ -429,7 +451,9 @@ def test_w_is_one_key_each_way() -> None:
 # ----- the log ------------------------------------------------------------------
 
 
-def test_the_log_starts_at_your_last_turn() -> None:
+def test_the_log_starts_at_your_last_move() -> None:
+    """What your move caused is shown with it (issue 28: after a Stop the
+    board showed the karma clash with no reason)."""
     session = Session.new(find_rules("classic", players=4), seed=12)
     table = session.table
     moves = table.legal_moves()
@@ -441,14 +465,15 @@ def test_the_log_starts_at_your_last_turn() -> None:
         session.computer_move()
     assert moves == [PICK]
     events = board.since_last_turn(session.log)
-    assert events == session.log[mine + 1 :], "after your move"
+    assert events == session.log[mine:], "from your move on"
     expected = [line for e in events for line in describe(SeatView(table, 0), e)]
     assert board.log_lines(session) == expected
     lines = drawn(session).lines()
     lower = board.SIDES_Y + board.side_rows(SeatView(table, 0))
     shown = [line[board.LOG_X :] for line in lines[lower + 1 : board.LOG_BOTTOM + 1]]
     assert shown[: len(expected)] == expected
-    assert expected and not any(line.startswith("You ") for line in expected)
+    assert expected[0].startswith("You ")
+    assert not any(line.startswith("You ") for line in expected[1:])
 
 
 def test_a_safety_does_not_end_your_turn_in_the_log() -> None:
@@ -531,13 +556,16 @@ def test_help_fits_the_screen(rules: Rules) -> None:
         ),
         (
             find_rules("classic", players=4),
-            ["Coup Fourre?, Discard a safety?: H, T, L too", "Partners share"],
+            [
+                "Coup Fourre?, Discard a safety?: H, T, L too",
+                "Partners share a car; hands stay private.",
+            ],
             ["Extension?", "asks which side"],
         ),
         (
             find_rules("classic", players=6),
             [
-                "Partners share",
+                "Partners share a car; hands stay private.",
                 "U n on a hazard then asks",
                 "Coup Fourre?, Extension?, Discard a safety?: H, T, L too",
             ],
@@ -547,10 +575,10 @@ def test_help_fits_the_screen(rules: Rules) -> None:
             find_rules("milebymile", players=6, team_mode="2v2v2", karma=True, stacking=True),
             [
                 "Coup Fourre?, Discard a safety?: H, T, L too",
-                "Partners share",
+                "Partners share a car; hands stay private.",
                 "Karma: a hazard costs",
                 "stacking,",
-                "Hazards may hit a side that is stopped",
+                "Hazards may hit a stopped side",
             ],
             ["Extension?", "no stacking"],
         ),
@@ -565,7 +593,15 @@ def test_help_says_only_what_the_preset_has(rules: Rules, has: list[str], lacks:
     text = " ".join(board.table_help(rules, "expert"))
     for words in has + ["In force: ", "expert computer", "L      the hand so far"]:
         assert words in text
-    for words in lacks:
+    # the guide to the levels, where played remedies go, partners' hands
+    # private (issue 28: the help said partners shared their cards)
+    assert (
+        "(--level: easy for a first game, standard for most, expert for a challenge)."
+        in text.replace("\n", " ")
+    )
+    discard_go = "Played remedies go on the discard pile (Discard Go)."
+    assert (discard_go in text) == (rules.name == "milebymile")  # classic stacks them
+    for words in lacks + ["share their side's cards"]:
         assert words not in text
 
 

@@ -17,7 +17,7 @@ import pytest
 
 import mille
 from mille.engine.rules import find_rules
-from mille.frontends import cli
+from mille.frontends import cli, offer, process
 from mille.frontends.cli import Options, UsageError, parse_args
 from mille.game.session import Session
 from mille.storage import savefile
@@ -292,7 +292,7 @@ def test_a_hostile_value_is_one_short_line(
     path.write_text(text)
     assert cli.main([str(path)]) == 1
     line = one_safe_line(capsys.readouterr().err)
-    assert line.startswith(f"mille: {cli.show_path(str(path))}: ")
+    assert line.startswith(f"mille: {process.show_path(str(path))}: ")
 
 
 @pytest.mark.parametrize(
@@ -348,7 +348,7 @@ class FakeUi:
         self.status, self.action = status, action
         self.calls: list[tuple[Session, str, bool]] = []
 
-    def __call__(self, session: Session, message: str = "") -> int:
+    def __call__(self, session: Session, message: str = "", color: bool = True) -> int:
         from mille.storage import recovery
 
         self.calls.append((session, message, recovery.pending() is not None))
@@ -397,7 +397,7 @@ def kept_files(home: Path) -> list[Path]:
     return sorted((home / "mille").glob("interrupted-*.json"))
 
 
-ASK = "Resume it? [yn] "
+ASK = "Resume it? (n deletes it) [yn] "
 
 
 def test_nothing_interrupted_nothing_asked(
@@ -509,6 +509,24 @@ def test_a_file_argument_never_asks(
     assert path.exists()
 
 
+def test_a_file_argument_names_the_kept_game_waiting(
+    terminal: Callable[..., FakeUi], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """As README says: with a file too, one line says what waits."""
+    kept, path, mtime = interrupted(seed=9)
+    game = tmp_path / "game"
+    savefile.save_session(Session.new(seed=10), str(game))
+    ui = terminal(b"")
+    assert cli.main([str(game)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "" and one_safe_line(err) == (
+        f"mille: a kept game is waiting ({offer.describe_game(kept)}; {time.ctime(mtime)}):"
+        " run mille alone to resume it"
+    )
+    assert savefile.dumps(ui.calls[0][0]) == savefile.dumps(Session.new(seed=10))
+    assert path.exists()
+
+
 @pytest.mark.parametrize(
     "text", [b"garbage\n", b"", b'{"format": "bsd-mille-save", "version": 9}\n']
 )
@@ -523,7 +541,7 @@ def test_a_recovery_file_that_does_not_load_is_moved_aside(
     out, err = capsys.readouterr()
     assert out == ""  # nothing to offer
     line = one_safe_line(err)
-    assert line.startswith(f"mille: {cli.show_path(str(path))}: ")
+    assert line.startswith(f"mille: {process.show_path(str(path))}: ")
     assert line.endswith(f" (moved to {path.name}.bad)")
     assert Path(str(path) + ".bad").read_bytes() == text
     assert not path.exists()
@@ -577,7 +595,7 @@ def test_a_recovery_file_that_cannot_be_removed_is_kept(
     assert cli.main([]) == 1
     assert (
         one_safe_line(capsys.readouterr().err)
-        == f"mille: {cli.show_path(str(path))}: cannot remove: Permission denied"
+        == f"mille: {process.show_path(str(path))}: cannot remove: Permission denied"
     )
     assert path.exists() and ui.calls == []
 
@@ -808,13 +826,13 @@ def test_a_game_kept_meanwhile_by_another_mille_is_not_removed(
 
     original, path, _ = interrupted()
     other = Session.new(seed=20)
-    ask = cli._ask
+    ask = offer.ask_yes_no
 
     def another_mille_keeps_one(question: str, line: bool = False) -> bool | None:
         recovery.write(other)  # while the player thinks
         return ask(question, line)
 
-    monkeypatch.setattr(cli, "_ask", another_mille_keeps_one)
+    monkeypatch.setattr(offer, "ask_yes_no", another_mille_keeps_one)
     ui = terminal(answer)
     assert cli.main([]) == 0
     assert not path.exists()
@@ -830,13 +848,13 @@ def test_a_game_taken_or_changed_meanwhile_is_left_as_it_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _, path, mtime = interrupted()
-    ask = cli._ask
+    ask = offer.ask_yes_no
 
     def changed(question: str, line: bool = False) -> bool | None:
         os.utime(path, (mtime + 60, mtime + 60))  # another mille wrote it again
         return ask(question, line)
 
-    monkeypatch.setattr(cli, "_ask", changed)
+    monkeypatch.setattr(offer, "ask_yes_no", changed)
     ui = terminal(b"y")
     assert cli.main([]) == 0
     err = capsys.readouterr().err
@@ -876,7 +894,7 @@ def test_the_line_modes_question_reads_a_bounded_line(
 def test_the_question_names_the_game() -> None:
     session = Session.new(find_rules("milebymile", players=4, team_mode="2v2"), seed=1)
     session.table.totals = [1250, 400]
-    assert cli.describe_game(session) == "milebymile, 4 players, scores 1250, 400"
+    assert offer.describe_game(session) == "milebymile, 4 players, scores 1250, 400"
 
 
 @pytest.mark.parametrize(
@@ -917,9 +935,27 @@ def test_output_lost_at_the_question_keeps_the_game(
     assert path.read_bytes() == before and ui.calls == []
 
 
+NO_CURSES = """
+import sys
+sys.modules["curses"] = None  # a Python where curses cannot be imported
+from mille.frontends import offer
+print(offer.ask_yes_no("Resume it? ", line=True), "mille.frontends.curses_keys" in sys.modules)
+"""
+
+
+def test_the_line_modes_question_needs_no_curses() -> None:
+    """The offer reads the line mode's answer with the line mode's reader;
+    only the boards' one key goes through curses_keys."""
+    done = subprocess.run(
+        [sys.executable, "-c", NO_CURSES], input=b"maybe\nyes\n", capture_output=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == b"Resume it? Resume it? True False\n"
+
+
 RESUME_THEN_SIGNAL = """
 import os, signal, sys
-from mille.frontends import cli
+from mille.frontends import cli, offer
 from mille.storage import recovery
 real_remove = recovery.remove
 def remove_then_signal(target=None):
@@ -927,7 +963,7 @@ def remove_then_signal(target=None):
     os.kill(os.getpid(), signal.SIGTERM)
 recovery.remove = remove_then_signal
 cli._stdin_is_terminal = lambda: True
-cli._ask = lambda question, line=False: True  # Resume it? y
+offer.ask_yes_no = lambda question, line=False: True  # Resume it? y
 sys.exit(cli.main(["--plain"]))
 """
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from mille.engine.battle import TOP
+from mille.engine.battle import TOP, could_play
 from mille.engine.cards import (
     ACCIDENT,
     CARD_NAMES,
@@ -38,6 +38,8 @@ from mille.engine.cards import (
     SPARE_TIRE,
     STOP,
     VALUES,
+    is_hazard,
+    is_safety,
 )
 from mille.engine.rules import BSD
 from mille.engine.table import (
@@ -65,7 +67,6 @@ from mille.players.computer import (
     UNKNOWN,
     BsdComputer,
     ComputerError,
-    canplay,
 )
 
 HUMAN, COMPUTER = 0, 1  # BSD's seats: the player, the computer
@@ -448,7 +449,7 @@ def test_can_play_go_on_an_empty_battle_pile_as_bsd() -> None:
     # BSD's is_repair() is true of an empty pile, so canplay accepts a Go there
     table = Table.new(BSD, random.Random(0))
     me, op = table.tableaux
-    assert canplay(me, op, GO, table.target) and canplay(op, me, GO, table.target)
+    assert could_play(me, op, GO, table.target) and could_play(op, me, GO, table.target)
 
 
 # ----- over many hands -----------------------------------------------------
@@ -504,17 +505,44 @@ def test_choose_is_always_legal(seat: int) -> None:
     assert turns > 5000 and answers > 0
 
 
-def test_canplay_is_the_tables_could_play() -> None:
-    """The computer's canplay and the table's deck-out rule are comp.c's one
-    function: the same answer for every card, seat and position."""
+def test_could_play_is_the_legality_check_for_distance() -> None:
+    """comp.c's canplay (the computer's and the deck-out rule's one function)
+    accepts a distance card exactly when the rules allow it, the other
+    cards only where it has a use: its opponent's side for a hazard, its
+    own for the rest, never a safety."""
     positions = 0
     for table, _ in _games(30, 41):
         for seat in (HUMAN, COMPUTER):
             me, op = table.tableaux[seat], table.tableaux[1 - seat]
             for card in range(NUM_KINDS):
-                assert canplay(me, op, card, table.target) == TOP.could_play(table, seat, card)
+                answer = could_play(me, op, card, table.target)
+                assert answer == TOP.could_play(table, seat, card)
+                if card <= D200:
+                    assert answer == (TOP.check(table, seat, card, 0) is None)
+                elif answer:
+                    target = 2 - seat if is_hazard(card) else 0
+                    assert TOP.check(table, seat, card, target) is None
+                assert not (answer and is_safety(card))
         positions += 1
     assert positions > 1000
+
+
+def test_from_view_counts_what_a_watcher_counted() -> None:
+    """BSD's computer taking up a hand under way (the expert's playouts)
+    has seen what one that watched from the deal has seen, and knows its
+    safeties the same; its Numneed is the one given, its Numgos 0."""
+    checked = 0
+    need = [n + 1 for n in INITIAL_NEED]
+    for table, bot in _games(20, 43):
+        view = SeatView(table, bot.seat)
+        joined = BsdComputer.from_view(view, random.Random(0))
+        assert (joined.seat, joined.seen, joined.safeties) == (bot.seat, bot.seen, bot.safeties)
+        assert joined.gos == 0 and joined.need == list(INITIAL_NEED)
+        public = view.public_counts()
+        given = BsdComputer.from_view(view, random.Random(0), public, need)
+        assert given.seen == bot.seen and given.need == need and given.need is not need
+        checked += 1
+    assert checked > 500
 
 
 def test_choice_ignores_hidden_cards() -> None:

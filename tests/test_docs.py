@@ -188,3 +188,101 @@ def test_the_optional_save_keys_have_their_rows() -> None:
     for key in (*_TABLE_OPTIONAL, *_TABLEAU_OPTIONAL):
         row = doc.split(f"| `{key}` |")[1].split("\n")[0]
         assert "optional, written only when" in row, key
+
+
+def flat(text: str) -> str:
+    """Text with its line breaks and runs of spaces as single spaces."""
+    return " ".join(text.split())
+
+
+def test_the_pages_say_what_the_help_says_to_a_newcomer() -> None:
+    """Issue 28: who each level is for, that partners' hands are private
+    and where Mile by Mile's played remedies go are said alike in the
+    README, mille.6, docs/rules.md and the ``?`` screens."""
+    from mille.engine.rules import find_rules
+    from mille.frontends.bsd_screen import help_lines
+    from mille.frontends.table_screen import table_help
+    from mille.players.registry import LEVEL_GUIDE
+
+    readme = flat((ROOT / "README.md").read_text())
+    page = flat((ROOT / "mille.6").read_text())
+    rules = flat((ROOT / "docs" / "rules.md").read_text())
+    assert LEVEL_GUIDE == "easy for a first game, standard for most, expert for a challenge"
+    assert LEVEL_GUIDE[0].upper() + LEVEL_GUIDE[1:] in readme
+    assert "should try `--level easy`" in readme and "should try .Cm easy ." in page
+    assert LEVEL_GUIDE in flat(" ".join(help_lines("standard")))
+    team = flat(" ".join(table_help(find_rules("classic", players=4))))
+    assert LEVEL_GUIDE in team and "Partners share a car; hands stay private." in team
+    assert "Partners share a car; hands stay private, partners' included." in page
+    assert "Hands stay private, partners' included." in rules
+    for text in (readme, page, rules, team):
+        assert "share their side's cards" not in text
+    mile = flat(" ".join(table_help(find_rules("milebymile", players=3))))
+    assert "Played remedies go on the discard pile (Discard Go)." in mile
+    assert "Discard Go" not in team  # classic's remedies stay on the battle pile
+    assert "every remedy played goes there too (a car keeps only its problems)" in readme
+    assert "every remedy played goes there too (a car keeps only its problems)" in page
+    assert "Played distance cards and remedies go to the discard pile" in rules
+
+
+def test_the_pages_say_what_the_line_modes_switches_say() -> None:
+    """Issue 28: ``t`` in the line mode turns on a tracker shown at every
+    turn; the pages quote what it says when it turns on and off."""
+    from mille.frontends.plain import TRACKER_ON
+
+    for name in ("README.md", "mille.6"):
+        text = flat((ROOT / name).read_text())
+        for said in (TRACKER_ON, "The card tracker is off.", "Your hand is kept in order."):
+            assert said in text, (name, said)
+
+
+def test_the_pages_tell_the_first_runs_line() -> None:
+    """Issue 28: BSD's board names ?, H, T and L on a first run; the pages
+    quote the line and name the file that remembers it."""
+    from mille.frontends.ui import WELCOME
+
+    readme = flat((ROOT / "README.md").read_text())
+    page = (ROOT / "mille.6").read_text()
+    assert f"`{flat(WELCOME)}`" in readme
+    assert "`welcomed`" in readme
+    assert ".It Pa $XDG_STATE_HOME/mille/welcomed" in page
+    assert ".Pq Dq \\&? help\\ \\ H hint\\ \\ T tracker\\ \\ L log" in page
+
+
+def test_the_pages_say_a_hazard_lists_only_the_sides_it_can_hit() -> None:
+    """Issue 28: both pages say the side prompt lists the sides a hazard can
+    hit and that a hazard that can hit none is refused at once."""
+    readme = flat((ROOT / "README.md").read_text())
+    page = flat((ROOT / "mille.6").read_text())
+    assert "listing only those it can hit" in readme
+    assert "listing on the error line only the sides it can hit" in page
+    assert "It can hit sides 2 Comp 1, 3 Comp 2 (u 4 S)." in readme
+    assert "\\&It can hit sides 2 Comp 1, 3 Comp 2 (u 4 S)." in page
+    for text in (readme, page):
+        assert "opponent cannot go" in text
+
+
+def test_the_pages_say_what_decides_a_hint() -> None:
+    """Issue 28: the hint's why names what decided it; both pages quote
+    the reasons as the hint words them."""
+    readme = flat((ROOT / "README.md").read_text())
+    page = flat((ROOT / "mille.6").read_text())
+    for text in (readme, page):
+        assert "100 would pass 700" in text
+        assert "played out, it beats the usual D2 50" in text
+
+
+def test_the_pages_tell_the_colours_and_how_to_turn_them_off() -> None:
+    """Issue 28: --no-color and NO_COLOR in --help, README and mille.6;
+    the colours named alike; BSD's board plain."""
+    from mille.frontends.cli import HELP
+
+    readme = flat((ROOT / "README.md").read_text())
+    page = flat((ROOT / "mille.6").read_text())
+    colours = "hazards red, remedies green, safeties cyan, your side yellow"
+    assert colours in readme and colours in page
+    assert "--no-color" in HELP and "NO_COLOR" in HELP
+    assert "`--no-color`" in readme and "`NO_COLOR`" in readme
+    assert ".It Fl -no-color" in (ROOT / "mille.6").read_text()
+    assert ".It Ev NO_COLOR" in (ROOT / "mille.6").read_text()
+    assert "BSD's board has no colour" in readme and "BSD's board has no colour" in page

@@ -32,6 +32,7 @@ from mille.engine.table import (
     NO,
     OVER,
     PICK,
+    PLAYING,
     YES,
     Answer,
     Discard,
@@ -333,23 +334,18 @@ def test_worlds_keep_what_the_seat_sees() -> None:
     assert len(seeds) == 5  # the reshuffle order is hidden too
 
 
-def test_a_coup_fourre_offer_puts_the_safety_in_its_guesses() -> None:
+def test_a_coup_fourre_question_to_another_seat_is_not_in_its_guesses() -> None:
     t = build(3, hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
     bot = Expert(random.Random(0), 2)
     start_hand(bot, t)
     assert sorted(bot.beliefs) == [0, 1] and len(bot.beliefs[1]) == 1000
+    before = [particle[:] for particle in bot.beliefs[1]]
     outcome = t.apply(Use(0, 2))
     observe(bot, t, outcome)
-    assert t.phase == COUP
-    assert all(PUNCTURE_PROOF in particle for particle in bot.beliefs[1])
-    outcome = t.apply(NO)  # declined: still held
-    observe(bot, t, outcome)
-    assert all(PUNCTURE_PROOF in particle for particle in bot.beliefs[1])
-    # its worlds deal that safety to seat 1
-    sampler = Sampler(SeatView(t, 2), bot.beliefs)
-    for seed in range(5):
-        assert PUNCTURE_PROOF in sampler.world(random.Random(seed)).hands[1]
-    # played: gone from every guess
+    assert t.phase == COUP and SeatView(t, 2).phase == PLAYING
+    observe(bot, t, t.apply(NO), COUP)  # declined: not seen at all
+    assert bot.beliefs[1] == before
+    # played later: gone from every guess
     observe(bot, t, t.apply(PICK))
     observe(bot, t, t.apply(Use(t.hands[1].index(PUNCTURE_PROOF))))
     assert all(PUNCTURE_PROOF not in particle for particle in bot.beliefs[1])

@@ -137,6 +137,7 @@ class FakeFront(FakeDialogue):
         self.moves = list(moves)
         self.stop_after = stop_after  # checkpoints before a hang-up comes
         self.calls: list[str] = []
+        self.seat = min(session.people, default=0)
 
     def ask(self, question: str, can_save: bool = True) -> bool:
         return flow.ask(self, question, can_save)
@@ -152,7 +153,6 @@ class FakeFront(FakeDialogue):
 
     def resumed_at_end(self) -> None:
         self.calls.append("resumed at end")
-        self.session.next_hand()
 
     def started(self) -> None:
         self.calls.append("started")
@@ -179,11 +179,15 @@ class FakeFront(FakeDialogue):
     def refused(self, reason: str) -> None:
         self.calls.append(f"refused: {reason}")
 
-    def played(self) -> None:
+    def played(self, outcome: Outcome) -> None:
         self.calls.append("played")
 
-    def moved(self) -> None:
-        self.calls.append("moved")
+    def hand_off(self, seat: int) -> None:
+        self.calls.append(f"hand-off to {seat}")
+        self.seat = seat
+
+    def pause(self) -> None:
+        self.calls.append("pause")
 
     def question(self, question: str) -> None:
         self.calls.append(f"question {question}")
@@ -225,7 +229,7 @@ def test_your_move_is_read_and_made() -> None:
     fake = FakeFront(session, moves=[None, PICK])
     with pytest.raises(OutOfMoves):
         flow.run(fake)
-    assert fake.calls[2:7] == ["your turn", "your turn", "played", "moved", "your turn"]
+    assert fake.calls[2:6] == ["your turn", "your turn", "played", "your turn"]
     assert session.log[-1].outcome.move == PICK
 
 
@@ -252,7 +256,7 @@ def test_discard_a_safety_is_asked_first(answer: bool) -> None:
     session = safety_to_discard()
     fake = FakeFront(session, moves=[Discard(1)], answers=[answer])
     flow.step(fake)
-    assert fake.calls == ["your turn", "Discard a safety?", *(["played", "moved"] * answer)]
+    assert fake.calls == ["your turn", "Discard a safety?", *(["played"] * answer)]
     assert (session.table.hands[0][1] == EXTRA_TANK) is not answer
 
 

@@ -206,6 +206,10 @@ def test_memory_counts_what_is_in_view_and_ignores_the_hidden(
             for b in bots:
                 observe(b, table, outcome)
                 assert b.seen == _visible(table, b.seat)
+                # one taking up the hand here counts the same (search's playouts)
+                joined = Heuristic.from_view(SeatView(table, b.seat), random.Random(0))
+                assert (joined.seat, joined.deck, joined.seen) == (b.seat, b.deck, b.seen)
+                assert joined.refills == b.refills
             decisions += 1
         refills += table.refills
     assert decisions > 8 * 60

@@ -22,9 +22,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 def test_the_network_options() -> None:
     assert parse_args(["--host"]).net == Network()
-    options = parse_args(["--host", "--rules", "classic", "--players", "4", "--people", "2",
+    options = parse_args(["--host", "--rules", "classic", "--players", "4", "--people", "1=Ann,3",
                           "--listen", "::", "--port", "0", "--grace", "5"])  # fmt: skip
-    assert options.net == Network(listen="::", port=0, grace=5.0, people=2)
+    assert options.net == Network(listen="::", port=0, grace=5.0)
+    assert options.people == ((1, "Ann"), (3, None))
     assert options.rules is not None and options.rules.players == 4
     joined = parse_args(["--join", "example.org:7000", "abc", "--name", "Ann"]).net
     assert joined == Network(join=("example.org:7000", "abc"), name="Ann")
@@ -52,8 +53,17 @@ def test_network_usage_errors(argv: list[str], line: str) -> None:
         (["--host", "--port", "70000"], "mille: --port must be 0 to 65535"),
         (["--host", "--grace", "0"], "mille: --grace must be 1 to 3600 seconds"),
         (
-            ["--host", "--people", "2", "game.sav"],
-            "mille: --people cannot be used with a file: a saved game keeps its seats",
+            ["--host", "--people", "0,1", "game.sav"],
+            "mille: --people cannot be used with a file: "
+            "a saved game keeps its own rules, people, level and deal",
+        ),
+        (
+            ["--join", "a", "b", "--people", "0"],
+            f"mille: --people goes with --host\n{USAGE}",
+        ),
+        (
+            ["--host", "--people", "4", "--rules", "classic", "--players", "4"],
+            "mille: --people: no seat 4 at a table of 4 (seats 0 to 3)",
         ),
     ],
 )
@@ -101,8 +111,6 @@ def test_joining_nothing_is_one_line() -> None:
 def test_host_option_errors_are_one_line() -> None:
     run = mille("--host", "--cert", "c.pem")
     assert (run.returncode, run.stderr) == (1, "mille: --cert and --key go together\n")
-    run = mille("--host", "--rules", "classic", "--players", "4", "--people", "5")
-    assert (run.returncode, run.stderr) == (1, "mille: --people must be 1 to 4\n")
     run = mille("--host", "--cert", "/nonexistent.pem", "--key", "/nonexistent.pem")
     assert run.returncode == 1
     assert run.stderr.startswith("mille: cannot use the certificate: ")

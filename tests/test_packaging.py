@@ -85,11 +85,15 @@ def test_the_installed_mille_brought_its_man_page() -> None:
     ``man`` looks for the venv's bin on PATH.  setuptools alone leaves data
     files out of editable installs; setup.py puts them back."""
     import importlib.metadata
+    import sysconfig
 
-    try:
-        files = importlib.metadata.files("bsd-mille") or []
-    except importlib.metadata.PackageNotFoundError:
+    # the distribution installed in this environment, not a bsd_mille.egg-info
+    # that an in-tree build left in the checkout (first on the path from there)
+    where = sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
+    found = list(importlib.metadata.distributions(name="bsd-mille", path=where))
+    if not found:
         pytest.skip("mille is not installed in this environment")
+    files = found[0].files or []
     hits = [f for f in files if f.as_posix().endswith("share/man/man6/mille.6")]
     assert hits, "mille.6 is not among the installed distribution's files"
     installed = pathlib.Path(str(hits[0].locate())).resolve()

@@ -98,6 +98,10 @@ def classic3() -> Session:
         ("discard", "which card? (u N or d N, N is P or 1-6)"),
         ("help", "Commands (then RETURN; case does not matter):"),
         ("tracker\ntracker", "The card tracker is off."),
+        (
+            "t",
+            "The card tracker is on: shown with the table at each of your turns until t again.",
+        ),
         ("hints", "unknown command: hints"),
         ("log", "The hand so far: nothing yet."),
         ("l", "The hand so far: nothing yet."),
@@ -126,12 +130,53 @@ def test_a_hazard_asks_its_target_by_side_number() -> None:
     _, out = run(session, f"p\nu {slot}\nu {slot} 1\nu {slot} 7\nu {slot} x\nu {slot} 2\n")
     lines = out.splitlines()
     for message in (
-        "which opponent?",
         "can't attack your own side",
         "no such opponent",
         "opponent has not started",
     ):
         assert message in lines
+    # no side can take it (nobody has started): the reason at once, not a
+    # question whose every answer is refused (issue 28)
+    asked = lines.index(f"Your move: u {slot}")
+    assert lines[asked + 1] == "opponent has not started"
+    assert "which opponent?" not in lines
+
+
+def test_a_hazard_lists_only_the_sides_it_can_hit() -> None:
+    """Issue 28: ``u N`` with a hazard names the sides the engine lets it
+    hit; a protected side is left out."""
+    from mille.engine.cards import RIGHT_OF_WAY, SPEED_LIMIT
+
+    session = classic3()
+    session.table.hands[0][1] = SPEED_LIMIT
+    _, out = run(session, "p\nu 1\n")
+    lines = out.splitlines()
+    asked = lines.index("Your move: u 1")
+    assert lines[asked + 1 : asked + 3] == [
+        "which opponent?",
+        "It can hit sides 2 Comp 1, 3 Comp 2 (u 1 S).",
+    ]
+    session = classic3()
+    session.table.hands[0][1] = SPEED_LIMIT
+    session.table.tableaux[1].safeties.append(RIGHT_OF_WAY)
+    _, out = run(session, "p\nu 1\nu 1 2\n")
+    lines = out.splitlines()
+    asked = lines.index("Your move: u 1")
+    assert lines[asked + 2] == "It can hit side 3 Comp 2 (u 1 S)."
+    assert "opponent is protected" in lines
+
+
+def test_a_hazard_no_side_can_take_gives_each_reason_with_its_sides() -> None:
+    from mille.engine.cards import GO, RIGHT_OF_WAY, STOP
+
+    session = classic3()
+    session.table.hands[0][1] = STOP
+    session.table.tableaux[1].battle.append(GO)
+    session.table.tableaux[1].safeties.append(RIGHT_OF_WAY)
+    _, out = run(session, "p\nu 1\n")
+    lines = out.splitlines()
+    asked = lines.index("Your move: u 1")
+    assert lines[asked + 1] == "opponent is protected (side 2); opponent has not started (side 3)"
 
 
 def test_your_turn_shows_every_side_your_hand_and_the_piles() -> None:
@@ -216,7 +261,7 @@ def test_save_and_restore(tmp_path: Path) -> None:
 
     restored = load_session(str(name))
     assert restored.table == session.table
-    assert [e.outcome for e in restored.log] == [e.outcome for e in session.log[2:]]
+    assert restored.log == session.log  # the whole hand (2.0 kept it from your last turn)
 
 
 # ----- through pipes, the real program ---------------------------------------------------
@@ -231,6 +276,26 @@ def mille(*args: str, script: str, env: dict[str, str]) -> subprocess.CompletedP
 @pytest.fixture
 def env(private_state_home: Path) -> dict[str, str]:
     return dict(os.environ, XDG_STATE_HOME=str(private_state_home), TERM="dumb")
+
+
+def test_a_non_ascii_name_saves_whatever_the_locale(env: dict[str, str], tmp_path: Path) -> None:
+    """Under ``LC_ALL=C PYTHONUTF8=0`` Python's file names are ASCII: the
+    bytes typed are the name (os.fsdecode, as the boards), not a codec's
+    complaint."""
+    c_locale = dict(env, LC_ALL="C", PYTHONUTF8="0")
+    c_locale.pop("PYTHONIOENCODING", None)
+    name = os.path.join(os.fsencode(tmp_path), "\u00e9t\u00e9.sav".encode())
+    done = subprocess.run(
+        [*MILLE, "--plain", "--seed", "1"],
+        input=b"s\n" + name + b"\nq\ny\n",
+        capture_output=True,
+        env=c_locale,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert os.path.exists(name) and b"codec" not in done.stdout + done.stderr
+    # the name shown as the boards show it there: its bytes escaped
+    assert b"/\\xc3\\xa9t\\xc3\\xa9.sav [" in done.stdout
 
 
 @pytest.mark.parametrize(
@@ -312,16 +377,21 @@ def test_a_dumb_terminal_is_told_about_plain(env: dict[str, str]) -> None:
             ("--rules", "classic", "--distance", "700"),
             "mille: --distance is an option of --rules milebymile",
         ),
-        (("--players", "3"), "mille: bsd needs 2 players"),
+        (
+            ("--players", "3"),
+            "mille: bsd needs 2 players; "
+            "for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)",
+        ),
+        (("--rules", "bsd", "--players", "1"), "mille: bsd needs 2 players"),
         (
             ("--seed", "1", "game.sav"),
             "mille: --seed cannot be used with a file: "
-            "a saved game keeps its own rules, level and deal",
+            "a saved game keeps its own rules, people, level and deal",
         ),
         (
             ("--rules", "classic", "game.sav"),
             "mille: --rules cannot be used with a file: "
-            "a saved game keeps its own rules, level and deal",
+            "a saved game keeps its own rules, people, level and deal",
         ),
     ],
 )
@@ -565,8 +635,9 @@ def test_h_and_t_at_coup_fourre() -> None:
     )
     assert lines[ask + 2] == "Coup Fourre? h"
     assert lines[ask + 3] in ("hint: y - 300 more and the next turn", "hint: n - keep it for later")
-    assert lines[ask + 4] == "Coup Fourre? t" and lines[ask + 5].startswith("Not seen yet: ")
-    assert lines[ask + 7] == "The card tracker is off."
+    assert lines[ask + 4] == "Coup Fourre? t" and lines[ask + 6].startswith("Not seen yet: ")
+    assert lines[ask + 5].startswith("The card tracker is on: ")
+    assert lines[ask + 8] == "The card tracker is off."
     assert "Coup Fourre? y" in lines
 
 
@@ -637,8 +708,7 @@ def test_each_computers_move_is_flushed_before_the_next_decides(
     assert len(waiting) >= 4 and not any(waiting)
 
 
-def test_l_after_a_restore_says_the_start_of_the_hand_was_not_kept(tmp_path: Path) -> None:
-    from mille.engine.describe import NOT_KEPT
+def test_l_after_a_restore_shows_the_whole_hand(tmp_path: Path) -> None:
     from mille.storage.savefile import load_session
 
     name = tmp_path / "g.sav"
@@ -652,8 +722,7 @@ def test_l_after_a_restore_says_the_start_of_the_hand_was_not_kept(tmp_path: Pat
     assert whole[0] == "The hand so far:" and whole[1].startswith("  You drew ")
     _, out = run(load_session(str(name)), "l\n")
     told = out.split("Your move: l\n")[1].splitlines()
-    assert told[:2] == ["The hand so far:", "  " + NOT_KEPT]
-    assert told[2:5] == whole[-len(told) + 2 :][:3] and not told[2].startswith("  You ")
+    assert told[: len(whole) - 1] == whole[:-1] and told[1].startswith("  You drew ")
 
 
 # ----- signals: flags between moves, never a move cut in half ----------------------

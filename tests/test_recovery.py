@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -137,6 +138,35 @@ def test_claim_takes_only_the_file_offered(state_home: Path) -> None:
     assert recovery.pending() == (path, mtime + 5)
 
 
+CLAIM_AND_DIE = """
+import os, signal, sys
+from mille.storage import recovery
+(path, mtime), = recovery.kept_games()
+assert recovery.claim(path, mtime)
+os.kill(os.getpid(), signal.SIGKILL)  # before the removal
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX: whether a process is gone")
+def test_a_claim_whose_mille_died_is_offered_again(state_home: Path) -> None:
+    session = Session.new(seed=3)
+    kept = Path(recovery.write(session))
+    os.utime(kept, (1_795_000_000, 1_795_000_000))
+    died = subprocess.run([sys.executable, "-c", CLAIM_AND_DIE], timeout=60)
+    assert died.returncode == -9
+    (claimed,) = kept.parent.iterdir()
+    assert re.fullmatch(re.escape(kept.name) + r"\.claimed-\d+", claimed.name)
+    assert recovery.kept_games() == [(str(kept), 1_795_000_000)]  # put back, as it was
+    assert not claimed.exists() and kept.read_text() == dumps(session)
+    assert recovery.abandoned(claimed.name)
+    # a claim by a mille still running is its own: neither offered nor put back
+    taken = recovery.claim(str(kept), 1_795_000_000)
+    assert taken is not None and not recovery.abandoned(os.path.basename(taken))
+    assert recovery.kept_games() == [] and os.path.exists(taken)
+    for name in ("interrupted-x.json", "interrupted-x.json.claimed-", "x.claimed-1", "a.bad"):
+        assert not recovery.abandoned(name)
+
+
 def test_a_write_that_cannot_be_done_raises_os_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -193,7 +223,7 @@ def test_the_save_format_doc_describes_it() -> None:
     section = doc.split("## The recovery file\n")[1].split("\n## ")[0]
     assert f"$XDG_STATE_HOME/mille/{recovery.NAME}" in section
     assert f"{recovery.NAME}{recovery.BAD_SUFFIX}" in section
-    assert "Resume it? [yn]" in section and "mode 0700" in section
+    assert "Resume it? (n deletes it) [yn]" in section and "mode 0700" in section
     assert f"$XDG_STATE_HOME/mille/{recovery.PREFIX}" in section
     assert (
         "run\nmille alone to resume it" in section and "another mille took or changed it" in section

@@ -401,6 +401,80 @@ def test_three_idle_refills_then_the_race_runs_out() -> None:
     assert t.completing_side() is None and t.refills == IDLE_REFILLS
 
 
+def held(t: Table, seat: int) -> int:
+    return sum(c != NO_CARD for c in t.hands[seat])
+
+
+def guard_lifted() -> Table:
+    """Four seats: three idle refills hold the deck empty; six turns go by
+    without picking (seats 3 and 0 two cards short, 1 and 2 one short);
+    then seat 1 gains 25 miles and the guard lifts, seat 2 to move."""
+    t = Table.new(find_rules("milebymile", players=4), random.Random(5))
+    for _ in range(IDLE_REFILLS):
+        run_out(t)
+        t.apply(PICK)
+        t.apply(Discard(1))
+    run_out(t)
+    assert t.to_move == 3 and t.check(PICK) == "no more cards"
+    for _ in range(6):
+        t.apply(Discard(next(i for i, c in enumerate(t.hands[t.to_move]) if c != NO_CARD)))
+    assert [held(t, seat) for seat in range(4)] == [4, 5, 5, 4] and t.to_move == 1
+    t.tableaux[t.side_index(1)].problems = []
+    give(t, 1, 6, D25)
+    t.apply(Use(6))
+    t.validate()
+    assert t.to_move == 2 and t.can_supply()
+    return t
+
+
+def test_after_the_guard_lifts_a_short_hand_picks_one_card_a_turn() -> None:
+    # (it took two, where the written rules draw one a turn: only a coup
+    # fourre's safety is replaced by a second card)
+    t = guard_lifted()
+    for seat, before in [(2, 5), (3, 4), (0, 4), (1, 4)]:
+        assert t.to_move == seat and held(t, seat) == before
+        drawn = t.apply(PICK).drawn
+        assert len(drawn) == 1 and held(t, seat) == before + 1
+        t.validate()
+        t.apply(Discard(next(i for i, c in enumerate(t.hands[seat]) if c != NO_CARD)))
+    assert [held(t, seat) for seat in range(4)] == [4, 4, 5, 4]
+
+
+def test_a_coup_fourre_still_picks_two_cards_and_the_file_says_which() -> None:
+    from test_table_milebymile import build as mbm_build
+    from test_table_milebymile import use as mbm_use
+
+    from mille.engine.cards import FLAT_TIRE, PUNCTURE_PROOF
+    from mille.storage.savefile import table_from_dict, table_to_dict
+
+    t = mbm_build(picked={0: FLAT_TIRE}, hands={1: [PUNCTURE_PROOF]})
+    mbm_use(t, 0, FLAT_TIRE)
+    t.apply(YES)
+    assert t.owed and t.to_move == 1 and held(t, 1) == 5
+    data = table_to_dict(t)
+    assert "owed" not in data  # as files from before it meant: two cards
+    again = table_from_dict(data, t.rules)
+    assert again == t and again.owed
+    for table in (t, again):
+        assert len(table.apply(PICK).drawn) == 2 and not table.owed and held(table, 1) == 7
+        table.validate()
+    # a hand short after the guard: one card, which the file must say
+    t = guard_lifted()
+    data = table_to_dict(t)
+    assert data["owed"] is False
+    again = table_from_dict(data, t.rules)
+    assert again == t and len(again.apply(PICK).drawn) == 1
+    del data["owed"]
+    assert table_from_dict(data, t.rules).owed  # (a file from before: two cards)
+    t.owed = True
+    t.apply(PICK)
+    t.owed = True
+    with pytest.raises(
+        ValueError, match="^a coup fourre's card owed to a mover who cannot pick it$"
+    ):
+        t.validate()
+
+
 def test_reshuffle_off_never_refills() -> None:
     t = mbm(reshuffle=False)
     run_out(t)

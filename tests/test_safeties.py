@@ -21,7 +21,7 @@ from mille.engine.cards import (
     RIGHT_OF_WAY,
 )
 from mille.engine.rules import BSD, find_rules
-from mille.engine.table import COUP, PICK, Table, Use
+from mille.engine.table import COUP, NO, PICK, PLAYING, Table, Use
 from mille.engine.view import SeatView
 from mille.players.base import choose, observe, start_hand
 from mille.players.expert import Budget, Expert, ExpertError
@@ -184,8 +184,39 @@ def _offer_table(held: bool) -> Table:
     return table
 
 
+def _let_go(held: bool) -> tuple[Expert, Table]:
+    """The expert at seat 0 puts a Flat Tire on seat 1, a person, who holds
+    Puncture Proof and lets the coup go (``held``) or has none; then seat 1
+    picks.  The session's way: every computer is shown each move as its
+    seat saw it."""
+    from mille.game.session import Session
+
+    table = _offer_table(held)
+    expert = _watch(table)
+    session = Session(table=table, computers={0: expert}, deal_rng=random.Random(0))
+    session.play(Use(table.hands[0].index(FLAT_TIRE)))
+    assert (table.phase == COUP) is held
+    if held:
+        session.play(NO)
+    session.play(PICK)
+    return expert, table
+
+
+def test_a_coup_fourre_let_go_teaches_the_computer_nothing() -> None:
+    # the same public history: the expert's beliefs (their saved form) and
+    # its dice are the same whether seat 1 let a coup go or had none
+    held, _ = _let_go(True)
+    lacked, _ = _let_go(False)
+    assert held.to_dict() == lacked.to_dict()
+    assert held.rng.getstate() == lacked.rng.getstate()
+    # (a person letting the coup go is taken for one without the safety;
+    # the pick after may have drawn it)
+    assert held.safeties.chance(PUNCTURE_PROOF, 1) < 0.05
+    assert 0 < held.safeties.chance(EXTRA_TANK, 1) < 1
+
+
 @pytest.mark.parametrize("held", [True, False])
-def test_offer_question_or_its_absence_shows_the_safety(held: bool) -> None:
+def test_a_hazard_landing_without_a_coup_shows_no_safety(held: bool) -> None:
     table = _offer_table(held)
     expert = _watch(table)
     assert 0 < expert.safeties.chance(PUNCTURE_PROOF, 1) < 1
@@ -193,7 +224,8 @@ def test_offer_question_or_its_absence_shows_the_safety(held: bool) -> None:
     outcome = table.apply(Use(slot))
     observe(expert, table, outcome)
     assert (table.phase == COUP) is held
-    assert expert.safeties.chance(PUNCTURE_PROOF, 1) == (1.0 if held else 0.0)
+    assert SeatView(table, 0).phase == PLAYING and SeatView(table, 0).asked is None
+    assert expert.safeties.chance(PUNCTURE_PROOF, 1) == 0.0
     # other safeties learn nothing from it
     assert 0 < expert.safeties.chance(EXTRA_TANK, 1) < 1
 

@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from mille.engine.cards import NO_CARD
+from mille.engine.cards import FALSE_VIRTUE, NO_CARD
 from mille.engine.rules import BSD, find_rules
 from mille.engine.table import OVER, PICK, Pick, Table
 from mille.engine.view import SeatView
@@ -75,6 +75,7 @@ def test_another_seats_draw_is_seen_as_a_count() -> None:
     assert outcome.drawn[0] != NO_CARD
     assert SeatView(table, 0).seen(outcome) == outcome
     hidden = SeatView(table, 1).seen(outcome)
+    assert hidden is not None
     assert hidden.drawn == (NO_CARD,) and hidden.seat == 0 and hidden.move == Pick()
 
 
@@ -93,6 +94,22 @@ def test_unseen_is_the_other_hands_and_the_deck(rules: object, seed: int) -> Non
     for seat in range(table.rules.players):
         unseen = SeatView(table, seat).unseen()
         assert Counter({c: n for c, n in enumerate(unseen) if n}) == hidden_cards(table, seat)
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda r: f"{r.name}{r.players}")
+def test_in_view_and_unseen_make_the_whole_deck(rules: object) -> None:
+    for seed in range(4):
+        table = random_position(rules, seed, 15 * seed)
+        public = SeatView(table, 0).public_counts()
+        for seat in range(table.rules.players):
+            view = SeatView(table, seat)
+            assert view.public_counts() == public  # the same for every seat
+            seen = view.in_view()
+            assert seen == view.in_view(public) and len(seen) == FALSE_VIRTUE + 1
+            held = Counter(c for c in table.hands[seat] if c != NO_CARD)
+            assert [n - held[c] for c, n in enumerate(seen)] == public
+            whole = list(table.rules.deck) + [table.rules.false_virtues]
+            assert [a + b for a, b in zip(seen, view.unseen())] == whole
 
 
 @pytest.mark.parametrize("rules", PRESETS, ids=lambda r: f"{r.name}{r.players}")
@@ -165,3 +182,47 @@ def test_the_front_ends_read_no_hidden_card() -> None:
     for path in sorted(folder.glob("*.py")):
         found = re.findall(r"\.(?:hands|deck|drawn)\b", path.read_text(encoding="utf-8"))
         assert not found, f"{path.name} reads {found}"
+
+
+def _coup_asked() -> Table:
+    """A classic table of 3: seat 0 has just put a Flat Tire on seat 1,
+    who holds Puncture Proof and is asked ``Coup Fourre?``."""
+    from test_table_classic import build
+
+    from mille.engine.cards import FLAT_TIRE, GO, PUNCTURE_PROOF
+    from mille.engine.table import Use
+
+    t = build(3, hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
+    t.apply(Use(0, 2))
+    return t
+
+
+def test_a_coup_question_is_seen_by_the_seat_asked_alone() -> None:
+    from mille.engine.table import COUP, PLAYING
+
+    t = _coup_asked()
+    assert (t.phase, t.asked, t.current_player) == (COUP, 1, 1)
+    asked = SeatView(t, 1)
+    assert (asked.phase, asked.asked, asked.current_player) == (COUP, 1, 1)
+    assert asked.offer is not None and asked.legal_moves()
+    for seat in (0, 2):
+        view = SeatView(t, seat)
+        assert (view.phase, view.asked, view.offer) == (PLAYING, None, None)
+        assert view.current_player == t.to_move == 1 and view.question_hidden()
+        world = view.world()
+        assert (world.phase, world.asked, world.offer) == (PLAYING, None, None)
+        world.validate()
+
+
+def test_a_coup_let_go_is_not_seen_by_the_others() -> None:
+    from mille.engine.table import COUP, EXTENSION, NO, Answer, Outcome
+
+    t = _coup_asked()
+    outcome = t.apply(NO)
+    assert SeatView(t, 1).seen(outcome, COUP) == outcome
+    assert SeatView(t, 0).seen(outcome, COUP) is None
+    assert SeatView(t, 2).seen(outcome, COUP) is None
+    # a coup made, and an answer to Extension?, are seen by all
+    made = Outcome(1, Answer(True), card=16, coup_fourre=True)
+    assert SeatView(t, 0).seen(made, COUP) == made
+    assert SeatView(t, 0).seen(outcome, EXTENSION) == outcome

@@ -43,8 +43,10 @@ from .cards import (
     D200,
     END_OF_LIMIT,
     FALSE_VIRTUE,
+    GASOLINE,
     GO,
     NO_CARD,
+    REPAIRS,
     RIGHT_OF_WAY,
     SPEED_LIMIT,
     STOP,
@@ -214,26 +216,47 @@ class TopModel(BattleModel):
         return tab.top, tab.speed_top
 
     def could_play(self, t: TableState, seat: int, card: int) -> bool:
-        """BSD comp.c's ``canplay`` (the deck-empty end of a hand)."""
-        me = t.tableaux[seat % 2]
-        if card <= D200:  # BSD's distance rows, as the legality check has them
-            return self.check(t, seat, card, 0) is None
-        opp = t.tableaux[1 - t.side_index(seat)]
-        if card <= SPEED_LIMIT:
-            if card == SPEED_LIMIT:
-                return (
-                    opp.speed_top != SPEED_LIMIT
-                    and RIGHT_OF_WAY not in opp.safeties
-                    and opp.mileage + 50 < t.target
-                )
-            return opp.can_go and safety_for(card) not in opp.safeties
-        if is_repair(card):
-            return me.top == opposite(card)
-        if card == GO:
-            return not me.can_go and (is_repair(me.top) or me.top in (STOP, NO_CARD))
-        if card == END_OF_LIMIT:
-            return me.speed_top == SPEED_LIMIT
-        return False
+        """:func:`could_play` for ``seat``'s side at table ``t`` (the deck-empty
+        end of a hand)."""
+        return could_play(t.tableaux[seat % 2], t.tableaux[1 - t.side_index(seat)], card, t.target)
+
+
+def could_play(me: Tableau, op: Tableau, card: int, end: int) -> bool:
+    """BSD comp.c's ``canplay``: could side ``me`` usefully play ``card`` now,
+    ``op`` its opponent and ``end`` the trip?  (A safety: no.)
+
+    One function for two uses, as in BSD: the deck-empty end of a ``bsd``
+    hand (:meth:`TopModel.could_play`: the hand ends when neither side
+    holds a safety or a card this accepts) and BSD's computer, which plays
+    only cards this accepts.  Stricter than the rules in one place: a
+    Speed Limit that cannot stop the opponent finishing (its mileage
+    within 50 of the end) is of no use.
+    """
+    if card <= D200:  # TopModel.check's distance rows as yes or no, flat: the computer's hot path
+        if card == D200 and me.nummiles[D200] >= 2:
+            return False
+        if card >= D75 and me.speed_top == SPEED_LIMIT:
+            return False
+        if card >= D50 and me.mileage + VALUES[card] > end:
+            return False
+        return me.can_go
+    if card <= SPEED_LIMIT:  # hazards
+        if card == SPEED_LIMIT:
+            return (
+                op.speed_top != SPEED_LIMIT
+                and RIGHT_OF_WAY not in op.safeties
+                and op.mileage + 50 < end
+            )
+        return op.can_go and safety_for(card) not in op.safeties
+    if card <= REPAIRS:  # (comparisons, not calls: the hot path)
+        return me.top == opposite(card)
+    if card == GO:
+        # BSD's is_repair() is also true of an empty battle pile
+        top = me.top
+        return not me.can_go and (GASOLINE <= top <= REPAIRS or top in (STOP, NO_CARD))
+    if card == END_OF_LIMIT:
+        return me.speed_top == SPEED_LIMIT
+    return False
 
 
 class StackModel(BattleModel):

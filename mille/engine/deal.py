@@ -29,6 +29,8 @@ from .scoring import game_over, total
 from .state import State
 from .tableau import Tableau
 
+RESHUFFLED = "discard pile reshuffled"  # the notice of a reshuffle
+
 IDLE_REFILLS = 3  # refills in a row with no mileage gained: no more after them
 
 
@@ -84,7 +86,8 @@ def deal(t: State, rng: random.Random, starter: int) -> None:
     t.offer = None
     t.extender = None
     if t.ordering:
-        t.hands[0].sort()
+        for seat in t.ordered:
+            t.hands[seat].sort()
 
 
 def new_hand(t: State, rng: random.Random) -> None:
@@ -140,5 +143,5 @@ def draw(t: State, hand: list[int]) -> int:
         t.idle_refills = t.idle_refills + 1 if t.refills and not gained(t) else 0
         t.refills += 1
         t.marks = [tab.mileage for tab in t.tableaux]
-        t.notices.append("discard pile reshuffled")
+        t.notices.append(RESHUFFLED)
     return take(t, hand)

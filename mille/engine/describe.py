@@ -1,9 +1,10 @@
 """Words for the table: names of seats and sides, what a move did, score rows.
 
 The N-seat board and the line mode say the same things in the same words;
-this module is where those words live.  Seat 0 is the person at the
-keyboard (``You``); the other seats of the person's side are partners, the
-rest computers.  Sides are numbered 1..S as in the spec (a hazard names its
+this module is where those words live.  Names are relative to the seat
+reading (``viewer``, seat 0 unless said): that seat is ``You``, a person
+is called by name (``names``, by seat: ``SeatView.names``), the other
+seats of the reader's side are partners, the rest computers (``Comp N``).  Sides are numbered 1..S as in the spec (a hazard names its
 target by that number); in a team game each side is also a team letter.
 
 No curses, no I/O.
@@ -16,6 +17,11 @@ No curses, no I/O.
 ('Team A', 'Comp 1, Comp 3')
 >>> side_name(find_rules("milebymile", players=3), 3)
 'Comp 2'
+>>> names = {0: "Ann", 2: "Bob"}
+>>> [seat_name(classic4, seat, 2, names) for seat in range(4)]
+['Ann', 'Comp 1', 'You', 'Comp 3']
+>>> side_members(classic4, 1, 0, names), side_name(classic4, 1, 2, names)
+('You, Bob', 'Team A')
 """
 
 from __future__ import annotations
@@ -32,11 +38,14 @@ from .rules import other_side
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from .rules import Rules
     from .table import Event, HandScore
     from .view import SeatView
 
-YOU = 0  # the seat of the person at the keyboard
+YOU = 0  # the seat reading when none is said (BSD's game: the person)
+NO_NAMES: dict[int, str] = {}
 SAFETY_SHORT = ("Tank", "Proof", "Ace", "RoW")  # Extra Tank .. Right of Way
 
 
@@ -44,12 +53,19 @@ def is_team_game(rules: Rules) -> bool:
     return rules.sides < rules.players
 
 
-def seat_name(rules: Rules, seat: int) -> str:
-    """``You``, ``Partner`` (``Partner 2``... with several), ``Comp N``."""
-    if seat == YOU:
+def seat_name(
+    rules: Rules, seat: int, viewer: int | None = YOU, names: Mapping[int, str] = NO_NAMES
+) -> str:
+    """``seat`` as ``viewer`` calls it: ``You``, a person's name,
+    ``Partner`` (``Partner 2``... with several), ``Comp N`` (viewer None:
+    nobody's, as a page all the people read)."""
+    if seat == viewer:
         return "You"
-    if rules.side_of(seat) == rules.side_of(YOU):
-        partners = [s for s in rules.members(rules.side_of(YOU)) if s != YOU]
+    name = names.get(seat)
+    if name is not None:
+        return name
+    if viewer is not None and rules.side_of(seat) == rules.side_of(viewer):
+        partners = [s for s in rules.members(rules.side_of(viewer)) if s != viewer]
         return "Partner" if len(partners) == 1 else f"Partner {seat}"
     return f"Comp {seat}"
 
@@ -58,27 +74,83 @@ def team_letter(side: int) -> str:
     return chr(ord("A") + side - 1)
 
 
-def side_name(rules: Rules, side: int) -> str:
-    """A side as the player knows it: its one player's name, or ``Team X``."""
+def side_name(
+    rules: Rules, side: int, viewer: int | None = YOU, names: Mapping[int, str] = NO_NAMES
+) -> str:
+    """A side as ``viewer`` knows it: its one player's name, or ``Team X``."""
     if is_team_game(rules):
         return f"Team {team_letter(side)}"
-    return seat_name(rules, rules.members(side)[0])
+    return seat_name(rules, rules.members(side)[0], viewer, names)
 
 
-def side_members(rules: Rules, side: int) -> str:
+def side_members(
+    rules: Rules, side: int, viewer: int | None = YOU, names: Mapping[int, str] = NO_NAMES
+) -> str:
     """The names of a side's players, ``You, Partner``."""
-    return ", ".join(seat_name(rules, seat) for seat in rules.members(side))
+    return ", ".join(seat_name(rules, seat, viewer, names) for seat in rules.members(side))
 
 
-def side_label(rules: Rules, side: int) -> str:
+def side_label(
+    rules: Rules, side: int, viewer: int | None = YOU, names: Mapping[int, str] = NO_NAMES
+) -> str:
     """``2 Comp 1``, ``1 Team A``: the number a hazard names, then the name."""
-    return f"{side} {side_name(rules, side)}"
+    return f"{side} {side_name(rules, side, viewer, names)}"
 
 
 def opponents(rules: Rules, seat: int = YOU) -> list[int]:
     """The sides a hazard of ``seat`` may name."""
     own = rules.side_of(seat)
     return [side for side in range(1, rules.sides + 1) if side != own]
+
+
+def hazard_targets(view: SeatView, slot: int) -> list[int]:
+    """The sides the hazard in ``slot`` may hit now, by the engine's check
+    (none before the pick, or when it is not your turn).
+
+    >>> from mille.engine.rules import find_rules
+    >>> from mille.engine.table import PICK, Table
+    >>> from mille.engine.view import SeatView
+    >>> from mille.engine.cards import STOP, SPEED_LIMIT
+    >>> import random
+    >>> t = Table.new(find_rules("classic", players=3), random.Random(1))
+    >>> t.apply(PICK) and None
+    >>> t.hands[0][1], t.hands[0][2] = STOP, SPEED_LIMIT
+    >>> hazard_targets(SeatView(t, 0), 1), hazard_targets(SeatView(t, 0), 2)
+    ([], [2, 3])
+    """
+    from .moves import Use
+
+    return [
+        side for side in opponents(view.rules, view.seat) if view.check(Use(slot, side)) is None
+    ]
+
+
+def no_target(view: SeatView, slot: int) -> str:
+    """Why the hazard in ``slot`` can hit no side: the engine's reason, or
+    each reason with the sides it holds for.
+
+    >>> from mille.engine.rules import find_rules
+    >>> from mille.engine.table import PICK, Table
+    >>> from mille.engine.view import SeatView
+    >>> from mille.engine.cards import STOP
+    >>> import random
+    >>> t = Table.new(find_rules("classic", players=3), random.Random(1))
+    >>> t.apply(PICK) and None
+    >>> t.hands[0][1] = STOP
+    >>> no_target(SeatView(t, 0), 1)
+    'opponent has not started'
+    """
+    from .moves import Use
+
+    reasons: dict[str, list[int]] = {}
+    for side in opponents(view.rules, view.seat):
+        reasons.setdefault(view.check(Use(slot, side)) or "", []).append(side)
+    if len(reasons) == 1:
+        return next(iter(reasons))
+    return "; ".join(
+        f"{reason} (side{'s' if len(sides) > 1 else ''} {', '.join(map(str, sides))})"
+        for reason, sides in reasons.items()
+    )
 
 
 def needs_target(rules: Rules, card: int) -> bool:
@@ -91,8 +163,14 @@ def needs_target(rules: Rules, card: int) -> bool:
 
 def tops(view: SeatView, side: int) -> tuple[str, str]:
     """The battle and speed cards the side shows (``""`` for none)."""
-    battle, speed = view.model.tops(view.tableaux[side - 1])
+    battle, speed = top_cards(view, side)
     return card_name(battle), card_name(speed)
+
+
+def top_cards(view: SeatView, side: int) -> tuple[int, int]:
+    """The battle and speed cards the side shows, as cards (``NO_CARD``
+    for none)."""
+    return view.model.tops(view.tableaux[side - 1])
 
 
 def safety_marks(view: SeatView, side: int) -> list[str]:
@@ -117,8 +195,9 @@ def describe(view: SeatView, event: Event) -> list[str]:
 
     rules = view.rules
     viewer = view.seat
+    names = view.names
     outcome = event.outcome
-    who = seat_name(rules, outcome.seat)
+    who = seat_name(rules, outcome.seat, viewer, names)
     move = outcome.move
     lines: list[str] = []
     if isinstance(move, Pick):
@@ -139,11 +218,12 @@ def describe(view: SeatView, event: Event) -> list[str]:
         side = rules.side_of(outcome.seat)
         if card <= D200:
             miles = event.mileage
-            whose = "" if not is_team_game(rules) else f"{side_name(rules, side)} "
+            whose = "" if not is_team_game(rules) else f"{side_name(rules, side, viewer, names)} "
             lines.append(f"{who} played {name}: {whose}{miles} miles")
         elif card in HAZARDS:
             target = move.target if move.target is not None else other_side(side)
-            lines.append(f"{who} played {name} on side {target} ({side_name(rules, target)})")
+            target_name = side_name(rules, target, viewer, names)
+            lines.append(f"{who} played {name} on side {target} ({target_name})")
         elif card in SAFETIES:
             extra = "Coup Fourre! " if outcome.coup_fourre else ""
             lines.append(f"{who} played {name}: {extra}another turn")
@@ -154,9 +234,10 @@ def describe(view: SeatView, event: Event) -> list[str]:
 
 
 def recent(log: list[Event], viewer: int = YOU) -> int:
-    """Where "since your last turn" starts in a hand's ``log``: after
+    """Where "since your last turn" starts in a hand's ``log``: at
     ``viewer``'s last move that ended a turn (a use or discard that passed
-    the turn), 0 if it has not moved yet."""
+    the turn: what it did is shown with what came after), 0 if it has not
+    moved yet."""
     from .table import Answer, Pick
 
     for index in range(len(log) - 1, -1, -1):
@@ -166,7 +247,7 @@ def recent(log: list[Event], viewer: int = YOU) -> int:
             and not isinstance(outcome.move, (Pick, Answer))
             and not outcome.extra_turn
         ):
-            return index + 1
+            return index
     return 0
 
 
@@ -260,7 +341,7 @@ def hand_result(table: SeatView) -> str:
     side = table.completing_side()
     if side is None:
         return "The hand is over: nobody completed the trip."
-    who = side_name(rules, side)
+    who = side_name(rules, side, table.seat, table.names)
     verb = "complete" if who == "You" else "completes"
     return f"{who} {verb} the trip ({table.tableaux[side - 1].mileage} miles)."
 
@@ -273,7 +354,7 @@ def game_result(table: SeatView) -> str | None:
     best = max(totals)
     if totals.count(best) > 1:
         return "The game is over: a tie on top, nobody wins it."
-    who = side_name(table.rules, totals.index(best) + 1)
+    who = side_name(table.rules, totals.index(best) + 1, table.seat, table.names)
     return f"{who} {'win' if who == 'You' else 'wins'} the game with {best}."
 
 

@@ -40,7 +40,7 @@ class State:
     extender: int | None = None  # the side that extended (classic)
     totals: list[int] = field(default_factory=list)  # by side, before this hand
     games: list[int] = field(default_factory=list)
-    ordering: bool = False  # keep seat 0's hand sorted (BSD's O command)
+    ordering: bool = False  # keep the people's hands sorted (BSD's O command)
     set_aside: list[int] = field(default_factory=list)  # played False Virtues
     marks: list[int] = field(default_factory=list)  # mileages at the last refill
     seed: int = 0  # reshuffles: the n-th uses random.Random(seed * 1000003 + n)
@@ -49,9 +49,15 @@ class State:
     # one before (0 to IDLE_REFILLS - 1: with that many, IDLE_REFILLS refills
     # in a row gained nothing, and none is made until some side gains)
     idle_refills: int = 0
+    # the mover is owed a card for the safety of the coup fourré it just
+    # made: its pick takes two cards (a hand short for any other reason,
+    # after turns without picking, still takes one a turn)
+    owed: bool = False
     # notices of the last move (``discard pile reshuffled``, karma), for the UI
     notices: list[str] = field(default_factory=list, compare=False)
     drawn: tuple[int, ...] = field(default=(), compare=False)  # by the last pick
+    # the seats ``ordering`` sorts: the people's (the session's to say; not saved)
+    ordered: tuple[int, ...] = field(default=(0,), compare=False)
     # derived from ``rules`` (not part of the state), read on the hot paths
     _model: BattleModel = field(init=False, compare=False, repr=False)
     _window: bool = field(init=False, compare=False, repr=False)  # rules.coup_window

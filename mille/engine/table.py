@@ -134,8 +134,10 @@ class Table(State):
         t.seed = self.seed
         t.refills = self.refills
         t.idle_refills = self.idle_refills
+        t.owed = self.owed
         t.notices = []
         t.drawn = ()
+        t.ordered = self.ordered
         t._model = self._model
         t._window = self._window
         t._plain_draw = self._plain_draw
@@ -197,6 +199,9 @@ class Table(State):
             return
         seat = self.to_move
         hand = self.hands[seat]
+        owed = self.owed  # (the coup's card: the mover's next move settles it)
+        if owed:
+            self.owed = False
         if isinstance(move, Pick):
             if self._plain_draw:  # no reshuffle, no rigging: the top card (a legal pick has one)
                 deck = self.deck
@@ -208,7 +213,7 @@ class Table(State):
                     self.drawn = (hand[0],)
             else:
                 hand[0] = draw(self, hand)
-                if hand[1] == NO_CARD and can_supply(self):
+                if owed and hand[1] == NO_CARD and can_supply(self):
                     hand[1] = draw(self, hand)
                     self.drawn = (hand[0], hand[1])
                 else:
@@ -216,7 +221,9 @@ class Table(State):
             if self._window:  # the pick closes the side's coup fourre windows
                 tab = self.tableaux[self.side_index(seat)]
                 tab.battle_window = tab.speed_window = False
-            close_holes(hand)
+            if self._plain_draw:  # (BSD's tidy; with the reshuffle, a hand short after
+                # turns without picking keeps the card in slot P: picked, one a turn)
+                close_holes(hand)
             self._after_move()
             return
         card = hand[move.slot]
@@ -290,10 +297,11 @@ class Table(State):
             self._model.coup(self, side, safety, hazard)
             self.to_move = asked
             self._after_move()
+            self.owed = self.phase == PLAYING and self.to_move == asked
 
     def _tidy(self, seat: int) -> None:
-        if self.ordering and seat == 0:
-            self.hands[0].sort()
+        if self.ordering and seat in self.ordered:
+            self.hands[seat].sort()
         else:
             close_holes(self.hands[seat])
 
@@ -339,4 +347,5 @@ class Table(State):
     def set_ordering(self, on: bool) -> None:
         self.ordering = on
         if on:
-            self.hands[0].sort()
+            for seat in self.ordered:
+                self.hands[seat].sort()

@@ -1,5 +1,6 @@
 """Validation: the one place the rules' consistency is checked, for the
-engine's tests and for save files alike (``Table.validate``).
+engine's tests and for save files alike (``Table.validate``; a logged
+move, ``check_event``).
 
 Every message names what is impossible (``side 2: mileage over 700``,
 ``a coup fourre offer to a seat without the safety``); a state that passes
@@ -30,11 +31,12 @@ from .cards import (
     VALUES,
     is_hazard,
     is_repair,
+    is_safety,
     safety_for,
 )
-from .deal import IDLE_REFILLS, can_supply, deck_cards
-from .moves import COUP, EXTENSION, OVER, PLAYING
-from .rules import DECK_OUT_RUN_OUT, OFFER, PROBLEMS, STACK, TIE_NO_GAME
+from .deal import IDLE_REFILLS, RESHUFFLED, can_supply, deck_cards
+from .moves import COUP, EXTENSION, OVER, PLAYING, Answer, Event, Pick, Use
+from .rules import DECK_OUT_RUN_OUT, OFFER, PROBLEMS, STACK, TIE_NO_GAME, Rules
 from .rules import TOP as TOP_BATTLE
 from .scoring import completing_side, hand_score
 from .state import State
@@ -83,7 +85,7 @@ def validate(t: State, *, strict: bool = False) -> None:
         mover = seat == t.to_move
         if held > (HAND_SLOTS if mover else HAND_SLOTS - 1):
             raise ValueError(f"seat {seat}: holds {held} cards")
-        if not mover and hand[0] != NO_CARD and not (t.ordering and seat == 0):
+        if not mover and hand[0] != NO_CARD and not (t.ordering and seat in t.ordered):
             raise ValueError(f"seat {seat}: slot P filled outside its turn")
     for side, tab in enumerate(t.tableaux, 1):
         _tableau(t, side, tab, strict)
@@ -259,6 +261,10 @@ def _phase(t: State, strict: bool) -> None:
         raise ValueError("a question asked outside its phase")
     if t.offer is not None and phase != COUP:
         raise ValueError("a coup fourre offer outside its phase")
+    if t.owed:
+        hand = t.hands[t.to_move]
+        if rules.coup != OFFER or phase != PLAYING or hand[0] != NO_CARD or hand[1] != NO_CARD:
+            raise ValueError("a coup fourre's card owed to a mover who cannot pick it")
     extender = t.extender
     if extender is not None:
         if rules.extension is None or t.target != rules.extension:
@@ -320,3 +326,64 @@ def _offer(t: State, asked: int) -> None:
         or (t.rules.battle == PROBLEMS and hazard not in tab.problems)
     ):
         raise ValueError("a coup fourre offer for a hazard that did not land")
+
+
+# ----- a move made -------------------------------------------------------------
+
+
+class EventError(ValueError):
+    """A logged move the engine could not have made; ``str()`` is the exact
+    message, ``notice`` the index of the notice at fault (None: the move)."""
+
+    def __init__(self, message: str, notice: int | None = None) -> None:
+        super().__init__(message)
+        self.notice = notice
+
+
+def check_event(event: Event, rules: Rules) -> None:
+    """Raise :class:`EventError` unless ``event`` is one the engine could
+    have made under ``rules``: its card, draws, flags and notices agree
+    with its move and the phase it was made in.
+
+    >>> from mille.engine.moves import Outcome
+    >>> from mille.engine.rules import BSD
+    >>> check_event(Event(Outcome(0, Pick(), drawn=(3,))), BSD)
+    >>> check_event(Event(Outcome(0, Pick())), BSD)
+    Traceback (most recent call last):
+    ...
+    mille.engine.validation.EventError: a pick draws 1 or 2 cards and plays none
+    """
+    outcome, phase = event.outcome, event.phase
+    move, card = outcome.move, outcome.card
+    if isinstance(move, Answer):
+        if phase == PLAYING:
+            raise EventError("an answer is made only to a question")
+        if (
+            outcome.coup_fourre != (card != NO_CARD)
+            or outcome.coup_fourre
+            and not (move.yes and phase == COUP and is_safety(card))
+        ):
+            raise EventError("only a yes to Coup Fourre? plays a card (its safety)")
+    elif phase != PLAYING:
+        raise EventError(f"a question must be answered y or n, not {move}")
+    elif isinstance(move, Pick):
+        if card != NO_CARD or not 1 <= len(outcome.drawn) <= 2:
+            raise EventError("a pick draws 1 or 2 cards and plays none")
+    elif card == NO_CARD or outcome.drawn:
+        raise EventError(f"{move} plays a card and draws none")
+    if not isinstance(move, Pick) and outcome.drawn:
+        raise EventError("only a pick draws cards")
+    safety = isinstance(move, Use) and is_safety(card)
+    if (
+        outcome.extra_turn != safety
+        or outcome.coup_fourre
+        and not (safety or isinstance(move, Answer))
+    ):
+        raise EventError("only a safety gives another turn or a coup fourre")
+    if isinstance(move, Use) and move.target == rules.side_of(outcome.seat) and is_hazard(card):
+        raise EventError("a hazard on the mover's own side")
+    for i, notice in enumerate(event.notices):
+        karma = notice != RESHUFFLED
+        side = int(notice.split()[1]) if notice.startswith("side ") else 0
+        if (karma and not rules.karma) or (not karma and not rules.reshuffle) or side > rules.sides:
+            raise EventError(f"not a notice of these rules: {notice!r}", i)

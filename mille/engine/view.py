@@ -32,12 +32,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .battle import BattleModel
 from .cards import FALSE_VIRTUE, HAND_SLOTS, NO_CARD
 from .rules import MAX_SEATS, Rules
-from .table import PICK, PLAYING, HandScore, Move, Outcome, Table
+from .table import COUP, PICK, PLAYING, Answer, Event, HandScore, Move, Outcome, Table
 from .tableau import Tableau
 
 # a pick as the others see it, by seat and number of cards drawn (made once:
@@ -62,13 +62,15 @@ class SeatView:
     docstring).  The lists it returns belong to the table: read them, do
     not change them (moves go through the game, not through a view)."""
 
-    __slots__ = ("_table", "seat", "rules", "model")
+    __slots__ = ("_table", "seat", "rules", "model", "names")
 
-    def __init__(self, table: Table, seat: int) -> None:
+    def __init__(self, table: Table, seat: int, names: Mapping[int, str] | None = None) -> None:
         if not 0 <= seat < table.rules.players:
             raise ValueError(f"no seat {seat} at a table of {table.rules.players}")
         self._table = table
         self.seat = seat
+        # the people's names, by seat (public: the words name seats by them)
+        self.names: Mapping[int, str] = names if names is not None else {}
         # a table's rules, and so its battle model, are its own for good
         self.rules: Rules = table.rules
         self.model: BattleModel = table.model
@@ -83,10 +85,37 @@ class SeatView:
         """The seat's 7 slots (slot 0 is P, the card just drawn; NO_CARD is empty)."""
         return self._table.hands[self.seat]
 
-    def seen(self, outcome: Outcome) -> Outcome:
-        """``outcome`` as this seat saw it: the cards another seat drew are
-        hidden (``NO_CARD`` each; how many it drew is seen)."""
-        return outcome if outcome.seat == self.seat else seen_by_others(outcome)
+    def seen(self, outcome: Outcome, phase: str = PLAYING) -> Outcome | None:
+        """``outcome`` (of a move made in ``phase``) as this seat saw it:
+        the cards another seat drew are hidden (``NO_CARD`` each; how many
+        it drew is seen), and another seat's ``n`` to ``Coup Fourre?`` is
+        not seen at all (None): at a real table a coup fourre let go is
+        silent, and the question itself is hidden (:meth:`question_hidden`)."""
+        if outcome.seat == self.seat:
+            return outcome
+        if phase == COUP and isinstance(outcome.move, Answer) and not outcome.coup_fourre:
+            return None
+        return seen_by_others(outcome)
+
+    def event(self, event: Event) -> Event | None:
+        """``event`` as this seat saw it (:meth:`seen`), or None if it saw
+        nothing of it.  The one rule of what a seat may read of the moves:
+        the session's :meth:`~mille.game.session.Session.events` is made of
+        it, and the boards, the line mode, ``L`` and the hint read that."""
+        outcome = self.seen(event.outcome, event.phase)
+        if outcome is None:
+            return None
+        if outcome is event.outcome:
+            return event
+        return Event(outcome, event.notices, event.phase, event.mileage)
+
+    def question_hidden(self) -> bool:
+        """Another seat is asked ``Coup Fourre?``: this seat must not know
+        (it would learn that the seat holds the safety), so its view shows
+        the table as if no question were put: the hand played on, the turn
+        with the next seat.  (``Extension?`` is asked aloud.)"""
+        table = self._table
+        return table.phase == COUP and table.asked != self.seat
 
     # ----- what every seat sees -------------------------------------------------
 
@@ -136,15 +165,27 @@ class SeatView:
 
     @property
     def phase(self) -> str:
-        return self._table.phase
+        """The phase, as the seat knows it (another seat's ``Coup Fourre?``
+        is hidden: :meth:`question_hidden`)."""
+        table = self._table
+        if table.phase == COUP and table.asked != self.seat:
+            return PLAYING
+        return table.phase
 
     @property
     def asked(self) -> int | None:
-        return self._table.asked
+        """Who must answer a question: this seat, or anyone asked
+        ``Extension?``; None while another seat is asked ``Coup Fourre?``."""
+        table = self._table
+        if table.phase == COUP and table.asked != self.seat:
+            return None
+        return table.asked
 
     @property
     def offer(self) -> tuple[int, int, int] | None:
-        return self._table.offer
+        """The coup fourre offered to this seat (side, safety, hazard)."""
+        table = self._table
+        return table.offer if table.asked == self.seat else None
 
     @property
     def extender(self) -> int | None:
@@ -172,7 +213,12 @@ class SeatView:
 
     @property
     def current_player(self) -> int | None:
-        return self._table.current_player
+        """Who must decide, as the seat knows it: while another seat is
+        asked ``Coup Fourre?``, the seat whose turn comes next."""
+        table = self._table
+        if table.phase == COUP and table.asked != self.seat:
+            return table.to_move
+        return table.current_player
 
     @property
     def hand_over(self) -> bool:
@@ -203,14 +249,22 @@ class SeatView:
 
     # ----- the seat's decisions -------------------------------------------------
 
+    # (while another seat is asked Coup Fourre?, the seat next to move sees
+    # its turn come, as if no question were put: its move waits for the
+    # answer, and the game flow asks for it only then)
+
     def to_decide(self) -> bool:
         """This seat must decide now (a move, or a question)."""
         table = self._table
+        if table.phase == COUP and table.asked != self.seat:
+            return table.to_move == self.seat
         return (table.to_move if table.phase == PLAYING else table.asked) == self.seat
 
     def legal_moves(self) -> list[Move]:
         """The seat's legal moves: none unless it must decide now."""
         table = self._table
+        if table.phase == COUP and table.asked != self.seat:
+            return self.world().legal_moves() if table.to_move == self.seat else []
         if (table.to_move if table.phase == PLAYING else table.asked) != self.seat:
             return []
         return table.legal_moves()
@@ -218,6 +272,8 @@ class SeatView:
     def check(self, move: Move) -> str | None:
         """Why the seat may not make ``move`` now (``None``: it may)."""
         table = self._table
+        if table.phase == COUP and table.asked != self.seat:
+            return self.world().check(move) if table.to_move == self.seat else "not your turn"
         if (table.to_move if table.phase == PLAYING else table.asked) != self.seat:
             return "not your turn"
         return table.check(move)
@@ -228,23 +284,39 @@ class SeatView:
 
     # ----- guessing the rest --------------------------------------------------------
 
+    def public_counts(self) -> list[int]:
+        """How many cards of each kind every seat sees (the discard pile, the
+        cards set aside, every side's piles), by card number, False Virtue
+        last: the same for every seat of a table."""
+        table = self._table
+        counts = [0] * (FALSE_VIRTUE + 1)
+        for card in table.discard:
+            counts[card] += 1
+        for card in table.set_aside:
+            counts[card] += 1
+        for tab in table.tableaux:
+            for card in tab.cards():
+                counts[card] += 1
+        return counts
+
+    def in_view(self, public: Sequence[int] | None = None) -> list[int]:
+        """How many cards of each kind the seat sees, by card number, False
+        Virtue last: :meth:`public_counts` (``public``, if already counted
+        at this table) and its own hand."""
+        counts = self.public_counts() if public is None else list(public)
+        for card in self._table.hands[self.seat]:
+            if card != NO_CARD:
+                counts[card] += 1
+        return counts
+
     def unseen(self) -> list[int]:
         """How many cards of each kind the seat cannot see (in the other
         hands and the deck), by card number, False Virtue last: the
-        preset's cards less those in view."""
-        table = self._table
-        rules = table.rules
-        counts = list(rules.deck) + [rules.false_virtues]
-        for card in table.discard:
-            counts[card] -= 1
-        for card in table.set_aside:
-            counts[card] -= 1
-        for tab in table.tableaux:
-            for card in tab.cards():
-                counts[card] -= 1
-        for card in table.hands[self.seat]:
-            if card != NO_CARD:
-                counts[card] -= 1
+        preset's cards less those in view (:meth:`in_view`)."""
+        rules = self.rules
+        seen = self.in_view()
+        counts = [n - seen[card] for card, n in enumerate(rules.deck)]
+        counts.append(rules.false_virtues - seen[FALSE_VIRTUE])
         return counts
 
     def world(
@@ -266,6 +338,8 @@ class SeatView:
         world = table.copy()
         world.seed = 0
         world.drawn = ()
+        if self.question_hidden():  # as if no question were put
+            world.phase, world.asked, world.offer = PLAYING, None, None
         if hands is None:
             pool = [card for card, n in enumerate(unseen) for _ in range(n)]
             pool.reverse()

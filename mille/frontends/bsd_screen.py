@@ -103,7 +103,6 @@ HELP = (
     "  L      the hand so far (scroll)  ?      this help",
     "  Q, ^C  quit (asks Really?)",
     "Yes/no questions take y, n, S (save first), ^L; Extension?: H, T, L too.",
-    "",
     "Race to exactly 700 miles (1000 after an extension); 5000 points win a game.",
     "Pick, then use or discard one card.  You need a Go to roll.  Hazards stop the",
     "opponent (Out of Gas, Flat Tire, Accident, Stop) or slow them (Speed Limit: no",
@@ -111,12 +110,28 @@ HELP = (
     "then Go; End of Limit).  A safety (Extra Tank, Puncture Proof, Driving Ace,",
     "Right of Way) protects for good and gives another turn; played before you",
     "pick, right after its hazard, it is a coup fourre.  Two 200s a hand at most.",
-    "",
+    "Two people at one keyboard: mille --people 0=Ann,1=Bob (a page hides hands).",
     "Score: the miles; 100 a safety, 300 for all four, 300 a coup fourre; and for",
     "the trip 400, +300 without 200s, +300 with the deck out, +200 for an",
     "extension, +500 if the opponent has no miles.",
-    "Computer: {level} (--level).  Press any key to go back to the game.",
 )
+HELP_END = "Computer: {level} (--level: {guide}).  Press any key to go back to the game."
+
+
+def help_lines(level: str) -> list[str]:
+    """``?`` on BSD's board: the keys, the rules, the computer's level and
+    who each level is for.
+
+    >>> help_lines("easy")[-2:]  # doctest: +NORMALIZE_WHITESPACE
+    ['Computer: easy (--level: easy for a first game, standard for most, expert for a',
+     'challenge).  Press any key to go back to the game.']
+    """
+    import textwrap
+
+    from ..players.registry import LEVEL_GUIDE
+
+    end = HELP_END.format(level=level, guide=LEVEL_GUIDE)
+    return [*HELP, *textwrap.wrap(end, RIGHT)]
 
 
 class BsdBoard(Screen):
@@ -130,7 +145,7 @@ class BsdBoard(Screen):
     last_move: tuple[str, str] | None = None  # the computer's PLAY/DISCARD, card
 
     def help_lines(self) -> list[str]:
-        return [line.replace("{level}", self.session.level) for line in HELP]
+        return help_lines(self.session.level)
 
     def computer_moved(self, outcome: Outcome) -> None:
         """The computer's last move stays under the prompt (not a pick)."""
@@ -141,6 +156,12 @@ class BsdBoard(Screen):
     def new_hand(self) -> None:
         self.last_move = None
 
+    def sides(self) -> tuple[int, int]:
+        """The seats (and sides, less one) drawn left and right: the seat
+        shown on the left, as BSD draws you (with two people, each sees
+        their own side there)."""
+        return (HUMAN, COMPUTER) if self.seat == HUMAN else (COMPUTER, HUMAN)
+
     def draw(self) -> None:
         """The game's screen (not the help, not the too-small notice)."""
         self.draw_board()
@@ -149,10 +170,10 @@ class BsdBoard(Screen):
         self.draw_prompt()
 
     def draw_board(self) -> None:
-        state = self.session.view(HUMAN)
-        for who in (HUMAN, COMPUTER):
+        state = self.session.view(self.seat)
+        for index, who in enumerate(self.sides()):
             tab = state.tableaux[who]
-            x = who * COMP_X + CARD_X
+            x = index * COMP_X + CARD_X
             for safety in tab.safeties:
                 row = safety - EXTRA_TANK
                 self.put(row, x, CARD_NAMES[safety])
@@ -212,8 +233,10 @@ class BsdBoard(Screen):
         each card you have not seen (the deck and the computer's hand)."""
         from ..engine.describe import unseen
 
-        table = self.session.view(HUMAN)
-        self.put(0, TRACK_X, "Not seen yet (deck and Comp's hand)")
+        table = self.session.view(self.seat)
+        other = self.sides()[1]
+        whose = f"{self.session.people[other]}'s" if other in self.session.people else "Comp's"
+        self.put(0, TRACK_X, f"Not seen yet (deck and {whose} hand)")
         for index, column in enumerate(tracker_cells(table, 2)):
             for y, cell in enumerate(column, start=TRACK_Y):
                 self.put(y, TRACK_X + index * TRACK_COLUMN, cell)
@@ -222,7 +245,7 @@ class BsdBoard(Screen):
         self.put(14, TRACK_X, "t or w: scores")
 
     def draw_scores(self) -> None:
-        state = self.session.view(HUMAN)
+        state = self.session.view(self.seat)
         full = self.full_window()
         labels = SCORE_TOP + (SCORE_FULL if full else SCORE_SMALL)
         for y, x, text in labels:
@@ -230,7 +253,10 @@ class BsdBoard(Screen):
         if not full:
             order = "o: stop ordering" if state.ordering else "o: order hand"
             self.put(12, SCORE_X + 21, order)
-        for who in (HUMAN, COMPUTER):
+        other = self.sides()[1]
+        if other in self.session.people:  # two people: the other's name, not Comp
+            self.put(0, SCORE_X + 28, f"{self.session.people[other][:6]:<7}")
+        for index, who in enumerate(self.sides()):
             side = who + 1
             score = state.hand_score(side)
             rows = [score.miles, score.safeties, score.all_four, score.coups]
@@ -245,7 +271,7 @@ class BsdBoard(Screen):
                 tail = {11: score.total, 13: state.total(side), 14: state.games[who]}
             else:
                 tail = {6: score.total, 8: state.total(side), 9: state.games[who]}
-            x = SCORE_X + 21 + 6 * who
+            x = SCORE_X + 21 + 6 * index
             for y, value in enumerate(rows, start=1):
                 self.put(y, x, f"{value:4d}")
             for y, value in tail.items():
@@ -254,8 +280,8 @@ class BsdBoard(Screen):
     def draw_miles(self) -> None:
         self.put(MILES_Y, 0, "--MILEAGE--")
         self.put(MILES_Y, 41, "--MILEAGE--")
-        for who in (HUMAN, COMPUTER):
+        for index, who in enumerate(self.sides()):
             seen = [0] * 5
-            for card in self.session.view(HUMAN).tableaux[who].miles:
-                self.put(MILES_Y + 1 + card, 40 * who + 4 * seen[card], CARD_NAMES[card])
+            for card in self.session.view(self.seat).tableaux[who].miles:
+                self.put(MILES_Y + 1 + card, 40 * index + 4 * seen[card], CARD_NAMES[card])
                 seen[card] += 1

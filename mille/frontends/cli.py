@@ -1,18 +1,8 @@
 """The ``mille`` command: ``mille [--seed N] [file]``.
 
 The game itself (curses, the engine, the save-file code) is imported only
-once it is needed.
-
-Without a file, the games that were interrupted (hang-up, SIGTERM, lost
-terminal: see :mod:`mille.storage.recovery`) are offered first, newest first, on
-the terminal, before curses starts: ``Resume it? [yn]`` takes one key for
-the boards, a line in the line mode.  It is asked only of ``mille`` (or
-``mille --plain``) alone with a terminal on standard input: with game
-options or ``--seed`` a new game starts, and so it does for a script on a
-pipe (it would answer with its moves); the kept games stay, and one line
-on stderr says so.  A resumed game has no file of its own
-(``session.source`` is None): S asks ``file:``, as in a new game, rather
-than offering to write back to a recovery file.
+once it is needed.  The kept games are offered (``Resume it?``), or named
+as waiting, by :mod:`mille.frontends.offer`.
 """
 
 from __future__ import annotations
@@ -23,13 +13,12 @@ from dataclasses import dataclass
 
 from .. import __version__
 
-USAGE = "usage: mille [--rules NAME] [--players N] [options] [--seed N] [--plain] [file]"
-NET_USAGE = """       mille --host [--people N] [--listen ADDRESS] [--port N] [options] [file]
+USAGE = "usage: mille [--rules NAME] [--players N] [--people SEATS] [options] [file]"
+NET_USAGE = """       mille --host [--people SEATS] [--listen ADDRESS] [--port N] [options] [file]
        mille --join ADDRESS[:PORT] CODE [--name NAME]"""
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
-LINE_LIMIT = 200  # the longest line mille prints on stderr
-PATH_LIMIT = 100  # the most of a file name shown in it (its end)
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
+MORE_PLAYERS = "for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)"
 
 HELP = f"""{USAGE}
 {NET_USAGE}
@@ -38,8 +27,8 @@ Mille Bornes in the terminal.  With no options: BSD mille, you against
 the computer.
 
 arguments:
-  file                  resume the game saved in file (it keeps its own rules
-                        and level); without it (and without game options
+  file                  resume the game saved in file (it keeps its own rules,
+                        people and level); without it (and without game options
                         or --seed), on a terminal, the games that were
                         interrupted (hang-up, terminal lost) are offered first
 
@@ -48,6 +37,9 @@ the game:
                         players, teams of 2 with 4 or 6) or milebymile
   --players N           seats at the table: you and N-1 computers
                         (classic: 2, 3, 4, 6; milebymile: 2 to 9)
+  --people SEATS        the seats people play, at one keyboard, with their
+                        names: 0=Ann,2=Bob (seats from 0; a seat alone is
+                        Player N); the others are computers (default: 0)
   --level LEVEL         the computers' play: easy, standard (the default)
                         or expert
   --seed N              deal reproducibly from the integer seed N
@@ -69,12 +61,12 @@ milebymile options:
   (each on/off option also has its other form: --perfect-crossing,
   --no-stacking, --reshuffle, --always-discard, --no-karma)
 
-over the network (the line mode at both ends):
-  --host                host the game: you play seat 0, the others join
-                        with the command it shows; free seats are played
-                        by computers after the grace period
-  --people N            person seats at the hosted table, seats 0 to N-1
-                        (default: every seat)
+over the network:
+  --host                host the game: you play the first seat --people
+                        names (default: every seat is a person's, you seat
+                        0); the others join with the command it shows;
+                        free seats are played by computers after the grace
+                        period
   --listen ADDRESS      the address to listen on (default 127.0.0.1: this
                         machine only; 0.0.0.0 or :: for every network)
   --port N              the port (default 7477; 0: any free one)
@@ -90,6 +82,8 @@ over the network (the line mode at both ends):
 the screen:
   --plain               no curses: plain lines and a prompt, for screen
                         readers, dumb terminals and scripts
+  --no-color            no colour on the board with a row per side (as a
+                        non-empty NO_COLOR does); BSD's board has none
   -h, --help            show this help and exit
   --version             show the version and exit
 
@@ -129,7 +123,6 @@ _GAME_OPTIONS = (
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import NoReturn
 
     from ..engine.rules import Rules
@@ -155,6 +148,8 @@ class Options:
     level: str = "standard"
     plain: bool = False
     chosen: bool = False  # game options or --seed: a new game, no Resume it?
+    color: bool = True  # --no-color: False
+    people: tuple[tuple[int, str | None], ...] | None = None  # --people: seat, name
     net: Network | None = None  # --host or --join
 
 
@@ -169,7 +164,6 @@ class Network:
     grace: float = 60.0
     cert: str | None = None
     key: str | None = None
-    people: int | None = None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -177,6 +171,8 @@ class _Parser(argparse.ArgumentParser):
     usage line, for exit status 1 (BSD's), not argparse's 2."""
 
     def error(self, message: str) -> NoReturn:
+        from .process import LINE_LIMIT
+
         raise UsageError(f"mille: {_quote(message, LINE_LIMIT - 7)}\n{USAGE}")
 
 
@@ -205,7 +201,9 @@ def _parser() -> _Parser:
     parser.add_argument("--rules")
     parser.add_argument("--players", type=_seed)
     parser.add_argument("--level", choices=LEVELS)
+    parser.add_argument("--people")
     parser.add_argument("--plain", action="store_true")
+    parser.add_argument("--no-color", action="store_true")
     parser.add_argument("--teams", dest="team_mode")
     parser.add_argument("--distance", type=_seed)
     parser.add_argument("--winning-score", type=_seed)
@@ -220,7 +218,6 @@ def _parser() -> _Parser:
     parser.add_argument("--grace", type=_seed)
     parser.add_argument("--cert")
     parser.add_argument("--key")
-    parser.add_argument("--people", type=_seed)
     parser.add_argument("files", nargs="*")
     return parser
 
@@ -228,8 +225,11 @@ def _parser() -> _Parser:
 def parse_args(argv: list[str]) -> Options:
     """Read the command line; raises UsageError.
 
-    >>> parse_args(["--seed", "7"])
-    Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False, chosen=True, net=None)
+    >>> parse_args(["--seed", "7"])  # doctest: +NORMALIZE_WHITESPACE
+    Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False,
+            chosen=True, color=True, people=None, net=None)
+    >>> parse_args(["--no-color"]).color
+    False
     >>> parse_args(["a", "b"])
     Traceback (most recent call last):
     ...
@@ -260,14 +260,16 @@ def parse_args(argv: list[str]) -> Options:
     if files:
         flags = [flag for flag, key in _GAME_OPTIONS if key in given]
         flags += [
-            f"--{name}" for name in ("rules", "level", "seed") if getattr(args, name) is not None
+            f"--{name}"
+            for name in ("rules", "people", "level", "seed")
+            if getattr(args, name) is not None
         ]
         if flags:
             raise UsageError(
                 f"mille: {', '.join(flags)} cannot be used with a file: "
-                "a saved game keeps its own rules, level and deal"
+                "a saved game keeps its own rules, people, level and deal"
             )
-        return Options(file=files[0], plain=args.plain, net=net)
+        return Options(file=files[0], plain=args.plain, color=not args.no_color, net=net)
     rules = None
     if args.rules is not None or given:
         from ..engine.rules import BSD, RulesError, find_rules
@@ -278,27 +280,40 @@ def parse_args(argv: list[str]) -> Options:
                     raise UsageError(f"mille: {flag} is an option of --rules milebymile")
 
         try:
-            rules = find_rules("bsd" if args.rules is None else args.rules, **given)
+            rules_name = "bsd" if args.rules is None else args.rules
+            rules = find_rules(rules_name, **given)
         except RulesError as exc:
-            raise UsageError(f"mille: {_quote(str(exc), LINE_LIMIT - 7)}") from None
+            from .process import LINE_LIMIT
+
+            reason = _quote(str(exc), LINE_LIMIT - 7)
+            if rules_name == "bsd" and given.get("players", 2) > 2:
+                reason += f"; {MORE_PLAYERS}"
+            raise UsageError(f"mille: {reason}") from None
         if rules == BSD:  # the default game
             rules = None
     chosen = bool(given) or any(
-        getattr(args, name) is not None for name in ("rules", "level", "seed")
+        getattr(args, name) is not None for name in ("rules", "people", "level", "seed")
     )
+    people = None
+    if args.people is not None:
+        from ..engine.rules import BSD
+
+        people = parse_people(args.people, (rules or BSD).players)
     return Options(
         seed=args.seed,
         rules=rules,
         level=args.level or "standard",
         plain=args.plain,
         chosen=chosen,
+        color=not args.no_color,
+        people=people,
         net=net,
     )
 
 
 def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
     """The network options, checked; None without --host or --join."""
-    own = ("name", "listen", "port", "grace", "cert", "key", "people")
+    own = ("name", "listen", "port", "grace", "cert", "key")
     given = [name for name in own if getattr(args, name) is not None]
     if not args.host and args.join is None:
         if given:
@@ -312,8 +327,6 @@ def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
                 raise UsageError(f"mille: --{name} goes with --host\n{USAGE}")
         if files:
             raise UsageError(f"mille: --join takes no file: the host holds the game\n{USAGE}")
-    elif files and args.people is not None:
-        raise UsageError("mille: --people cannot be used with a file: a saved game keeps its seats")
     if args.port is not None and not 0 <= args.port < 65536:
         raise UsageError("mille: --port must be 0 to 65535")
     if args.grace is not None and not 1 <= args.grace <= 3600:
@@ -326,8 +339,49 @@ def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
         grace=60.0 if args.grace is None else float(args.grace),
         cert=args.cert,
         key=args.key,
-        people=args.people,
     )
+
+
+def parse_people(text: str, players: int) -> tuple[tuple[int, str | None], ...]:
+    """``--people``: ``SEAT`` or ``SEAT=NAME``, comma-separated; UsageError
+    with one line if it is not so.
+
+    >>> parse_people("0=Ann,2", 4)
+    ((0, 'Ann'), (2, None))
+    >>> parse_people("0=Ann,4=Bob", 4)
+    Traceback (most recent call last):
+    ...
+    mille.frontends.cli.UsageError: mille: --people: no seat 4 at a table of 4 (seats 0 to 3)
+    """
+    from ..game.session import check_name
+
+    people: list[tuple[int, str | None]] = []
+    for item in text.split(","):
+        seat_text, equals, name = item.partition("=")
+        if not (seat_text.isascii() and seat_text.isdigit()) or (equals and not name):
+            raise UsageError(
+                f"mille: --people: {_quote(item)} is not SEAT or SEAT=NAME"
+                " (for example 0=Ann,2=Bob)"
+            )
+        seat = int(seat_text)
+        if seat >= players:
+            raise UsageError(
+                f"mille: --people: no seat {seat} at a table of {players}"
+                f" (seats 0 to {players - 1})"
+            )
+        if seat in dict(people):
+            raise UsageError(f"mille: --people: seat {seat} twice")
+        if equals:
+            try:
+                check_name(name)
+            except ValueError as exc:
+                from .process import LINE_LIMIT
+
+                raise UsageError(f"mille: --people: {_quote(str(exc), LINE_LIMIT - 18)}") from None
+            if name in dict(people).values():
+                raise UsageError(f"mille: --people: two people named {_quote(name)}")
+        people.append((seat, name if equals else None))
+    return tuple(people)
 
 
 def _quote(text: str, limit: int = WORD_LIMIT) -> str:
@@ -335,32 +389,6 @@ def _quote(text: str, limit: int = WORD_LIMIT) -> str:
     from ..engine.text import escape, shorten
 
     return shorten(escape(text), limit)
-
-
-def show_path(path: str) -> str:
-    """A file name for a message: escaped and, if long, cut to its end
-    (``.../saves/game``), where the name that matters is."""
-    from ..engine.text import ELLIPSIS, escape
-
-    text = escape(path)
-    if len(text) <= PATH_LIMIT:
-        return text
-    return ELLIPSIS + text[len(text) - PATH_LIMIT + len(ELLIPSIS) :]
-
-
-def complain(path: str | None, reason: str, tail: str = "") -> None:
-    """Print ``mille: FILE: reason tail`` (or ``mille: reason``) on stderr as
-    one line: control characters escaped, at most ``LINE_LIMIT`` characters
-    (the reason is cut, ``tail`` is always shown whole)."""
-    from ..engine.text import escape, shorten
-
-    head = "mille: " + ("" if path is None else show_path(path) + ": ")
-    tail = escape(tail)
-    reason = shorten(escape(reason), max(LINE_LIMIT - len(head) - len(tail), 10))
-    try:
-        print(shorten(head + reason + tail, LINE_LIMIT), file=sys.stderr)
-    except (OSError, ValueError):  # the terminal is gone (or stderr closed)
-        pass
 
 
 def file_stamp(path: str) -> str:
@@ -413,16 +441,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # never a traceback for the user
+        from .process import complain
+
         complain(None, f"internal error: {type(exc).__name__}: {exc}")
         return 1
-
-
-class _Stop(Exception):
-    """Leave before the game starts with ``status`` (the reason is printed)."""
-
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
 
 
 def _is_terminal() -> bool:
@@ -441,6 +463,9 @@ def _stdin_is_terminal() -> bool:
 
 
 def _play(options: Options) -> int:
+    from . import offer
+    from .process import complain
+
     message = ""
     resumed: tuple[str, float, str] | None = None  # recovery file, its mtime, its text
     if options.file is not None:
@@ -460,23 +485,38 @@ def _play(options: Options) -> int:
             "(for plain lines on pipes: mille --plain)",
         )
         return 1
+    try:  # a file never asks (it is the game wanted), but the kept ones are named
+        found = offer.interrupted_game(
+            _stdin_is_terminal() and not options.chosen and options.file is None,
+            line=options.plain,
+        )
+    except offer.Stop as stop:
+        return stop.status
     if options.file is None:
-        try:
-            found = _interrupted_game(options)
-        except _Stop as stop:
-            return stop.status
         if found is None:
-            from ..engine.rules import find_rules
             from ..game.session import Session
 
-            if options.net is not None:  # --host: seats 0 to --people - 1 are people
-                rules = options.rules or find_rules("bsd")
-                people = rules.players if options.net.people is None else options.net.people
-                if not 1 <= people <= rules.players:
-                    complain(None, f"--people must be 1 to {rules.players}")
-                    return 1
-                humans = tuple(range(people))
-                session = Session.new(rules, seed=options.seed, level=options.level, humans=humans)
+            if options.net is not None and options.people is None:  # --host: all people
+                from ..engine.rules import BSD
+
+                rules = options.rules or BSD
+                session = Session.new(
+                    rules,
+                    seed=options.seed,
+                    level=options.level,
+                    humans=tuple(range(rules.players)),
+                )
+            elif options.people is not None:
+                from ..engine.rules import BSD
+
+                names = {seat: name for seat, name in options.people if name is not None}
+                session = Session.new(
+                    options.rules or BSD,
+                    seed=options.seed,
+                    level=options.level,
+                    humans=tuple(seat for seat, _ in options.people),
+                    names=names,
+                )
             elif options.rules is None:
                 session = Session.new(seed=options.seed, level=options.level)
             else:
@@ -495,14 +535,16 @@ def _play(options: Options) -> int:
         else:
             from . import tui
 
-            status = tui.play(session, message)
+            status = tui.play(session, message, color=options.color)
     finally:
         if resumed is not None and status != 0:
-            _keep(session, *resumed)
+            offer.keep_again(session, *resumed)
     return status
 
 
 def _host(session: Session, net: Network) -> int:
+    """``mille --host``: the host plays the first person seat (``--people``'s
+    first), the others are open to joiners."""
     from . import remote
 
     return remote.host(
@@ -514,226 +556,3 @@ def _host(session: Session, net: Network) -> int:
         key=net.key,
         name=net.name,
     )
-
-
-def describe_game(session: Session) -> str:
-    """``classic, 3 players, scores 1200, 850, 300``: which game a kept one is."""
-    table = session.table
-    rules = table.rules
-    scores = ", ".join(str(table.total(side)) for side in range(1, rules.sides + 1))
-    return f"{rules.name}, {rules.players} players, scores {scores}"
-
-
-def _interrupted_game(options: Options) -> tuple[Session, str, tuple[str, float, str]] | None:
-    """Offer the interrupted games, newest first, one at a time: ``(session,
-    the note for the error line, (recovery path, mtime, text))`` to resume
-    one, None for a new game.  Raises _Stop if the player gave no answer
-    (the file is kept).
-
-    Only ``mille`` (or ``mille --plain``) alone, on a terminal, asks: with
-    game options or ``--seed`` the player asked for a new game, and a script
-    on standard input would answer with its moves.  Then the new game
-    starts and one line on stderr says a kept game is waiting."""
-    from ..storage import recovery, savefile
-
-    ask = _stdin_is_terminal() and not options.chosen
-    games = recovery.kept_games()
-    for index, (path, mtime) in enumerate(games):
-        try:
-            session = savefile.load_session(path)
-        except savefile.SaveError as exc:
-            try:
-                aside = recovery.set_aside(path)
-            except OSError as err:
-                complain(path, str(exc), f"; cannot move it aside: {err.strerror or err}")
-                raise _Stop(1) from None
-            import os
-
-            complain(path, str(exc), f" (moved to {os.path.basename(aside)})")
-            continue
-        import time
-
-        stamp = time.ctime(mtime)
-        if not ask:
-            left = len(games) - index
-            what = f"{describe_game(session)}; {stamp}"
-            if left == 1:
-                complain(None, f"a kept game is waiting ({what}): run mille alone to resume it")
-            else:
-                complain(
-                    None,
-                    f"{left} kept games are waiting (the newest: {what}): "
-                    "run mille alone to resume them",
-                )
-            return None
-        _say(f"mille: a game was interrupted on {stamp}:\n{describe_game(session)}.\n")
-        answer = _ask("Resume it? [yn] ", line=options.plain)
-        if answer is None:
-            complain(None, "no answer: the interrupted game is kept for next time")
-            raise _Stop(1)
-        text = savefile.dumps(session)
-        recovery.hold_exit_signals()  # until the game's own handlers are in place
-        try:
-            claimed = recovery.claim(path, mtime)  # only the game that was offered
-        except OSError as err:
-            complain(path, f"cannot remove: {err.strerror or err}")
-            raise _Stop(1) from None
-        if claimed is None:
-            complain(path, "another mille took or changed it meanwhile")
-            continue
-        try:
-            recovery.remove(claimed)  # resumed or declined: never offered again
-        except OSError as err:
-            recovery.release(claimed, path)
-            complain(path, f"cannot remove: {err.strerror or err}")
-            raise _Stop(1) from None
-        if not answer:
-            continue
-        session.source = None  # S asks file:, never Same file? for the recovery file
-        return session, f"resumed [{stamp}]", (path, mtime, text)
-    return None
-
-
-def _say(text: str) -> None:
-    """Write the question; _Stop(1) if the output is gone (the games stay)."""
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except (OSError, ValueError):
-        complain(None, "output lost: the interrupted games are kept for next time")
-        raise _Stop(1) from None
-
-
-ANSWER_MAX = 4096  # bytes of an answer line read (the rest is dropped)
-
-
-def _ask(question: str, line: bool = False) -> bool | None:
-    """Ask until the answer is y(es) or n(o); None at end of file.
-
-    The boards take one key, as their other questions (no RETURN); the
-    line mode (``line``) a line, at most ANSWER_MAX bytes of it.  ^\\ is
-    taken as ^C (KeyboardInterrupt) while it is asked."""
-    import signal
-
-    quit_signal = getattr(signal, "SIGQUIT", None)
-    previous = None
-    if quit_signal is not None:
-        try:
-            previous = signal.signal(quit_signal, _interrupt)
-        except (ValueError, OSError):  # not the main thread
-            quit_signal = None
-    try:
-        return _ask_line(question) if line else _ask_key(question)
-    finally:
-        if quit_signal is not None:
-            signal.signal(quit_signal, previous if previous is not None else signal.SIG_DFL)
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
-def _ask_line(question: str) -> bool | None:
-    stream = getattr(sys.stdin, "buffer", None)
-    while True:
-        _say(question)
-        try:
-            if stream is None:
-                raw = sys.stdin.readline(ANSWER_MAX).encode()
-            else:
-                raw = stream.readline(ANSWER_MAX)
-                rest = raw
-                while rest and not rest.endswith(b"\n"):  # drop an over-long line's rest
-                    rest = stream.readline(ANSWER_MAX)
-        except KeyboardInterrupt:  # ^C: end the question's line, keep the game
-            _say("\n")
-            raise
-        if not raw:
-            _say("\n")
-            return None
-        answer = raw.decode("utf-8", "replace").strip().lower()
-        if answer in ("y", "yes"):
-            return True
-        if answer in ("n", "no"):
-            return False
-
-
-def _ask_key(question: str) -> bool | None:
-    restore = _cbreak()  # before the question: a key typed at once is not lost
-    try:
-        _say(question)
-        while True:
-            try:
-                key = _read_key()
-            except KeyboardInterrupt:
-                _say("\n")
-                raise
-            except OSError:  # the terminal is gone: no answer
-                key = b""
-            if key in (b"", b"\x04"):  # end of file, ^D
-                _say("\n")
-                return None
-            if key in (b"y", b"Y", b"n", b"N"):
-                _say(key.decode().lower() + "\n")
-                return key in (b"y", b"Y")
-            _say("\a")  # another key: a beep, as at the game's questions
-    finally:
-        restore()
-
-
-def _cbreak() -> Callable[[], None]:
-    """Standard input, if a terminal, in cbreak mode (a key at a time, no
-    echo; ^C still interrupts); what puts it back."""
-    try:
-        import termios
-        import tty
-
-        fd = sys.stdin.fileno()
-        saved = termios.tcgetattr(fd)
-        tty.setcbreak(fd, termios.TCSANOW)  # (TCSAFLUSH would drop a key typed ahead)
-    except Exception:  # not a terminal (termios.error), Windows (ImportError), ...
-        return lambda: None
-
-    def restore() -> None:
-        try:
-            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-        except (OSError, termios.error):
-            pass
-
-    return restore
-
-
-def _read_key() -> bytes:
-    """One key (byte) from standard input."""
-    import os
-
-    try:
-        fd = sys.stdin.fileno()
-        terminal = os.isatty(fd)
-    except (AttributeError, ValueError, OSError):
-        terminal = False
-    if terminal:
-        return os.read(fd, 1)
-    stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:
-        return sys.stdin.read(1).encode()
-    return bytes(stream.read(1))
-
-
-def _keep(session: Session, path: str, mtime: float, text: str) -> None:
-    """The resumed game did not end well (the terminal would not do, or the
-    game was cut short): keep it again, unless the game was kept already
-    (a hang-up), with its old date if nothing was played."""
-    from ..storage import recovery, savefile
-
-    if session.kept is not None:
-        return
-    try:
-        written = recovery.write(session)
-        if savefile.dumps(session) == text:
-            import os
-
-            os.utime(written, (mtime, mtime))
-        complain(None, "the interrupted game is kept for next time")
-    except OSError as err:
-        complain(path, f"cannot keep the interrupted game: {err.strerror or err}")

@@ -3,7 +3,8 @@
 A :class:`Keyboard` gives raw key bytes: :class:`TtyKeyboard` on a POSIX
 terminal (``select`` on the terminal and the signal wake-up pipe, so no
 signal is ever lost), :class:`WindowKeyboard` elsewhere (curses' own
-``getch`` with a timeout) and for stand-in windows in tests.
+``getch`` with a timeout) and for stand-in windows in tests, and
+:class:`StreamKeyboard` before curses starts (the kept games' offer).
 
 A :class:`KeyReader` reads them byte by byte (no keypad translation, so the
 command language behaves like BSD's ``readch``), keeps the keys read ahead,
@@ -189,6 +190,25 @@ class TtyKeyboard(Keyboard):
         except OSError:
             return None
         return max(rows, 1), max(cols, 1)
+
+
+class StreamKeyboard(Keyboard):
+    """Key bytes from ``read`` (one byte, or b"" at the end), before curses
+    starts: the question that offers a kept game.  It waits as long as
+    ``read`` does (a signal's handler may raise meanwhile); the end of the
+    input or a failed read is LostTerminal."""
+
+    def __init__(self, read: Callable[[], bytes]) -> None:
+        self.read = read
+
+    def wait(self, timeout: float | None) -> int | None:
+        try:
+            data = self.read()
+        except OSError as exc:
+            raise LostTerminal from exc
+        if not data:
+            raise LostTerminal
+        return data[0]
 
 
 # ----- reading keys ---------------------------------------------------------

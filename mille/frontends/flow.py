@@ -15,15 +15,35 @@ game on ``y``.  A front end implements :class:`Front` (draw or tell, read
 keys or lines), and the next one (a remote seat) needs no copy of the loop.
 
 The dialogues alone are :class:`Dialogue` (ask a yes/no question, read a
-file name, show the outcome of a save, deal the next hand) with
-:func:`save` and :func:`end_of_hand`.
+file name, show the outcome of a save, show the next hand, which the flow
+deals) with :func:`save` and :func:`end_of_hand`.
+
+**Several people.**  Any seat may be a person (``session.people``); the
+others are computers.  A front end shows one seat at a time, its
+``seat``: its board or lines are drawn from that seat's view and event
+stream (``session.view(seat)``, ``session.events(seat)``), with names
+relative to it.  On one keyboard (a hot seat) the flow gives the front end
+to the person who must decide (:func:`give`): between two different
+people's turns, and before a question to another person, it calls
+:meth:`Front.hand_off`, which hides the hand shown and waits for the next
+person ("Pass to Ann. Ann, press a key").  ``Coup Fourre?`` must not show
+that a person holds the safety: after a hazard lands on a side with people
+(the presets that ask it), every person of that side is given the front
+end in seat order (:func:`after_hazard`), the one asked answering the
+question there, whether or not anyone is asked; the computers answer at
+once either way, and their view never shows the question
+(``SeatView.question_hidden``).  Whoever holds the front end answers
+``Another hand?``/``Another game?`` and may save (S) or quit (Q, for
+everyone) when it is their move.
 """
 
 from __future__ import annotations
 
 import os
 
-from ..engine.table import EXTENSION, NO, OVER, PLAYING, YES, IllegalMove
+from ..engine.cards import HAZARDS
+from ..engine.rules import other_side
+from ..engine.table import COUP, EXTENSION, NO, OVER, PLAYING, YES, IllegalMove, Use
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
@@ -55,15 +75,29 @@ if TYPE_CHECKING:
             """Show that the game was written to ``name`` at ``when``."""
 
         def new_hand(self) -> None:
-            """Deal the next hand and show it."""
+            """Show the next hand (the flow has dealt it)."""
 
         def go_on_after_failed_save(self) -> None:
-            """Deal the next hand after a save at the end failed, keeping
-            the reason in view."""
+            """Show the next hand (dealt) after a save at the end failed,
+            keeping the reason in view."""
 
     class Front(Dialogue, Protocol):
         """What a front end does for the turn loop (:func:`run`): draw or
-        tell what happens, read your moves; the loop decides the rest."""
+        tell what happens, read your moves; the loop decides the rest.
+
+        ``seat`` is the seat it shows now (a person's); "you" below is the
+        person at that seat."""
+
+        seat: int
+
+        def hand_off(self, seat: int) -> None:
+            """Hide the hand shown, have the person at ``seat`` take the
+            keyboard (a key), then show ``seat``'s board: ``seat`` is now
+            the one shown."""
+
+        def pause(self) -> None:
+            """The person just handed the keyboard has nothing to decide
+            (a hazard landed on their side): let them look, until a key."""
 
         def read_answer(self, question: str, can_save: bool) -> str:
             """One answer to a yes/no question (:func:`ask`): ``"y"``,
@@ -74,7 +108,8 @@ if TYPE_CHECKING:
             """Before anything else: what the game is (or nothing)."""
 
         def resumed_at_end(self) -> None:
-            """A game saved at an end-of-hand question: deal the next hand."""
+            """A game saved at an end-of-hand question: the flow has dealt
+            the next hand; show it."""
 
         def started(self) -> None:
             """The game is about to be played: show it."""
@@ -98,11 +133,8 @@ if TYPE_CHECKING:
         def refused(self, reason: str) -> None:
             """Show why the engine refused your move; nothing changed."""
 
-        def played(self) -> None:
-            """Your move or answer was made."""
-
-        def moved(self) -> None:
-            """Your move (not an answer) was made and shown by ``played``."""
+        def played(self, outcome: Outcome) -> None:
+            """Your move or answer was made (``outcome``, as you saw it)."""
 
         def question(self, question: str) -> None:
             """``Coup Fourre?`` or ``Extension?`` is about to be asked of you."""
@@ -175,9 +207,11 @@ def end_of_hand(front: Dialogue) -> bool:
     the game; a save that fails plays on rather than losing the game.
     """
     if front.ask("Another game?" if front.session.table.game_over else "Another hand?"):
+        front.session.next_hand()
         front.new_hand()
         return True
     if not front.saved and front.ask("Save game?") and not front.save():
+        front.session.next_hand()
         front.go_on_after_failed_save()
         return True
     return False
@@ -230,15 +264,22 @@ def finish_hand(front: Front) -> None:
         raise Quit
 
 
-def play(front: Front, move: Move) -> bool:
-    """Make your ``move`` (or answer); a refusal is shown, nothing changed."""
+def play(front: Front, move: Move) -> Outcome | None:
+    """Make your ``move`` (or answer); a refusal is shown, nothing changed (None)."""
     try:
-        front.session.play(move)
+        outcome = front.session.play(move)
     except IllegalMove as exc:
         front.refused(str(exc))
-        return False
-    front.played()
-    return True
+        return None
+    front.played(outcome)
+    return outcome
+
+
+def give(front: Front, seat: int) -> None:
+    """The front end to the person at ``seat`` (a hand-off if another
+    person holds it)."""
+    if front.seat != seat:
+        front.hand_off(seat)
 
 
 def human_turn(front: Front) -> None:
@@ -250,33 +291,81 @@ def human_turn(front: Front) -> None:
         return
     if front.session.table.discards_safety(move) and not front.ask("Discard a safety?"):
         return
-    if play(front, move):
-        front.moved()
+    outcome = play(front, move)
+    if outcome is not None:
+        after_hazard(front, outcome)
+
+
+def answer(front: Front) -> None:
+    """The question pending, asked of you (the seat asked holds the front end)."""
+    question = "Extension?" if front.session.table.phase == EXTENSION else "Coup Fourre?"
+    front.question(question)
+    play(front, YES if front.ask(question) else NO)
+
+
+def after_hazard(front: Front, outcome: Outcome) -> None:
+    """After a hazard, with two or more people at the table and the rule
+    that asks ``Coup Fourre?``: each person of the side it was played on
+    gets the front end in turn (the one holding it first), whether or not
+    one of them is asked, and the one asked answers; a person with nothing
+    to answer looks, until a key (:meth:`Front.pause`).  So who is asked,
+    or whether anyone is, shows in no hand-off, its order, nor in a person
+    going on at once."""
+    session = front.session
+    rules = session.rules
+    move = outcome.move
+    if (
+        len(session.people) < 2
+        or rules.coup_window
+        or not isinstance(move, Use)
+        or outcome.card not in HAZARDS
+    ):
+        return
+    side = move.target if move.target is not None else other_side(rules.side_of(outcome.seat))
+    people = [seat for seat in rules.members(side) if session.is_person(seat)]
+    people.sort(key=lambda seat: seat != front.seat)  # no hand-off for the one there
+    table = session.table
+    for seat in people:
+        give(front, seat)
+        if table.phase == COUP and table.asked == seat:
+            answer(front)
+        else:  # a key either way: no pause, no haste shows the question
+            front.pause()
 
 
 def step(front: Front) -> None:
     """One move, answer or end of a hand, whichever the game needs next."""
     session = front.session
-    phase = session.table.phase
+    table = session.table
+    phase = table.phase
     if phase == OVER:
         finish_hand(front)
     elif session.computer_to_move:
         front.checkpoint()  # a signal is seen between two moves
         front.computer_thinks()
-        front.computer_moved(session.computer_move())
-    elif phase == PLAYING:
-        human_turn(front)
-    else:  # a question for you (the session answers the computers' at once)
-        question = "Extension?" if phase == EXTENSION else "Coup Fourre?"
-        front.question(question)
-        play(front, YES if front.ask(question) else NO)
+        outcome = session.computer_move()
+        front.computer_moved(outcome)
+        after_hazard(front, outcome)
+    else:
+        seat = table.current_player
+        assert seat is not None
+        give(front, seat)
+        if phase == PLAYING:
+            human_turn(front)
+        else:  # a question for you (the session answers the computers' at once)
+            answer(front)
 
 
 def run(front: Front) -> None:
-    """Play until the player quits (returns) or is gone (:class:`Hangup`)."""
+    """Play until a player quits (returns) or is gone (:class:`Hangup`)."""
+    session = front.session
     front.introduce()
-    if front.session.table.phase == OVER:  # saved at an end-of-hand question
+    if session.table.phase == OVER:  # saved at an end-of-hand question
+        session.next_hand()
         front.resumed_at_end()
+    if len(session.people) > 1:  # a hot seat: call the first person to the keyboard
+        seat = session.table.current_player
+        front.hand_off(seat if seat in session.people else front.seat)
     front.started()
     try:
         while True:

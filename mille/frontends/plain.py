@@ -14,7 +14,8 @@ at a time from standard input, in the board's language:
     w          the full score table
     r          the options in force, the table and your hand again
     h          a hint: the expert's move and why (it is not played)
-    t          the card tracker on or off: the cards you have not seen
+    t          the card tracker on or off: the cards you have not seen,
+               now and with the table at each of your turns while it is on
     l          the whole hand so far
     s          save the game (``file:`` asks the name)
     q          quit (asks Really?)
@@ -50,8 +51,10 @@ from ..engine.describe import card_name, seat_name, side_members, side_name
 from ..engine.table import (
     COUP,
     PLAYING,
+    Answer,
     Move,
     Outcome,
+    Use,
 )
 from ..engine.text import escape
 from ..game.session import Session
@@ -75,6 +78,8 @@ if TYPE_CHECKING:
 
 YOU = describe.YOU
 PROMPT = "Your move: "
+TRACKER_ON = "The card tracker is on: shown with the table at each of your turns until t again."
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen, clear the scrollback
 LINE_MAX = 4096  # bytes of one command line that are read; the rest is dropped
 
 # the questions that take no h or t (the save dialogue's, Really?, Save game?)
@@ -113,8 +118,14 @@ class LineUi:
             self.echo = not stdin.isatty()
         except (AttributeError, ValueError, OSError):
             self.echo = True
+        try:  # a hot seat clears a terminal's screen and scrollback at each hand-off
+            self.clears = stdout.isatty()
+        except (AttributeError, ValueError, OSError):
+            self.clears = False
         self.message = message
-        self.shown = 0  # events of session.log already told
+        self.seat = min(session.people, default=YOU)  # the person the lines are for
+        self.shown = 0  # events of session.log already told (to ``seat``)
+        self.told: dict[int, int] = {}  # the same for the other people, by seat
         self.saved = False  # the last question's S saved the game
         self.changed = False  # a move was made since the game was loaded or saved
         self.turn_told = False  # the table was shown at the start of this turn
@@ -169,9 +180,11 @@ class LineUi:
         """What was said goes out now (through a pipe too, as a prompt does)."""
         self.write("", flush=True)
 
-    def read_line(self, prompt: str) -> str:
+    def read_line(self, prompt: str, file_name: bool = False) -> str:
         """A line of input after ``prompt``; EndOfInput at the end.  ^C asks
-        ``Really?``, as on the board, then asks again."""
+        ``Really?``, as on the board, then asks again.  A ``file_name`` is
+        decoded as the file system's names are (``os.fsdecode``, as the
+        boards do: the bytes typed are the name, in any locale)."""
         while True:
             self.checkpoint()
             self.write(prompt, flush=True)
@@ -183,10 +196,7 @@ class LineUi:
                     if self.interrupted:
                         self.interrupted = False
                         raise KeyboardInterrupt
-                    raw = self.stdin.readline(LINE_MAX)
-                    rest = raw
-                    while rest and not rest.endswith(b"\n"):  # drop an over-long line's rest
-                        rest = self.stdin.readline(LINE_MAX)  # (a signal stops it)
+                    raw = read_line(self.stdin)
                 finally:
                     self.waiting = False
                 break
@@ -199,7 +209,7 @@ class LineUi:
         if not raw:
             self.write("\n")
             raise EndOfInput
-        line = raw.decode("utf-8", "replace").strip()
+        line = (os.fsdecode(raw) if file_name else raw.decode("utf-8", "replace")).strip()
         if self.echo:
             self.write(escape(line)[:80] + "\n")
         return line
@@ -240,20 +250,19 @@ class LineUi:
     # ----- what the player is told ---------------------------------------------
 
     def tell_events(self) -> None:
-        """Every move since the last told, as the log's lines."""
-        table = self.session.view(YOU)
-        log = self.session.log
-        for event in log[self.shown :]:
+        """Every move since the last told, as the seat's event stream tells them."""
+        table = self.session.view(self.seat)
+        for event in self.session.events(self.seat, self.shown):
             for line in describe.describe(table, event):
                 self.say(line)
-        self.shown = len(log)
+        self.shown = len(self.session.log)
 
     def tell_table(self) -> None:
-        for line in table_lines(self.session.view(YOU), self.tracking):
+        for line in table_lines(self.session.view(self.seat), self.tracking):
             self.say(line)
 
     def tell_scores(self) -> None:
-        for line in score_lines(self.session.view(YOU)):
+        for line in score_lines(self.session.view(self.seat)):
             self.say(line)
 
     # ----- commands --------------------------------------------------------------
@@ -265,14 +274,35 @@ class LineUi:
             self.say(parsed.text)
         elif isinstance(parsed, Command):
             self.do(parsed.letter)
+        elif isinstance(parsed, Use) and parsed.target is None and self.untargeted(parsed.slot):
+            pass
         else:
             return parsed
         return None
 
+    def untargeted(self, slot: int) -> bool:
+        """``u N`` with a hazard that must name its side: say which sides it
+        can hit (the engine's check), or, with none, why; True when said
+        (the move is not made)."""
+        view = self.session.view(self.seat)
+        if view.check(Use(slot)) != "which opponent?":
+            return False  # no side needed, or refused before one counts
+        sides = describe.hazard_targets(view, slot)
+        if not sides:
+            self.say(describe.no_target(view, slot))
+            return True
+        self.say("which opponent?")
+        named = ", ".join(
+            describe.side_label(view.rules, side, view.seat, view.names) for side in sides
+        )
+        which = "side" if len(sides) == 1 else "sides"
+        self.say(f"It can hit {which} {named} (u {'P' if slot == 0 else slot} S).")
+        return True
+
     def do(self, letter: str) -> None:
         """A command the line mode does itself (not a move)."""
         if letter == "o":
-            view = self.session.view(YOU)
+            view = self.session.view(self.seat)
             self.session.table.set_ordering(not view.ordering)
             self.say(
                 "Your hand is kept in order."
@@ -301,17 +331,22 @@ class LineUi:
             self.say("E: command not implemented")
 
     def hint(self) -> None:
-        self.say(flow.hint(self.session.view(YOU))[0])
+        self.say(flow.hint(self.session.view(self.seat))[0])
 
     def toggle_tracker(self) -> None:
+        """``t``: the tracker on (its counts now, and with the table at each
+        of your turns, said so) or off."""
         self.tracking = not self.tracking
-        self.say(
-            tracker_line(self.session.view(YOU)) if self.tracking else "The card tracker is off."
-        )
+        if self.tracking:
+            self.say(TRACKER_ON)
+            self.say(tracker_line(self.session.view(self.seat)))
+        else:
+            self.say("The card tracker is off.")
 
     def tell_hand(self) -> None:
         """``l``: every move of this hand since the deal."""
-        for line in hand_so_far(self.session.view(YOU), self.session.log):
+        seat = self.seat
+        for line in hand_so_far(self.session.view(seat), self.session.events(seat)):
             self.say(line)
 
     def save(self) -> bool:
@@ -319,7 +354,7 @@ class LineUi:
         return flow.save(self)
 
     def read_file_name(self) -> str:
-        return self.read_line("file: ")
+        return self.read_line("file: ", file_name=True)
 
     def save_failed(self, reason: str) -> None:
         self.say(escape(reason))
@@ -349,12 +384,12 @@ class LineUi:
     def refused(self, reason: str) -> None:
         self.say(reason)
 
-    def played(self) -> None:
+    def played(self, outcome: Outcome) -> None:
         self.changed = True
-
-    def moved(self) -> None:
-        table = self.session.view(YOU)
-        if table.current_player == YOU and table.phase == PLAYING:
+        if isinstance(outcome.move, Answer):
+            return
+        table = self.session.view(self.seat)
+        if table.current_player == self.seat and table.phase == PLAYING:
             self.tell_events()  # your pick, or a safety's extra turn
             self.say(hand_line(table))
         else:
@@ -362,18 +397,18 @@ class LineUi:
 
     def question(self, question: str) -> None:
         """Before ``Coup Fourre?`` (what it answers) and ``Extension?``."""
-        table = self.session.view(YOU)
+        table = self.session.view(self.seat)
         self.tell_events()
         if table.phase == COUP:
             side, safety, hazard = table.offer or (0, 0, 0)
-            attacker = self.session.log[-1].outcome.seat if self.session.log else YOU
+            attacker = self.session.log[-1].outcome.seat if self.session.log else self.seat
+            who = seat_name(table.rules, attacker, self.seat, table.names)
             self.say(
-                f"{seat_name(table.rules, attacker)} played {card_name(hazard)} on side "
-                f"{side}; you hold {card_name(safety)}."
+                f"{who} played {card_name(hazard)} on side {side}; you hold {card_name(safety)}."
             )
 
     def hand_over(self) -> None:
-        table = self.session.view(YOU)
+        table = self.session.view(self.seat)
         self.tell_events()
         self.say(describe.hand_result(table))
         self.tell_scores()
@@ -385,26 +420,52 @@ class LineUi:
         self.new_hand()
 
     def new_hand(self) -> None:
-        self.session.next_hand()
         self.shown = 0
+        self.told = {}
         self.turn_told = False
         self.changed = True
-        view = self.session.view(YOU)
+        view = self.session.view(self.seat)
         self.say(
             f"A new hand: side {view.rules.side_of(view.starter)}"
-            f" starts ({seat_name(view.rules, view.starter)})."
+            f" starts ({seat_name(view.rules, view.starter, view.seat, view.names)})."
         )
+
+    def hand_off(self, seat: int) -> None:
+        """A hot seat: ``Pass to Ann. Ann, press RETURN.``; on a terminal the
+        screen and its scrollback are then cleared, so the next person
+        cannot scroll back to the last one's hand (piped, the lines go on)."""
+        name = escape(self.session.name(seat))
+        self.say()
+        self.read_line(f"Pass to {name}. {name}, press RETURN. ")
+        if self.clears:
+            self.write(CLEAR, flush=True)
+        self.told[self.seat] = self.shown
+        self.seat = seat
+        self.shown = self.told.get(seat, describe.recent(self.session.log, seat))
+        self.turn_told = False
+        self.say(f"{name}, you are side {self.session.rules.side_of(seat)}.")
+
+    def pause(self) -> None:
+        """Handed the keyboard with nothing to decide: what happened, until RETURN."""
+        self.tell_events()
+        self.read_line("Your side was hit: press RETURN. ")
 
     def introduce(self) -> None:
         rules = self.session.rules
+        names = self.session.people
+        seat = self.seat if len(names) < 2 else None  # several people: nobody's "You"
         sides = "; ".join(
-            f"side {side} {side_name(rules, side)}"
-            + (f" ({side_members(rules, side)})" if describe.is_team_game(rules) else "")
+            f"side {side} {side_name(rules, side, seat, names)}"
+            + (
+                f" ({side_members(rules, side, seat, names)})"
+                if describe.is_team_game(rules)
+                else ""
+            )
             for side in range(1, rules.sides + 1)
         )
         self.say(
             f"mille: {rules.name}, {rules.players} players: {sides}. "
-            f"Target {self.session.view(YOU).target} miles, game {rules.winning_score} "
+            f"Target {self.session.view(self.seat).target} miles, game {rules.winning_score} "
             f"points. Type ? for help."
         )
         self.say(options_line(rules, self.session.level))
@@ -415,12 +476,22 @@ class LineUi:
         self.new_hand()
 
     def started(self) -> None:
-        self.shown = describe.recent(self.session.log)
+        self.shown = describe.recent(self.session.log, self.seat)
 
     def run(self) -> None:
         """Play until the player quits (returns) or is gone (Hangup,
         EndOfInput, OutputLost): :func:`mille.frontends.flow.run`."""
         flow.run(self)
+
+
+def read_line(stream: BinaryIO) -> bytes:
+    """A line of ``stream`` (b"" at its end): at most LINE_MAX bytes of it,
+    the rest of an over-long line read and dropped (a signal stops it)."""
+    raw = stream.readline(LINE_MAX)
+    rest = raw
+    while rest and not rest.endswith(b"\n"):
+        rest = stream.readline(LINE_MAX)
+    return raw
 
 
 def _silence(stream: TextIO) -> None:

@@ -40,7 +40,7 @@ def help_text(rules: Rules, level: str = "standard") -> str:
         "  w          show the full score table",
         "  r          show the options, the table and your hand again",
         "  h          a hint: the expert's move and why (not played)",
-        "  t          the card tracker on/off (cards you have not seen yet)",
+        "  t          the card tracker on/off: the cards not seen yet, at each turn",
         "  l          the whole hand so far",
         "  s          save the game",
         "  q          quit (asks Really?)",
@@ -49,6 +49,8 @@ def help_text(rules: Rules, level: str = "standard") -> str:
         "Words work too: pick, use N, discard N, order, window, reprint, hint,",
         "tracker, log, save, quit, help.",
         "At the end of the input the game is kept for the next mille.",
+        "Several people at one keyboard: mille --plain --people 0=Ann,1=Bob (each",
+        "hand-off asks for RETURN, then clears the terminal and its scrollback).",
         options_line(rules, level),
     ]
     return "\n".join(lines)
@@ -63,9 +65,9 @@ def side_line(view: SeatView, side: int) -> str:
     """``Side 2, Comp 1: 200 of 1000 miles; Go; ...``: one side's state."""
     rules = view.rules
     tab = view.tableaux[side - 1]
-    name = side_name(rules, side)
+    name = side_name(rules, side, view.seat, view.names)
     if describe.is_team_game(rules):
-        name += f" ({side_members(rules, side)})"
+        name += f" ({side_members(rules, side, view.seat, view.names)})"
     battle, speed = describe.tops(view, side)
     parts = [f"{tab.mileage} of {view.target} miles"]
     parts.append(battle or "not started")
@@ -116,7 +118,7 @@ def table_lines(view: SeatView, tracking: bool = False) -> list[str]:
 def score_lines(view: SeatView) -> list[str]:
     """``w`` and the end of a hand: every score row for every side."""
     rules = view.rules
-    names = [side_name(rules, side) for side in range(1, rules.sides + 1)]
+    names = [side_name(rules, side, view.seat, view.names) for side in range(1, rules.sides + 1)]
     width = max(len(name) for name in names + ["Milestones Played"])
     lines = ["Scores: " + ", ".join(f"side {i} {name}" for i, name in enumerate(names, 1))]
     for label, values in describe.score_table(view):

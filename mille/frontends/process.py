@@ -2,15 +2,17 @@
 
 Routing a signal to a handler (and putting the previous one back), letting
 the exit signals come once the handlers are in place, and keeping a game in
-the recovery file when the player is gone.  The board's runner
-(:func:`mille.frontends.tui.play`) and the line mode's
-(:func:`mille.frontends.plain.play`) use these, each with its own line for
-standard error.  No curses here: the line mode runs without it.
+the recovery file when the player is gone, and a line on standard error
+(:func:`complain`).  The board's runner (:func:`mille.frontends.tui.play`)
+and the line mode's (:func:`mille.frontends.plain.play`) use these, each
+with its own line for standard error, and so do the command line and the
+kept games' offer.  No curses here: the line mode runs without it.
 """
 
 from __future__ import annotations
 
 import signal
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,6 +22,9 @@ if TYPE_CHECKING:
     from ..game.session import Session
 
 from ..engine.text import escape
+
+LINE_LIMIT = 200  # the longest line mille prints on stderr
+PATH_LIMIT = 100  # the most of a file name shown in it (its end)
 
 
 def route(signum: int, handler: Callable[[int, FrameType | None], None]) -> Callable[[], None]:
@@ -68,3 +73,29 @@ def keep(
     except Exception as exc:  # the line says why; the exit status says it failed
         return f"mille: {reason}; the game could not be kept: {escape(why(exc))}", False
     return f"mille: {reason}; the game is kept in {escape(path)}{after}", True
+
+
+def show_path(path: str) -> str:
+    """A file name for a message: escaped and, if long, cut to its end
+    (``.../saves/game``), where the name that matters is."""
+    from ..engine.text import ELLIPSIS
+
+    text = escape(path)
+    if len(text) <= PATH_LIMIT:
+        return text
+    return ELLIPSIS + text[len(text) - PATH_LIMIT + len(ELLIPSIS) :]
+
+
+def complain(path: str | None, reason: str, tail: str = "") -> None:
+    """Print ``mille: FILE: reason tail`` (or ``mille: reason``) on stderr as
+    one line: control characters escaped, at most ``LINE_LIMIT`` characters
+    (the reason is cut, ``tail`` is always shown whole)."""
+    from ..engine.text import shorten
+
+    head = "mille: " + ("" if path is None else show_path(path) + ": ")
+    tail = escape(tail)
+    reason = shorten(escape(reason), max(LINE_LIMIT - len(head) - len(tail), 10))
+    try:
+        print(shorten(head + reason + tail, LINE_LIMIT), file=sys.stderr)
+    except (OSError, ValueError):  # the terminal is gone (or stderr closed)
+        pass

@@ -615,7 +615,8 @@ def host(
     key: str | None,
     name: str | None,
 ) -> int:
-    """``mille --host``: serve the table, show the join command, play seat 0."""
+    """``mille --host``: serve the table, show the join command, play the
+    first person seat (``--people``'s first; seat 0 by default)."""
     from ..net.server import Limits
 
     if (cert is None) != (key is None):
@@ -626,7 +627,8 @@ def host(
     except (OSError, ValueError) as exc:
         print(f"mille: cannot use the certificate: {shown(exc, 120)}", file=sys.stderr)
         return 1
-    hosting = Hosting(session, Limits(grace=grace), 0, name or "host")
+    host_seat = min(session.people)  # the first person seat; the others join
+    hosting = Hosting(session, Limits(grace=grace), host_seat, name or session.name(host_seat))
     hosting.start(listen, port, context)
     if hosting.error is not None or hosting.table is None:
         print(
@@ -648,7 +650,7 @@ def host(
                 "(this host listens on this machine only: --listen ADDRESS opens it to a network)"
             )
     sys.stdout.flush()
-    token = table.seats[0].token
+    token = table.seats[host_seat].token
     hello = {"type": "hello", "protocol": PROTOCOL, "code": table.code, "token": token}
     kept: list[str] = []
 

@@ -61,6 +61,15 @@ def fit_line(text: str, width: int) -> str:
     return text[:space].rstrip(" ,-") + ELLIPSIS
 
 
+def hand_off_lines(name: str) -> list[str]:
+    """The hand-off page's words (both boards).
+
+    >>> hand_off_lines("Ann")
+    ['Pass to Ann.', 'Ann, press a key.']
+    """
+    return [f"Pass to {name}.", f"{name}, press a key."]
+
+
 def tracker_cells(view: SeatView, columns: int) -> list[list[str]]:
     """The card tracker's cells, ``Out of Gas      2``, in ``columns``
     columns read downwards (the counts are :func:`mille.engine.describe.unseen`)."""
@@ -86,6 +95,9 @@ class Screen(abc.ABC):
     def __init__(self, scr: curses.window, session: Session, message: str = "") -> None:
         self.scr = scr
         self.session = session
+        # the seat shown: the first person's (a hot seat hands it on: handing)
+        self.seat = min(session.people, default=YOU)
+        self.handing = ""  # the hand-off page is up, for this person
         self.message = message  # the error line's text
         self.prompt = MOVE_PROMPT
         self.echo = ""  # what was typed after the prompt
@@ -140,6 +152,8 @@ class Screen(abc.ABC):
         self.expire_hint()
         if self.too_small:
             self.put(0, 0, TOO_SMALL)
+        elif self.handing:
+            self.draw_hand_off()
         elif self.helping:
             for y, line in enumerate(self.help_lines()):
                 self.put(y, 0, line)
@@ -154,6 +168,13 @@ class Screen(abc.ABC):
         except curses.error:  # the terminal may be gone
             pass
         self.bell = False
+
+    def draw_hand_off(self) -> None:
+        """The hand-off page: no hand, no board, only who is to come."""
+        height, width = self.scr.getmaxyx()
+        name = escape(self.handing)
+        for dy, line in enumerate(hand_off_lines(name)):
+            self.put(height // 2 - 1 + dy, max((width - len(line)) // 2, 0), line)
 
     @abc.abstractmethod
     def draw(self) -> None:
@@ -253,7 +274,7 @@ class Screen(abc.ABC):
         width = self.scr.getmaxyx()[1] - 1
         return [
             row
-            for line in hand_lines(self.session.view(YOU), self.session.log)
+            for line in hand_lines(self.session.view(self.seat), self.session.events(self.seat))
             for row in textwrap.wrap(escape(line), width, subsequent_indent="  ") or [""]
         ]
 

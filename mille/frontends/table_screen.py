@@ -35,7 +35,9 @@ from __future__ import annotations
 
 import curses
 import textwrap
+from collections.abc import Mapping
 
+from ..engine.cards import EXTRA_TANK, is_hazard, is_remedy, is_safety
 from ..engine.describe import (
     SAFETY_SHORT,
     YOU,
@@ -43,7 +45,6 @@ from ..engine.describe import (
     describe,
     end_lines,
     is_team_game,
-    opponents,
     option_summary,
     option_words,
     recent,
@@ -53,9 +54,9 @@ from ..engine.describe import (
     side_label,
     side_members,
     side_name,
-    tops,
+    top_cards,
 )
-from ..engine.rules import Rules
+from ..engine.rules import PROBLEMS, Rules
 from ..engine.table import COUP, EXTENSION, Event, Use
 from ..engine.text import ELLIPSIS, shorten
 from ..engine.view import SeatView
@@ -95,6 +96,15 @@ LOG_BOTTOM = 21  # on 24 rows; three rows above the bottom on a taller terminal
 HINT_Y = 19  # three rows of reminders, small window only (on 24 rows)
 TRACKER_COLUMNS, TRACKER_COLUMN = 3, 20  # the card tracker, in the log's place
 
+# Colour, where the terminal has it (BSD's board stays plain, as BSD's).
+HAZARD_PAIR, REMEDY_PAIR, SAFETY_PAIR, YOU_PAIR = 1, 2, 3, 4
+PAIR_COLORS = {  # each pair's foreground, on the terminal's own background
+    HAZARD_PAIR: curses.COLOR_RED,
+    REMEDY_PAIR: curses.COLOR_GREEN,
+    SAFETY_PAIR: curses.COLOR_CYAN,
+    YOU_PAIR: curses.COLOR_YELLOW,
+}
+
 PROMPT_Y, ERROR_Y = 22, 23  # on 24 rows: the last two rows
 STATUS_X = 30  # the status, right of the prompt, starts here at the most
 QUESTIONS = ("Coup Fourre?", "Extension?")
@@ -109,10 +119,15 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
     questions = "Coup Fourre?" + (", Extension?" if rules.extension is not None else "")
     if rules.discard_safeties:
         questions += ", Discard a safety?"
-    lines = ["MILLE BORNES: keys and rules"]
-    lines += textwrap.wrap("In force: " + ", ".join(option_words(rules, level)) + ".", LAST_COL)
+    from ..players.registry import LEVEL_GUIDE
+
+    in_force = "In force: " + ", ".join(option_words(rules, level))
+    lines = textwrap.wrap(
+        f"MILLE BORNES.  {in_force} (--level: {LEVEL_GUIDE}).  Together: --people "
+        "0=Ann,2=Bob.  Keys (either case):",
+        LAST_COL,
+    )
     lines += [
-        "At >>:Move: (upper or lower case):",
         "  P      pick a card               U n    use the card in slot n",
         "  D n    discard the card in slot n (n: P or 0, 1-6; RETURN or SPACE confirms)",
     ]
@@ -126,20 +141,22 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
     ]
     lines += textwrap.wrap(f"Yes/no: y, n, S (save first), ^L; {questions}: H, T, L too.", LAST_COL)
     if rules.perfect_crossing:
-        race = "Race your side to exactly the target."
+        race = "Race to exactly the target."
     else:
-        race = "Race your side to the target or past it (+200 for landing on it)."
+        race = "Race to the target or past it (+200 for landing on it)."
     text = (
         f"{race}  Pick, then use or discard one card.  A Go starts you rolling; "
         "hazards stop an opposing side (Out of Gas, Flat Tire, Accident, Stop) or slow "
         "it (Speed Limit: 50 at most) until it plays the remedy (Gasoline, Spare Tire, "
         "Repairs, then Go; End of Limit)."
     )
+    if rules.battle == PROBLEMS:
+        text += "  Played remedies go on the discard pile (Discard Go)."
     if rules.stacking:
-        text += "  Hazards may hit a side that is stopped."
+        text += "  Hazards may hit a stopped side."
     text += (
         "  A safety protects your side for good and gives another turn.  A hazard on "
-        "your side when you hold its safety asks Coup Fourre?: y plays it (+300) and "
+        "your side when you hold its safety asks Coup Fourre?: y plays it (+300), "
         "you move next."
     )
     if rules.extension is not None:
@@ -147,18 +164,18 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
             f"  Extension? (at {rules.target}): y races on to {rules.extension}, n ends the hand."
         )
     if is_team_game(rules):
-        text += "  Partners share their side's cards."
+        text += "  Partners share a car; hands stay private."
     if not rules.always_discard:
         text += "  A card you could play may not be discarded."
     if rules.karma:
         text += (
-            "  Karma: a hazard costs your side its karma; a side without karma cannot "
-            "attack one with it; two with karma clash (both lose it); a False Virtue "
-            "gives it back."
+            "  Karma: a hazard costs your side its karma; one without it cannot "
+            "attack one with it; two with it clash (both lose it); False Virtue gives "
+            "it back."
         )
     text += (
-        "  Score: the miles, 100 a safety, 300 all four, 300 a coup fourre (* on the "
-        "board), 400 the trip and its bonuses (W: every row)."
+        "  Score: miles, 100 a safety, 300 all four, 300 a coup fourre (*), 400 "
+        "the trip, bonuses (W)."
     )
     lines += textwrap.wrap(text, LAST_COL)
     back = "Press any key to go back to the game."
@@ -167,6 +184,57 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
     else:
         lines.append(back)
     return lines
+
+
+# ----- colour --------------------------------------------------------------------
+
+
+def card_pair(card: int) -> int:
+    """The colour pair a card is drawn in: hazards red, remedies green,
+    safeties cyan; 0 (the terminal's own colour) for distances and none.
+
+    >>> from mille.engine.cards import STOP, GO, RIGHT_OF_WAY, D100, NO_CARD
+    >>> [card_pair(card) for card in (STOP, GO, RIGHT_OF_WAY, D100, NO_CARD)]
+    [1, 2, 3, 0, 0]
+    """
+    if is_hazard(card):
+        return HAZARD_PAIR
+    if is_remedy(card):
+        return REMEDY_PAIR
+    if is_safety(card):
+        return SAFETY_PAIR
+    return 0
+
+
+def color_wanted(environ: Mapping[str, str], asked: bool = True) -> bool:
+    """Colour unless ``--no-color`` (``asked`` False) or ``NO_COLOR`` is set
+    and not empty (https://no-color.org).
+
+    >>> color_wanted({}), color_wanted({"NO_COLOR": "1"}), color_wanted({"NO_COLOR": ""})
+    (True, False, True)
+    >>> color_wanted({}, asked=False)
+    False
+    """
+    return asked and not environ.get("NO_COLOR")
+
+
+def start_colors() -> bool:
+    """Set up the colour pairs (after ``initscr``); False where the terminal
+    has no colour."""
+    try:
+        if not curses.has_colors():
+            return False
+        curses.start_color()
+        background = -1  # the terminal's own background
+        try:
+            curses.use_default_colors()
+        except curses.error:
+            background = curses.COLOR_BLACK
+        for pair, foreground in PAIR_COLORS.items():
+            curses.init_pair(pair, foreground, background)
+    except curses.error:
+        return False
+    return True
 
 
 # ----- words for the board ------------------------------------------------------
@@ -179,18 +247,18 @@ def game_title(table: SeatView) -> str:
     return title + (f" {rules.team_mode}" if is_team_game(rules) else "")
 
 
-def since_last_turn(log: list[Event]) -> list[Event]:
-    """The events after your last move that ended a turn (the whole hand
-    before you have ended one): what a save file keeps of the log, so a
-    restored game shows the same lines."""
-    return log[recent(log) :]
+def since_last_turn(log: list[Event], seat: int = YOU) -> list[Event]:
+    """The events from ``seat``'s last move that ended a turn on (the whole
+    hand before it has ended one): what it did, and what came of it."""
+    return log[recent(log, seat) :]
 
 
-def log_lines(session: Session) -> list[str]:
-    """What happened since your last turn, in the log's words; at the end of
-    a hand, how it ended (and the game)."""
-    table = session.view(YOU)
-    lines = [line for event in since_last_turn(session.log) for line in describe(table, event)]
+def log_lines(session: Session, seat: int = YOU) -> list[str]:
+    """What happened since ``seat``'s last turn, as its event stream tells
+    it; at the end of a hand, how it ended (and the game)."""
+    table = session.view(seat)
+    events = since_last_turn(session.events(seat), seat)
+    lines = [line for event in events for line in describe(table, event)]
     return lines + end_lines(table)
 
 
@@ -206,16 +274,17 @@ def fit_lines(lines: list[str], width: int, height: int) -> list[str]:
     return [f"({len(rows) - len(shown)} earlier lines not shown)"][:height] + shown
 
 
-def attacker(session: Session, hazard: int) -> str | None:
-    """Who played ``hazard`` last this hand (the one a coup fourre answers)."""
-    for event in reversed(session.log):
+def attacker(session: Session, hazard: int, seat: int = YOU) -> str | None:
+    """Who played ``hazard`` last this hand (the one a coup fourre answers),
+    as ``seat`` calls them."""
+    for event in reversed(session.events(seat)):
         outcome = event.outcome
         if isinstance(outcome.move, Use) and outcome.card == hazard:
-            return seat_name(session.rules, outcome.seat)
+            return seat_name(session.rules, outcome.seat, seat, session.people)
     return None
 
 
-def question_context(session: Session) -> str:
+def question_context(session: Session, seat: int = YOU) -> str:
     """What the pending question is about, when it is yours.
 
     >>> from mille.engine.rules import find_rules
@@ -224,28 +293,28 @@ def question_context(session: Session) -> str:
     >>> question_context(s)
     'Flat Tire on you - you hold Puncture Proof'
     """
-    table = session.view(YOU)
+    table = session.view(seat)
     rules = table.rules
-    if table.asked != YOU:
+    if table.asked != seat:
         return ""
     if table.phase == COUP and table.offer is not None:
         _, safety, hazard = table.offer
         whom = "your team" if is_team_game(rules) else "you"
-        who = attacker(session, hazard)
+        who = attacker(session, hazard, seat)
         head = f"{who}: " if who is not None else ""
         return f"{head}{card_name(hazard)} on {whom} - you hold {card_name(safety)}"
     if table.phase == EXTENSION:
-        miles = table.tableaux[table.side_index(YOU)].mileage
+        miles = table.tableaux[table.side_index(seat)].mileage
         return f"{miles} miles: y races on to {rules.extension}, n ends the hand"
     return ""
 
 
-def target_hint(table: SeatView) -> str:
-    """The sides a hazard of yours may name, as the board numbers them."""
-    hint = "  ".join(side_label(table.rules, side) for side in opponents(table.rules))
+def target_hint(table: SeatView, sides: list[int]) -> str:
+    """The sides a hazard of yours can hit, as the board numbers them
+    (``sides``: :func:`mille.engine.describe.hazard_targets`)."""
+    hint = "  ".join(side_label(table.rules, side, table.seat, table.names) for side in sides)
     if len(hint) > LAST_COL:
-        sides = opponents(table.rules)
-        hint = f"sides {sides[0]}-{sides[-1]}"
+        hint = "sides " + " ".join(map(str, sides))
     return hint
 
 
@@ -267,6 +336,7 @@ class TableBoard(Screen):
     TRACKER_HIDES_SCORES = False  # the tracker takes the log's place; W is W
 
     thinking = ""  # the computer deciding now, shown on the status line
+    colored = False  # the colour pairs are set up (tui: a terminal with colour, wanted)
     error_y, log_bottom, hint_y = ERROR_Y, LOG_BOTTOM, HINT_Y  # on 24 rows (layout)
 
     def help_lines(self) -> list[str]:
@@ -318,7 +388,7 @@ class TableBoard(Screen):
         self.put(y, x, text.rjust(width) if right else text, attr)
 
     def draw(self) -> None:
-        table = self.session.view(YOU)
+        table = self.session.view(self.seat)
         self.layout()
         self.draw_top(table)
         if self.full_window():
@@ -337,9 +407,21 @@ class TableBoard(Screen):
         if self.message:
             self.put(self.error_y, 0, self.message_text())
         if self.prompt in QUESTIONS:  # derived, so a restored game shows it too
-            self.put(self.PROMPT_Y, CONTEXT_X, question_context(self.session)[: COLS - CONTEXT_X])
+            self.put(
+                self.PROMPT_Y,
+                CONTEXT_X,
+                question_context(self.session, self.seat)[: COLS - CONTEXT_X],
+            )
         self.draw_status()
         self.draw_prompt()
+
+    def pair(self, number: int) -> int:
+        """A colour pair's attribute; 0 without colour (or for pair 0)."""
+        return curses.color_pair(number) if self.colored and number else 0
+
+    def card_attr(self, card: int) -> int:
+        """How ``card`` is drawn: in its kind's colour (:func:`card_pair`)."""
+        return self.pair(card_pair(card))
 
     def message_text(self) -> str:
         from ..engine.text import escape
@@ -355,7 +437,9 @@ class TableBoard(Screen):
             self.put(0, TARGET_X + len(target) + 1, "Extension", curses.A_STANDOUT)
         self.put(0, DECK_X, f"Deck {table.deck_size}")
         if table.discard:
-            self.put(0, DISCARD_X, f"Discard {card_name(table.discard[-1])}")
+            top = table.discard[-1]
+            self.put(0, DISCARD_X, "Discard")
+            self.put(0, DISCARD_X + len("Discard "), card_name(top), self.card_attr(top))
 
     def draw_sides(self, table: SeatView) -> None:
         rules = table.rules
@@ -368,23 +452,29 @@ class TableBoard(Screen):
         y = SIDES_Y
         for side in range(1, rules.sides + 1):
             tab = table.tableaux[side - 1]
-            battle, speed = tops(table, side)
-            attr = curses.A_BOLD if side == table.side_of(YOU) else 0
+            battle, speed = top_cards(table, side)
+            attr = curses.A_BOLD | self.pair(YOU_PAIR) if side == table.side_of(table.seat) else 0
             self.field(y, NUMBER, str(side), attr)
-            self.field(y, NAME, side_name(rules, side), attr)
+            self.field(y, NAME, side_name(rules, side, table.seat, table.names), attr)
             self.field(y, MILES, str(tab.mileage))
-            self.field(y, BATTLE, battle)
-            self.field(y, SPEED, speed)
+            self.field(y, BATTLE, card_name(battle), self.card_attr(battle))
+            self.field(y, SPEED, card_name(speed), self.card_attr(speed))
             _, x, _, _ = SAFETIES
             for mark in safety_marks(table, side):
-                self.put(y, x + SAFETY_OFFSETS[SAFETY_SHORT.index(mark.rstrip("*"))], mark)
+                self.put(
+                    y,
+                    x + SAFETY_OFFSETS[SAFETY_SHORT.index(mark.rstrip("*"))],
+                    mark,
+                    self.card_attr(EXTRA_TANK),
+                )
             if rules.karma:
                 self.field(y, KARMA, "yes" if tab.karma else "no")
             self.field(y, HAND, str(table.hand_score(side).total))
             self.field(y, TOTAL, str(table.total(side)))
             y += 1
             if team:
-                self.put(y, MEMBERS_X, side_members(rules, side)[: COLS - MEMBERS_X])
+                members = side_members(rules, side, table.seat, table.names)
+                self.put(y, MEMBERS_X, members[: COLS - MEMBERS_X])
                 y += 1
 
     def draw_full(self, table: SeatView) -> int:
@@ -393,7 +483,7 @@ class TableBoard(Screen):
         sides = table.rules.sides
         width = min(MAX_COLUMN, (COLS - LABEL_WIDTH) // sides)
         for index in range(sides):
-            name = side_name(table.rules, index + 1)[: width - 1]
+            name = side_name(table.rules, index + 1, table.seat, table.names)[: width - 1]
             self.put(1, LABEL_WIDTH + index * width, name.rjust(width))
         rows = score_table(table)
         for y, (label, values) in enumerate(rows, start=2):
@@ -409,13 +499,14 @@ class TableBoard(Screen):
         for slot, card in enumerate(hand):
             y = lower + 1 + slot
             self.put(y, HAND_X, "P" if slot == 0 else str(slot))
-            self.put(y, CARD_X, card_name(card))
+            self.put(y, CARD_X, card_name(card), self.card_attr(card))
 
     def draw_log(self, lower: int) -> None:
         self.put(lower, LOG_X, "--SINCE YOUR LAST TURN--  (l: the whole hand)")
         top = lower + 1
         for y, line in enumerate(
-            fit_lines(log_lines(self.session), LOG_WIDTH, self.log_bottom + 1 - top), start=top
+            fit_lines(log_lines(self.session, self.seat), LOG_WIDTH, self.log_bottom + 1 - top),
+            start=top,
         ):
             self.put(y, LOG_X, line)
 
@@ -439,7 +530,11 @@ class TableBoard(Screen):
 
 
 __all__ = [
+    "PAIR_COLORS",
     "TableBoard",
+    "card_pair",
+    "color_wanted",
+    "start_colors",
     "fit_lines",
     "game_title",
     "log_lines",

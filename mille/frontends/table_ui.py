@@ -9,7 +9,7 @@ saying which computer is thinking.
 
 from __future__ import annotations
 
-from ..engine.describe import YOU, card_name, seat_name
+from ..engine.describe import card_name, hazard_targets, no_target, seat_name
 from ..engine.table import Move, Outcome, Use
 from .curses_keys import NEWLINE, RETURN, SPACE, is_erase, is_kill
 from .table_screen import TableBoard, target_hint
@@ -27,16 +27,22 @@ class TableUi(Ui):
 
     def use(self, slot: int) -> Move | None:
         """``U n``: a hazard with two or more opposing sides asks for the
-        side (the engine's refusals, ``no such opponent`` and the like, go
-        on the error line); RETURN with no side sends none (``which
-        opponent?``).  Erase with no side typed, or ^U, abandons the command.
+        side, listing those it can hit (the engine's check); with none, the
+        engine's reason goes on the error line at once.  A side typed that
+        it cannot hit gets the engine's refusal (``no such opponent`` and the
+        like); RETURN with no side sends none (``which opponent?``).  Erase
+        with no side typed, or ^U, abandons the command.
         """
-        table = self.session.view(YOU)
+        table = self.session.view(self.seat)
         move = Use(slot)
         if table.check(move) != "which opponent?":
             return move  # no target needed, or refused before one counts
+        sides = hazard_targets(table, slot)
+        if not sides:  # every side is out of reach: say why, ask nothing
+            self.error(no_target(table, slot))
+            return None
         self.set_prompt(f"{card_name(table.hand[slot])} on side:")
-        self.note(target_hint(table))
+        self.note(target_hint(table, sides))
         target = self.read_target()
         self.screen.message = ""
         if target is None:
@@ -63,6 +69,9 @@ class TableUi(Ui):
                 return int(char) if confirmed else None
 
     # ----- the game --------------------------------------------------------
+
+    def introduce(self) -> None:
+        """Nothing to say first: this board names its keys (``h: hint`` ...)."""
 
     def computer_thinks(self) -> None:
         """Before a computer's move (or answer): the status says which
@@ -91,7 +100,7 @@ class TableUi(Ui):
         seat = session.table.current_player
         if seat is None or not session.computer_to_move:
             return ""
-        return seat_name(session.rules, seat)
+        return seat_name(session.rules, seat, self.seat, session.people)
 
     def question(self, question: str) -> None:
         """Your answer to ``Extension?`` or ``Coup Fourre?`` is a move."""

@@ -20,6 +20,7 @@ from ..game.session import Session
 from . import process
 from .curses_keys import POLL_MS, TtyKeyboard, WindowKeyboard
 from .screen import MIN_COLS, MIN_LINES, TOO_SMALL
+from .table_screen import TableBoard, color_wanted, start_colors
 from .table_ui import TableUi
 from .ui import Hangup, Ui
 
@@ -32,8 +33,12 @@ def board_class(session: Session) -> type[Ui]:
     return TableUi
 
 
-def play(session: Session, message: str = "") -> int:
+def play(session: Session, message: str = "", color: bool = True) -> int:
     """Run the game in the terminal; returns the exit status.
+
+    The board with a row per side is drawn in colour where the terminal
+    has it, unless ``color`` is False (``--no-color``) or ``NO_COLOR`` is
+    set and not empty; BSD's board is drawn plain, as BSD draws it.
 
     0 when the player quits.  1 when the terminal cannot do curses (one
     line on stderr, suggesting ``--plain``), and after a hang-up, SIGTERM
@@ -64,6 +69,8 @@ def play(session: Session, message: str = "") -> int:
         curses.cbreak()
         scr.keypad(False)
         ui = board(scr, session, message)
+        if isinstance(ui.screen, TableBoard) and color_wanted(os.environ, color):
+            ui.screen.colored = start_colors()
         undo = install(ui)
         try:
             ui.run()

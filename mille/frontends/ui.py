@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     import curses
     from types import FrameType
 
-from ..engine.describe import YOU
 from ..engine.table import PICK, Discard, Move, Outcome, Use
 from ..game.session import Session
 from ..storage.recovery import signal_reason
@@ -61,8 +60,11 @@ from .curses_keys import (
 )
 from .screen import MOVE_PROMPT, Screen, fit_line
 
+PAUSE_PROMPT = "Your side was hit: press a key"  # a person handed the keyboard for nothing
+
 HINT_QUESTIONS = ("Coup Fourre?", "Extension?", "Discard a safety?")  # they take H and T
 LOG_QUESTIONS = HINT_QUESTIONS + ("Another hand?", "Another game?")  # and L
+WELCOME = "? help  H hint  T tracker  L log"  # a first run, until the first key
 NAME_MAX = 255  # bytes in a file: name (BSD reads it into 256 bytes; 255 is NAME_MAX)
 
 # L's keys to scroll the hand so far
@@ -107,8 +109,18 @@ class Ui:
         self.winched = False  # SIGWINCH seen: the terminal's size may have changed
         self.in_really = False
         self.saved = False  # the last yes/no prompt saved the game (BSD's Saved)
+        self.welcoming = False  # WELCOME is on the error line until the first key
 
     # ----- the screen ------------------------------------------------------
+
+    @property
+    def seat(self) -> int:
+        """The seat shown (a person's); a hot seat hands it on (:meth:`hand_off`)."""
+        return self.screen.seat
+
+    @seat.setter
+    def seat(self, seat: int) -> None:
+        self.screen.seat = seat
 
     def render(self) -> None:
         """Draw the whole screen from the state; curses sends the changes."""
@@ -146,7 +158,7 @@ class Ui:
             if not self.keys.pending:
                 self.note("hint: thinking...")
                 self.render()
-            text, advised = flow.hint(self.session.view(YOU))
+            text, advised = flow.hint(self.session.view(self.seat))
             if not advised:
                 screen.hinted = None
                 self.error(text)
@@ -211,6 +223,10 @@ class Ui:
                 self.interrupted = True
                 continue
             self.screen.whole_hint = ""  # the next key gives the score window back
+            if self.welcoming:  # the first key takes the first run's line away
+                self.welcoming = False
+                if self.screen.message == WELCOME:
+                    self.screen.message = ""
             if key == ESC:
                 return self.keys.escape_sequence()
             return key
@@ -460,12 +476,43 @@ class Ui:
     # ----- the game (driven by flow.run) -------------------------------------
 
     def introduce(self) -> None:
-        """Nothing to say first: the board itself shows the game."""
+        """A new game on mille's first run for this user: the keys BSD's
+        board never names (``WELCOME``) on the error line, until the first
+        key; on later runs (:mod:`mille.storage.firstrun`) the first screen
+        is BSD's, as is a restored game's (its note)."""
+        from ..storage import firstrun
+
+        if not self.screen.message and firstrun.first_run():
+            self.screen.message = WELCOME
+            self.welcoming = self.keep_note = True  # a computer moving first keeps it
+            firstrun.mark()
 
     def resumed_at_end(self) -> None:
         note = self.screen.message  # the restored file's name and date
-        self.new_hand()  # saved at an end-of-hand prompt: deal the next one
+        self.new_hand()  # saved at an end-of-hand prompt: the next one is dealt
         self.screen.message = note
+
+    def hand_off(self, seat: int) -> None:
+        """The hand-off page (``Pass to Ann.``, ``Ann, press a key.``): the
+        board and the hand hidden until a key, then ``seat``'s board.  What
+        was on the error line, the hint, the help and the L view go."""
+        screen = self.screen
+        screen.handing = self.session.name(seat)
+        screen.message, screen.whole_hint, screen.hinted = "", "", None
+        screen.helping, screen.viewing, screen.tracking = False, None, False
+        self.set_prompt("")
+        try:
+            self.read_key()
+        finally:
+            screen.handing = ""
+        self.seat = seat
+        self.render()
+
+    def pause(self) -> None:
+        """A person handed the keyboard with nothing to decide: the board,
+        until a key."""
+        self.set_prompt(PAUSE_PROMPT)
+        self.read_key()
 
     def started(self) -> None:
         self.sync_size()
@@ -494,17 +541,14 @@ class Ui:
     def refused(self, reason: str) -> None:
         self.error(reason)
 
-    def played(self) -> None:
-        pass
-
-    def moved(self) -> None:
-        pass
+    def played(self, outcome: Outcome) -> None:
+        if len(self.session.people) > 1:  # the next person sees it as a computer's
+            self.screen.computer_moved(outcome)
 
     def question(self, question: str) -> None:
         pass
 
     def new_hand(self) -> None:
-        self.session.next_hand()
         self.screen.new_hand()
         self.screen.message = ""
 

@@ -3,12 +3,16 @@
 This is what a front end drives and what a save file holds.  It has no
 screen: the front end asks it to make moves and draws what comes back.  The
 engine (``mille.engine.table``) knows seats; the session knows which seats are
-played by a person and which by a computer.
+played by a person (``people``, each with a name) and which by a computer
+(``computers``), and what each seat has seen of the moves: its event stream,
+:meth:`Session.events` (the log as the seat's view allows, see
+:meth:`mille.engine.view.SeatView.event`).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..engine.rules import BSD, Rules
@@ -21,12 +25,52 @@ if TYPE_CHECKING:
     from ..players.base import Player
 
 
+NAME_MAX = 16  # characters in a person's name
+_TAKEN = r"(you|partner|(partner|comp|player) \d+|team [a-z])"  # the names mille gives seats
+
+
+class BadName(ValueError):
+    """A person's name mille cannot use; ``str()`` says why."""
+
+
+def check_name(name: str) -> str:
+    """``name`` if a person may be called so: 1 to 16 printable
+    characters, no ``,`` or ``=`` (the command line's separators), no space
+    at either end, and not a name mille gives a seat (``You``,
+    ``Partner``, ``Comp 1``, ``Player 2``, ``Team A``).
+
+    >>> check_name("Ann")
+    'Ann'
+    >>> check_name("you")
+    Traceback (most recent call last):
+    ...
+    mille.game.session.BadName: 'you' is a name mille gives a seat
+    """
+    if not name:
+        raise BadName("a name cannot be empty")
+    if len(name) > NAME_MAX:
+        raise BadName(f"a name has at most {NAME_MAX} characters")
+    if not name.isprintable() or "," in name or "=" in name or name.strip() != name:
+        raise BadName(f"{name!r}: a name is printable, without ',' or '=' or spaces at its ends")
+    import re  # (only when a name is given: not at start-up)
+
+    if re.fullmatch(_TAKEN, name, re.IGNORECASE):
+        raise BadName(f"{name!r} is a name mille gives a seat")
+    return name
+
+
+def default_name(seat: int) -> str:
+    """A person's name when none was given: ``Player N`` (as ``Comp N``)."""
+    return f"Player {seat}"
+
+
 @dataclass(eq=False)
 class Session:
     """The table plus the computers, the shuffler and the settings.
 
-    Seats without a computer in ``computers`` are played by people (in
-    BSD's game, seat 0 is you and seat 1 the computer).
+    Seats without a computer in ``computers`` are played by people, named
+    in ``people`` (in BSD's game, seat 0 is you and seat 1 the computer); a
+    person given no name is ``Player N``.
     """
 
     table: Table
@@ -37,6 +81,15 @@ class Session:
     kept: str | None = None  # the recovery file it was last kept in (by this program)
     # every move of this hand, computers' answers too
     log: list[Event] = field(default_factory=list)
+    people: dict[int, str] = field(default_factory=dict)  # by seat: the person's name
+
+    def __post_init__(self) -> None:
+        for seat in range(self.table.rules.players):
+            if seat in self.computers:
+                self.people.pop(seat, None)
+            else:
+                self.people.setdefault(seat, default_name(seat))
+        self.table.ordered = tuple(sorted(self.people))  # O sorts the people's hands
 
     @classmethod
     def new(
@@ -46,9 +99,12 @@ class Session:
         seed: int | None = None,
         humans: tuple[int, ...] = (0,),
         level: str = "standard",
+        names: Mapping[int, str] | None = None,
     ) -> Session:
         """A new game; ``seed`` makes the deals and the computers reproducible;
-        ``level`` says how the computers play.
+        ``humans`` are the seats people play, ``names`` their names (by
+        seat; ``Player N`` for one not named); ``level`` says how the
+        computers play.
 
         >>> s = Session.new(seed=1)
         >>> s.table.rules.name, sorted(s.computers), s.human_to_move
@@ -64,7 +120,8 @@ class Session:
             if seat not in humans
         }
         table = Table.new(rules, deal_rng)
-        session = cls(table=table, computers=computers, deal_rng=deal_rng)
+        people = {seat: (names or {}).get(seat, default_name(seat)) for seat in humans}
+        session = cls(table=table, computers=computers, deal_rng=deal_rng, people=people)
         session._deal_computers_in()
         return session
 
@@ -74,8 +131,24 @@ class Session:
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know: what its computer, its hints and its
-        screen are given."""
-        return SeatView(self.table, seat)
+        screen are given (with the people's names)."""
+        return SeatView(self.table, seat, self.people)
+
+    def events(self, seat: int, start: int = 0) -> list[Event]:
+        """This hand's moves from the ``start``-th of the log on, as
+        ``seat`` saw them (:meth:`SeatView.event`): the seat's event
+        stream, what its board, line mode, log (``L``) and hint show and
+        what a remote seat is sent."""
+        view = self.view(seat)
+        seen = (view.event(event) for event in self.log[start:])
+        return [event for event in seen if event is not None]
+
+    def is_person(self, seat: int) -> bool:
+        return seat not in self.computers
+
+    def name(self, seat: int) -> str:
+        """The seat's name for the others: a person's, or ``Comp N``."""
+        return self.people.get(seat, f"Comp {seat}")
 
     @property
     def level(self) -> str:
@@ -122,7 +195,9 @@ class Session:
         self.log.append(Event(outcome, tuple(table.notices), phase, mileage))
         for seat, computer in self.computers.items():
             view = self.view(seat)
-            computer.observe(view, view.seen(outcome))
+            seen = view.seen(outcome, phase)
+            if seen is not None:  # (a coup fourre let go is not seen)
+                computer.observe(view, seen)
         return outcome
 
     def computer_move(self) -> Outcome:

@@ -147,7 +147,9 @@ def event_dict(view: SeatView, event: Event, version: int) -> dict[str, Any] | N
     """``event`` as ``view``'s seat may see it (the cards another drew
     hidden), or None if it may not see it at all (another seat declining
     a coup fourre)."""
-    outcome = view.seen(event.outcome)
+    outcome = view.seen(event.outcome, event.phase)
+    if outcome is None:
+        return None
     if (
         event.phase == COUP
         and outcome.seat != view.seat

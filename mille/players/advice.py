@@ -43,12 +43,32 @@ def hint(view: SeatView) -> str:
         return "hint: it is not your turn"
     legal = view.legal_moves()
     if len(legal) == 1:
-        move = legal[0]
-    else:
-        from .expert import Expert
+        return f"hint: {label(view, legal[0])} - {reason(view, legal[0])}"
+    from .expert import Expert
 
-        move = Expert(random.Random(HINT_SEED), seat).choose(view)
+    expert = Expert(random.Random(HINT_SEED), seat)
+    move = expert.choose(view)
+    choice = expert.last_choice
+    if choice is not None and choice.standard is not None and choice.move != choice.standard:
+        return f"hint: {label(view, move)} - {searched(view, choice.standard)}"
     return f"hint: {label(view, move)} - {reason(view, move)}"
+
+
+def searched(view: SeatView, standard: Move) -> str:
+    """Why the expert's search chose another move than the standard
+    computer's (whose reason, ``the card needed least`` and the like, did
+    not decide it): the playouts, and the move they beat.  (Not by how
+    much: a search cut short by its time cap would give another figure on
+    a busier machine.)
+
+    >>> from mille.engine.table import Discard
+    >>> from mille.engine.rules import BSD
+    >>> from mille.engine.table import Table
+    >>> t = Table.new(BSD, random.Random(1))
+    >>> searched(SeatView(t, 0), Discard(3))
+    'played out, it beats the usual D3 Extra Tank'
+    """
+    return f"played out, it beats the usual {label(view, standard)}"
 
 
 def label(view: SeatView, move: Move) -> str:
@@ -91,6 +111,8 @@ def reason(view: SeatView, move: Move) -> str:
             view.check(Use(move.slot, t)) is None for t in range(1, rules.sides + 1)
         ):
             return "unplayable, needed least"
+        if card <= D200 and rules.perfect_crossing and VALUES[card] > view.target - tab.mileage:
+            return f"{card_name(card)} would pass {view.target}"  # never playable this trip
         return "the card needed least"
     if card <= D200:
         left = view.target - tab.mileage - VALUES[card]
@@ -115,5 +137,5 @@ def reason(view: SeatView, move: Move) -> str:
         )
         other = view.tableaux[target - 1]
         verb = "slows" if card == SPEED_LIMIT else "stops"
-        return f"{verb} {side_name(rules, target)} at {other.mileage}"
+        return f"{verb} {side_name(rules, target, view.seat, view.names)} at {other.mileage}"
     return "the best use of your hand"

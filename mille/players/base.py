@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..engine.cards import is_safety
-from ..engine.table import Discard, Move, Outcome, Table
+from ..engine.table import PLAYING, Discard, Move, Outcome, Table
 from ..engine.view import SeatView
 
 
@@ -53,10 +53,13 @@ def choose(player: Player, table: Table) -> Move:
     return player.choose(SeatView(table, player.seat))
 
 
-def observe(player: Player, table: Table, outcome: Outcome) -> None:
-    """Show ``player`` a move made at ``table``, as its seat saw it."""
+def observe(player: Player, table: Table, outcome: Outcome, phase: str = PLAYING) -> None:
+    """Show ``player`` a move made at ``table`` in ``phase``, as its seat
+    saw it (nothing of another seat's coup fourre let go)."""
     view = SeatView(table, player.seat)
-    player.observe(view, view.seen(outcome))
+    seen = view.seen(outcome, phase)
+    if seen is not None:
+        player.observe(view, seen)
 
 
 def start_hand(player: Player, table: Table) -> None:

@@ -43,7 +43,7 @@ from .computer import INITIAL_NEED, BsdComputer, needed_remedy
 from .heuristic import NAMES
 from .memory import card_counts, quote, seat_number
 from .safeties import Plays
-from .search import STANDARD_COMPUTERS, ExpertError, expand, public_counts, standard_policy
+from .search import STANDARD_COMPUTERS, ExpertError, expand, standard_policy
 
 # Guesses kept about the other hands, shared out.  Against one opponent,
 # 1,000 guesses hold four times as many different hands as 200 did and get
@@ -113,17 +113,6 @@ class Beliefs:
         particles = self.particles.get(seat)
         if particles is not None:
             self._weigh(seat, particles, outcome, rng)
-        if (
-            view.phase == COUP
-            and view.offer is not None
-            and view.asked is not None
-            and view.asked != self.seat
-        ):
-            # the question shows that the seat asked holds the safety
-            safety = view.offer[1]
-            for particle in self.particles.get(view.asked, []):
-                if safety not in particle:
-                    particle[rng.randrange(len(particle))] = safety
         unseen = view.unseen()
         self._repair(view, unseen, rng)
         return unseen
@@ -190,7 +179,7 @@ class Beliefs:
         ):
             return None
         rng = random.Random(rng.getrandbits(64))
-        public = public_counts(view)
+        public = view.public_counts()
         policy_view = SeatView(t, seat)
         slots = [i for i, c in enumerate(hand) if c != NO_CARD]
         if slots and slots[0] == 0:

@@ -17,6 +17,10 @@ The computer keeps exactly the memory BSD's computer keeps, and nothing more:
 * ``safeties``: whether each of its own safeties is unknown, in hand or
   played.
 
+It plays only cards comp.c's ``canplay`` accepts, which the table's
+deck-empty rule asks too: one function for both, as in BSD
+(:func:`mille.engine.battle.could_play`).
+
 It never looks at the opponent's hand or at the order of the deck; it reads
 only the board (tops, mileage, played safeties, who is rolling), the number
 of cards left in the deck, and its own hand.
@@ -61,6 +65,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
 
+from ..engine.battle import could_play
 from ..engine.cards import (
     ACCIDENT,
     CARD_NAMES,
@@ -165,41 +170,6 @@ def _trunc_div(a: int, b: int) -> int:
     return q if (a >= 0) == (b > 0) else -q
 
 
-def canplay(me: Tableau, op: Tableau, card: int, end: int) -> bool:
-    """comp.c's ``canplay``: could ``me`` usefully play ``card`` now, ``op``
-    its opponent and ``end`` the trip?  (A safety: no.)
-
-    Stricter than the rules in places (a Speed Limit that cannot stop the
-    opponent finishing).  The table's deck-out rule asks the same question
-    (``TopModel.could_play``); this copy reads the two tableaux directly,
-    the computer's hot path.
-    """
-    if card <= D200:
-        if card == D200 and me.nummiles[D200] == 2:
-            return False
-        if card >= D75 and me.speed_top == SPEED_LIMIT:
-            return False
-        if card >= D50 and me.mileage + VALUES[card] > end:
-            return False
-        return me.can_go
-    if card <= SPEED_LIMIT:  # hazards
-        if card == SPEED_LIMIT:
-            return (
-                op.speed_top != SPEED_LIMIT
-                and RIGHT_OF_WAY not in op.safeties
-                and op.mileage + 50 < end
-            )
-        return op.can_go and safety_for(card) not in op.safeties
-    if card <= REPAIRS:
-        return me.top == opposite(card)
-    if card == GO:
-        # BSD's is_repair() is also true of an empty battle pile
-        return not me.can_go and (_is_repair(me.top) or me.top == STOP)
-    if card == END_OF_LIMIT:
-        return me.speed_top == SPEED_LIMIT
-    return False
-
-
 def needed_remedy(me: Tableau) -> int | None:
     """The remedy BSD's computer counts as needed when it decides on
     tableau ``me`` (stopped by a hazard), or None."""
@@ -226,6 +196,42 @@ class BsdComputer:
         # never reset (see the module docstring)
         self.need = list(INITIAL_NEED)
         self.safeties = [UNKNOWN] * NUM_SAFETIES
+
+    @classmethod
+    def from_view(
+        cls,
+        view: SeatView,
+        rng: random.Random,
+        public: Sequence[int] | None = None,
+        need: Sequence[int] | None = None,
+    ) -> BsdComputer:
+        """The computer of ``view``'s seat taking up a hand under way (the
+        expert's playouts and guesses): it counts as seen every card in
+        view (``public``: the counts of ``SeatView.public_counts``, if
+        already counted), knows which of its safeties it holds or has
+        played, and starts from ``need`` (its Numneed) if given, BSD's
+        first one otherwise; its Numgos starts at 0.
+
+        >>> import random
+        >>> from mille.engine.rules import BSD
+        >>> from mille.engine.table import Table
+        >>> view = SeatView(Table.new(BSD, random.Random(7)), 0)
+        >>> bot = BsdComputer.from_view(view, random.Random(1))
+        >>> bot.seat, sum(bot.seen), bot.gos, bot.need == list(INITIAL_NEED)
+        (0, 6, 0, True)
+        """
+        seat = view.seat
+        bot = cls(rng, seat)
+        bot.seen = view.in_view(public)[: EXTRA_TANK + NUM_SAFETIES]
+        own = view.tableaux[seat].safeties
+        hand = view.hand
+        bot.safeties = [
+            PLAYED if EXTRA_TANK + i in own else IN_HAND if EXTRA_TANK + i in hand else UNKNOWN
+            for i in range(NUM_SAFETIES)
+        ]
+        if need is not None:
+            bot.need = list(need)
+        return bot
 
     # ----- memory ---------------------------------------------------------
 
@@ -436,7 +442,7 @@ class BsdComputer:
                     return USES[i], _NO_VALUES
                 safe += 1
                 playit[i] = True
-            elif card != NO_CARD and canplay(me, op, card, end):
+            elif card != NO_CARD and could_play(me, op, card, end):
                 playit[i] = True
                 cango += 1
                 if card <= D200:

@@ -36,7 +36,15 @@ from ..engine.view import SeatView
 from .beliefs import KEYS, OPTIONAL_KEYS, Beliefs
 from .memory import integer, quote
 from .safeties import SafetyTracker
-from .search import DEFAULT_BUDGET, Budget, ExpertError, Sampler, distinct_moves, search
+from .search import (
+    DEFAULT_BUDGET,
+    Budget,
+    Choice,
+    ExpertError,
+    Sampler,
+    distinct_moves,
+    search,
+)
 
 
 class Expert:
@@ -56,6 +64,7 @@ class Expert:
         self.safeties = SafetyTracker(seat)
         self.last_moves = 0  # simulated moves of the last decision (for benchmarks)
         self.last_playouts = 0
+        self.last_choice: Choice | None = None  # the last search (the hint says what decided it)
 
     # its guesses, as ``Beliefs`` keeps them: by other seat, the guesses at
     # its hand, the moves foreseen with them, (bsd) its Numneed
@@ -115,6 +124,7 @@ class Expert:
         if view.current_player != self.seat:
             raise ExpertError(f"seat {self.seat} is not to decide")
         self.last_moves = 0
+        self.last_choice = None
         if view.phase == COUP:
             return YES
         if view.phase == EXTENSION:
@@ -136,6 +146,7 @@ class Expert:
             self.safeties if self.track_safeties else None,
         )
         choice = search(sampler, candidates, self.budget, rng)
+        self.last_choice = choice
         self.last_moves = choice.moves
         self.last_playouts = choice.playouts
         return choice.move

@@ -76,6 +76,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -225,26 +226,32 @@ class Heuristic:
         self.seen = [0] * KINDS
         self.refills = 0  # the table's reshuffles accounted for
 
+    @classmethod
+    def from_view(
+        cls, view: SeatView, rng: random.Random, public: Sequence[int] | None = None
+    ) -> Heuristic:
+        """The computer of ``view``'s seat taking up a hand under way (the
+        expert's playouts and guesses), counting as seen every card in view
+        (``public``: the counts of ``SeatView.public_counts``, if already
+        counted), as it counts at the start of a hand."""
+        bot = cls(rng, view.seat)
+        bot.start_hand(view, public)
+        return bot
+
     # ----- memory ----------------------------------------------------------
 
-    def start_hand(self, view: SeatView) -> None:
-        """A new deal: the deck's composition, and its own six cards."""
+    def start_hand(self, view: SeatView, public: Sequence[int] | None = None) -> None:
+        """A new deal: the deck's composition, and its own six cards
+        (every card in view, ``public`` as :meth:`recount` takes it)."""
         rules = view.rules
         self.deck = list(rules.deck) + [rules.false_virtues]
-        self.recount(view)
+        self.recount(view, public)
 
-    def recount(self, view: SeatView) -> None:
-        """Count again every card in view (after a reshuffle, or a restore)."""
-        seen = [0] * KINDS
-        for card in view.hand:
-            if card != NO_CARD:
-                seen[card] += 1
-        for card in view.discard + view.set_aside:
-            seen[card] += 1
-        for tab in view.tableaux:
-            for card in tab.cards():
-                seen[card] += 1
-        self.seen = seen
+    def recount(self, view: SeatView, public: Sequence[int] | None = None) -> None:
+        """Count again every card in view (after a reshuffle, or a restore);
+        ``public``: the counts of ``SeatView.public_counts``, if already
+        counted."""
+        self.seen = view.in_view(public)
         self.refills = view.refills
 
     def observe(self, view: SeatView, outcome: Outcome) -> None:

@@ -5,8 +5,10 @@ computer behind a level is a *kind*, the name a save file records: ``easy``
 and ``expert`` are themselves; ``standard`` is the preset's own computer,
 :attr:`mille.engine.rules.Rules.standard_computer` (BSD's heuristic, ``bsd``,
 in the bsd preset; the rules-aware ``heuristic`` in the others).  Self-play
-and the benchmarks add two simple players that no game saves, ``random`` and
-``greedy``, and may name a kind directly (``heuristic`` under bsd).
+and the benchmarks add players that no game saves: two simple ones, ``random``
+and ``greedy``, and ``learned`` (a model that scores moves, measured against
+the standard before it may become one); they may also name a kind directly
+(``heuristic`` under bsd).
 
 The classes are imported only when asked for: starting the game imports
 no computer it does not play.
@@ -33,9 +35,11 @@ if TYPE_CHECKING:
 
 LEVELS = ("easy", "standard", "expert")  # what a person chooses (--level)
 STANDARD = "standard"
+# who each level is for: the ? screens and the README say it in these words
+LEVEL_GUIDE = "easy for a first game, standard for most, expert for a challenge"
 SAVED_KINDS = ("bsd", "heuristic", "easy", "expert")  # what a save file may name
 # every name self-play takes (--players), in the order its help lists them
-PLAYER_NAMES = ("easy", "standard", "bsd", "heuristic", "random", "greedy", "expert")
+PLAYER_NAMES = ("easy", "standard", "bsd", "heuristic", "random", "greedy", "expert", "learned")
 
 _CLASS_NAMES = {
     "BsdComputer": "bsd",
@@ -44,11 +48,12 @@ _CLASS_NAMES = {
     "Expert": "expert",
     "RandomPlayer": "random",
     "GreedyPlayer": "greedy",
+    "Learned": "learned",
 }
 
 
 def computer_class(kind: str) -> type[Any]:
-    """The class of a computer kind (a saved kind, ``random`` or ``greedy``)."""
+    """The class of a computer kind (a saved kind, ``random``, ``greedy`` or ``learned``)."""
     if kind == "bsd":
         from .computer import BsdComputer
 
@@ -73,6 +78,10 @@ def computer_class(kind: str) -> type[Any]:
         from .autoplayers import GreedyPlayer
 
         return GreedyPlayer
+    if kind == "learned":
+        from .learned import Learned
+
+        return Learned
     raise ValueError(f"unknown computer kind {kind!r}")
 
 

@@ -17,9 +17,11 @@ the seat watches:
   safety put in): BSD's computer plays a safety as soon as its hazard is on
   it (the coup-fourre window too), once every hazard it stops is in view,
   and often when it has nothing else to play late in the deck.
-* ``Coup Fourre?`` put to a seat shows it holds the safety; a hazard that
-  lands with no question put (``offer`` presets) shows that no seat of the
-  side it landed on holds it.
+* a hazard that lands with no coup fourre made of it (``offer`` presets)
+  shows that no seat of the side it landed on holds its safety (a
+  computer always makes the coup; a question put to another seat is not
+  seen, nor a person's ``n`` to it, so a person who lets a coup go is
+  taken for one without the safety).
 
 The guesses at the other hands (the expert's particles) cannot learn
 this: a computer keeps its safeties, so they hardly change what it plays,
@@ -140,12 +142,11 @@ class SafetyTracker:
         self._shown(view, outcome)
 
     def _shown(self, view: SeatView, outcome: Outcome) -> None:
-        """What a coup-fourre question, or its absence, shows."""
-        if view.phase == COUP and view.offer is not None and view.asked is not None:
-            safety = view.offer[1]
-            if view.asked != self.seat and self.weights.get(safety):
-                self.weights[safety] = {view.asked: 1.0}
-            return
+        """What a hazard landing shows: no coup fourre was made of it, so
+        (as the computers always make one) no seat of its side holds the
+        safety.  A question put to another seat is not seen
+        (``SeatView.question_hidden``), and neither is a person's ``n``: a
+        person who lets the coup go is taken for one without the safety."""
         move = outcome.move
         if (
             view.rules.coup != OFFER

@@ -59,13 +59,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from time import monotonic
 
-from ..engine.cards import EXTRA_TANK, NO_CARD, NUM_SAFETIES, is_safety
+from ..engine.cards import NO_CARD, is_safety
 from ..engine.rules import TIE_NO_GAME
 from ..engine.table import OVER, PLAYING, Answer, Discard, Move, Outcome, Pick, Table, Use
 from ..engine.view import SeatView, seen_by_others
 from .base import Player
-from .computer import IN_HAND, PLAYED, UNKNOWN, BsdComputer
-from .heuristic import KINDS, Heuristic
+from .computer import BsdComputer
+from .heuristic import Heuristic
 from .safeties import SafetyTracker
 
 GAME_WEIGHT = 3000.0  # points a sure game win is worth over a lost one
@@ -139,11 +139,13 @@ class _Stats:
 @dataclass(frozen=True)
 class Choice:
     """What a search chose, and what it spent: the simulated moves and the
-    playouts."""
+    playouts; and the standard computer's move (``standard``), which it
+    keeps unless another beats it clearly in the playouts."""
 
     move: Move
     moves: int
     playouts: int
+    standard: Move | None = None
 
 
 def search(sampler: Sampler, candidates: list[Move], budget: Budget, rng: random.Random) -> Choice:
@@ -218,8 +220,8 @@ def search(sampler: Sampler, candidates: list[Move], budget: Budget, rng: random
         width = fill(alive, wider)
     best = max(alive, key=lambda s: s.mean(width))
     if best is not base and _z(best, base, width) >= budget.confidence:
-        return Choice(best.move, used, playouts)
-    return Choice(base.move, used, playouts)
+        return Choice(best.move, used, playouts, base.move)
+    return Choice(base.move, used, playouts, base.move)
 
 
 def _z(a: _Stats, b: _Stats, n: int) -> float:
@@ -260,17 +262,6 @@ def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def public_counts(table: Table | SeatView) -> list[int]:
-    """Counts by kind of the cards every seat sees (piles and tableaux)."""
-    counts = [0] * KINDS
-    for card in table.discard + table.set_aside:
-        counts[card] += 1
-    for tab in table.tableaux:
-        for card in tab.cards():
-            counts[card] += 1
-    return counts
-
-
 def expand(counts: Sequence[int]) -> list[int]:
     """A multiset of kinds as a list, in card order."""
     return [kind for kind, n in enumerate(counts) for _ in range(n)]
@@ -283,32 +274,13 @@ def standard_policy(
     need: Sequence[int] | None = None,
 ) -> Player:
     """The preset's standard computer for ``view``'s seat (BSD's for bsd,
-    the rules-aware heuristic otherwise), counting as seen what that seat
-    sees (``public``: the counts of ``public_counts``, if known); BSD's starts
-    from ``need`` (its Numneed) if given."""
-    rules = view.rules
-    seat = view.seat
-    seen = list(public_counts(view) if public is None else public)
-    hand = view.hand
-    for card in hand:
-        if card != NO_CARD:
-            seen[card] += 1
-    if STANDARD_COMPUTERS[rules.standard_computer] is BsdComputer:
-        bot = BsdComputer(rng, seat)
-        bot.seen = seen[: EXTRA_TANK + NUM_SAFETIES]
-        own = view.tableaux[seat].safeties
-        bot.safeties = [
-            PLAYED if EXTRA_TANK + i in own else IN_HAND if EXTRA_TANK + i in hand else UNKNOWN
-            for i in range(NUM_SAFETIES)
-        ]
-        if need is not None:
-            bot.need = list(need)
-        return bot
-    heuristic = Heuristic(rng, seat)
-    heuristic.deck = list(rules.deck) + [rules.false_virtues]
-    heuristic.seen = seen
-    heuristic.refills = view.refills
-    return heuristic
+    the rules-aware heuristic otherwise), built from the view by its own
+    class (``from_view``): it counts as seen what that seat sees
+    (``public``: the counts of ``SeatView.public_counts``, if known);
+    BSD's starts from ``need`` (its Numneed) if given."""
+    if STANDARD_COMPUTERS[view.rules.standard_computer] is BsdComputer:
+        return BsdComputer.from_view(view, rng, public, need)
+    return Heuristic.from_view(view, rng, public)
 
 
 class Sampler:
@@ -332,7 +304,7 @@ class Sampler:
         self.seat = seat = view.seat
         self.needs = needs or {}
         self.side = view.side_of(seat)
-        self.public = public_counts(view)
+        self.public = view.public_counts()
         self.unseen = view.unseen()
         self.beliefs = beliefs or {}
 
@@ -548,7 +520,6 @@ __all__ = [
     "distinct_moves",
     "expand",
     "game_chance",
-    "public_counts",
     "search",
     "standard_policy",
 ]

@@ -4,14 +4,17 @@ and back.
 The document holds any preset and seat count: the rules (rebuilt through
 :func:`mille.engine.rules.find_rules`), who controls each seat (a person, or
 a computer at its level, with its memory and generator), the whole table,
-the dealer's generator, and the log of the moves since your last turn (what
-the N-seat board and the line mode show, so a restored game shows the same
-screen).  ``docs/save-format.md`` describes every key.
+the dealer's generator, and the log of the hand's moves (what the boards
+and the line mode show, each seat its own part of it, so a restored game
+shows the same screens; files written before 2.1 kept it from seat 0's
+last turn only).  A person's seat records a name when it is not the
+default ``Player N``.  ``docs/save-format.md`` describes every key.
 
 Writing puts the keys in the order of the tables below.  Reading checks the
-shape of every value (through :mod:`mille.storage.checks`) and that each
-logged move is one the engine could have made; the table's rules are
-checked by :meth:`Table.validate`, the one owner of the rules' invariants.
+shape of every value (through :mod:`mille.storage.checks`); that each
+logged move is one the engine could have made is checked by
+:func:`mille.engine.validation.check_event`, and the table's rules by
+:meth:`Table.validate`: the engine owns the rules' invariants.
 
 >>> from mille.game.session import Session
 >>> data = session_to_dict(Session.new(seed=7))
@@ -30,9 +33,9 @@ if TYPE_CHECKING:
 
     from ..players.base import Player
 
-from ..engine.cards import ALL_NAMES, NO_CARD, is_hazard, is_safety
-from ..engine.describe import recent
-from ..engine.rules import PRESETS, PROBLEMS, RIGGINGS, Rules, RulesError, find_rules
+from ..engine.cards import ALL_NAMES, NO_CARD
+from ..engine.deal import RESHUFFLED
+from ..engine.rules import OFFER, PRESETS, PROBLEMS, RIGGINGS, Rules, RulesError, find_rules
 from ..engine.table import (
     COUP,
     EXTENSION,
@@ -48,7 +51,8 @@ from ..engine.table import (
     Use,
 )
 from ..engine.tableau import Tableau
-from ..game.session import Session
+from ..engine.validation import EventError, check_event
+from ..game.session import Session, check_name, default_name
 from ..players.registry import computer_kinds, kind_of
 from .checks import (
     BIG,
@@ -92,6 +96,7 @@ _RULES_KEYS = (
 )
 _BOOL_OPTIONS = ("perfect_crossing", "stacking", "reshuffle", "always_discard", "karma")
 _HUMAN_KEYS = ("control",)
+_NAMED_HUMAN_KEYS = ("control", "name")
 _COMPUTER_KEYS = ("control", "kind", "memory", "rng")
 _TABLE_KEYS = (
     "hands",
@@ -113,8 +118,9 @@ _TABLE_KEYS = (
     "seed",
     "refills",
 )
-# written only when set (files from before them lack them: 0 and false)
-TABLE_OPTIONAL = ("idle_refills",)
+# written only when set (files from before them lack them: 0, false, and
+# for owed what such a file meant, see _owed_by_default)
+TABLE_OPTIONAL = ("idle_refills", "owed")
 TABLEAU_OPTIONAL = ("needs_go",)
 _TABLEAU_KEYS = (
     "battle",
@@ -149,9 +155,8 @@ _EVENT_KEYS = (
 _PHASES = (PLAYING, EXTENSION, COUP, OVER)
 _MOVE_PHASES = (PLAYING, EXTENSION, COUP)  # a move is made in these (not once it is over)
 _MOVE = re.compile(r"P|U[P1-6](>[1-9])?|D[P1-6]|y|n")
-_RESHUFFLED = "discard pile reshuffled"  # the notice of the reshuffle rule; the rest are karma's
-_NOTICE = re.compile(
-    rf"{_RESHUFFLED}|karma clash: both lose karma"
+_NOTICE = re.compile(  # the notices mille gives: a reshuffle's, karma's
+    rf"{RESHUFFLED}|karma clash: both lose karma"
     r"|side [1-9] (loses|regains) karma"
 )
 
@@ -202,7 +207,7 @@ def session_to_dict(session: Session) -> dict[str, Any]:
         "table": table_to_dict(table),
         "window_full": session.window_full,
         "deal_rng": rng_to_dict(session.deal_rng),
-        "log": [_event_to_dict(event) for event in session.log[recent(session.log) :]],
+        "log": [event_to_dict(event) for event in session.log],
     }
 
 
@@ -226,7 +231,8 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
 def _seat_to_dict(session: Session, seat: int) -> dict[str, Any]:
     player = session.computers.get(seat)
     if player is None:
-        return {"control": "human"}
+        name = session.people.get(seat, default_name(seat))
+        return {"control": "human"} | ({} if name == default_name(seat) else {"name": name})
     try:
         kind = kind_of(player)
     except ValueError:
@@ -249,6 +255,9 @@ def _seat_to_dict(session: Session, seat: int) -> dict[str, Any]:
 def table_to_dict(table: Table) -> dict[str, Any]:
     """The table's state (not its rules) as the file's ``table`` object."""
     offer = table.offer
+    optional = ({"idle_refills": table.idle_refills} if table.idle_refills else {}) | (
+        {"owed": table.owed} if table.owed != _owed_by_default(table) else {}
+    )
     return {
         "hands": [[_card(c) for c in hand] for hand in table.hands],
         "tableaux": [_tableau_to_dict(tab) for tab in table.tableaux],
@@ -274,7 +283,20 @@ def table_to_dict(table: Table) -> dict[str, Any]:
         "marks": list(table.marks),
         "seed": table.seed,
         "refills": table.refills,
-    } | ({"idle_refills": table.idle_refills} if table.idle_refills else {})
+    } | optional
+
+
+def _owed_by_default(table: Table) -> bool:
+    """What a file without ``owed`` means, as files from before it meant:
+    a mover of a coup fourré preset yet to pick with a hand short of a card
+    picks two cards."""
+    hand = table.hands[table.to_move]
+    return (
+        table.rules.coup == OFFER
+        and table.phase == PLAYING
+        and hand[0] == NO_CARD
+        and hand[1] == NO_CARD
+    )
 
 
 def _tableau_to_dict(tab: Tableau) -> dict[str, Any]:
@@ -297,13 +319,15 @@ def _tableau_to_dict(tab: Tableau) -> dict[str, Any]:
     } | ({"needs_go": True} if tab.needs_go else {})
 
 
-def _event_to_dict(event: Event) -> dict[str, Any]:
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """An event as plain JSON values (the save file's ``log`` items; a card
+    hidden from the seat whose stream it is, ``NO_CARD``, is ``null``)."""
     outcome = event.outcome
     return {
         "seat": outcome.seat,
         "move": str(outcome.move),
         "card": _card(outcome.card),
-        "drawn": _cards(list(outcome.drawn)),
+        "drawn": [_card(card) for card in outcome.drawn],
         "coup_fourre": outcome.coup_fourre,
         "extra_turn": outcome.extra_turn,
         "notices": list(event.notices),
@@ -324,8 +348,8 @@ def read_body(d: dict[str, Any]) -> Session:
     """The session in a document whose top-level keys are checked: those of
     version 3, or of version 2 (no ``log``: the log is empty)."""
     rules = _rules(d["rules"], "rules")
-    table = _table(d["table"], "table", rules)
-    computers = _seats(d["seats"], "seats", rules)
+    computers, people = _seats(d["seats"], "seats", rules)
+    table = _table(d["table"], "table", rules, tuple(sorted(people)))
     if table.phase in (EXTENSION, COUP) and table.asked in computers:
         fail("table.asked", "a computer never leaves a question pending")
     window_full = read_bool(d["window_full"], "window_full")
@@ -334,9 +358,13 @@ def read_body(d: dict[str, Any]) -> Session:
         _event(item, f"log[{i}]", rules)
         for i, item in enumerate(read_list(d.get("log", []), "log"))
     ]
-    _check_log(log)
     return Session(
-        table=table, computers=computers, deal_rng=deal_rng, window_full=window_full, log=log
+        table=table,
+        computers=computers,
+        deal_rng=deal_rng,
+        window_full=window_full,
+        log=log,
+        people=people,
     )
 
 
@@ -390,7 +418,8 @@ def _optional(data: Any, keys: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(key for key in keys if isinstance(data, dict) and key in data)
 
 
-def _table(data: Any, where: str, rules: Rules) -> Table:
+def _table(data: Any, where: str, rules: Rules, ordered: tuple[int, ...] = (0,)) -> Table:
+    """The ``table`` object; ``ordered``: the seats O keeps in order (the people's)."""
     d = read_object(data, where, _TABLE_KEYS + _optional(data, TABLE_OPTIONAL))
     seats, sides = rules.players, rules.sides
     phase = d["phase"]
@@ -423,7 +452,9 @@ def _table(data: Any, where: str, rules: Rules) -> Table:
         seed=read_int(d["seed"], f"{where}.seed", 0, 2**32 - 1),
         refills=read_int(d["refills"], f"{where}.refills", 0, BIG),
         idle_refills=read_int(d.get("idle_refills", 0), f"{where}.idle_refills", 0, BIG),
+        ordered=ordered,
     )
+    table.owed = read_bool(d["owed"], f"{where}.owed") if "owed" in d else _owed_by_default(table)
     return validated(table)
 
 
@@ -463,8 +494,10 @@ def _offer(data: Any, where: str, sides: int) -> tuple[int, int, int] | None:
     )
 
 
-def _seats(data: Any, where: str, rules: Rules) -> dict[int, Player]:
+def _seats(data: Any, where: str, rules: Rules) -> tuple[dict[int, Player], dict[int, str]]:
+    """The computers and the people's names, by seat."""
     computers: dict[int, Player] = {}
+    people: dict[int, str] = {}
     kinds = computer_kinds(rules)
     for seat, item in enumerate(read_list(data, where, rules.players)):
         here = f"{where}[{seat}]"
@@ -474,7 +507,17 @@ def _seats(data: Any, where: str, rules: Rules) -> dict[int, Player]:
             fail(here, "missing key 'control'")
         control = item["control"]
         if control == "human":
-            read_object(item, here, _HUMAN_KEYS)
+            if "name" not in item:
+                read_object(item, here, _HUMAN_KEYS)
+                people[seat] = default_name(seat)
+                continue
+            name = read_str(read_object(item, here, _NAMED_HUMAN_KEYS)["name"], f"{here}.name")
+            try:
+                people[seat] = check_name(name)
+            except ValueError as exc:
+                fail(f"{here}.name", str(exc))
+            if list(people.values()).count(name) > 1:
+                fail(f"{here}.name", f"{show(name)} is another seat's name too")
             continue
         if control != "computer":
             fail(f"{here}.control", f"must be 'human' or 'computer', not {show(control)}")
@@ -488,7 +531,7 @@ def _seats(data: Any, where: str, rules: Rules) -> dict[int, Player]:
             )
         rng = read_rng(d["rng"], f"{here}.rng")
         computers[seat] = read_computer(kind, d["memory"], rng, seat, f"{here}.memory")
-    return computers
+    return computers, people
 
 
 def _move(text: Any, where: str) -> Move:
@@ -502,6 +545,22 @@ def _move(text: Any, where: str) -> Move:
     if text[0] == "D":
         return Discard(slot)
     return Use(slot, int(text[3]) if len(text) > 2 else None)
+
+
+def event_from_dict(data: Any, rules: Rules, where: str = "event") -> Event:
+    """An event as :func:`event_to_dict` wrote it for a seat (a card hidden
+    from the seat ``null``), checked as the save file's log items are;
+    ``SaveError`` if it is not one."""
+    d = read_object(data, where, _EVENT_KEYS)
+    drawn = read_list(d["drawn"], f"{where}.drawn")
+    named = [ALL_NAMES[0] if card is None else card for card in drawn]
+    event = _event(d | {"drawn": named}, where, rules)
+    if None not in drawn:
+        return event
+    cards = tuple(
+        NO_CARD if seen is None else card for seen, card in zip(drawn, event.outcome.drawn)
+    )
+    return Event(replace(event.outcome, drawn=cards), event.notices, event.phase, event.mileage)
 
 
 def _event(data: Any, where: str, rules: Rules) -> Event:
@@ -532,50 +591,9 @@ def _event(data: Any, where: str, rules: Rules) -> Event:
         extra_turn=read_bool(d["extra_turn"], f"{where}.extra_turn"),
     )
     mileage = read_int(d["mileage"], f"{where}.mileage", 0, BIG)
-    _check_event(outcome, phase, notices, rules, where)
-    return Event(outcome, tuple(notices), phase, mileage)
-
-
-def _check_event(
-    outcome: Outcome, phase: str, notices: list[str], rules: Rules, where: str
-) -> None:
-    """An event the engine could have made: its card, draws, flags and
-    notices agree with its move and the rules."""
-    move, card = outcome.move, outcome.card
-    if isinstance(move, Answer):
-        if phase == PLAYING:
-            fail(where, "an answer is made only to a question")
-        if (
-            outcome.coup_fourre != (card != NO_CARD)
-            or outcome.coup_fourre
-            and not (move.yes and phase == COUP and is_safety(card))
-        ):
-            fail(where, "only a yes to Coup Fourre? plays a card (its safety)")
-    elif phase != PLAYING:
-        fail(where, f"a question must be answered y or n, not {move}")
-    elif isinstance(move, Pick):
-        if card != NO_CARD or not 1 <= len(outcome.drawn) <= 2:
-            fail(where, "a pick draws 1 or 2 cards and plays none")
-    elif card == NO_CARD or outcome.drawn:
-        fail(where, f"{move} plays a card and draws none")
-    if not isinstance(move, Pick) and outcome.drawn:
-        fail(where, "only a pick draws cards")
-    safety = isinstance(move, Use) and is_safety(card)
-    if (
-        outcome.extra_turn != safety
-        or outcome.coup_fourre
-        and not (safety or isinstance(move, Answer))
-    ):
-        fail(where, "only a safety gives another turn or a coup fourre")
-    if isinstance(move, Use) and move.target == rules.side_of(outcome.seat) and is_hazard(card):
-        fail(where, "a hazard on the mover's own side")
-    for i, notice in enumerate(notices):
-        karma = notice != _RESHUFFLED
-        side = int(notice.split()[1]) if notice.startswith("side ") else 0
-        if (karma and not rules.karma) or (not karma and not rules.reshuffle) or side > rules.sides:
-            fail(f"{where}.notices[{i}]", f"not a notice of these rules: {show(notice)}")
-
-
-def _check_log(log: list[Event]) -> None:
-    if recent(log):
-        fail(f"log[{recent(log) - 1}]", "the log starts after your last turn, not before it")
+    event = Event(outcome, tuple(notices), phase, mileage)
+    try:  # a move the engine could have made
+        check_event(event, rules)
+    except EventError as e:
+        fail(where if e.notice is None else f"{where}.notices[{e.notice}]", str(e))
+    return event

@@ -13,7 +13,8 @@ and offers them one at a time.  Before it uses or removes the one offered
 it takes it with :func:`claim`: a rename, which only one mille can win,
 then a check that the file is still the one that was offered (its
 modification time), so a game kept meanwhile by another mille is never
-removed.  A recovery file that does not load is moved aside
+removed.  A claim whose mille died before removing the file (a SIGKILL, a
+crash) is put back under its name and offered again (:func:`abandoned`).  A recovery file that does not load is moved aside
 (:func:`set_aside`, ``NAME.bad``) rather than deleted.
 
 The files live in the per-user state directory: ``$XDG_STATE_HOME/mille``
@@ -136,13 +137,23 @@ def signal_reason(signum: int) -> str:
 
 
 def kept_games() -> list[tuple[str, float]]:
-    """Every recovery file as ``(path, mtime)``, newest first."""
+    """Every recovery file as ``(path, mtime)``, newest first (a claim
+    whose mille is gone is put back first: :func:`abandoned`)."""
     try:
         names = os.listdir(directory())
     except (OSError, ValueError):  # missing, unreachable, or a NUL in the name
         return []
     found = []
     for name in names:
+        if name.startswith(PREFIX) and abandoned(name):
+            game = name.rpartition(CLAIM_SUFFIX)[0]
+            if os.path.lexists(_join(directory(), game)):
+                continue  # (never: no two kept games share a name)
+            try:
+                os.rename(_join(directory(), name), _join(directory(), game))
+            except OSError:  # another mille put it back first
+                continue
+            name = game
         if not (name.startswith(PREFIX) and name.endswith(SUFFIX)):
             continue
         target = _join(directory(), name)
@@ -152,6 +163,33 @@ def kept_games() -> list[tuple[str, float]]:
             continue
     found.sort(key=lambda item: (-item[1], item[0]))
     return found
+
+
+def abandoned(name: str) -> bool:
+    """``name`` is a claimed recovery file (``NAME.claimed-PID``) whose
+    mille is gone (it died between the claim and the removal: a SIGKILL, a
+    crash, a power cut), so that the game would never be offered again.
+    Where it cannot be told (Windows), no claim is abandoned.
+
+    >>> abandoned("interrupted-game.json")
+    False
+    """
+    game, found, pid = name.rpartition(CLAIM_SUFFIX + "-")
+    if not found or not game.endswith(SUFFIX) or not (pid.isascii() and pid.isdigit()):
+        return False
+    return not _windows() and not _alive(int(pid))
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)  # (POSIX: signal 0 only asks whether it exists)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):  # another user's (PermissionError): alive
+        return True
+    return True
 
 
 def pending() -> tuple[str, float] | None:

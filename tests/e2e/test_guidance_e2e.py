@@ -36,11 +36,12 @@ def test_the_n_seat_board_shows_options_keys_help_and_the_whole_hand(spawn: Spaw
     board = term.settle()
 
     term.send("?")
-    term.wait_for("In force: 1000 miles, game 5000 points, perfect crossing, no stacking,", row=1)
+    term.wait_for("MILLE BORNES.  In force: 1000 miles, game 5000 points, perfect crossing", row=0)
     help_lines = term.settle()
     text = "\n".join(help_lines)
-    assert "karma, standard computers." in text and "Extension?" not in text
-    assert "Karma: a hazard costs your side its karma" in text
+    assert "karma, standard computers\n(--level: easy for a first game," in text
+    assert "Extension?" not in text
+    assert "Karma: a hazard costs your side its" in text.replace("\n", " ")
     assert "L      the hand so far" in text
     term.send(" ")
     term.wait(lambda: term.lines() == board, what="the board again")
@@ -124,7 +125,7 @@ def test_bsds_board_shows_a_long_hint_whole_then_its_own_screen_again(spawn: Spa
     term.wait_for("--MILEAGE--", row=17)
 
     term.send("?")
-    term.wait_for("Computer: standard (--level).  Press any key", row=23)
+    term.wait_for("for a challenge).  Press any key to go back to the game.", row=23)
     assert "  L      the hand so far (scroll)" in term.text()
     term.send(" ")
     term.wait_for("--MILEAGE--", row=17)

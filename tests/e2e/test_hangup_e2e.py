@@ -188,7 +188,7 @@ def test_a_hang_up_keeps_the_game(spawn: Spawn, tmp_path: Path, where: str, how:
         assert f"mille: {REASONS[how]}; the game is kept in ".encode() in term.raw
     if how == "close":  # a plain mille offers the interrupted game
         again = spawn(cwd=tmp_path, state_home=term.state_home)
-        again.wait_for("Resume it? [yn]")
+        again.wait_for("Resume it? (n deletes it) [yn]")
         again.send("y")
     else:
         copy = tmp_path / "kept.json"

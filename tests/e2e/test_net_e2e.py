@@ -53,7 +53,7 @@ def play_turns(terms: list[Term], turns: int) -> None:
 
 def test_host_two_joins_sigterm_and_resume(spawn: Spawn) -> None:
     host = spawn(
-        "--host", "--rules", "classic", "--players", "4", "--people", "3", "--port", "0",
+        "--host", "--rules", "classic", "--players", "4", "--people", "0,1,2", "--port", "0",
         "--seed", "3", "--name", "Host\x1b[2J",
     )  # fmt: skip
     address, code = join_command(host)

@@ -39,8 +39,8 @@ def state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def spawn(state_home: Path) -> Iterator[Callable[..., Term]]:
     started: list[Term] = []
 
-    def start(*args: str) -> Term:
-        started.append(Term(*args, state_home=state_home))
+    def start(*args: str, command: str | None = None) -> Term:
+        started.append(Term(*args, state_home=state_home, command=command))
         return started[-1]
 
     yield start
@@ -73,9 +73,9 @@ def hand_on_screen(term: Term) -> list[str]:
 
 def ask(term: Term) -> None:
     term.wait_for(f"mille: a game was interrupted on {time.ctime(WHEN)}:")
-    term.wait_for("Resume it? [yn]")
+    term.wait_for("Resume it? (n deletes it) [yn]")
     lines = term.lines()
-    which = lines[lines.index("Resume it? [yn]") - 1]
+    which = lines[lines.index("Resume it? (n deletes it) [yn]") - 1]
     assert re.fullmatch(r"bsd, 2 players, scores \d+, \d+\.", which), which
 
 
@@ -107,7 +107,7 @@ def test_another_answer_asks_again(spawn: Callable[..., Term], state_home: Path)
     ask(term)
     term.child.send("p\r")
     term.wait(lambda: term.bells() == 2, what="a beep for each other key")
-    assert b"Resume it? [yn] " in term.raw and b">>:Move:" not in term.raw
+    assert b"Resume it? (n deletes it) [yn] " in term.raw and b">>:Move:" not in term.raw
     term.child.send("Y")
     term.wait(lambda: hand_on_screen(term) == hand_names(session), what="the resumed hand")
     assert not path.exists()
@@ -156,6 +156,42 @@ def test_control_backslash_at_the_question_keeps_the_game(
     assert term.wait_exit() == 130  # as ^C: nothing was answered
     assert b"Traceback" not in term.raw
     assert path.read_bytes() == before
+
+
+OFFER_THEN_TERMINAL = """
+import sys, termios
+from mille.frontends import cli
+
+status = cli.main([])
+lflag = termios.tcgetattr(0)[3]
+print("restored" if lflag & termios.ICANON and lflag & termios.ECHO else "raw")
+sys.exit(status)
+"""
+
+
+@pytest.mark.parametrize("name, reason", [("SIGTERM", "terminated"), ("SIGHUP", "hang-up")])
+def test_a_signal_at_the_question_keeps_the_game_and_restores_the_terminal(
+    spawn: Callable[..., Term], state_home: Path, tmp_path: Path, name: str, reason: str
+) -> None:
+    """As everywhere else: one line, exit status 1, the terminal as it was
+    (not left in cbreak, no echo), the kept game untouched."""
+    import signal
+    import sys
+
+    _, path = interrupted_game()
+    before = path.read_bytes()
+    script = tmp_path / "script" / "offer.py"  # (not beside the state's mille/)
+    script.parent.mkdir()
+    script.write_text(OFFER_THEN_TERMINAL)
+    term = spawn(str(script), command=sys.executable)
+    ask(term)
+    term.child.kill(getattr(signal, name))
+    assert term.wait_exit() == 1
+    text = term.raw.decode(errors="replace")
+    assert f"\nmille: {reason}: the interrupted game is kept for next time\r\n" in text
+    assert "restored" in text and "Traceback" not in text
+    assert path.read_bytes() == before and path.stat().st_mtime == WHEN
+    assert os.listdir(path.parent) == [path.name]
 
 
 def test_end_of_file_keeps_the_game(spawn: Callable[..., Term], state_home: Path) -> None:

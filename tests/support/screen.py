@@ -67,18 +67,27 @@ class Term:
         command: str | None = None,
         state_home: str | os.PathLike[str] | None = None,
         env: dict[str, str] | None = None,
+        first_run: bool = False,
     ) -> None:
         """Run ``mille *args`` (or ``command *args``) on a rows x cols pty.
 
         Every Term has its own ``XDG_STATE_HOME`` (``self.state_home``): a
         fresh temporary directory, removed by ``close()``, unless the caller
         passes one (kept).  No test reads or leaves a recovery file in the
-        real home.  ``env`` adds to (or overrides) the environment.
+        real home.  ``env`` adds to (or overrides) the environment.  In a
+        state directory of its own the user has run mille before (BSD's
+        first screen is BSD's) unless ``first_run``: then mille finds no
+        ``welcomed`` file there and names its keys on BSD's error line.  A
+        state directory the caller passes is left as it is.
         """
         self._own_state_home = state_home is None
         self.state_home = (
             tempfile.mkdtemp(prefix="mille-state-") if state_home is None else str(state_home)
         )
+        if state_home is None and not first_run:
+            directory = Path(self.state_home) / "mille"
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            (directory / "welcomed").touch()
         extra_env, env = env, dict(os.environ, TERM="screen", XDG_STATE_HOME=self.state_home)
         for name in ("LINES", "COLUMNS"):  # curses must ask the pty its size
             env.pop(name, None)

@@ -1,0 +1,106 @@
+"""Whole games with two, three and four people at one keyboard in every
+preset, driven by the one game flow; the same games replayed from a save
+taken mid-hand; the hand-offs around a Coup Fourre? that show nothing."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from test_table_classic import build
+
+from mille.engine.cards import FLAT_TIRE, GO, PUNCTURE_PROOF
+from mille.engine.rules import find_rules
+from mille.engine.table import OVER, Use
+from mille.frontends import flow
+from mille.game.session import Session
+from mille.storage.savefile import dumps, loads
+from support.scripted import Scripted
+
+GAMES = [
+    ("bsd", 2, (0, 1), {}),
+    ("classic", 2, (0, 1), {}),
+    ("classic", 3, (0, 1, 2), {}),
+    ("classic", 4, (0, 2), {}),  # partners against two computers
+    ("classic", 4, (0, 1, 2, 3), {}),
+    ("milebymile", 3, (0, 1), {}),
+    ("milebymile", 5, (1, 2, 4), {"karma": True}),
+    ("milebymile", 6, (0, 1, 3, 5), {"team_mode": "2v2v2"}),
+    ("milebymile", 4, (0, 1, 2, 3), {"team_mode": "2v2", "stacking": True}),
+]
+
+
+def new_game(name: str, players: int, people: tuple[int, ...], options: dict[str, Any]) -> Session:
+    rules = find_rules(name, players=players, **options)
+    names = {seat: f"P{seat}" for seat in people}
+    return Session.new(rules, seed=players * 7 + len(people), humans=people, names=names)
+
+
+def play_out(front: Scripted) -> None:
+    flow.run(front)
+    table = front.session.table
+    assert table.phase == OVER and table.game_over
+    table.validate()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: f"{g[0]}{g[1]}-{len(g[2])}people")
+def test_a_whole_game_with_people(game: Any) -> None:
+    session = new_game(*game)
+    front = Scripted(session, random.Random(1))
+    play_out(front)
+    assert front.moves > 20
+    if len(session.people) > 1:
+        assert any(call.startswith("hand-off") for call in front.calls)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: f"{g[0]}{g[1]}-{len(g[2])}people")
+def test_a_game_saved_mid_hand_plays_on_the_same(game: Any) -> None:
+    """Play some moves, save, then finish both the game and its copy
+    loaded from the save, the people's dice alike: the same ending."""
+    session = new_game(*game)
+    front = Scripted(session, random.Random(2))
+    for _ in range(40):
+        flow.step(front)
+        if session.table.phase == OVER:
+            break
+    text = dumps(session)
+    dice = front.rng.getstate()
+    play_out(front)
+    restored = loads(text)
+    assert restored.people == session.people
+    again = Scripted(restored, random.Random())
+    again.rng.setstate(dice)
+    play_out(again)
+    assert restored.table.totals == session.table.totals
+    assert restored.table.games == session.table.games
+    assert dumps(restored) == dumps(session)
+
+
+def _partners_hit(holder: int | None) -> Scripted:
+    """classic 2v2, people at seats 0 and 2 (partners), computers at 1 and
+    3: seat 1 puts a Flat Tire on team A; ``holder`` holds Puncture Proof."""
+    hands = {} if holder is None else {holder: [PUNCTURE_PROOF]}
+    t = build(4, hands=hands, picked={1: FLAT_TIRE}, sides={1: {"battle": [GO]}}, to_move=1)
+    s = Session.new(find_rules("classic", players=4), seed=5, humans=(0, 2))
+    s.table = t
+    front = Scripted(s, random.Random(0))
+    front.answer = "n"
+    return front
+
+
+@pytest.mark.parametrize("holder", [None, 0, 2])
+def test_hand_offs_after_a_hazard_show_nobody_holding_the_safety(holder: int | None) -> None:
+    front = _partners_hit(holder)
+    front.seat = 2  # Bob had the keyboard last
+    outcome = front.session.play(Use(0, 1))
+    flow.after_hazard(front, outcome)
+    asked = [call for call in front.calls if "question" in call or "Coup" in call]
+    seen = [call for call in front.calls if call not in asked and "pause" not in call]
+    # the same hand-offs, in the same order, whoever holds it (or nobody)
+    assert seen == ["hand-off to 0"]
+    # each person answers or looks: one key each way
+    for seat in (2, 0):
+        question = [f"{seat}: question Coup Fourre?", f"{seat}: Coup Fourre?"]
+        mine = [c for c in front.calls if c.startswith(f"{seat}: ")]
+        assert mine == (question if seat == holder else [f"{seat}: pause"])
