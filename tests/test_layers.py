@@ -160,8 +160,8 @@ def test_every_package_is_installed() -> None:
 
 
 def test_only_seats_reads_the_session() -> None:
-    """In ``mille.net`` only ``seats`` (the adapter, to be pointed at the
-    per-seat event stream) reads a session: the server hands it over."""
+    """In ``mille.net`` only ``seats`` (the adapter to the session's views
+    and per-seat event stream) reads a session: the server hands it over."""
     texts = {
         name: MODULES[name].read_text(encoding="utf-8")
         for name in MODULES

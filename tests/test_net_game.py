@@ -21,8 +21,9 @@ from mille.engine.view import SeatView
 from mille.game.session import Session
 from mille.net import server as server_module
 from mille.net.bot import Bot
-from mille.net.seats import event_dict, public_table, view_dict
+from mille.net.seats import view_dict
 from mille.net.server import Host, Limits, Server
+from mille.storage.current import event_to_dict
 
 TIMEOUT = 120.0  # seconds a whole game may take (it takes a few)
 
@@ -100,7 +101,8 @@ class Watch:
         # the same table with the hidden cards shuffled: the same bytes
         other = shuffled_hidden(table, seat, self.rng)
         version = view["version"]
-        assert view_dict(SeatView(public_table(other, seat), seat)) | {"version": version} == view
+        again_view = view_dict(SeatView(other, seat, self.session.people))
+        assert again_view | {"version": version} == view
         for event in message["events"]:
             if event.get("deal"):
                 continue
@@ -114,11 +116,11 @@ class Watch:
                 event["coup_fourre"],
                 event["extra_turn"],
             )
-            again = event_dict(
-                SeatView(other, seat),
-                Event(outcome, tuple(event["notices"]), event["phase"], event["mileage"]),
-                event["version"],
+            shown = SeatView(other, seat).event(
+                Event(outcome, tuple(event["notices"]), event["phase"], event["mileage"])
             )
+            assert shown is not None
+            again = {"version": event["version"]} | event_to_dict(shown)
             assert json.dumps(again) == json.dumps(event)
         self.checked += 1
 

@@ -6,13 +6,16 @@ for each seat, a snapshot of its view (JSON-able, with the seat's state
 version) and its events since a version; it makes a seat's move, checked
 by the engine (a refusal changes nothing), refusing a move made against an
 older version.  Everything sent to a seat is made from its
-:class:`~mille.engine.view.SeatView` and the outcomes as it saw them
-(``SeatView.seen``): no other hand, no deck order, no seed.
+:class:`~mille.engine.view.SeatView` (``Session.view``) and its event
+stream (``Session.events``, whose one rule is ``SeatView.event``), each
+event as ``storage.current.event_to_dict`` writes it: no other hand, no
+deck order, no seed.  What a seat may see is decided there, not here.
 
 A seat's version counts the changes it was shown (moves it may see, new
-hands).  A question put to another seat that it declines (``Coup
-Fourre?``) is not shown, and changes no version: that a seat could have
-made a coup fourre is its secret.
+hands).  Another seat's ``Coup Fourre?`` is hidden by the view
+(``SeatView.question_hidden``: the phase, the question and the turn as if
+none were put), and that seat's ``n`` is not in the stream, so it changes
+no version: that a seat could have made a coup fourre is its secret.
 
 >>> from mille.game.session import Session
 >>> from mille.engine.table import PICK
@@ -31,11 +34,11 @@ import random
 from dataclasses import dataclass
 
 from ..engine.cards import HAND_SLOTS, NO_CARD
-from ..engine.moves import COUP, NO, Answer, Event, IllegalMove, Move
+from ..engine.moves import COUP, IllegalMove, Move
 from ..engine.table import Table
 from ..engine.view import SeatView
 from ..players.registry import make_computer
-from ..storage.current import rules_to_dict
+from ..storage.current import event_to_dict, rules_to_dict
 from .wire import STALE, ProtocolError, card_text
 
 TYPE_CHECKING = False
@@ -122,17 +125,6 @@ def shared_dict(view: SeatView) -> dict[str, Any]:
     }
 
 
-def public_table(table: Table, seat: int) -> Table:
-    """The table ``seat`` is shown: ``table``, or, while another seat's
-    ``Coup Fourre?`` is pending, a copy of it with that question declined
-    (that it was asked is that seat's secret; ``n`` changes only the
-    phase)."""
-    if table.phase == COUP and table.asked != seat:
-        table = table.copy()
-        table.apply(NO)
-    return table
-
-
 @dataclass
 class Played:
     """What a move changed: the seats shown something, and the moves
@@ -141,34 +133,6 @@ class Played:
 
     changed: list[int]
     stale: list[int]
-
-
-def event_dict(view: SeatView, event: Event, version: int) -> dict[str, Any] | None:
-    """``event`` as ``view``'s seat may see it (the cards another drew
-    hidden), or None if it may not see it at all (another seat declining
-    a coup fourre)."""
-    outcome = view.seen(event.outcome, event.phase)
-    if outcome is None:
-        return None
-    if (
-        event.phase == COUP
-        and outcome.seat != view.seat
-        and isinstance(outcome.move, Answer)
-        and not outcome.coup_fourre
-    ):
-        return None
-    return {
-        "version": version,
-        "seat": outcome.seat,
-        "move": str(outcome.move),
-        "card": card_text(outcome.card),
-        "drawn": _cards(list(outcome.drawn)),
-        "coup_fourre": outcome.coup_fourre,
-        "extra_turn": outcome.extra_turn,
-        "notices": list(event.notices),
-        "phase": event.phase,
-        "mileage": event.mileage,
-    }
 
 
 class Feed:
@@ -199,17 +163,14 @@ class Feed:
 
     def snapshot(self, seat: int) -> dict[str, Any]:
         """The seat's view, with its version."""
-        table = self.session.table
-        shown = public_table(table, seat)
-        view = SeatView(shown, seat)
-        shared = None
-        if shown is table:  # the part every seat is shown, made once a change
-            key = (self.stamp, len(self.session.log), id(table))
-            if key != self._shared_key:
-                self._shared = shared_dict(view)
-                self._shared_key = key
-            shared = self._shared
-        return view_dict(view, shared) | {"version": self.version(seat)}
+        view = self.session.view(seat)
+        # the part every seat is shown alike (a question hidden from some
+        # seats changes only the phase, the question and the turn), made once a change
+        key = (self.stamp, len(self.session.log), id(self.session.table))
+        if key != self._shared_key:
+            self._shared = shared_dict(view)
+            self._shared_key = key
+        return view_dict(view, self._shared) | {"version": self.version(seat)}
 
     def events_since(self, seat: int, version: int) -> list[dict[str, Any]] | None:
         """The seat's events after ``version`` (None if some are no longer kept)."""
@@ -228,17 +189,15 @@ class Feed:
     def sync(self) -> list[int]:
         """Turn the session's new moves into each seat's events; the seats
         that were shown something."""
-        log = self.session.log
-        table = self.session.table
+        session = self.session
+        log = session.log
         changed: set[int] = set()
-        for event in log[self._read :]:
-            if self.ops is not None:
-                self.ops.append(str(event.outcome.move))
-            for seat in range(self.players):
-                shown = event_dict(SeatView(table, seat), event, self.version(seat) + 1)
-                if shown is not None:
-                    self._show(seat, shown)
-                    changed.add(seat)
+        if self.ops is not None:
+            self.ops.extend(str(event.outcome.move) for event in log[self._read :])
+        for seat in range(self.players):
+            for event in session.events(seat, self._read):  # the seat's stream
+                self._show(seat, {"version": self.version(seat) + 1} | event_to_dict(event))
+                changed.add(seat)
         if len(log) != self._read:
             self.stamp += 1
         self._read = len(log)
@@ -275,12 +234,11 @@ class Feed:
         after ``n``, and refused as stale after a coup fourre."""
         if version != self.version(seat):
             raise ProtocolError(STALE)
-        table = self.session.table
-        shown = public_table(table, seat)
-        reason = SeatView(shown, seat).check(move)
+        view = self.session.view(seat)
+        reason = view.check(move)
         if reason is not None:
             raise IllegalMove(reason)
-        if shown is not table:
+        if view.question_hidden():
             self.waiting = (seat, version, move)
             return Played([], [])
         self._play(move)
