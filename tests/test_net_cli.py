@@ -53,6 +53,14 @@ def test_network_usage_errors(argv: list[str], line: str) -> None:
         (["--host", "--port", "70000"], "mille: --port must be 0 to 65535"),
         (["--host", "--grace", "0"], "mille: --grace must be 1 to 3600 seconds"),
         (
+            ["--join", "a", "b", "--name", "You"],
+            "mille: --name: 'You' is a name mille gives a seat",
+        ),
+        (
+            ["--join", "a", "b", "--name", "A,B"],
+            "mille: --name: 'A,B': a name is printable, without ',' or '=' or spaces at its ends",
+        ),
+        (
             ["--host", "--people", "0,1", "game.sav"],
             "mille: --people cannot be used with a file: "
             "a saved game keeps its own rules, people, level and deal",

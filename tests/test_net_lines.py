@@ -39,9 +39,7 @@ def seats(*rows: tuple[int, str, str], waiting: int | None = None) -> dict[str, 
 
 def test_welcome_lines() -> None:
     _, _, out = client(1)
-    assert out.getvalue() == (
-        "You sit at seat 1.\n(The lines name the seats as seat 0 sees them: You is seat 0.)\n"
-    )
+    assert out.getvalue() == "You sit at seat 1.\n"
     _, _, out = client(0, host=True)
     assert out.getvalue() == (
         "You sit at seat 0 (you host this table: only you may deal, save or end).\n"
@@ -164,3 +162,57 @@ def test_quitting_asks_really_and_the_host_saves() -> None:
     host.line("y")
     assert fake.sent[-1] == {"type": "end"} and not host.done  # until the host's bye
     assert out.getvalue() == "file: Saved to game.sav.\nReally? "
+
+
+def test_each_seat_is_named_as_it_sees_the_table() -> None:
+    """A joiner is ``You`` to itself, the others by their names, partners
+    as at one table (issue 29's words, relative to the seat reading)."""
+    rules = find_rules("classic", players=4)
+    feed = Feed(Session.new(rules, seed=3, humans=(0, 1), names={0: "Ann"}))
+    assert feed.rename(1, "Bob") == "Bob"
+    assert feed.rename(1, "ann") == "Bob"  # another's name (any case): kept as it was
+    assert feed.rename(1, "You") == "Bob"  # a name mille gives a seat
+    assert feed.session.people == {0: "Ann", 1: "Bob"}  # a save keeps them
+    session = feed.session
+    while not (len(session.log) > 8 and session.table.current_player == 1):
+        seat = session.table.current_player
+        assert seat is not None
+        if feed.is_computer(seat):
+            feed.computer_plays(seat, feed.think(seat))
+        else:
+            feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
+    assert feed.snapshot(1)["names"] == ["Ann", "Bob", None, None]
+    host, _, out = client(0, host=True)
+    host.on(update(feed, 0))
+    assert out.getvalue().splitlines()[1:6] == [
+        "You drew Out of Gas",
+        "You played Go",
+        "Bob played Go",
+        "Partner played 50: Team A 50 miles",
+        "Comp 3 played Stop on side 1 (Team A)",
+    ]
+    guest, _, out = client(1)
+    guest.on(update(feed, 1))
+    assert out.getvalue().splitlines() == [
+        "You sit at seat 1.",
+        "Ann played Go",
+        "You drew Go",
+        "You played Go",
+        "Comp 2 played 50: Team A 50 miles",
+        "Partner played Stop on side 1 (Team A)",
+        "Ann played Out of Gas on side 2 (Team B)",
+        "Side 1, Team A (Ann, Comp 2): 50 of 1000 miles; Stop; 50 this hand, 50 in all.",
+        "Side 2, Team B (You, Partner): 0 of 1000 miles; Out of Gas; 0 this hand, 0 in all.",
+        "Deck: 77 cards. Discard pile: empty.",
+        "Your hand: P: -, 1: Go, 2: Repairs, 3: 25, 4: 100, 5: Repairs, 6: 75.",
+        "Your move: ",
+    ]
+
+
+def test_a_name_in_a_view_from_the_network_is_escaped() -> None:
+    feed = Feed(Session.new(find_rules("classic", players=4), seed=3, humans=(0, 1)))
+    message = update(feed, 1)
+    message["view"]["names"] = ["Bo\x1b[2J", None, None, None]
+    guest, _, _ = client(1)
+    guest.on(message)
+    assert guest.remote.view.names == {0: "Bo\\x1b[2J"}

@@ -266,6 +266,11 @@ def test_a_drop_inside_the_grace_period() -> None:
         assert 1 in waits
         statuses = {r["status"] for m in bots[2].messages if m["type"] == "seats" for r in m["seats"] if r["seat"] == 1}  # fmt: skip
         assert {"here", "away"} <= statuses and "computer-for-now" not in statuses
+        # the joiners' names are the session's people's (a save keeps them), and the
+        # views name them, each seat being You to itself (the client's words)
+        assert session.people == {0: "Player 0", 1: "bot 1", 2: "bot 2", 3: "bot 3"}
+        assert [seat.name for seat in host.seats] == ["Player 0", "bot 1", "bot 2", "bot 3"]
+        assert bots[2].remote.names == session.people
 
     run(test, session)
     assert session.table.game_over

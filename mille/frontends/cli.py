@@ -327,6 +327,13 @@ def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
                 raise UsageError(f"mille: --{name} goes with --host\n{USAGE}")
         if files:
             raise UsageError(f"mille: --join takes no file: the host holds the game\n{USAGE}")
+    if args.name is not None:
+        from ..game.session import BadName, check_name
+
+        try:
+            check_name(args.name)
+        except BadName as exc:
+            raise UsageError(f"mille: --name: {_quote(str(exc), 120)}") from None
     if args.port is not None and not 0 <= args.port < 65536:
         raise UsageError("mille: --port must be 0 to 65535")
     if args.grace is not None and not 1 <= args.grace <= 3600:

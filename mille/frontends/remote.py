@@ -81,8 +81,6 @@ class LineClient:
             self.welcomes += 1
             role = " (you host this table: only you may deal, save or end)" if remote.host else ""
             self.say(f"You sit at seat {remote.seat}{role}.")
-            if remote.seat != 0:  # until the words name the seats for each person
-                self.say("(The lines name the seats as seat 0 sees them: You is seat 0.)")
         elif kind == "seats":
             self.on_seats(message)
         elif kind == "update":

@@ -31,6 +31,8 @@ from .wire import (
     shown,
 )
 
+NAME_SHOWN = 24  # the most of a name from the host shown
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import ssl
@@ -140,11 +142,14 @@ class Remote:
         self.seats: list[dict[str, Any]] = []
         self.waiting_for: int | None = None
         self.legal: list[str] = []
+        self.names: dict[int, str] = {}  # the people's names, by seat (escaped)
 
     @property
     def view(self) -> SeatView:
+        """The seat's view, naming the people as the host's session does
+        (``You`` for this seat: ``describe``'s words are relative to it)."""
         assert self.table is not None
-        return SeatView(self.table, self.seat)
+        return SeatView(self.table, self.seat, self.names)
 
     def welcome(self, message: dict[str, Any]) -> None:
         if message.get("protocol") != PROTOCOL:
@@ -170,6 +175,13 @@ class Remote:
                 new.append(event)
         view = message["view"]
         self.table = table_of(view)
+        names = view.get("names")
+        if isinstance(names, list):
+            self.names = {
+                seat: shown(name, NAME_SHOWN)
+                for seat, name in enumerate(names)
+                if isinstance(name, str) and seat < self.table.rules.players
+            }
         self.legal = [str(move) for move in view.get("legal", [])]
         self.version = int(message["version"])
         return new

@@ -122,6 +122,9 @@ def shared_dict(view: SeatView) -> dict[str, Any]:
         "ordering": view.ordering,
         "refills": view.refills,
         "notices": list(view.notices),
+        # the people's names by seat (None: a computer), for the words that
+        # name seats relative to the reader (``describe``)
+        "names": [view.names.get(seat) for seat in range(view.rules.players)],
     }
 
 
@@ -216,6 +219,25 @@ class Feed:
 
     def is_computer(self, seat: int) -> bool:
         return seat in self.session.computers
+
+    def rename(self, seat: int, name: object) -> str:
+        """The person at ``seat`` is called ``name`` if a person may be
+        (``check_name``) and nobody else at the table is; the seat's name
+        in force either way (the session's: a save keeps it)."""
+        from ..game.session import BadName, check_name
+
+        people = self.session.people
+        if isinstance(name, str):
+            try:
+                name = check_name(name.strip())
+            except BadName:
+                pass
+            else:
+                taken = {other.casefold() for s, other in people.items() if s != seat}
+                if name.casefold() not in taken:
+                    people[seat] = name
+                    self.stamp += 1  # every seat's view names it
+        return people[seat]
 
     def hand_over(self) -> bool:
         return self.session.table.hand_over

@@ -221,11 +221,13 @@ class Host:
         self.own_limits = limits is not None
         self.on_move = on_move  # after every move (the host keeps the game)
         self.seats = [
-            Seat(seat, not self.feed.is_computer(seat), clean_name((names or {}).get(seat), seat))
-            for seat in range(self.feed.players)
+            Seat(seat, not self.feed.is_computer(seat), "") for seat in range(self.feed.players)
         ]
-        for seat in self.seats:
-            if not seat.person:
+        for seat in self.seats:  # a person's name is the session's (--people's, or given)
+            if seat.person:
+                given = (names or {}).get(seat.number)
+                seat.name = clean_name(self.feed.rename(seat.number, given), seat.number)
+            else:
                 seat.name = f"Computer {seat.number}"
         if host_seat is not None:
             seat = self.seats[host_seat]
@@ -732,7 +734,7 @@ class Server:
             if seat is None:
                 raise ProtocolError(TABLE_FULL)
             seat.token = secrets.token_urlsafe(24)
-            seat.name = clean_name(hello.get("name"), seat.number)
+            seat.name = clean_name(table.feed.rename(seat.number, hello.get("name")), seat.number)
         conn.send(
             {
                 "type": "welcome",

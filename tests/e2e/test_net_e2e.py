@@ -54,7 +54,7 @@ def play_turns(terms: list[Term], turns: int) -> None:
 def test_host_two_joins_sigterm_and_resume(spawn: Spawn) -> None:
     host = spawn(
         "--host", "--rules", "classic", "--players", "4", "--people", "0,1,2", "--port", "0",
-        "--seed", "3", "--name", "Host\x1b[2J",
+        "--seed", "3", "--name", "Hal",
     )  # fmt: skip
     address, code = join_command(host)
     assert address.startswith("127.0.0.1:") and len(code) == 12
@@ -62,9 +62,13 @@ def test_host_two_joins_sigterm_and_resume(spawn: Spawn) -> None:
     ann.wait_for("You sit at seat 1", timeout=20)
     bob = spawn("--join", address, code, "--name", "Bob")
     bob.wait_for("You sit at seat 2", timeout=20)
-    # names from the network are escaped: no screen clear reached the joiners
-    ann.wait(lambda: b"Host\\x1b[2J (seat 0) is at the table." in ann.raw, what="the host's name")
+    ann.wait(lambda: b"Hal (seat 0) is at the table." in ann.raw, what="the host's name")
     play_turns([host, ann, bob], 2)
+    # each end names the seats as its seat sees them: You, the others by name
+    for term, me, others in ((host, b"Hal", (b"Ann", b"Bob")), (ann, b"Ann", (b"Hal", b"Bob"))):
+        assert b"You discarded " in term.raw and me + b" discarded " not in term.raw
+        for other in others:
+            assert other + b" discarded " in term.raw
     assert b"Traceback" not in host.raw + ann.raw + bob.raw
 
     # another seat may not save
