@@ -109,11 +109,17 @@ def free_port() -> int:
 
 def test_joining_nothing_is_one_line() -> None:
     port = free_port()
-    run = mille("--join", f"127.0.0.1:{port}", "code")
+    run = mille("--join", f"127.0.0.1:{port}", "code", "--plain")
     assert run.returncode == 1
     assert run.stdout == f"mille: cannot reach 127.0.0.1:{port}: Connection refused\n"
-    run = mille("--join", "127.0.0.1:x", "code")
+    run = mille("--join", "127.0.0.1:x", "code", "--plain")
     assert (run.returncode, run.stderr) == (1, "mille: bad port: x\n")
+    run = mille("--join", f"127.0.0.1:{port}", "code")  # the board, not on a terminal
+    assert (run.returncode, run.stderr) == (
+        1,
+        "mille: standard input and output must be a terminal "
+        "(for plain lines on pipes: mille --join ... --plain)\n",
+    )
 
 
 def test_host_option_errors_are_one_line() -> None:
@@ -148,9 +154,10 @@ def test_tls(tmp_path: pathlib.Path) -> None:
     import shutil
 
     from mille.engine.rules import find_rules
-    from mille.frontends.remote import NOT_WELCOMED, client_tls, play_seat, server_tls
+    from mille.frontends.remote import client_tls, play_seat, server_tls
     from mille.game.session import Session
     from mille.net.bot import Bot
+    from mille.net.client import NOT_WELCOMED
     from mille.net.server import Host, Server
 
     if shutil.which("openssl") is None:

@@ -102,7 +102,7 @@ class Watch:
         other = shuffled_hidden(table, seat, self.rng)
         version = view["version"]
         again_view = view_dict(SeatView(other, seat, self.session.people))
-        assert again_view | {"version": version} == view
+        assert again_view | {"version": version, "level": self.session.level} == view
         for event in message["events"]:
             if event.get("deal"):
                 continue

@@ -15,7 +15,7 @@ from .. import __version__
 
 USAGE = "usage: mille [--rules NAME] [--players N] [--people SEATS] [options] [file]"
 NET_USAGE = """       mille --host [--people SEATS] [--listen ADDRESS] [--port N] [options] [file]
-       mille --join ADDRESS[:PORT] CODE [--name NAME]"""
+       mille --join ADDRESS[:PORT] CODE [--name NAME] [--plain]"""
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
 MORE_PLAYERS = "for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)"
@@ -76,7 +76,8 @@ over the network:
                         TLS with this certificate and key (--host); the
                         certificate to trust (--join)
   --join ADDRESS[:PORT] CODE
-                        take a free seat at a hosted table
+                        take a free seat at a hosted table, on the board
+                        (--plain: in lines; the host plays in lines)
   --name NAME           your name at the table
 
 the screen:
@@ -443,7 +444,23 @@ def main(argv: list[str] | None = None) -> int:
             from . import remote
 
             address, code = options.net.join
-            return remote.join(address, code, options.net.name, options.net.cert)
+            if not options.plain and not _is_terminal():
+                from .process import complain
+
+                complain(
+                    None,
+                    "standard input and output must be a terminal "
+                    "(for plain lines on pipes: mille --join ... --plain)",
+                )
+                return 1
+            return remote.join(
+                address,
+                code,
+                options.net.name,
+                options.net.cert,
+                board=not options.plain,
+                color=options.color,
+            )
         return _play(options)
     except KeyboardInterrupt:
         return 130

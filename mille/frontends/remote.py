@@ -11,8 +11,8 @@ a lost terminal on the host keeps the game in the recovery file
 (``process.keep``), which the next ``mille --host`` offers.
 
 Every string that came over the network (names, messages) is escaped
-before it is printed.  The curses boards over the network are not done
-yet: both ends play in lines.
+before it is printed.  The host plays in lines; a joiner plays in lines
+with ``--plain``, else on the board (:mod:`mille.frontends.remote_ui`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ import threading
 from ..engine import describe
 from ..engine.moves import Move
 from ..engine.text import escape
-from ..net.client import Client, Remote
+from ..net.client import GONE, NOT_WELCOMED, Client, Remote
+from ..net.client import failure_reason as _reason
 from ..net.wire import DEFAULT_PORT, PROTOCOL, ProtocolError, shown
 from . import process
 from .commands import Command, Mistake, answer, parse
@@ -41,8 +42,6 @@ if TYPE_CHECKING:
     from ..game.session import Session
     from ..net.server import Host, Limits, Server
 
-GONE = "mille: the host went away"
-NOT_WELCOMED = "mille: the host closed the connection without a word (a host with TLS wants --cert)"
 LINE_MAX = 4096  # bytes of a typed line
 RETRIES = 10  # tries to reconnect after the line to the host breaks, a second apart
 
@@ -430,12 +429,6 @@ async def _session(client: Client, ui: LineClient, lines: asyncio.Queue[str | No
 FATAL = ("version", "wrong-code", "too-many-tries", "wrong-token", "table-full", "table-over")
 
 
-def _reason(exc: OSError) -> str:
-    """The system's words for a failed connection (asyncio puts its own
-    in ``strerror``)."""
-    return os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
-
-
 def split_address(text: str) -> tuple[str, int]:
     """``ADDRESS[:PORT]`` (``[::1]:PORT`` for IPv6); ValueError if bad.
 
@@ -473,8 +466,17 @@ def client_tls(cert: str | None) -> ssl.SSLContext | None:
     return context
 
 
-def join(target: str, code: str, name: str | None, cert: str | None) -> int:
-    """``mille --join ADDRESS[:PORT] CODE``: play a person seat."""
+def join(
+    target: str,
+    code: str,
+    name: str | None,
+    cert: str | None,
+    *,
+    board: bool = False,
+    color: bool = True,
+) -> int:
+    """``mille --join ADDRESS[:PORT] CODE``: play a person seat, in lines
+    or on the ``board`` (``remote_ui``)."""
     try:
         address, port = split_address(target)
         context = client_tls(cert)
@@ -482,6 +484,13 @@ def join(target: str, code: str, name: str | None, cert: str | None) -> int:
         print(f"mille: {shown(exc, 120)}", file=sys.stderr)
         return 1
     hello = {"type": "hello", "protocol": PROTOCOL, "code": code, "name": name or "guest"}
+    if board:
+        from .remote_ui import play_board
+
+        try:
+            return play_board(address, port, hello, context, color)
+        except KeyboardInterrupt:
+            return 130
     try:
         return asyncio.run(play_seat(address, port, hello, sys.stdout, context))
     except KeyboardInterrupt:

@@ -32,6 +32,17 @@ from .wire import (
 )
 
 NAME_SHOWN = 24  # the most of a name from the host shown
+GONE = "mille: the host went away"
+NOT_WELCOMED = "mille: the host closed the connection without a word (a host with TLS wants --cert)"
+
+
+def failure_reason(exc: OSError) -> str:
+    """The system's words for a failed connection (asyncio puts its own
+    in ``strerror``)."""
+    import os
+
+    return os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
+
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -173,7 +173,10 @@ class Feed:
         if key != self._shared_key:
             self._shared = shared_dict(view)
             self._shared_key = key
-        return view_dict(view, self._shared) | {"version": self.version(seat)}
+        return view_dict(view, self._shared) | {
+            "version": self.version(seat),
+            "level": self.session.level,  # how the computers play (the boards' ? page)
+        }
 
     def events_since(self, seat: int, version: int) -> list[dict[str, Any]] | None:
         """The seat's events after ``version`` (None if some are no longer kept)."""

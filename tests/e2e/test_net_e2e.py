@@ -58,9 +58,9 @@ def test_host_two_joins_sigterm_and_resume(spawn: Spawn) -> None:
     )  # fmt: skip
     address, code = join_command(host)
     assert address.startswith("127.0.0.1:") and len(code) == 12
-    ann = spawn("--join", address, code, "--name", "Ann")
+    ann = spawn("--join", address, code, "--name", "Ann", "--plain")
     ann.wait_for("You sit at seat 1", timeout=20)
-    bob = spawn("--join", address, code, "--name", "Bob")
+    bob = spawn("--join", address, code, "--name", "Bob", "--plain")
     bob.wait_for("You sit at seat 2", timeout=20)
     ann.wait(lambda: b"Hal (seat 0) is at the table." in ann.raw, what="the host's name")
     play_turns([host, ann, bob], 2)
@@ -86,9 +86,9 @@ def test_host_two_joins_sigterm_and_resume(spawn: Spawn) -> None:
     again.wait_for("Resume it?", timeout=20)
     again.send("y\r")
     address, code = join_command(again)
-    ann2 = spawn("--join", address, code, "--name", "Ann")
+    ann2 = spawn("--join", address, code, "--name", "Ann", "--plain")
     ann2.wait_for("You sit at seat 1", timeout=20)
-    bob2 = spawn("--join", address, code, "--name", "Bob")
+    bob2 = spawn("--join", address, code, "--name", "Bob", "--plain")
     bob2.wait_for("You sit at seat 2", timeout=20)
     play_turns([again, ann2, bob2], 1)
     again.send("q\r")
