@@ -293,6 +293,28 @@ def test_a_drop_after_the_grace_period() -> None:
     session.table.validate()
 
 
+def test_the_table_deals_on_while_the_host_is_away() -> None:
+    """The end of a hand while the host is away: after the grace period the
+    table deals the next hand itself (a computer plays the host's seat
+    meanwhile); the end of the game waits for the host (a new game is
+    its to start), and the others are told whom the table waits for."""
+    session = classic4(6)
+    limits = Limits(**{**FAST.__dict__, "grace": 0.2})
+
+    async def test(server: Server, host: Host, port: int) -> None:
+        bots = [Bot(f"bot {number}", deal=False) for number in (1, 2, 3)]
+        for bot in bots:  # the host never comes: its seat waits, then a computer plays it
+            await bot.join(port, host.code)
+        await asyncio.wait_for(asyncio.gather(*(bot.run() for bot in bots)), 60)
+        deals = [m for m in bots[0].messages if m["type"] == "update" for e in m["events"] if e.get("deal")]  # fmt: skip
+        assert deals, "no hand was dealt while the host was away"
+        assert session.table.game_over and host.waiting_for() == 0
+        assert host.seats_message()["waiting_for"] == 0
+
+    run(test, session, limits)
+    session.table.validate()
+
+
 # ----- fuzz ------------------------------------------------------------------------------------
 
 

@@ -481,7 +481,7 @@ class Host:
             await self._start_worker()
         while not self.over:
             seat = feed.to_decide()
-            if seat is None and self.auto_deal and feed.hand_over():
+            if seat is None and feed.hand_over() and (self.auto_deal or self.deals_for_host()):
                 feed.next_hand()
                 self.moved([])
                 await asyncio.sleep(0)
@@ -502,6 +502,16 @@ class Host:
                 self.thinker = None
                 continue
             self.moved(played.stale)
+
+    def deals_for_host(self) -> bool:
+        """The end of a hand while the host is away past the grace period
+        (a computer plays its seat): the table deals on, as the host's
+        ``Another hand?`` ``y`` would; the end of a game waits for the host
+        (another game is the host's to start)."""
+        host = next((seat for seat in self.seats if seat.host), None)
+        return (
+            host is not None and host.conn is None and host.stand_in and not self.feed.game_over()
+        )
 
     async def _think(self, seat: int, stand_in: int | None) -> Move:
         """The computer's move for ``seat``: in the worker process if the
