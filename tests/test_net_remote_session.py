@@ -109,3 +109,23 @@ def test_the_host_gone(message: dict[str, Any] | None, line: str, status: int) -
     with pytest.raises(Gone) as gone:
         remote.computer_move()
     assert (gone.value.reason, gone.value.status) == (line, status)
+
+
+def test_a_board_that_takes_the_answer_while_waiting_does_not_wait_on() -> None:
+    """The board's checkpoint drains what woke it (the link's signal): the
+    move's answer taken there ends the wait (it waited on for a message
+    that never came)."""
+    feed, link, remote = game()
+    others_play(feed, 1)
+    link.inbox.put(link.update())
+    while remote.computer_to_move:
+        remote.computer_move()
+    calls = []
+
+    def board_checkpoint() -> None:
+        calls.append(1)
+        assert len(calls) < 50, "the answer was taken, yet the session waited on"
+        remote.drain()
+
+    remote.idle = board_checkpoint
+    assert remote.play(PICK).seat == 1

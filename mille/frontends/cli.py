@@ -77,7 +77,7 @@ over the network:
                         certificate to trust (--join)
   --join ADDRESS[:PORT] CODE
                         take a free seat at a hosted table, on the board
-                        (--plain: in lines; the host plays in lines)
+                        (--plain: in lines, for the host too)
   --name NAME           your name at the table
 
 the screen:
@@ -551,7 +551,9 @@ def _play(options: Options) -> int:
     status = 1
     try:
         if options.net is not None:
-            status = _host(session, options.net)
+            status = _host(
+                session, options.net, not options.plain and _is_terminal(), options.color
+            )
         elif options.plain:
             from . import plain
 
@@ -566,7 +568,7 @@ def _play(options: Options) -> int:
     return status
 
 
-def _host(session: Session, net: Network) -> int:
+def _host(session: Session, net: Network, board: bool, color: bool) -> int:
     """``mille --host``: the host plays the first person seat (``--people``'s
     first), the others are open to joiners."""
     from . import remote
@@ -579,4 +581,6 @@ def _host(session: Session, net: Network) -> int:
         cert=net.cert,
         key=net.key,
         name=net.name,
+        board=board,
+        color=color,
     )

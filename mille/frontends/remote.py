@@ -6,13 +6,15 @@ see (the log's words), shows the table and the hand at each turn, reads
 the line mode's commands and sends the moves; the host's engine checks
 them.  :func:`join` runs it for ``mille --join``; :func:`host` starts the
 server in a thread of its own, shows the command to give the others, and
-runs a :class:`LineClient` for the host's own seat.  A hang-up, SIGTERM or
+runs a :class:`LineClient` for the host's own seat (or its board:
+``remote_ui.play_board``).  A hang-up, SIGTERM or
 a lost terminal on the host keeps the game in the recovery file
 (``process.keep``), which the next ``mille --host`` offers.
 
 Every string that came over the network (names, messages) is escaped
-before it is printed.  The host plays in lines; a joiner plays in lines
-with ``--plain``, else on the board (:mod:`mille.frontends.remote_ui`).
+before it is printed.  With ``--plain`` (or off a terminal, for the
+host) a seat plays in lines, else on the board
+(:mod:`mille.frontends.remote_ui`).
 """
 
 from __future__ import annotations
@@ -621,9 +623,13 @@ def host(
     cert: str | None,
     key: str | None,
     name: str | None,
+    board: bool = False,
+    color: bool = True,
 ) -> int:
     """``mille --host``: serve the table, show the join command, play the
-    first person seat (``--people``'s first; seat 0 by default)."""
+    first person seat (``--people``'s first; seat 0 by default), in lines
+    or on the ``board`` (``remote_ui``, the join command on its error
+    line)."""
     from ..net.server import Limits
 
     if (cert is None) != (key is None):
@@ -665,12 +671,36 @@ def host(
         path: str = hosting.run(table.keep())
         return path
 
-    def keep_game(reason: str) -> None:
+    def keep_game(reason: str, tell: bool = True) -> str:
         if not kept:
             line, _ = process.keep(session, reason, write=write)
             kept.append(line)
-            print(line, file=sys.stderr, flush=True)
+            if tell:
+                print(line, file=sys.stderr, flush=True)
             hosting.run(hosting.drop_kept())
+        return kept[0]
+
+    if board:
+        from .remote_ui import play_board
+
+        note = f"join: mille --join {shown_address}:{taken} {table.code}{tls}" if people else ""
+        try:
+            return play_board(
+                address,
+                taken,
+                hello,
+                client_tls(cert),
+                color,
+                note=note,
+                keep=lambda reason: keep_game(reason, tell=False),
+            )
+        except KeyboardInterrupt:
+            keep_game("interrupted")
+            return 130
+        finally:
+            if not kept:  # the game ended here: nothing to offer next time
+                hosting.run(hosting.drop_kept())
+            hosting.shut()
 
     status = 1
     loop = asyncio.new_event_loop()

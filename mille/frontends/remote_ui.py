@@ -18,12 +18,16 @@ The board's dialogues a joiner may not have are its own
 (:class:`RemoteBsdUi`, :class:`RemoteTableUi`): ``S`` says only the host
 saves, ``O`` is not offered (the hand's order is the host's),
 ``Save game?`` is not asked, and ``Another hand?`` ``y`` waits for the
-host's deal, ``n`` leaves.  The host itself plays in the line mode.
+host's deal, ``n`` leaves.  The host's own seat (``mille --host`` on a
+terminal) is played the same way, over loopback: its ``S`` has the host's
+table write the file, its quitting ends the game for everyone, and a
+hang-up keeps the game as the line mode's does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import queue
 import random
 import signal
@@ -31,7 +35,7 @@ import threading
 from collections import deque
 
 from ..engine.moves import Event, IllegalMove, Move, Outcome
-from ..engine.table import Table
+from ..engine.table import OVER, Table
 from ..game.session import Session
 from ..net.client import GONE, NOT_WELCOMED, Client, event_of, failure_reason, table_of
 from ..net.wire import ProtocolError, shown
@@ -76,8 +80,8 @@ class Link:
         self.loop = asyncio.new_event_loop()
         self.client = Client()
         self.thread = threading.Thread(target=self._run, name="mille-join", daemon=True)
-        # called (from this thread) when the game goes on without us: the board,
-        # which may be waiting for a key, is woken to read it
+        # called (from this thread) after each message: the board, which may
+        # be waiting for a key, is woken to take it
         self.wake: Callable[[], None] = lambda: None
 
     def start(self) -> None:
@@ -88,6 +92,7 @@ class Link:
         try:
             self.loop.run_until_complete(self._main())
         finally:
+            self.loop.close()  # here, not by the collector at exit
             self.inbox.put(None)
             self.wake()
 
@@ -111,8 +116,7 @@ class Link:
                 self.client.send({"type": "pong"})
                 continue
             self.inbox.put(message)
-            if message.get("type") == "bye":
-                self.wake()
+            self.wake()
 
     def send(self, message: dict[str, Any]) -> None:
         try:
@@ -151,6 +155,8 @@ class RemoteSession(Session):
         self.mine: Event | None = None
         self.refusal: str | None = None
         self.dealt = False
+        self.saved: dict[str, Any] | None = None  # the host's answer to a save
+        self.taken = 0  # messages taken from the host
         self.idle: Callable[[], None] = lambda: None  # the board's checkpoint, while waiting
         super().__init__(table=table_of(update["view"]), computers={}, deal_rng=random.Random(0))
         self.take(update)
@@ -185,6 +191,7 @@ class RemoteSession(Session):
 
     def take(self, message: dict[str, Any] | None) -> None:
         """One message from the host (None: the line is gone)."""
+        self.taken += 1
         if message is None:
             raise Gone("mille: the host went away")
         kind = message.get("type")
@@ -199,6 +206,8 @@ class RemoteSession(Session):
         elif kind == "bye":
             reason = shown(message.get("reason"), 100)
             raise Gone(f"mille: {reason}", 0 if reason == "the host ended the game" else 1)
+        elif kind == "saved":
+            self.saved = message
         elif kind == "broken":
             raise Gone(f"mille: {shown(message.get('message'), 120)}")
 
@@ -248,9 +257,13 @@ class RemoteSession(Session):
             self.take(message)
 
     def wait(self) -> None:
-        """Take the host's next message (the board's checkpoint meanwhile)."""
+        """Take the host's next message (the board's checkpoint meanwhile,
+        which may take it itself: the board drains what woke it)."""
+        taken = self.taken
         while True:
             self.idle()
+            if self.taken != taken:
+                return
             try:
                 message = self.link.inbox.get(timeout=WAIT)
             except queue.Empty:
@@ -284,13 +297,28 @@ class RemoteSession(Session):
             self.drain()
         return self.mine.outcome
 
+    def save_to(self, name: str) -> dict[str, Any]:
+        """The host saves the game to ``name`` (the host's seat only); its
+        answer (``saved``)."""
+        self.saved = None
+        self.link.send({"type": "save", "file": name})
+        while self.saved is None:
+            self.wait()
+        return self.saved
+
     def next_hand(self) -> None:
         """The host deals (the host's ``y``); wait for the new hand."""
         if self.host:
             self.link.send({"type": "deal"})
-        self.dealt = False
-        while not self.dealt:
+        self.drain()
+        while self.table.phase == OVER:  # (the deal may have come already)
             self.wait()
+
+
+def _bye(link: Link) -> bool:
+    """The host's ``bye`` is among what it said and the board has not taken."""
+    with link.inbox.mutex:
+        return any(m is None or m.get("type") == "bye" for m in link.inbox.queue)
 
 
 FATAL = ("version", "wrong-code", "too-many-tries", "wrong-token", "table-full", "table-over")
@@ -304,7 +332,20 @@ else:
 class _Remote(_Base):
     """The dialogues of a remote seat's board (see the module docstring)."""
 
-    drawn: tuple[int, int] = (0, 0)  # the table and log last drawn while waiting
+    painted: tuple[int, int] = (0, 0)  # the table and log last drawn while waiting
+    heard = False  # the host said something (the link woke the key reader)
+
+    def sync_size(self) -> None:
+        """After SIGWINCH, which the link also sends when the host says
+        something: take it (a name, the host gone) and draw it."""
+        if not self.heard:
+            super().sync_size()
+            return
+        self.heard = False
+        session = self.session
+        if isinstance(session, RemoteSession):
+            session.drain()
+        self.render()
 
     @property
     def is_host(self) -> bool:
@@ -312,10 +353,23 @@ class _Remote(_Base):
         return isinstance(session, RemoteSession) and session.host
 
     def save(self) -> bool:
-        if not self.is_host:
+        """The host's save dialogue (``file:``, ``Overwrite file?``), the
+        file written by the host's table; another seat is told who saves."""
+        session = self.session
+        if not isinstance(session, RemoteSession) or not session.host:
             self.error(ONLY_HOST)
             return False
-        return super().save()
+        name = self.read_file_name()
+        if not name:
+            return False
+        if os.path.exists(name) and not self.ask("Overwrite file?", can_save=False):
+            return False
+        answer = session.save_to(name)
+        if answer.get("ok"):
+            self.saved_to(shown(answer.get("file"), 100), shown(answer.get("when"), 40))
+            return True
+        self.save_failed(shown(answer.get("reason"), 100))
+        return False
 
     def ask(self, question: str, can_save: bool = True) -> bool:
         if question == "Save game?":
@@ -339,8 +393,8 @@ class _Remote(_Base):
         self.checkpoint()
         session = self.session
         shown = (id(session.table), len(session.log))
-        if shown != self.drawn:  # what the host said meanwhile, on the board
-            self.drawn = shown
+        if shown != self.painted:  # what the host said meanwhile, on the board
+            self.painted = shown
             self.render()
         if self.winched:
             self.winched = False
@@ -385,8 +439,14 @@ def play_board(
     hello: dict[str, Any],
     context: ssl.SSLContext | None,
     color: bool = True,
+    *,
+    note: str = "",
+    keep: Callable[[str], str] | None = None,
 ) -> int:
-    """``mille --join`` on a terminal: the seat on its board; the exit status."""
+    """``mille --join`` on a terminal: the seat on its board; the exit
+    status.  The host's own seat (``mille --host``) too: ``note`` on the
+    error line first (the join command), ``keep`` keeps the game after a
+    hang-up (the line to tell), and quitting ends the game for everyone."""
     import sys
 
     from . import tui
@@ -423,6 +483,8 @@ def play_board(
         if isinstance(exc, Gone):
             left.append(exc)
             return exc.reason, exc.status
+        if keep is not None:  # the host's terminal: the game is kept
+            return keep(exc.reason), 1
         return "", 1  # this terminal is gone: the seat waits for the grace period
 
     def board(scr: curses.window, game: Session, note: str) -> Ui:
@@ -430,8 +492,10 @@ def play_board(
         assert isinstance(ui, _Remote)
         session.idle = ui.waiting
 
-        def wake() -> None:  # the key reader looks at ``stop`` when a signal comes
-            ui.stop = ui.stop or "the host"
+        def wake() -> None:  # the key reader looks at its flags when a signal comes
+            ui.heard = True
+            if not link.thread.is_alive() or not link.inbox.empty() and _bye(link):
+                ui.stop = ui.stop or "the host"
             try:
                 signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGWINCH)
             except (AttributeError, OSError, ValueError):
@@ -440,7 +504,15 @@ def play_board(
         link.wake = wake
         return ui
 
-    status = tui.play(session, "", color, board=board, gone=gone)
+    status = tui.play(session, note, color, board=board, gone=gone)
+    if session.host and not left and status == 0:  # the host quit: the game ends
+        link.send({"type": "end"})
+        try:
+            while True:
+                session.take(link.inbox.get(timeout=5))
+        except (Gone, queue.Empty):
+            pass
+        return 0
     link.close(bye=not left)
     if status == 0 and not left:
         print(LEFT)

@@ -1,13 +1,16 @@
-"""End to end over loopback, on the boards: ``mille --host`` (the line
-mode) and ``mille --join`` without ``--plain`` in pseudo-terminals
-(TERM=screen, read through pyte): the joiners play on the board a local
-game gets (the N-seat board for classic, BSD's for bsd), each seat named
-as it sees the table, until the host ends the game for everyone."""
+"""End to end over loopback, on the boards: ``mille --host --plain`` (the
+line mode) or ``mille --host`` (its board), and ``mille --join`` without
+``--plain``, in pseudo-terminals (TERM=screen, read through pyte): each
+seat plays on the board a local game gets (the N-seat board for classic,
+BSD's for bsd), named as it sees the table, until the host ends the game
+for everyone (or is terminated, and keeps it)."""
 
 from __future__ import annotations
 
 import re
+import signal
 from collections.abc import Callable
+from pathlib import Path
 
 from support.screen import Term
 
@@ -43,7 +46,7 @@ def board_turn(term: Term, told: str) -> None:
 def test_two_joiners_on_the_table_board(spawn: Spawn) -> None:
     host = spawn(
         "--host", "--rules", "classic", "--players", "3", "--people", "0=Hal,1,2",
-        "--port", "0", "--seed", "3",
+        "--port", "0", "--seed", "3", "--plain",
     )  # fmt: skip
     address, code = join_command(host)
     ann = spawn("--join", address, code, "--name", "Ann")
@@ -82,7 +85,7 @@ def test_two_joiners_on_the_table_board(spawn: Spawn) -> None:
 
 
 def test_a_joiner_on_bsds_board(spawn: Spawn) -> None:
-    host = spawn("--host", "--people", "0=Hal,1", "--port", "0", "--seed", "3")
+    host = spawn("--host", "--people", "0=Hal,1", "--port", "0", "--seed", "3", "--plain")
     address, code = join_command(host)
     ann = spawn("--join", address, code, "--name", "Ann")
     ann.wait(lambda: "Hal" in ann.text(), TIMEOUT, "the host's name on BSD's board")
@@ -102,4 +105,34 @@ def test_a_joiner_on_bsds_board(spawn: Spawn) -> None:
     host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
     host.send("y\r")
     assert host.wait_exit(timeout=TIMEOUT) == 0
+    assert b"Traceback" not in host.raw + ann.raw
+
+
+def test_the_host_on_its_board_saves_and_keeps_the_game(spawn: Spawn, tmp_path: Path) -> None:
+    host = spawn(
+        "--host", "--rules", "classic", "--players", "3", "--people", "0=Hal,1",
+        "--port", "0", "--seed", "3", cwd=tmp_path,
+    )  # fmt: skip
+    address, code = join_command(host)  # on the board's error line too
+    host.wait_for(f"join: mille --join {address} {code}", row=23, timeout=TIMEOUT)
+    ann = spawn("--join", address, code, "--name", "Ann")
+    ann.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
+    host.wait_for(" 1 You ", row=2, timeout=TIMEOUT)
+    board_turn(host, " 1 You ")
+    board_turn(ann, "Hal discarded")
+    host.wait_for("Ann discarded", timeout=TIMEOUT)  # (the name came with the move)
+    assert host.row(3).startswith(" 2 Ann ")
+    # the host saves (the file written by its table), a joiner may not
+    host.wait(lambda: re.search("Comp 2 (played|discarded)", host.text()) is not None, TIMEOUT)
+    host.wait(lambda: "thinking" not in host.row(23), TIMEOUT, "the host's turn")
+    host.send("s")
+    host.wait_for("file:", timeout=TIMEOUT)
+    host.send("game.sav\r")
+    host.wait(lambda: (tmp_path / "game.sav").is_file(), TIMEOUT, "the save")
+    host.wait_for("game.sav [", timeout=TIMEOUT)
+    host.child.kill(signal.SIGTERM)
+    assert host.wait_exit(timeout=TIMEOUT) == 1
+    assert re.search(rb"mille: terminated; the game is kept in \S+", host.raw)
+    assert ann.wait_exit(timeout=TIMEOUT) == 1
+    assert b"mille: the host went away" in ann.raw
     assert b"Traceback" not in host.raw + ann.raw

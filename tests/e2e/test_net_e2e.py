@@ -54,7 +54,7 @@ def play_turns(terms: list[Term], turns: int) -> None:
 def test_host_two_joins_sigterm_and_resume(spawn: Spawn) -> None:
     host = spawn(
         "--host", "--rules", "classic", "--players", "4", "--people", "0,1,2", "--port", "0",
-        "--seed", "3", "--name", "Hal",
+        "--seed", "3", "--name", "Hal", "--plain",
     )  # fmt: skip
     address, code = join_command(host)
     assert address.startswith("127.0.0.1:") and len(code) == 12
@@ -82,7 +82,7 @@ def test_host_two_joins_sigterm_and_resume(spawn: Spawn) -> None:
         said(joiner, b"mille: the host went away", timeout=30)
         assert joiner.wait_exit(timeout=10) == 1
 
-    again = spawn("--host", "--port", "0", state_home=host.state_home)
+    again = spawn("--host", "--port", "0", "--plain", state_home=host.state_home)
     again.wait_for("Resume it?", timeout=20)
     again.send("y\r")
     address, code = join_command(again)
