@@ -129,3 +129,21 @@ def test_a_board_that_takes_the_answer_while_waiting_does_not_wait_on() -> None:
 
     remote.idle = board_checkpoint
     assert remote.play(PICK).seat == 1
+
+
+def test_the_next_hand_is_the_hosts_to_deal() -> None:
+    feed, link, remote = game()
+    session = feed.session
+    while not session.table.hand_over:  # everyone's moves, this seat's too, by the host
+        seat = session.table.current_player
+        assert seat is not None
+        feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
+    link.inbox.put(link.update())
+    while remote.computer_to_move:
+        remote.computer_move()
+    assert remote.table.hand_over and remote.log == session.events(1)
+    feed.next_hand()  # the host's y
+    link.inbox.put(link.update())
+    remote.next_hand()  # a joiner's y: waits for the deal, sends nothing
+    assert link.sent == [] and remote.log == [] and not remote.table.hand_over
+    assert remote.table.hands[1] == session.table.hands[1]
