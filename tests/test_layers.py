@@ -2,7 +2,9 @@
 
 ``mille.engine`` (the rules) is at the bottom, then ``mille.players`` (who
 moves), ``mille.game`` (a game in progress), ``mille.storage`` (games on
-disk), ``mille.frontends`` (what a person sees); ``mille.selfplay`` and
+disk), ``mille.net`` (the game over the network: the protocol,
+the server, the client's connection), ``mille.frontends`` (what a person
+sees); ``mille.selfplay`` and
 ``mille.__main__`` are tools on top.  A module imports only from its own
 layer or lower ones, imports make no cycle (counting the imports inside
 functions and for type checking too), and only front ends import curses.
@@ -18,7 +20,7 @@ import pytest
 import mille
 
 PACKAGE = Path(mille.__file__).parent
-LAYERS = ("engine", "players", "game", "storage", "frontends")
+LAYERS = ("engine", "players", "game", "storage", "net", "frontends")
 TOOLS = ("mille.__main__", "mille.selfplay")
 
 
@@ -59,7 +61,7 @@ GRAPH = {
 
 
 def rank(name: str) -> int:
-    """The layer of a module: 0 for the engine ... 4 for the front ends; the
+    """The layer of a module: 0 for the engine ... 5 for the front ends; the
     package itself (only ``__version__``) is below them all, the tools above."""
     if name in TOOLS:
         return len(LAYERS)
@@ -155,3 +157,18 @@ def test_every_package_is_installed() -> None:
     listed = set(config["tool"]["setuptools"]["packages"])
     assert listed == packages(checkout / "mille")
     assert packages(PACKAGE) == listed
+
+
+def test_only_seats_reads_the_session() -> None:
+    """In ``mille.net`` only ``seats`` (the adapter to the session's views
+    and per-seat event stream) reads a session: the server hands it over."""
+    texts = {
+        name: MODULES[name].read_text(encoding="utf-8")
+        for name in MODULES
+        # (the worker reads its own replica of the game, fed the moves made)
+        if name.startswith("mille.net.") and name not in ("mille.net.seats", "mille.net.worker")
+    }
+    readers = [
+        name for name, text in texts.items() if "session." in text.replace("game.session", "")
+    ]
+    assert readers == []

@@ -143,6 +143,11 @@ class SeatView:
         """How many cards each seat holds."""
         return tuple(HAND_SLOTS - hand.count(NO_CARD) for hand in self._table.hands)
 
+    def filled_slots(self) -> list[list[bool]]:
+        """Which slots of each hand hold a card (which, only its seat
+        sees; where, the moves made in view tell)."""
+        return [[card != NO_CARD for card in hand] for hand in self._table.hands]
+
     def hand_size(self, seat: int) -> int:
         return HAND_SLOTS - self._table.hands[seat].count(NO_CARD)
 

@@ -14,11 +14,14 @@ from dataclasses import dataclass
 from .. import __version__
 
 USAGE = "usage: mille [--rules NAME] [--players N] [--people SEATS] [options] [file]"
+NET_USAGE = """       mille --host [--people SEATS] [--listen ADDRESS] [--port N] [options] [file]
+       mille --join ADDRESS[:PORT] CODE [--name NAME] [--plain]"""
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
 MORE_PLAYERS = "for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)"
 
 HELP = f"""{USAGE}
+{NET_USAGE}
 
 Mille Bornes in the terminal.  With no options: BSD mille, you against
 the computer.
@@ -57,6 +60,25 @@ milebymile options:
   --karma               the karma rule (3 or more sides)
   (each on/off option also has its other form: --perfect-crossing,
   --no-stacking, --reshuffle, --always-discard, --no-karma)
+
+over the network:
+  --host                host the game: you play the first seat --people
+                        names (default: every seat is a person's, you seat
+                        0); the others join with the command it shows;
+                        free seats are played by computers after the grace
+                        period
+  --listen ADDRESS      the address to listen on (default 127.0.0.1: this
+                        machine only; 0.0.0.0 or :: for every network)
+  --port N              the port (default 7477; 0: any free one)
+  --grace SECONDS       how long a dropped person's seat waits before a
+                        computer plays it (default 60)
+  --cert FILE, --key FILE
+                        TLS with this certificate and key (--host); the
+                        certificate to trust (--join)
+  --join ADDRESS[:PORT] CODE
+                        take a free seat at a hosted table, on the board
+                        (--plain: in lines, for the host too)
+  --name NAME           your name at the table
 
 the screen:
   --plain               no curses: plain lines and a prompt, for screen
@@ -105,6 +127,7 @@ if TYPE_CHECKING:
     from typing import NoReturn
 
     from ..engine.rules import Rules
+    from ..game.session import Session
 
 
 class UsageError(Exception):
@@ -128,6 +151,20 @@ class Options:
     chosen: bool = False  # game options or --seed: a new game, no Resume it?
     color: bool = True  # --no-color: False
     people: tuple[tuple[int, str | None], ...] | None = None  # --people: seat, name
+    net: Network | None = None  # --host or --join
+
+
+@dataclass(frozen=True)
+class Network:
+    """``--host`` or ``--join`` and their options (``frontends.remote`` runs them)."""
+
+    join: tuple[str, str] | None = None  # ADDRESS[:PORT], CODE; None: --host
+    name: str | None = None
+    listen: str = "127.0.0.1"
+    port: int = 7477
+    grace: float = 60.0
+    cert: str | None = None
+    key: str | None = None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -174,6 +211,14 @@ def _parser() -> _Parser:
     for flag in ("perfect-crossing", "stacking", "reshuffle", "always-discard", "karma"):
         parser.add_argument(f"--{flag}", action=argparse.BooleanOptionalAction)
     parser.add_argument("--rigging", choices=RIGGINGS)
+    parser.add_argument("--host", action="store_true")
+    parser.add_argument("--join", nargs=2, metavar=("ADDRESS", "CODE"))
+    parser.add_argument("--name")
+    parser.add_argument("--listen")
+    parser.add_argument("--port", type=_seed)
+    parser.add_argument("--grace", type=_seed)
+    parser.add_argument("--cert")
+    parser.add_argument("--key")
     parser.add_argument("files", nargs="*")
     return parser
 
@@ -183,7 +228,7 @@ def parse_args(argv: list[str]) -> Options:
 
     >>> parse_args(["--seed", "7"])  # doctest: +NORMALIZE_WHITESPACE
     Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False,
-            chosen=True, color=True, people=None)
+            chosen=True, color=True, people=None, net=None)
     >>> parse_args(["--no-color"]).color
     False
     >>> parse_args(["a", "b"])
@@ -206,6 +251,7 @@ def parse_args(argv: list[str]) -> Options:
     files = args.files + unknown + rest
     if args.version:
         return Options(action="version")
+    net = _network(args, files)
     if len(files) > 1:
         raise UsageError(BSD_USAGE)
     given = {key: getattr(args, key) for _, key in _GAME_OPTIONS}
@@ -224,7 +270,7 @@ def parse_args(argv: list[str]) -> Options:
                 f"mille: {', '.join(flags)} cannot be used with a file: "
                 "a saved game keeps its own rules, people, level and deal"
             )
-        return Options(file=files[0], plain=args.plain, color=not args.no_color)
+        return Options(file=files[0], plain=args.plain, color=not args.no_color, net=net)
     rules = None
     if args.rules is not None or given:
         from ..engine.rules import BSD, RulesError, find_rules
@@ -262,6 +308,45 @@ def parse_args(argv: list[str]) -> Options:
         chosen=chosen,
         color=not args.no_color,
         people=people,
+        net=net,
+    )
+
+
+def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
+    """The network options, checked; None without --host or --join."""
+    own = ("name", "listen", "port", "grace", "cert", "key")
+    given = [name for name in own if getattr(args, name) is not None]
+    if not args.host and args.join is None:
+        if given:
+            raise UsageError(f"mille: --{given[0]} goes with --host or --join\n{USAGE}")
+        return None
+    if args.host and args.join is not None:
+        raise UsageError(f"mille: --host and --join cannot be used together\n{USAGE}")
+    if args.join is not None:
+        for name in ("listen", "port", "grace", "key", "people"):
+            if getattr(args, name) is not None:
+                raise UsageError(f"mille: --{name} goes with --host\n{USAGE}")
+        if files:
+            raise UsageError(f"mille: --join takes no file: the host holds the game\n{USAGE}")
+    if args.name is not None:
+        from ..game.session import BadName, check_name
+
+        try:
+            check_name(args.name)
+        except BadName as exc:
+            raise UsageError(f"mille: --name: {_quote(str(exc), 120)}") from None
+    if args.port is not None and not 0 <= args.port < 65536:
+        raise UsageError("mille: --port must be 0 to 65535")
+    if args.grace is not None and not 1 <= args.grace <= 3600:
+        raise UsageError("mille: --grace must be 1 to 3600 seconds")
+    return Network(
+        join=tuple(args.join) if args.join is not None else None,
+        name=args.name,
+        listen=args.listen or "127.0.0.1",
+        port=7477 if args.port is None else args.port,
+        grace=60.0 if args.grace is None else float(args.grace),
+        cert=args.cert,
+        key=args.key,
     )
 
 
@@ -355,6 +440,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mille {__version__}")
         return 0
     try:
+        if options.net is not None and options.net.join is not None:
+            from . import remote
+
+            address, code = options.net.join
+            if not options.plain and not _is_terminal():
+                from .process import complain
+
+                complain(
+                    None,
+                    "standard input and output must be a terminal "
+                    "(for plain lines on pipes: mille --join ... --plain)",
+                )
+                return 1
+            return remote.join(
+                address,
+                code,
+                options.net.name,
+                options.net.cert,
+                board=not options.plain,
+                color=options.color,
+            )
         return _play(options)
     except KeyboardInterrupt:
         return 130
@@ -396,7 +502,7 @@ def _play(options: Options) -> int:
             return 1
         session.source = options.file
         message = file_stamp(options.file)
-    if not options.plain and not _is_terminal():
+    if not options.plain and options.net is None and not _is_terminal():
         complain(
             None,
             "standard input and output must be a terminal "
@@ -414,7 +520,17 @@ def _play(options: Options) -> int:
         if found is None:
             from ..game.session import Session
 
-            if options.people is not None:
+            if options.net is not None and options.people is None:  # --host: all people
+                from ..engine.rules import BSD
+
+                rules = options.rules or BSD
+                session = Session.new(
+                    rules,
+                    seed=options.seed,
+                    level=options.level,
+                    humans=tuple(range(rules.players)),
+                )
+            elif options.people is not None:
                 from ..engine.rules import BSD
 
                 names = {seat: name for seat, name in options.people if name is not None}
@@ -434,7 +550,11 @@ def _play(options: Options) -> int:
             session, message, resumed = found
     status = 1
     try:
-        if options.plain:
+        if options.net is not None:
+            status = _host(
+                session, options.net, not options.plain and _is_terminal(), options.color
+            )
+        elif options.plain:
             from . import plain
 
             status = plain.play(session, message, fresh=resumed is None and options.file is None)
@@ -446,3 +566,21 @@ def _play(options: Options) -> int:
         if resumed is not None and status != 0:
             offer.keep_again(session, *resumed)
     return status
+
+
+def _host(session: Session, net: Network, board: bool, color: bool) -> int:
+    """``mille --host``: the host plays the first person seat (``--people``'s
+    first), the others are open to joiners."""
+    from . import remote
+
+    return remote.host(
+        session,
+        listen=net.listen,
+        port=net.port,
+        grace=net.grace,
+        cert=net.cert,
+        key=net.key,
+        name=net.name,
+        board=board,
+        color=color,
+    )

@@ -314,15 +314,16 @@ def after_hazard(front: Front, outcome: Outcome) -> None:
     session = front.session
     rules = session.rules
     move = outcome.move
+    here = session.at_keyboard()
     if (
-        len(session.people) < 2
+        len(here) < 2
         or rules.coup_window
         or not isinstance(move, Use)
         or outcome.card not in HAZARDS
     ):
         return
     side = move.target if move.target is not None else other_side(rules.side_of(outcome.seat))
-    people = [seat for seat in rules.members(side) if session.is_person(seat)]
+    people = [seat for seat in rules.members(side) if seat in here]
     people.sort(key=lambda seat: seat != front.seat)  # no hand-off for the one there
     table = session.table
     for seat in people:
@@ -363,9 +364,10 @@ def run(front: Front) -> None:
     if session.table.phase == OVER:  # saved at an end-of-hand question
         session.next_hand()
         front.resumed_at_end()
-    if len(session.people) > 1:  # a hot seat: call the first person to the keyboard
+    here = session.at_keyboard()
+    if len(here) > 1:  # a hot seat: call the first person to the keyboard
         seat = session.table.current_player
-        front.hand_off(seat if seat in session.people else front.seat)
+        front.hand_off(seat if seat in here else front.seat)
     front.started()
     try:
         while True:

@@ -55,6 +55,7 @@ def keep(
     *,
     why: Callable[[Exception], str] = str,
     after: str = "",
+    write: Callable[[], str] | None = None,
 ) -> tuple[str, bool]:
     """Write the game to the recovery file; the line to tell the player and
     whether the game is kept.
@@ -62,12 +63,13 @@ def keep(
     The line is ``mille: REASON; the game is kept in PATH`` then ``after``,
     or ``mille: REASON; the game could not be kept: WHY`` with ``why``'s
     words for the error.  Whatever goes wrong, this returns (the terminal
-    is restored after it).
+    is restored after it).  ``write`` writes the file instead and returns
+    its path (the network's host has its game written by a worker).
     """
     from ..storage import recovery
 
     try:
-        path = recovery.write(session)
+        path = recovery.write(session) if write is None else write()
     except Exception as exc:  # the line says why; the exit status says it failed
         return f"mille: {reason}; the game could not be kept: {escape(why(exc))}", False
     return f"mille: {reason}; the game is kept in {escape(path)}{after}", True

@@ -96,7 +96,7 @@ class Screen(abc.ABC):
         self.scr = scr
         self.session = session
         # the seat shown: the first person's (a hot seat hands it on: handing)
-        self.seat = min(session.people, default=YOU)
+        self.seat = min(session.at_keyboard(), default=YOU)
         self.handing = ""  # the hand-off page is up, for this person
         self.message = message  # the error line's text
         self.prompt = MOVE_PROMPT

@@ -33,7 +33,14 @@ def board_class(session: Session) -> type[Ui]:
     return TableUi
 
 
-def play(session: Session, message: str = "", color: bool = True) -> int:
+def play(
+    session: Session,
+    message: str = "",
+    color: bool = True,
+    *,
+    board: Callable[[curses.window, Session, str], Ui] | None = None,
+    gone: Callable[[Hangup], tuple[str, int]] | None = None,
+) -> int:
     """Run the game in the terminal; returns the exit status.
 
     The board with a row per side is drawn in colour where the terminal
@@ -45,11 +52,16 @@ def play(session: Session, message: str = "", color: bool = True) -> int:
     or a lost terminal (as BSD's ``die(1)`` when reads fail), once the game
     in progress is in the recovery file.  The terminal is restored however
     this returns or raises.
+
+    A remote seat's game (``mille --join``) gives its own ``board`` (what
+    makes the board, with the remote seat's dialogues) and ``gone``: what a
+    :class:`Hangup` tells and the status (the host holds the game: nothing
+    is kept here).
     """
     problem = terminal_problem()
     if problem is not None:
         return cannot_use_terminal(problem)
-    board = board_class(session)
+    make = board_class(session) if board is None else board
     try:
         scr = curses.initscr()
     except curses.error as exc:  # no terminfo entry for $TERM, or the like
@@ -68,15 +80,18 @@ def play(session: Session, message: str = "", color: bool = True) -> int:
         curses.noecho()
         curses.cbreak()
         scr.keypad(False)
-        ui = board(scr, session, message)
+        ui = make(scr, session, message)
         if isinstance(ui.screen, TableBoard) and color_wanted(os.environ, color):
             ui.screen.colored = start_colors()
         undo = install(ui)
         try:
             ui.run()
         except Hangup as exc:
-            told = keep(session, exc.reason)  # before the terminal is touched again
-            status = 1
+            if gone is None:
+                told = keep(session, exc.reason)  # before the terminal is touched again
+                status = 1
+            else:
+                told, status = gone(exc)
     finally:
         if not curses.isendwin():
             try:

@@ -415,8 +415,7 @@ class Ui:
                     continue
                 return move
             if char == "O":
-                table = self.session.table
-                table.set_ordering(not table.ordering)
+                self.toggle_order()
                 return None
             if char == "Q":
                 self.really()
@@ -459,6 +458,11 @@ class Ui:
         a safety?``: :func:`mille.frontends.flow.human_turn`.)
         """
         return Discard(slot)
+
+    def toggle_order(self) -> None:
+        """O: keep the hand in order, or stop."""
+        table = self.session.table
+        table.set_ordering(not table.ordering)
 
     def save(self) -> bool:
         """BSD's save dialogue (``flow.save``); True if the game was written."""
@@ -542,7 +546,7 @@ class Ui:
         self.error(reason)
 
     def played(self, outcome: Outcome) -> None:
-        if len(self.session.people) > 1:  # the next person sees it as a computer's
+        if len(self.session.at_keyboard()) > 1:  # the next person sees it as a computer's
             self.screen.computer_moved(outcome)
 
     def question(self, question: str) -> None:

@@ -146,6 +146,17 @@ class Session:
     def is_person(self, seat: int) -> bool:
         return seat not in self.computers
 
+    def at_keyboard(self) -> tuple[int, ...]:
+        """The seats whose people share this program's keyboard (a hot
+        seat hands it on between them): every person's here; a remote
+        seat's game (``mille --join``) has its own seat alone, the others'
+        moves coming as a computer's would.
+
+        >>> Session.new(seed=1, humans=(0, 1)).at_keyboard()
+        (0, 1)
+        """
+        return tuple(sorted(self.people))
+
     def name(self, seat: int) -> str:
         """The seat's name for the others: a person's, or ``Comp N``."""
         return self.people.get(seat, f"Comp {seat}")

@@ -1,0 +1,741 @@
+"""``mille --host`` and ``mille --join``: the line mode over the network.
+
+:class:`LineClient` plays a seat of a table held by a host
+(:mod:`mille.net.server`), in plain lines: it tells the moves its seat may
+see (the log's words), shows the table and the hand at each turn, reads
+the line mode's commands and sends the moves; the host's engine checks
+them.  :func:`join` runs it for ``mille --join``; :func:`host` starts the
+server in a thread of its own, shows the command to give the others, and
+runs a :class:`LineClient` for the host's own seat (or its board:
+``remote_ui.play_board``).  A hang-up, SIGTERM or
+a lost terminal on the host keeps the game in the recovery file
+(``process.keep``), which the next ``mille --host`` offers.
+
+Every string that came over the network (names, messages) is escaped
+before it is printed.  With ``--plain`` (or off a terminal, for the
+host) a seat plays in lines, else on the board
+(:mod:`mille.frontends.remote_ui`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import threading
+
+from ..engine import describe
+from ..engine.moves import Move
+from ..engine.text import escape
+from ..net.client import GONE, NOT_WELCOMED, Client, Remote
+from ..net.client import failure_reason as _reason
+from ..net.wire import DEFAULT_PORT, PROTOCOL, ProtocolError, shown
+from . import process
+from .commands import Command, Mistake, answer, parse
+from .plain_board import hand_so_far, score_lines, table_lines
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import ssl
+    from collections.abc import Coroutine
+    from typing import Any, TextIO
+
+    from ..game.session import Session
+    from ..net.server import Host, Limits, Server
+
+LINE_MAX = 4096  # bytes of a typed line
+RETRIES = 10  # tries to reconnect after the line to the host breaks, a second apart
+
+
+class HostGone(Exception):
+    """The line to the host broke and did not come back."""
+
+
+class LineClient:
+    """One seat over the network in plain lines (see the module docstring)."""
+
+    def __init__(self, client: Client, out: TextIO) -> None:
+        self.client = client
+        self.remote = Remote()
+        self.out = out
+        self.tracking = False
+        self.question = ""  # the question the next line answers ("" for a move)
+        self.file_prompt = False  # the next line is a file name (the host's save)
+        self.done = False
+        self.told_turn = -1  # the version whose table was shown
+        self.status = 0  # the exit status once done
+        self.welcomes = 0  # welcomes received (each connection that was let in)
+        self.really = False  # q was typed: the next line answers Really?
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    # ----- what the host says ----------------------------------------------------
+
+    def on(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        remote = self.remote
+        if kind == "welcome":
+            remote.welcome(message)
+            self.welcomes += 1
+            role = " (you host this table: only you may deal, save or end)" if remote.host else ""
+            self.say(f"You sit at seat {remote.seat}{role}.")
+        elif kind == "seats":
+            self.on_seats(message)
+        elif kind == "update":
+            self.on_update(message)
+        elif kind == "error":
+            self.say(f"mille: {shown(message.get('message'), 120)}")
+            self.prompt()
+        elif kind == "ping":
+            self.client.send({"type": "pong"})
+        elif kind == "saved":
+            if message.get("ok"):
+                self.say(f"Saved to {shown(message.get('file'), 100)}.")
+            else:
+                self.say(f"Not saved: {shown(message.get('reason'), 100)}.")
+        elif kind == "bye":
+            reason = shown(message.get("reason"), 100)
+            self.say(f"mille: {reason}")
+            self.done = True
+            self.status = 0 if reason == "the host ended the game" else 1
+
+    def on_seats(self, message: dict[str, Any]) -> None:
+        remote = self.remote
+        before = {row.get("seat"): row.get("status") for row in remote.seats}
+        remote.seats = [row for row in message.get("seats", []) if isinstance(row, dict)]
+        for row in remote.seats:
+            seat = row.get("seat")
+            status = row.get("status")
+            if not isinstance(seat, int) or seat == remote.seat or before.get(seat) == status:
+                continue
+            who = f"{remote.name(seat)} (seat {seat})"
+            if status == "here":
+                self.say(f"{who} is at the table.")
+            elif status == "away" and before.get(seat) == "here":
+                self.say(f"{who} dropped; the seat waits for them.")
+            elif status == "computer-for-now":
+                self.say(f"A computer plays for {who} until they are back.")
+        waiting = message.get("waiting_for")
+        if waiting != remote.waiting_for and isinstance(waiting, int):
+            self.say(f"Waiting for {remote.name(waiting)} (seat {waiting}).")
+        remote.waiting_for = waiting if isinstance(waiting, int) else None
+
+    def on_update(self, message: dict[str, Any]) -> None:
+        remote = self.remote
+        dealt = any(isinstance(e, dict) and e.get("deal") for e in message.get("events", []))
+        new = remote.update(message)
+        view = remote.view
+        if dealt:
+            self.say("A new hand is dealt.")
+        for event in new:
+            for line in describe.describe(view, event):
+                self.say(escape(line))
+        phase = view.phase
+        if phase == "hand over":
+            for line in describe.end_lines(view):
+                self.say(line)
+            for line in score_lines(view):
+                self.say(line)
+            if remote.host:
+                self.question = "Another game?" if view.game_over else "Another hand?"
+            else:
+                self.question = ""
+                self.say("Waiting for the host to deal.")
+        elif phase in ("extension", "coup") and remote.legal:
+            self.question = "Extension?" if phase == "extension" else "Coup Fourre?"
+        else:
+            self.question = ""
+        if remote.legal and remote.version != self.told_turn and not self.question:
+            self.told_turn = remote.version
+            for line in table_lines(view, self.tracking):
+                self.say(line)
+        self.prompt()
+
+    def prompt(self) -> None:
+        if self.really:
+            self.out.write("Really? ")
+        elif self.file_prompt:
+            self.out.write("file: ")
+        elif self.question:
+            self.out.write(self.question + " ")
+        elif self.remote.legal:
+            self.out.write("Your move: ")
+        else:
+            return
+        self.out.flush()
+
+    # ----- what the player types ------------------------------------------------
+
+    def send_move(self, move: Move) -> None:
+        self.client.send({"type": "move", "version": self.remote.version, "move": str(move)})
+
+    def line(self, text: str) -> None:
+        """One line the player typed."""
+        remote = self.remote
+        if remote.table is None:
+            return
+        if self.file_prompt:
+            self.file_prompt = False
+            if text:
+                self.client.send({"type": "save", "file": text})
+            return
+        if self.really:
+            said = answer(text)
+            if said == "y":
+                self.leave()
+            elif said == "n":
+                self.really = False
+                self.prompt()
+            else:
+                self.say("Answer y or n.")
+                self.prompt()
+            return
+        if self.question:
+            said = answer(text)
+            if said in ("y", "n"):
+                if self.question in ("Another hand?", "Another game?"):
+                    if said == "y":
+                        self.client.send({"type": "deal"})
+                    else:
+                        self.client.send({"type": "end"})
+                    self.question = ""
+                else:
+                    self.send_move(_answer_move(said))
+                return
+            if said == "s":
+                self.save()
+                return
+            self.say("Answer y or n.")
+            self.prompt()
+            return
+        parsed = parse(text)
+        if parsed is None:
+            self.prompt()
+            return
+        if isinstance(parsed, Mistake):
+            self.say(parsed.text)
+            self.prompt()
+            return
+        if isinstance(parsed, Command):
+            self.command(parsed.letter)
+            return
+        if not remote.legal:
+            self.say("not your turn")
+            return
+        self.send_move(parsed)
+
+    def leave(self) -> None:
+        """``q``, ``Really?`` y: the host ends the game for everyone (the
+        host's ``bye`` ends this too); another leaves, and the seat waits."""
+        self.really = False
+        if self.remote.host:
+            self.client.send({"type": "end"})
+            return
+        self.say("You leave the table; your seat waits for you (mille --join again).")
+        self.client.send({"type": "bye"})
+        self.done = True
+
+    def save(self) -> None:
+        if not self.remote.host:
+            self.say("Only the host may save (a save holds every hand).")
+            self.prompt()
+            return
+        self.file_prompt = True
+        self.prompt()
+
+    def command(self, letter: str) -> None:
+        remote = self.remote
+        view = remote.view
+        if letter == "w":
+            for line in score_lines(view):
+                self.say(line)
+        elif letter == "r":
+            for line in table_lines(view, self.tracking):
+                self.say(line)
+        elif letter == "l":
+            for line in hand_so_far(view, remote.log):
+                self.say(escape(line))
+        elif letter == "t":
+            self.tracking = not self.tracking
+            self.say("Card tracker " + ("on." if self.tracking else "off."))
+        elif letter == "h":
+            from .flow import hint
+
+            self.say(hint(view)[0])
+        elif letter == "s":
+            self.save()
+            return
+        elif letter == "q":
+            self.really = True
+            self.prompt()
+            return
+        elif letter == "o":
+            self.say("o is not offered over the network.")
+        else:
+            self.say(HELP)
+        self.prompt()
+
+
+def _answer_move(said: str) -> Move:
+    from ..engine.moves import NO, YES
+
+    return YES if said == "y" else NO
+
+
+HELP = """Over the network, the line mode's commands: p, u N [S], d N, y, n,
+w, r, h, t, l, q (asks Really?; then you leave, and your seat waits for you;
+the host ends the game for everyone), s (the host only), ?."""
+
+
+# ----- running one --------------------------------------------------------------
+
+
+def _read_lines(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None]) -> None:
+    """Standard input's lines into ``queue`` (None at its end); run in a
+    daemon thread, which a blocked read does not keep from exiting (it
+    reads the descriptor, not the buffered file, whose lock would)."""
+
+    def put(text: str | None) -> bool:
+        try:
+            loop.call_soon_threadsafe(queue.put_nowait, text)
+        except RuntimeError:  # the loop is closed
+            return False
+        return True
+
+    pending = b""
+    while True:
+        try:
+            chunk = os.read(0, 4096)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            if pending:
+                put(pending.decode("utf-8", "replace").strip())
+            put(None)
+            return
+        pending += chunk
+        while b"\n" in pending:
+            raw, pending = pending.split(b"\n", 1)
+            if not put(raw[:LINE_MAX].decode("utf-8", "replace").strip()):
+                return
+        pending = pending[-LINE_MAX:]
+
+
+async def play_seat(
+    address: str,
+    port: int,
+    hello: dict[str, Any],
+    out: TextIO,
+    ssl_context: ssl.SSLContext | None = None,
+    *,
+    typed: bool = True,
+) -> int:
+    """Play a seat until the game ends, the player leaves or the host goes
+    away (after trying to come back); the exit status.  The player's lines
+    come from standard input (none if not ``typed``)."""
+    lines: asyncio.Queue[str | None] = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+    if typed:
+        threading.Thread(target=_read_lines, args=(loop, lines), daemon=True).start()
+    ui: LineClient | None = None
+    tries = 0  # connections in a row that came to nothing
+    while True:
+        client = Client()
+        try:
+            await client.connect(address, port, ssl_context)
+        except OSError as exc:
+            if ui is None:
+                out.write(f"mille: cannot reach {shown(address)}:{port}: {shown(_reason(exc))}\n")
+                return 1
+            tries += 1
+            if tries > RETRIES:
+                out.write(GONE + "\n")
+                return 1
+            await asyncio.sleep(1)
+            continue
+        if ui is None:
+            ui = LineClient(client, out)
+        else:  # back with the seat's token, from the version last seen
+            ui.client = client
+            hello = {
+                "type": "hello",
+                "protocol": PROTOCOL,
+                "code": hello["code"],
+                "token": ui.remote.token,
+                "version": ui.remote.version,
+            }
+        client.send(hello)
+        welcomed = ui.welcomes
+        status = await _session(client, ui, lines)
+        await client.close()
+        if status is not None:
+            return status
+        if not ui.welcomes:  # never let in: the host is something else, or wants TLS
+            out.write(NOT_WELCOMED + "\n")
+            return 1
+        tries = 0 if ui.welcomes > welcomed else tries + 1
+        if tries > RETRIES:
+            out.write(GONE + "\n")
+            return 1
+        out.write("mille: the line to the host broke; trying again\n")
+        await asyncio.sleep(0 if tries == 0 else 1)
+
+
+async def _session(client: Client, ui: LineClient, lines: asyncio.Queue[str | None]) -> int | None:
+    """Read the host and the player until the end (a status) or a broken
+    line (None)."""
+    receive: asyncio.Task[dict[str, Any] | None] = asyncio.ensure_future(client.receive())
+    typed: asyncio.Task[str | None] = asyncio.ensure_future(lines.get())
+    try:
+        while True:
+            done, _ = await asyncio.wait({receive, typed}, return_when=asyncio.FIRST_COMPLETED)
+            if receive in done:
+                try:
+                    message = receive.result()
+                except ProtocolError as exc:
+                    ui.say(f"mille: {exc.message}")
+                    return 1
+                if message is None:
+                    return ui.status if ui.done else None
+                try:
+                    ui.on(message)
+                except ProtocolError as exc:
+                    ui.say(f"mille: {exc.message}")
+                    if exc.code == "version":
+                        return 1
+                if message.get("type") == "error" and message.get("code") in FATAL:
+                    return 1
+                if ui.done:
+                    return ui.status
+                receive = asyncio.ensure_future(client.receive())
+            if typed in done:
+                text = typed.result()
+                if text is None:
+                    ui.say("")
+                    client.send({"type": "bye"})
+                    return 0
+                ui.line(text)
+                if ui.done:
+                    return 0
+                typed = asyncio.ensure_future(lines.get())
+    finally:
+        receive.cancel()
+        # a line typed but not read stays for the next connection
+        if not typed.done():
+            typed.cancel()
+
+
+FATAL = ("version", "wrong-code", "too-many-tries", "wrong-token", "table-full", "table-over")
+
+
+def split_address(text: str) -> tuple[str, int]:
+    """``ADDRESS[:PORT]`` (``[::1]:PORT`` for IPv6); ValueError if bad.
+
+    >>> split_address("example.org:7000"), split_address("[::1]"), split_address("::1")
+    (('example.org', 7000), ('::1', 7477), ('::1', 7477))
+    """
+    port = DEFAULT_PORT
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        if rest:
+            if not rest.startswith(":"):
+                raise ValueError(f"bad address: {escape(text)}")
+            port = _port(rest[1:])
+        return host, port
+    if text.count(":") == 1:
+        host, _, number = text.partition(":")
+        return host, _port(number)
+    return text, port
+
+
+def _port(text: str) -> int:
+    if not (text.isascii() and text.isdecimal()) or not 0 < int(text) < 65536:
+        raise ValueError(f"bad port: {escape(text)[:20]}")
+    return int(text)
+
+
+def client_tls(cert: str | None) -> ssl.SSLContext | None:
+    """TLS trusting ``cert`` (the host's certificate), or None."""
+    if cert is None:
+        return None
+    import ssl
+
+    context = ssl.create_default_context(cafile=cert)
+    context.check_hostname = False  # the certificate itself is the trust
+    return context
+
+
+def join(
+    target: str,
+    code: str,
+    name: str | None,
+    cert: str | None,
+    *,
+    board: bool = False,
+    color: bool = True,
+) -> int:
+    """``mille --join ADDRESS[:PORT] CODE``: play a person seat, in lines
+    or on the ``board`` (``remote_ui``)."""
+    try:
+        address, port = split_address(target)
+        context = client_tls(cert)
+    except (ValueError, OSError) as exc:
+        print(f"mille: {shown(exc, 120)}", file=sys.stderr)
+        return 1
+    hello = {"type": "hello", "protocol": PROTOCOL, "code": code, "name": name or "guest"}
+    if board:
+        from .remote_ui import play_board
+
+        try:
+            return play_board(address, port, hello, context, color)
+        except KeyboardInterrupt:
+            return 130
+    try:
+        return asyncio.run(play_seat(address, port, hello, sys.stdout, context))
+    except KeyboardInterrupt:
+        return 130
+
+
+# ----- the host -----------------------------------------------------------------------
+
+
+class Hosting:
+    """The server running in a thread of its own, with one table."""
+
+    def __init__(self, session: Session, limits: Limits, host_seat: int, name: str) -> None:
+        self.session = session
+        self.limits = limits
+        self.host_seat = host_seat
+        self.name = name
+        self.loop = asyncio.new_event_loop()
+        self.server: Server | None = None
+        self.table: Host | None = None
+        self.ready = threading.Event()
+        self.address: tuple[str, int] = ("", 0)
+        self.error: str | None = None
+        self.thread = threading.Thread(target=self._run, name="mille-host", daemon=True)
+        self.kept_path: str | None = None  # the recovery file written after every move
+        self.writer: Any = None  # one thread writes it, in order
+
+    def keep_after_move(self) -> None:
+        """After every move: the game to the recovery file (serialised here,
+        written by a thread of its own, so the table does not wait for the
+        disk); a host that dies is offered by the next ``mille --host``."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        from ..net.seats import saved_bytes
+        from ..storage import atomic, recovery
+
+        table = self.table
+        assert table is not None
+        try:
+            if self.kept_path is None:
+                os.makedirs(recovery.directory(), mode=recovery.DIRECTORY_MODE, exist_ok=True)
+                self.kept_path = recovery.new_path()
+            if table.keep_quietly(self.kept_path):  # the worker's replica writes it
+                return
+            data = saved_bytes(table.feed)
+            if self.writer is None:
+                self.writer = ThreadPoolExecutor(1, thread_name_prefix="mille-keep")
+        except (OSError, ValueError):
+            return
+        self.writer.submit(atomic.write, self.kept_path, data)
+
+    async def drop_kept(self) -> None:
+        """The game ended or was kept elsewhere: the per-move file goes
+        (once the writes under way are done)."""
+        if self.writer is not None:
+            self.writer.shutdown(wait=True)
+        table = self.table
+        if table is not None and table.thinker is not None and self.kept_path is not None:
+            try:
+                await table.thinker.save([], self.kept_path)  # the worker's keeps are done
+            except (OSError, ValueError):
+                pass
+        if self.kept_path is not None:
+            try:
+                os.unlink(self.kept_path)
+            except OSError:
+                pass
+
+    def start(self, listen: str, port: int, context: ssl.SSLContext | None) -> None:
+        self.listen = (listen, port, context)
+        self.thread.start()
+        self.ready.wait(30)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(self._main())
+
+    async def _main(self) -> None:
+        from ..net.server import Host, Server
+
+        self.stop = asyncio.Event()
+        server = self.server = Server(self.limits)
+        listen, port, context = self.listen
+        try:
+            self.table = server.add(
+                Host(
+                    self.session,
+                    host_seat=self.host_seat,
+                    names={self.host_seat: self.name},
+                    on_move=self.keep_after_move,
+                    worker=True,  # computers and stand-ins think in a process of their own
+                )
+            )
+            self.address = await server.start(listen, port, context)
+        except OSError as exc:
+            self.error = exc.strerror or str(exc)
+            self.ready.set()
+            return
+        self.ready.set()
+        await self.stop.wait()
+        await server.close()
+
+    def run(self, work: Coroutine[Any, Any, Any]) -> Any:
+        """Run ``work`` in the server's thread (the game is its own) and
+        return what it returns (or raise what it raises)."""
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(60)
+
+    def shut(self) -> None:
+        if self.thread.is_alive():
+            self.loop.call_soon_threadsafe(self.stop.set)
+            self.thread.join(10)
+
+
+def server_tls(cert: str, key: str) -> ssl.SSLContext:
+    import ssl
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    return context
+
+
+def host(
+    session: Session,
+    *,
+    listen: str,
+    port: int,
+    grace: float,
+    cert: str | None,
+    key: str | None,
+    name: str | None,
+    board: bool = False,
+    color: bool = True,
+) -> int:
+    """``mille --host``: serve the table, show the join command, play the
+    first person seat (``--people``'s first; seat 0 by default), in lines
+    or on the ``board`` (``remote_ui``, the join command on its error
+    line)."""
+    from ..net.server import Limits
+
+    if (cert is None) != (key is None):
+        print("mille: --cert and --key go together", file=sys.stderr)
+        return 1
+    try:
+        context = server_tls(cert, key) if cert is not None and key is not None else None
+    except (OSError, ValueError) as exc:
+        print(f"mille: cannot use the certificate: {shown(exc, 120)}", file=sys.stderr)
+        return 1
+    host_seat = min(session.people)  # the first person seat; the others join
+    hosting = Hosting(session, Limits(grace=grace), host_seat, name or session.name(host_seat))
+    hosting.start(listen, port, context)
+    if hosting.error is not None or hosting.table is None:
+        print(
+            f"mille: cannot listen on {shown(listen)}:{port}: {shown(hosting.error)}",
+            file=sys.stderr,
+        )
+        return 1
+    table = hosting.table
+    address, taken = hosting.address
+    shown_address = f"[{address}]" if ":" in address else address
+    people = sum(1 for seat in table.seats if seat.person) - 1
+    tls = f" --cert {escape(cert)}" if cert is not None else ""
+    print(f"mille: hosting {describe_table(session)} on {shown_address}:{taken}.")
+    if people:
+        print(f"Give the others ({people} seat{'s' if people > 1 else ''}) this command:")
+        print(f"  mille --join {shown_address}:{taken} {table.code}{tls}")
+        if address in ("127.0.0.1", "::1"):
+            print(
+                "(this host listens on this machine only: --listen ADDRESS opens it to a network)"
+            )
+    sys.stdout.flush()
+    token = table.seats[host_seat].token
+    hello = {"type": "hello", "protocol": PROTOCOL, "code": table.code, "token": token}
+    kept: list[str] = []
+
+    def write() -> str:
+        path: str = hosting.run(table.keep())
+        return path
+
+    def keep_game(reason: str, tell: bool = True) -> str:
+        if not kept:
+            line, _ = process.keep(session, reason, write=write)
+            kept.append(line)
+            if tell:
+                print(line, file=sys.stderr, flush=True)
+            hosting.run(hosting.drop_kept())
+        return kept[0]
+
+    if board:
+        from .remote_ui import play_board
+
+        note = f"join: mille --join {shown_address}:{taken} {table.code}{tls}" if people else ""
+        try:
+            return play_board(
+                address,
+                taken,
+                hello,
+                client_tls(cert),
+                color,
+                note=note,
+                keep=lambda reason: keep_game(reason, tell=False),
+            )
+        except KeyboardInterrupt:
+            keep_game("interrupted")
+            return 130
+        finally:
+            if not kept:  # the game ended here: nothing to offer next time
+                hosting.run(hosting.drop_kept())
+            hosting.shut()
+
+    status = 1
+    loop = asyncio.new_event_loop()
+    main = loop.create_task(play_seat(address, taken, hello, sys.stdout, client_tls(cert)))
+    reasons: list[str] = []
+
+    def on_signal(reason: str) -> None:
+        reasons.append(reason)
+        main.cancel()
+
+    for signame, reason in (("SIGTERM", "terminated"), ("SIGHUP", "hang-up")):
+        signum = getattr(signal, signame, None)
+        if signum is not None:
+            try:
+                loop.add_signal_handler(signum, on_signal, reason)
+            except (NotImplementedError, RuntimeError):
+                pass
+    try:
+        status = loop.run_until_complete(main)
+        if status != 0 and not table.over:
+            keep_game("terminal lost")
+    except asyncio.CancelledError:
+        keep_game(reasons[0] if reasons else "interrupted")
+        status = 1
+    except KeyboardInterrupt:
+        keep_game("interrupted")
+        status = 130
+    finally:
+        loop.close()
+        if not kept:  # the game ended here: nothing to offer next time
+            hosting.run(hosting.drop_kept())
+        hosting.shut()
+    return status
+
+
+def describe_table(session: Session) -> str:
+    rules = session.rules
+    return f"{rules.name} for {rules.players}"

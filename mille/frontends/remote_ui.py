@@ -1,0 +1,520 @@
+"""``mille --join`` on the boards: a remote seat played on the same board
+as a local game, by the same flow (``flow.run``), no second loop.
+
+:class:`RemoteSession` is the game as the remote seat knows it, shaped as
+a :class:`~mille.game.session.Session` for the flow and the boards: its
+table is rebuilt from the seat's view after every update
+(``net.client.table_of``), its log is the seat's event stream as sent, its
+people are named as the host names them, and only the remote seat is at
+this keyboard (``at_keyboard``): every other seat's move comes as a
+computer's would (``computer_to_move``, ``computer_move``, which wait for
+the host).  ``play`` sends the seat's move and waits for the host's answer
+(the move as made, or the engine's refusal); ``next_hand`` waits for the
+host to deal.  :class:`Link` is the connection, in a thread of its own
+(asyncio), which answers the host's pings while the board waits for a
+key.
+
+The board's dialogues a joiner may not have are its own
+(:class:`RemoteBsdUi`, :class:`RemoteTableUi`): ``S`` says only the host
+saves, ``O`` is not offered (the hand's order is the host's),
+``Save game?`` is not asked, and ``Another hand?`` ``y`` waits for the
+host's deal, ``n`` leaves.  The host's own seat (``mille --host`` on a
+terminal) is played the same way, over loopback: its ``S`` has the host's
+table write the file, its quitting ends the game for everyone, and a
+hang-up keeps the game as the line mode's does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import queue
+import random
+import signal
+import threading
+from collections import deque
+
+from ..engine.moves import Event, IllegalMove, Move, Outcome
+from ..engine.table import OVER, Table
+from ..game.session import Session
+from ..net.client import GONE, NOT_WELCOMED, Client, event_of, failure_reason, table_of
+from ..net.wire import ProtocolError, shown
+from . import flow
+from .table_ui import TableUi
+from .ui import Ui
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import curses
+    import ssl
+    from collections.abc import Callable
+    from typing import Any
+
+ONLY_HOST = "Only the host may save (a save holds every hand)."
+NO_ORDER = "O is not offered over the network (the host keeps the hand's order)."
+LEFT = "You left the table; a computer plays your seat after the grace period."
+WAIT = 0.05  # seconds between two looks at the keys and the host while it is awaited
+
+
+class Gone(flow.Hangup):
+    """The game goes on without this program (the host ended it, went
+    away, or refused the seat): ``reason`` is the line to tell, ``status``
+    the exit status."""
+
+    def __init__(self, reason: str, status: int = 1) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
+class Link:
+    """The connection to the host, run by a thread of its own: what the
+    host says goes to ``inbox`` (None when the line is gone), pings are
+    answered there; :meth:`send` from any thread."""
+
+    def __init__(
+        self, address: str, port: int, hello: dict[str, Any], context: ssl.SSLContext | None
+    ) -> None:
+        self.target = (address, port, context)
+        self.hello = hello
+        self.inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.loop = asyncio.new_event_loop()
+        self.client = Client()
+        self.thread = threading.Thread(target=self._run, name="mille-join", daemon=True)
+        # called (from this thread) after each message: the board, which may
+        # be waiting for a key, is woken to take it
+        self.wake: Callable[[], None] = lambda: None
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_until_complete(self._main())
+        finally:
+            self.loop.close()  # here, not by the collector at exit
+            self.inbox.put(None)
+            self.wake()
+
+    async def _main(self) -> None:
+        address, port, context = self.target
+        try:
+            await self.client.connect(address, port, context)
+        except OSError as exc:
+            self.inbox.put({"type": "unreached", "reason": failure_reason(exc)})
+            return
+        self.client.send(self.hello)
+        while True:
+            try:
+                message = await self.client.receive()
+            except ProtocolError as exc:
+                self.inbox.put({"type": "broken", "message": exc.message})
+                return
+            if message is None:
+                return
+            if message.get("type") == "ping":
+                self.client.send({"type": "pong"})
+                continue
+            self.inbox.put(message)
+            self.wake()
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            self.loop.call_soon_threadsafe(self.client.send, message)
+        except RuntimeError:  # the loop is closed: the line is gone
+            pass
+
+    def close(self, bye: bool) -> None:
+        """Say ``bye`` (if ``bye``) and hang up."""
+        if self.thread.is_alive():
+            if bye:
+                self.send({"type": "bye"})
+
+            async def shut() -> None:
+                await self.client.close()
+
+            try:
+                asyncio.run_coroutine_threadsafe(shut(), self.loop).result(5)
+            except Exception:  # the line went meanwhile
+                pass
+            self.thread.join(5)
+
+
+class RemoteSession(Session):
+    """The game as the remote seat ``me`` knows it (see the module docstring)."""
+
+    def __init__(self, link: Link, welcome: dict[str, Any], update: dict[str, Any]) -> None:
+        self.link = link
+        self.me = int(welcome["seat"])
+        self.host = bool(welcome["host"])
+        self.version = 0
+        self.level_name = "standard"
+        # the others' moves not shown yet, each with the table after its update (last)
+        self.pending: deque[tuple[Event, Table | None]] = deque()
+        self.awaiting = False  # a move of ours was sent: its answer is awaited
+        self.mine: Event | None = None
+        self.refusal: str | None = None
+        self.dealt = False
+        self.saved: dict[str, Any] | None = None  # the host's answer to a save
+        self.taken = 0  # messages taken from the host
+        self.idle: Callable[[], None] = lambda: None  # the board's checkpoint, while waiting
+        super().__init__(table=table_of(update["view"]), computers={}, deal_rng=random.Random(0))
+        self.take(update)
+
+    def __post_init__(self) -> None:
+        pass  # the people are the host's, named in each view
+
+    # ----- what the flow and the boards read -------------------------------------
+
+    def at_keyboard(self) -> tuple[int, ...]:
+        return (self.me,)
+
+    def is_person(self, seat: int) -> bool:
+        return seat in self.people
+
+    @property
+    def level(self) -> str:
+        return self.level_name
+
+    @property
+    def computer_to_move(self) -> bool:
+        """Another seat's move is to be shown, or another seat decides."""
+        self.drain()
+        seat = self.table.current_player
+        return bool(self.pending) or (seat is not None and seat != self.me)
+
+    @property
+    def human_to_move(self) -> bool:
+        return not self.computer_to_move and self.table.current_player == self.me
+
+    # ----- the host's messages ---------------------------------------------------
+
+    def take(self, message: dict[str, Any] | None) -> None:
+        """One message from the host (None: the line is gone)."""
+        self.taken += 1
+        if message is None:
+            raise Gone("mille: the host went away")
+        kind = message.get("type")
+        if kind == "update":
+            self._update(message)
+        elif kind == "error":
+            text = shown(message.get("message"), 120)
+            if self.awaiting:
+                self.awaiting, self.refusal = False, text
+            elif message.get("code") in FATAL:
+                raise Gone(f"mille: {text}")
+        elif kind == "bye":
+            reason = shown(message.get("reason"), 100)
+            raise Gone(f"mille: {reason}", 0 if reason == "the host ended the game" else 1)
+        elif kind == "saved":
+            self.saved = message
+        elif kind == "broken":
+            raise Gone(f"mille: {shown(message.get('message'), 120)}")
+
+    def _update(self, message: dict[str, Any]) -> None:
+        view = message["view"]
+        table = table_of(view)
+        events: list[Event] = []
+        for data in message.get("events", []):
+            event = event_of(data)
+            if event is None:  # a new hand: what came before it is gone
+                self.log.clear()
+                self.pending.clear()
+                events.clear()
+                self.dealt = True
+            elif self.awaiting and event.outcome.seat == self.me:
+                self.awaiting, self.mine = False, event
+                self.log.append(event)
+            else:
+                events.append(event)
+        names = view.get("names")
+        if isinstance(names, list):
+            self.people = {
+                seat: shown(name, 24)
+                for seat, name in enumerate(names)
+                if isinstance(name, str) and seat < table.rules.players
+            }
+        level = view.get("level")
+        if isinstance(level, str):
+            self.level_name = shown(level, 12)
+        self.version = int(message["version"])
+        for index, event in enumerate(events):
+            self.pending.append((event, table if index == len(events) - 1 else None))
+        if not events:
+            if self.pending:  # the table goes with the last move still to show
+                event, _ = self.pending.pop()
+                self.pending.append((event, table))
+            else:
+                self.table = table
+
+    def drain(self) -> None:
+        """Take what the host has said, without waiting."""
+        while True:
+            try:
+                message = self.link.inbox.get_nowait()
+            except queue.Empty:
+                return
+            self.take(message)
+
+    def wait(self) -> None:
+        """Take the host's next message (the board's checkpoint meanwhile,
+        which may take it itself: the board drains what woke it)."""
+        taken = self.taken
+        while True:
+            self.idle()
+            if self.taken != taken:
+                return
+            try:
+                message = self.link.inbox.get(timeout=WAIT)
+            except queue.Empty:
+                continue
+            self.take(message)
+            return
+
+    # ----- moves --------------------------------------------------------------
+
+    def computer_move(self) -> Outcome:
+        """The next move of another seat, as this seat saw it (waits for it)."""
+        while not self.pending:
+            self.wait()
+        event, table = self.pending.popleft()
+        self.log.append(event)
+        if table is not None:
+            self.table = table
+        return event.outcome
+
+    def play(self, move: Move) -> Outcome:
+        """Send the seat's move; the move as made, or ``IllegalMove`` with
+        the host's refusal (nothing changed)."""
+        self.drain()
+        self.awaiting, self.mine, self.refusal = True, None, None
+        self.link.send({"type": "move", "version": self.version, "move": str(move)})
+        while self.awaiting:
+            self.wait()
+        if self.mine is None:
+            raise IllegalMove(self.refusal or "refused")
+        if not self.pending:
+            self.drain()
+        return self.mine.outcome
+
+    def save_to(self, name: str) -> dict[str, Any]:
+        """The host saves the game to ``name`` (the host's seat only); its
+        answer (``saved``)."""
+        self.saved = None
+        self.link.send({"type": "save", "file": name})
+        while self.saved is None:
+            self.wait()
+        return self.saved
+
+    def next_hand(self) -> None:
+        """The host deals (the host's ``y``); wait for the new hand."""
+        if self.host:
+            self.link.send({"type": "deal"})
+        self.drain()
+        while self.table.phase == OVER:  # (the deal may have come already)
+            self.wait()
+
+
+def _bye(link: Link) -> bool:
+    """The host's ``bye`` is among what it said and the board has not taken."""
+    with link.inbox.mutex:
+        return any(m is None or m.get("type") == "bye" for m in link.inbox.queue)
+
+
+FATAL = ("version", "wrong-code", "too-many-tries", "wrong-token", "table-full", "table-over")
+
+if TYPE_CHECKING:
+    _Base = Ui
+else:
+    _Base = object
+
+
+class _Remote(_Base):
+    """The dialogues of a remote seat's board (see the module docstring)."""
+
+    painted: tuple[int, int] = (0, 0)  # the table and log last drawn while waiting
+    heard = False  # the host said something (the link woke the key reader)
+
+    def sync_size(self) -> None:
+        """After SIGWINCH, which the link also sends when the host says
+        something: take it (a name, the host gone) and draw it."""
+        if not self.heard:
+            super().sync_size()
+            return
+        self.heard = False
+        session = self.session
+        if isinstance(session, RemoteSession):
+            session.drain()
+        self.render()
+
+    @property
+    def is_host(self) -> bool:
+        session = self.session
+        return isinstance(session, RemoteSession) and session.host
+
+    def save(self) -> bool:
+        """The host's save dialogue (``file:``, ``Overwrite file?``), the
+        file written by the host's table; another seat is told who saves."""
+        session = self.session
+        if not isinstance(session, RemoteSession) or not session.host:
+            self.error(ONLY_HOST)
+            return False
+        name = self.read_file_name()
+        if not name:
+            return False
+        if os.path.exists(name) and not self.ask("Overwrite file?", can_save=False):
+            return False
+        answer = session.save_to(name)
+        if answer.get("ok"):
+            self.saved_to(shown(answer.get("file"), 100), shown(answer.get("when"), 40))
+            return True
+        self.save_failed(shown(answer.get("reason"), 100))
+        return False
+
+    def ask(self, question: str, can_save: bool = True) -> bool:
+        if question == "Save game?":
+            return False  # the host holds the game
+        if question in ("Another hand?", "Another game?") and not self.is_host:
+            answer = flow.ask(self, question, can_save=False)
+            if answer:
+                self.note("Waiting for the host to deal.")
+                self.render()
+            return answer
+        return flow.ask(self, question, can_save and self.is_host)
+
+    def toggle_order(self) -> None:
+        self.error(NO_ORDER)
+
+    def waiting(self) -> None:
+        """While the host is awaited (another seat decides): the signals
+        as between two moves, a resize repainted; ^C and Q ask
+        ``Really?`` (y leaves), S says who saves, ^L redraws; another key
+        waits for your turn (and the keys after it)."""
+        self.checkpoint()
+        session = self.session
+        shown = (id(session.table), len(session.log))
+        if shown != self.painted:  # what the host said meanwhile, on the board
+            self.painted = shown
+            self.render()
+        if self.winched:
+            self.winched = False
+            self.sync_size()
+        if self.interrupted and not self.in_really:
+            self.interrupted = False
+            self.really()
+            self.render()
+        if self.keys.pending:  # a key kept for your turn: the rest wait behind it
+            return
+        key = self.keys.next_byte(WAIT)
+        if key is None:
+            return
+        if key in (ord("q"), ord("Q")):
+            self.really()
+        elif key in (ord("s"), ord("S")):
+            self.save()
+        elif key == 12:  # ^L
+            self.redraw()
+        else:
+            self.keys.pending.append(key)
+        self.render()
+
+
+class RemoteBsdUi(_Remote, Ui):
+    """BSD's board for a remote seat."""
+
+
+class RemoteTableUi(_Remote, TableUi):
+    """The board with a row per side for a remote seat."""
+
+
+def board_for(session: Session) -> type[Ui]:
+    from .tui import board_class
+
+    return RemoteBsdUi if board_class(session) is Ui else RemoteTableUi
+
+
+def play_board(
+    address: str,
+    port: int,
+    hello: dict[str, Any],
+    context: ssl.SSLContext | None,
+    color: bool = True,
+    *,
+    note: str = "",
+    keep: Callable[[str], str] | None = None,
+) -> int:
+    """``mille --join`` on a terminal: the seat on its board; the exit
+    status.  The host's own seat (``mille --host``) too: ``note`` on the
+    error line first (the join command), ``keep`` keeps the game after a
+    hang-up (the line to tell), and quitting ends the game for everyone."""
+    import sys
+
+    from . import tui
+
+    link = Link(address, port, hello, context)
+    link.start()
+    welcome: dict[str, Any] | None = None
+    while True:  # before curses: a refusal is one line
+        message = link.inbox.get()
+        if message is None:
+            print(GONE if welcome is not None else NOT_WELCOMED)
+            return 1
+        kind = message.get("type")
+        if kind == "unreached":
+            print(f"mille: cannot reach {shown(address)}:{port}: {shown(message.get('reason'))}")
+            return 1
+        if kind in ("error", "broken", "bye"):
+            print(f"mille: {shown(message.get('message') or message.get('reason'), 120)}")
+            link.close(bye=False)
+            return 1
+        if kind == "welcome":
+            welcome = message
+        elif kind == "update" and welcome is not None:
+            break
+    session = RemoteSession(link, welcome, message)
+    left: list[Gone] = []
+
+    def gone(exc: flow.Hangup) -> tuple[str, int]:
+        if not isinstance(exc, Gone):
+            try:
+                session.drain()  # the host's bye, which woke the board?
+            except Gone as bye:
+                exc = bye
+        if isinstance(exc, Gone):
+            left.append(exc)
+            return exc.reason, exc.status
+        if keep is not None:  # the host's terminal: the game is kept
+            return keep(exc.reason), 1
+        return "", 1  # this terminal is gone: the seat waits for the grace period
+
+    def board(scr: curses.window, game: Session, note: str) -> Ui:
+        ui = board_for(game)(scr, game, note)
+        assert isinstance(ui, _Remote)
+        session.idle = ui.waiting
+
+        def wake() -> None:  # the key reader looks at its flags when a signal comes
+            ui.heard = True
+            if not link.thread.is_alive() or not link.inbox.empty() and _bye(link):
+                ui.stop = ui.stop or "the host"
+            try:
+                signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGWINCH)
+            except (AttributeError, OSError, ValueError):
+                pass
+
+        link.wake = wake
+        return ui
+
+    status = tui.play(session, note, color, board=board, gone=gone)
+    if session.host and not left and status == 0:  # the host quit: the game ends
+        link.send({"type": "end"})
+        try:
+            while True:
+                session.take(link.inbox.get(timeout=5))
+        except (Gone, queue.Empty):
+            pass
+        return 0
+    link.close(bye=not left)
+    if status == 0 and not left:
+        print(LEFT)
+        sys.stdout.flush()
+    return status

@@ -1,0 +1,247 @@
+"""The client's side: a connection to a host, and the seat's view rebuilt
+from what it is sent.
+
+:class:`Client` connects (TLS if asked), says ``hello`` and reads and
+sends messages.  :func:`table_of` rebuilds a table from a seat's view as
+sent (``seats.view_dict``): what the seat sees as it is, the places hidden
+from it filled with the cards it has not seen, in card order (no secret:
+the client knows no more), so the front ends' words and boards, which read
+a :class:`~mille.engine.view.SeatView`, work on it unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from ..engine.cards import NO_CARD
+from ..engine.moves import Event, Outcome
+from ..engine.table import Table
+from ..engine.view import SeatView
+from ..storage.current import table_from_dict
+from .wire import (
+    BAD_MESSAGE,
+    MAX_SERVER_LINE,
+    PROTOCOL,
+    VERSION,
+    ProtocolError,
+    card_of,
+    decode,
+    encode,
+    parse_move,
+    shown,
+)
+
+NAME_SHOWN = 24  # the most of a name from the host shown
+GONE = "mille: the host went away"
+NOT_WELCOMED = "mille: the host closed the connection without a word (a host with TLS wants --cert)"
+
+
+def failure_reason(exc: OSError) -> str:
+    """The system's words for a failed connection (asyncio puts its own
+    in ``strerror``)."""
+    import os
+
+    return os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import ssl
+    from typing import Any
+
+    from ..engine.rules import Rules
+
+
+def _rules(data: Any) -> Rules:
+    from ..storage.current import _rules as read_rules
+
+    return read_rules(data, "view.rules")
+
+
+def table_of(view: dict[str, Any]) -> Table:
+    """The table a seat may imagine from its ``view`` (see the module
+    docstring); ``ProtocolError`` if the view is not a valid one."""
+    try:
+        rules = _rules(view.get("rules"))
+        seat = view["seat"]
+        hand = [card_of(card) for card in view["hand"]]
+        counts = list(rules.deck) + [rules.false_virtues]
+        seen: list[int] = hand + [card_of(c) for c in view["discard"] + view["set_aside"]]
+        for tab in view["tableaux"]:
+            for key in ("battle", "speed", "miles", "safeties"):  # as SeatView.unseen
+                seen += [card_of(card) for card in tab[key]]
+        for card in seen:
+            if card != NO_CARD:
+                counts[card] -= 1
+        pool = [card for card, n in enumerate(counts) for _ in range(n)]
+        pool.reverse()
+        hands: list[list[str | None]] = []
+        for other, filled in enumerate(view["slots"]):
+            if other == seat:
+                hands.append(view["hand"])
+            else:
+                hands.append([_name(pool.pop()) if full else None for full in filled])
+        deck = [_name(pool.pop()) for _ in range(view["deck_size"])]
+        offer = view["offer"]
+        data = {
+            "hands": hands,
+            "tableaux": view["tableaux"],
+            "deck": deck,
+            "discard": view["discard"],
+            "set_aside": view["set_aside"],
+            "target": view["target"],
+            "to_move": view["to_move"],
+            "starter": view["starter"],
+            "phase": view["phase"],
+            "asked": view["asked"],
+            "offer": None
+            if offer is None
+            else {"side": offer[0], "safety": offer[1], "hazard": offer[2]},
+            "extender": view["extender"],
+            "totals": view["totals"],
+            "games": view["games"],
+            "ordering": view["ordering"],
+            "marks": view.get("marks", [0] * rules.sides),
+            "seed": 0,
+            "refills": view["refills"],
+        }
+        table = table_from_dict(data, rules)
+    except ProtocolError:
+        raise
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
+        raise ProtocolError(BAD_MESSAGE, f"bad view from the host: {shown(exc)}") from None
+    table.notices = [str(notice) for notice in view.get("notices", [])]
+    return table
+
+
+def _name(card: int) -> str:
+    from ..engine.cards import ALL_NAMES
+
+    return ALL_NAMES[card]
+
+
+def event_of(data: dict[str, Any]) -> Event | None:
+    """A move event as sent (None for a new hand's deal)."""
+    if data.get("deal"):
+        return None
+    try:
+        outcome = Outcome(
+            int(data["seat"]),
+            parse_move(data["move"]),
+            card_of(data["card"]),
+            tuple(card_of(card) for card in data["drawn"]),
+            bool(data["coup_fourre"]),
+            bool(data["extra_turn"]),
+        )
+        notices = tuple(str(notice) for notice in data["notices"])
+        return Event(outcome, notices, str(data["phase"]), int(data["mileage"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ProtocolError(BAD_MESSAGE, f"bad event from the host: {shown(exc)}") from None
+
+
+class Remote:
+    """What the client knows of its seat: the view, the hand's events,
+    who sits where."""
+
+    def __init__(self) -> None:
+        self.seat = 0
+        self.token = ""
+        self.host = False
+        self.version = 0
+        self.table: Table | None = None
+        self.log: list[Event] = []
+        self.seats: list[dict[str, Any]] = []
+        self.waiting_for: int | None = None
+        self.legal: list[str] = []
+        self.names: dict[int, str] = {}  # the people's names, by seat (escaped)
+
+    @property
+    def view(self) -> SeatView:
+        """The seat's view, naming the people as the host's session does
+        (``You`` for this seat: ``describe``'s words are relative to it)."""
+        assert self.table is not None
+        return SeatView(self.table, self.seat, self.names)
+
+    def welcome(self, message: dict[str, Any]) -> None:
+        if message.get("protocol") != PROTOCOL:
+            raise ProtocolError(
+                VERSION,
+                f"the host speaks mille protocol {shown(message.get('protocol'), 10)}, "
+                f"not {PROTOCOL}: play with the same version of mille",
+            )
+        self.seat = int(message["seat"])
+        self.token = str(message["token"])
+        self.host = bool(message["host"])
+
+    def update(self, message: dict[str, Any]) -> list[Event]:
+        """Take in an update; the new events to tell (a deal empties the log)."""
+        new: list[Event] = []
+        for data in message.get("events", []):
+            event = event_of(data)
+            if event is None:
+                self.log.clear()
+                new.clear()
+            else:
+                self.log.append(event)
+                new.append(event)
+        view = message["view"]
+        self.table = table_of(view)
+        names = view.get("names")
+        if isinstance(names, list):
+            self.names = {
+                seat: shown(name, NAME_SHOWN)
+                for seat, name in enumerate(names)
+                if isinstance(name, str) and seat < self.table.rules.players
+            }
+        self.legal = [str(move) for move in view.get("legal", [])]
+        self.version = int(message["version"])
+        return new
+
+    def name(self, seat: int) -> str:
+        """A seat's player's name as the host gave it, escaped."""
+        for row in self.seats:
+            if row.get("seat") == seat:
+                return shown(row.get("name", ""), 24)
+        return f"Seat {seat}"
+
+
+class Client:
+    """A connection to a host: lines in, lines out."""
+
+    def __init__(self) -> None:
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def connect(
+        self, address: str, port: int, ssl_context: ssl.SSLContext | None = None
+    ) -> None:
+        self.reader, self.writer = await asyncio.open_connection(
+            address,
+            port,
+            ssl=ssl_context,
+            limit=MAX_SERVER_LINE,
+            server_hostname=address if ssl_context is not None else None,
+        )
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.writer is not None
+        self.writer.write(encode(message))
+
+    async def receive(self) -> dict[str, Any] | None:
+        """The next message (None when the host hung up)."""
+        assert self.reader is not None
+        try:
+            line = await self.reader.readuntil(b"\n")
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            return None
+        except (asyncio.LimitOverrunError, ValueError):
+            raise ProtocolError(BAD_MESSAGE, "a line from the host is too long") from None
+        return decode(line)
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            try:
+                await asyncio.wait_for(self.writer.wait_closed(), 2)
+            except (asyncio.TimeoutError, ConnectionError, OSError):
+                pass

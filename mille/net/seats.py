@@ -1,0 +1,384 @@
+"""What goes on the wire for a seat, and a seat's moves: the one module of
+``mille.net`` that reads the session.
+
+:class:`Feed` watches a :class:`~mille.game.session.Session` and gives,
+for each seat, a snapshot of its view (JSON-able, with the seat's state
+version) and its events since a version; it makes a seat's move, checked
+by the engine (a refusal changes nothing), refusing a move made against an
+older version.  Everything sent to a seat is made from its
+:class:`~mille.engine.view.SeatView` (``Session.view``) and its event
+stream (``Session.events``, whose one rule is ``SeatView.event``), each
+event as ``storage.current.event_to_dict`` writes it: no other hand, no
+deck order, no seed.  What a seat may see is decided there, not here.
+
+A seat's version counts the changes it was shown (moves it may see, new
+hands).  Another seat's ``Coup Fourre?`` is hidden by the view
+(``SeatView.question_hidden``: the phase, the question and the turn as if
+none were put), and that seat's ``n`` is not in the stream, so it changes
+no version: that a seat could have made a coup fourre is its secret.
+
+>>> from mille.game.session import Session
+>>> from mille.engine.table import PICK
+>>> feed = Feed(Session.new(seed=1))
+>>> feed.version(0), feed.snapshot(0)["phase"]
+(0, 'playing')
+>>> feed.play(0, 0, PICK).changed, feed.version(0), feed.version(1)
+([0, 1], 1, 1)
+>>> [event["drawn"] == [None] for event in feed.events_since(1, 0)]
+[True]
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..engine.cards import HAND_SLOTS, NO_CARD
+from ..engine.moves import COUP, IllegalMove, Move
+from ..engine.table import Table
+from ..engine.view import SeatView
+from ..players.registry import make_computer
+from ..storage.current import event_to_dict, rules_to_dict
+from .wire import STALE, ProtocolError, card_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..game.session import Session
+    from ..players.base import Player
+
+KEPT_EVENTS = 2000  # events kept per seat for a client that comes back
+
+
+def _cards(cards: list[int]) -> list[str | None]:
+    return [card_text(card) for card in cards]
+
+
+def _tableau(view: SeatView, index: int) -> dict[str, Any]:
+    tab = view.tableaux[index]
+    return {
+        "battle": _cards(tab.battle),
+        "speed": _cards(tab.speed),
+        "miles": _cards(tab.miles),
+        "safeties": _cards(tab.safeties),
+        "coups": list(tab.coups),
+        "mileage": tab.mileage,
+        "top": card_text(tab.top),
+        "speed_top": card_text(tab.speed_top),
+        "can_go": tab.can_go,
+        "battle_window": tab.battle_window,
+        "speed_window": tab.speed_window,
+        "record": _cards(tab.record),
+        "problems": _cards(tab.problems),
+        "saved": _cards(tab.saved),
+        "karma": tab.karma,
+        "needs_go": tab.needs_go,
+    }
+
+
+def view_dict(view: SeatView, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What ``view``'s seat may know, as JSON: its hand, every side's
+    piles, the discard pile, the cards set aside, how many cards each hand
+    and the deck hold, the scores, whose turn it is, the question pending
+    if it is the seat's or everyone's (not another seat's ``Coup
+    Fourre?``), and the seat's legal moves.  ``shared``: what every seat
+    is shown of this table now (:func:`shared_dict`), if already made."""
+    offer = view.offer
+    return (
+        {
+            "rules": None,  # (first, as in the file; filled below)
+            "seat": view.seat,
+            "hand": _cards(view.hand),
+        }
+        | (shared_dict(view) if shared is None else shared)
+        | {
+            "phase": view.phase,
+            "asked": view.asked,
+            "offer": None
+            if offer is None
+            else [offer[0], card_text(offer[1]), card_text(offer[2])],
+            "legal": [str(move) for move in view.legal_moves()],
+        }
+    )
+
+
+def shared_dict(view: SeatView) -> dict[str, Any]:
+    """The part of a view every seat is shown alike (made once a change)."""
+    return {
+        "rules": rules_to_dict(view.rules),
+        "tableaux": [_tableau(view, index) for index in range(view.rules.sides)],
+        "discard": _cards(view.discard),
+        "set_aside": _cards(view.set_aside),
+        "deck_size": view.deck_size,
+        "hand_sizes": list(view.hand_sizes),
+        "slots": view.filled_slots(),
+        "target": view.target,
+        "to_move": view.to_move,
+        "starter": view.starter,
+        "extender": view.extender,
+        "totals": list(view.totals),
+        "games": list(view.games),
+        "ordering": view.ordering,
+        "refills": view.refills,
+        "notices": list(view.notices),
+        # the people's names by seat (None: a computer), for the words that
+        # name seats relative to the reader (``describe``)
+        "names": [view.names.get(seat) for seat in range(view.rules.players)],
+    }
+
+
+@dataclass
+class Played:
+    """What a move changed: the seats shown something, and the moves
+    that had waited for a ``Coup Fourre?`` and were then refused as stale
+    (their seats)."""
+
+    changed: list[int]
+    stale: list[int]
+
+
+class Feed:
+    """A session as its seats see it over the wire (see the module docstring)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        players = session.rules.players
+        self.streams: list[list[dict[str, Any]]] = [[] for _ in range(players)]
+        self.dropped = [0] * players  # events no longer kept, by seat
+        self._read = len(session.log)  # the session's events already shown
+        # a move that waits for another seat's Coup Fourre? (seat, version, move)
+        self.waiting: tuple[int, int, Move] | None = None
+        self.stamp = 0  # changes whenever the table does
+        # the moves made (as text, and "deal"), for a worker's replica, when one listens
+        self.ops: list[str] | None = None
+        self._shared: dict[str, Any] = {}
+        self._shared_key: tuple[int, int, int] | None = None
+
+    # ----- what a seat is sent ---------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.session.rules.players
+
+    def version(self, seat: int) -> int:
+        return self.dropped[seat] + len(self.streams[seat])
+
+    def snapshot(self, seat: int) -> dict[str, Any]:
+        """The seat's view, with its version."""
+        view = self.session.view(seat)
+        # the part every seat is shown alike (a question hidden from some
+        # seats changes only the phase, the question and the turn), made once a change
+        key = (self.stamp, len(self.session.log), id(self.session.table))
+        if key != self._shared_key:
+            self._shared = shared_dict(view)
+            self._shared_key = key
+        return view_dict(view, self._shared) | {
+            "version": self.version(seat),
+            "level": self.session.level,  # how the computers play (the boards' ? page)
+        }
+
+    def events_since(self, seat: int, version: int) -> list[dict[str, Any]] | None:
+        """The seat's events after ``version`` (None if some are no longer kept)."""
+        start = version - self.dropped[seat]
+        if start < 0 or version > self.version(seat):
+            return None
+        return self.streams[seat][start:]
+
+    def _show(self, seat: int, event: dict[str, Any]) -> None:
+        stream = self.streams[seat]
+        stream.append(event)
+        if len(stream) > KEPT_EVENTS:
+            del stream[: len(stream) - KEPT_EVENTS]
+            self.dropped[seat] = event["version"] - len(stream)
+
+    def sync(self) -> list[int]:
+        """Turn the session's new moves into each seat's events; the seats
+        that were shown something."""
+        session = self.session
+        log = session.log
+        changed: set[int] = set()
+        if self.ops is not None:
+            self.ops.extend(str(event.outcome.move) for event in log[self._read :])
+        for seat in range(self.players):
+            for event in session.events(seat, self._read):  # the seat's stream
+                self._show(seat, {"version": self.version(seat) + 1} | event_to_dict(event))
+                changed.add(seat)
+        if len(log) != self._read:
+            self.stamp += 1
+        self._read = len(log)
+        return sorted(changed)
+
+    # ----- who moves, and moves ----------------------------------------------------
+
+    @property
+    def table(self) -> Table:
+        return self.session.table
+
+    def to_decide(self) -> int | None:
+        """The seat that must decide now (a move or an answer), None at the
+        end of a hand."""
+        return self.session.table.current_player
+
+    def is_computer(self, seat: int) -> bool:
+        return seat in self.session.computers
+
+    def rename(self, seat: int, name: object) -> str:
+        """The person at ``seat`` is called ``name`` if a person may be
+        (``check_name``) and nobody else at the table is; the seat's name
+        in force either way (the session's: a save keeps it)."""
+        from ..game.session import BadName, check_name
+
+        people = self.session.people
+        if isinstance(name, str):
+            try:
+                name = check_name(name.strip())
+            except BadName:
+                pass
+            else:
+                taken = {other.casefold() for s, other in people.items() if s != seat}
+                if name.casefold() not in taken:
+                    people[seat] = name
+                    self.stamp += 1  # every seat's view names it
+        return people[seat]
+
+    def hand_over(self) -> bool:
+        return self.session.table.hand_over
+
+    def game_over(self) -> bool:
+        return self.session.table.game_over
+
+    def play(self, seat: int, version: int, move: Move) -> Played:
+        """Make ``seat``'s ``move`` made against its ``version``.
+        ``ProtocolError`` (stale) for an older version, ``IllegalMove``
+        with the board's message if the engine refuses; either way nothing
+        changed.
+
+        A move of the seat to play while another seat's ``Coup Fourre?``
+        is pending (which it cannot know) waits for the answer: it is made
+        after ``n``, and refused as stale after a coup fourre."""
+        if version != self.version(seat):
+            raise ProtocolError(STALE)
+        view = self.session.view(seat)
+        reason = view.check(move)
+        if reason is not None:
+            raise IllegalMove(reason)
+        if view.question_hidden():
+            self.waiting = (seat, version, move)
+            return Played([], [])
+        self._play(move)
+        return self._after()
+
+    def _play(self, move: Move) -> None:
+        """The session makes ``move``.  While a worker's replica holds the
+        computers (``ops`` is a list), the session's own copies neither
+        watch the move (the expert's watching costs the server's loop
+        a tenth of a second a move at eight seats) nor answer a question
+        put to them: the question waits for the worker like any decision,
+        and saves are made from the replica."""
+        session = self.session
+        if self.ops is None:
+            session.play(move)
+            return
+        computers, session.computers = session.computers, {}
+        try:
+            session.play(move)
+        finally:
+            session.computers = computers
+
+    def _after(self) -> Played:
+        """Show the new moves; make a move that waited for a ``Coup
+        Fourre?`` now answered, or refuse it as stale."""
+        changed = self.sync()
+        stale: list[int] = []
+        waiting = self.waiting
+        if waiting is not None and self.session.table.phase != COUP:
+            self.waiting = None
+            seat, version, move = waiting
+            if (
+                version == self.version(seat)
+                and SeatView(self.session.table, seat).check(move) is None
+            ):
+                self._play(move)
+                changed = sorted(set(changed) | set(self.sync()))
+            else:
+                stale.append(seat)
+        return Played(changed, stale)
+
+    def think(self, seat: int, stand_in: Player | None = None) -> Move:
+        """The move of the computer that plays ``seat`` (its own, or
+        ``stand_in`` for a person who is away).  Reads only: a worker thread
+        may run it while the table waits."""
+        player = self.session.computers.get(seat) if stand_in is None else stand_in
+        if player is None:
+            raise ValueError(f"no computer plays seat {seat}")
+        return player.choose(SeatView(self.session.table, seat))
+
+    def computer_plays(self, seat: int, move: Move) -> Played:
+        """Make the move a computer chose for ``seat`` (by :meth:`think`)."""
+        if self.session.table.current_player != seat:
+            raise IllegalMove("not your turn")
+        self._play(move)
+        return self._after()
+
+    def take_ops(self) -> list[str]:
+        """The moves made since the last call (see ``ops``), and forget them."""
+        ops = self.ops or []
+        self.ops = []
+        return ops
+
+    def stand_in(self, seat: int, seed: int) -> Player:
+        """A computer to play ``seat`` while its person is away, at the
+        table's level, shown the hand as it is now."""
+        session = self.session
+        player = make_computer(session.rules, seat, random.Random(seed), session.level)
+        player.start_hand(SeatView(session.table, seat))
+        return player
+
+    def next_hand(self) -> list[int]:
+        """Deal the next hand (the last one over); every seat is shown it."""
+        self.sync()
+        self.waiting = None
+        if self.ops is None:
+            self.session.next_hand()
+        else:  # the replica's computers are shown the new hand, not the session's
+            session = self.session
+            computers, session.computers = session.computers, {}
+            try:
+                session.next_hand()
+            finally:
+                session.computers = computers
+            self.ops.append("deal")
+        self._read = 0
+        self.stamp += 1
+        for seat in range(self.players):
+            self._show(seat, {"version": self.version(seat) + 1, "deal": True})
+        return list(range(self.players))
+
+
+def hidden_places(table: Table, seat: int) -> int:
+    """How many cards ``seat`` cannot see (the other hands and the deck)."""
+    return len(table.deck) + sum(
+        HAND_SLOTS - hand.count(NO_CARD) for other, hand in enumerate(table.hands) if other != seat
+    )
+
+
+def save(feed: Feed, path: str) -> None:
+    """Save the game to ``path`` (the host's; a save holds every hand)."""
+    from ..storage import savefile
+
+    savefile.save_session(feed.session, path)
+
+
+def keep(feed: Feed) -> str:
+    """Keep the game in a new recovery file; its path (OSError if not)."""
+    from ..storage import recovery
+
+    return recovery.write(feed.session)
+
+
+def saved_bytes(feed: Feed) -> bytes:
+    """The game as a save file's bytes (what the host keeps after every move)."""
+    from ..storage import savefile
+
+    return savefile.dumps(feed.session).encode("ascii")

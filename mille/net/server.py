@@ -1,0 +1,773 @@
+"""The host's server: tables, connections, their limits, drops and the
+computers' moves, with asyncio.
+
+A :class:`Server` holds tables (:class:`Host`), each found by its join
+code.  A connection says ``hello`` with a table's code (and a name) to
+take a free person seat, or with its seat's resume token to come back;
+then it sends moves, and is sent its seat's updates (``seats.Feed``: its
+view and the events it may see).  ``docs/protocol.md`` describes the
+messages.
+
+Limits per connection: a line of at most ``MAX_LINE`` bytes, ``RATE``
+messages a second (``BURST`` at once), a ``hello`` within
+``FIRST_DEADLINE`` seconds, a bounded send queue (a client that falls
+``SEND_QUEUE`` messages behind is cut); wrong codes and tokens are slowed
+down per address, and an address with too many is refused for a while.
+
+A computer's ``choose`` runs in a worker thread, so the other tables,
+pings and clients go on while it thinks.  A person who drops keeps the
+seat: a computer plays it after ``grace`` seconds, until the person comes
+back with the token; the others are told who is away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import sys
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from ..engine.moves import IllegalMove
+from ..engine.text import escape, shorten
+from .seats import Feed, keep, save, saved_bytes
+from .wire import (
+    BAD_MESSAGE,
+    BURST,
+    CODE_LENGTH,
+    CODE_LETTERS,
+    FIRST_DEADLINE,
+    HELLO_FIRST,
+    IDLE_DEADLINE,
+    MAX_LINE,
+    MAX_NAME,
+    NOT_HOST,
+    PING_EVERY,
+    PROTOCOL,
+    RATE,
+    REFUSED,
+    SEND_QUEUE,
+    STALE,
+    TABLE_FULL,
+    TABLE_OVER,
+    TOO_FAST,
+    TOO_LONG,
+    TOO_MANY,
+    TOO_SLOW,
+    VERSION,
+    WRONG_CODE,
+    WRONG_TOKEN,
+    ProtocolError,
+    decode,
+    encode,
+    error,
+    parse_move,
+)
+from .wire import (
+    field as read_field,
+)
+from .worker import Thinker
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import ssl
+    from collections.abc import Callable
+    from typing import Any
+
+    from ..engine.moves import Move
+    from ..game.session import Session
+
+GRACE = 60.0  # seconds a dropped person's seat waits before a computer plays it
+FAIL_WINDOW = 60.0  # wrong codes and tokens are counted over this many seconds
+MAX_FAILURES = 20  # wrong codes from one address in FAIL_WINDOW: refused until they age
+FAIL_DELAY = 0.25  # the answer to a wrong code waits this long, doubled each time (to 4 s)
+MAX_FAIL_DELAY = 4.0
+MAX_PER_ADDRESS = 32  # connections open at once from one address
+MAX_ADDRESSES = 10000  # addresses whose failures are remembered
+SWITCH = 0.0005  # seconds a thread holds the interpreter before the others may run
+
+
+def new_code() -> str:
+    """A join code: ``CODE_LENGTH`` letters from ``secrets``."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+def clean_name(name: Any, seat: int) -> str:
+    """A player's name as the table keeps it: a string, at most
+    ``MAX_NAME`` characters, control characters escaped; ``Seat N`` if
+    none."""
+    if not isinstance(name, str) or not name.strip():
+        return f"Seat {seat}"
+    return shorten(escape(name.strip()), MAX_NAME)
+
+
+@dataclass
+class Limits:
+    """The server's numbers (the tests make them small)."""
+
+    grace: float = GRACE
+    first_deadline: float = FIRST_DEADLINE
+    idle_deadline: float = IDLE_DEADLINE
+    ping_every: float = PING_EVERY
+    rate: float = RATE
+    burst: int = BURST
+    fail_delay: float = FAIL_DELAY
+    max_fail_delay: float = MAX_FAIL_DELAY
+    max_failures: int = MAX_FAILURES
+    fail_window: float = FAIL_WINDOW
+    per_address: int = MAX_PER_ADDRESS
+
+
+@dataclass(eq=False)
+class Seat:
+    """A seat of a table as the server sees it."""
+
+    number: int
+    person: bool
+    name: str
+    token: str | None = None  # a person seat's, once taken (the host's at once)
+    host: bool = False
+    conn: Connection | None = None
+    away_since: float | None = None  # monotonic time the person dropped
+    stand_in: bool = False  # a computer plays it while the person is away
+    timer: asyncio.TimerHandle | None = None
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client: its stream, its send queue and its rate."""
+
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    address: str
+    limits: Limits
+    queue: asyncio.Queue[bytes | None] = field(default_factory=lambda: asyncio.Queue(SEND_QUEUE))
+    seat: Seat | None = None
+    table: Host | None = None
+    sent_version: int = -1
+    closed: bool = False
+    tokens: float = 0.0
+    refilled: float = field(default_factory=time.monotonic)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message``; a client too far behind is cut."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(encode(message))
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        """Send what is queued, then hang up."""
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+            if self.queue.full():  # no room for the end: hang up now
+                self.writer.close()
+
+    def allow(self) -> bool:
+        """One more message within the rate (a token bucket)."""
+        now = time.monotonic()
+        limits = self.limits
+        self.tokens = min(limits.burst, self.tokens + (now - self.refilled) * limits.rate)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def pump(self) -> None:
+        """Write the queued lines until the end (None) or a broken line."""
+        try:
+            while True:
+                line = await self.queue.get()
+                if line is None:
+                    break
+                self.writer.write(line)
+                await self.writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self.closed = True
+            self.writer.close()
+
+
+class Host:
+    """One table: its game (through a :class:`Feed`), its seats, its code."""
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        names: dict[int, str] | None = None,
+        host_seat: int | None = None,
+        limits: Limits | None = None,
+        code: str | None = None,
+        on_move: Callable[[], None] | None = None,
+        auto_deal: bool = False,
+        worker: bool = False,
+    ) -> None:
+        self.feed = Feed(session)
+        self.auto_deal = auto_deal  # deal each next hand at once (a table of computers)
+        self.worker = worker  # the computers think in a process of their own
+        self.thinker: Thinker | None = None
+        self.code = code or new_code()
+        self.limits = limits or Limits()  # the server's, once added to one
+        self.own_limits = limits is not None
+        self.on_move = on_move  # after every move (the host keeps the game)
+        self.seats = [
+            Seat(seat, not self.feed.is_computer(seat), "") for seat in range(self.feed.players)
+        ]
+        for seat in self.seats:  # a person's name is the session's (--people's, or given)
+            if seat.person:
+                given = (names or {}).get(seat.number)
+                seat.name = clean_name(self.feed.rename(seat.number, given), seat.number)
+            else:
+                seat.name = f"Computer {seat.number}"
+        if host_seat is not None:
+            seat = self.seats[host_seat]
+            seat.host = True
+            seat.token = secrets.token_urlsafe(24)
+        self.over = False
+        self.wake = asyncio.Event()
+        self.driver: asyncio.Task[None] | None = None
+        self.updates = 0  # updates sent (the bench counts them)
+
+    # ----- seats ----------------------------------------------------------------------
+
+    def free_seat(self) -> Seat | None:
+        return next((s for s in self.seats if s.person and s.token is None), None)
+
+    def seat_of(self, token: str) -> Seat | None:
+        found = None
+        for seat in self.seats:
+            if seat.token is not None and secrets.compare_digest(seat.token, token):
+                found = seat
+        return found
+
+    def seats_message(self) -> dict[str, Any]:
+        """Who sits where and who the table waits for."""
+        rows = []
+        for seat in self.seats:
+            if not seat.person:
+                status = "computer"
+            elif seat.conn is not None:
+                status = "here"
+            elif seat.stand_in:
+                status = "computer-for-now"
+            elif seat.token is None:
+                status = "free"
+            else:
+                status = "away"
+            rows.append(
+                {"seat": seat.number, "name": seat.name, "status": status, "host": seat.host}
+            )
+        return {"type": "seats", "seats": rows, "waiting_for": self.waiting_for()}
+
+    def waiting_for(self) -> int | None:
+        """The person the table waits for (away, before the computer takes over)."""
+        seat = self.feed.to_decide()
+        if seat is None:
+            host = next((s for s in self.seats if s.host), None)
+            return host.number if host is not None and host.conn is None else None
+        entry = self.seats[seat]
+        if entry.person and entry.conn is None and not entry.stand_in:
+            return seat
+        return None
+
+    def attach(self, seat: Seat, conn: Connection) -> None:
+        """``conn`` plays ``seat`` from now on (a former connection is cut)."""
+        if seat.conn is not None and seat.conn is not conn:
+            old = seat.conn
+            old.send(error(BAD_MESSAGE, "another connection took this seat"))
+            old.seat = None
+            old.close()
+        seat.conn = conn
+        seat.away_since = None
+        seat.stand_in = False
+        if seat.timer is not None:
+            seat.timer.cancel()
+            seat.timer = None
+        conn.seat = seat
+        conn.table = self
+        self.broadcast_seats()
+
+    def detach(self, conn: Connection) -> None:
+        """``conn`` is gone: its seat waits for it, then a computer plays it."""
+        seat = conn.seat
+        if seat is None or seat.conn is not conn:
+            return
+        seat.conn = None
+        seat.away_since = time.monotonic()
+        if not self.over:
+            loop = asyncio.get_running_loop()
+            seat.timer = loop.call_later(self.limits.grace, self._grace_over, seat)
+        self.broadcast_seats()
+
+    def open_seats(self) -> None:
+        """The person seats nobody holds yet wait the grace period too, then
+        a computer plays each until someone takes it."""
+        loop = asyncio.get_running_loop()
+        for seat in self.seats:
+            if seat.person and seat.conn is None and seat.timer is None:
+                seat.away_since = time.monotonic()
+                seat.timer = loop.call_later(self.limits.grace, self._grace_over, seat)
+
+    def _grace_over(self, seat: Seat) -> None:
+        seat.timer = None
+        if seat.conn is None and not self.over:
+            seat.stand_in = True
+            self.broadcast_seats()
+            self.wake.set()
+
+    # ----- sending --------------------------------------------------------------------
+
+    def connections(self) -> list[Connection]:
+        return [seat.conn for seat in self.seats if seat.conn is not None]
+
+    def broadcast_seats(self) -> None:
+        message = self.seats_message()
+        for conn in self.connections():
+            conn.send(message)
+
+    def update(self, conn: Connection, force: bool = False) -> None:
+        """Send ``conn`` its seat's new events and view (if it changed, or
+        if ``force``)."""
+        seat = conn.seat
+        if seat is None:
+            return
+        feed = self.feed
+        version = feed.version(seat.number)
+        if version == conn.sent_version and not force:
+            return
+        since = max(conn.sent_version, 0)
+        events = feed.events_since(seat.number, since)
+        message: dict[str, Any] = {
+            "type": "update",
+            "version": version,
+            "events": events or [],
+            "missed": events is None,
+            "view": feed.snapshot(seat.number),
+        }
+        conn.sent_version = version
+        conn.send(message)
+        self.updates += 1
+
+    def update_all(self) -> None:
+        for conn in self.connections():
+            self.update(conn)
+        self.broadcast_waiting()
+
+    def broadcast_waiting(self) -> None:
+        waiting = self.waiting_for()
+        if waiting != getattr(self, "_last_waiting", None):
+            self._last_waiting = waiting
+            self.broadcast_seats()
+
+    # ----- moves ----------------------------------------------------------------------
+
+    def moved(self, stale: list[int]) -> None:
+        for number in stale:
+            conn = self.seats[number].conn
+            if conn is not None:
+                conn.send(error(STALE))
+        self.update_all()
+        if self.on_move is not None:
+            self.on_move()
+        self.wake.set()
+
+    def play(self, conn: Connection, message: dict[str, Any]) -> None:
+        seat = conn.seat
+        assert seat is not None
+        version = read_field(message, "version", int)
+        move = parse_move(message.get("move"))
+        if self.over:
+            raise ProtocolError(TABLE_OVER)
+        try:
+            played = self.feed.play(seat.number, version, move)
+        except IllegalMove as exc:
+            conn.send(error(REFUSED, str(exc)))
+            return
+        if not played.changed:  # waits for another seat's answer
+            return
+        self.moved(played.stale)
+
+    def deal(self, conn: Connection) -> None:
+        """The host deals the next hand (``Another hand?`` y)."""
+        if conn.seat is None or not conn.seat.host:
+            raise ProtocolError(NOT_HOST)
+        if not self.feed.hand_over():
+            conn.send(error(REFUSED, "the hand is not over"))
+            return
+        self.feed.next_hand()
+        self.moved([])
+
+    def end(self, reason: str = "the host ended the game") -> None:
+        """The table is over: every client is told and cut."""
+        if self.over:
+            return
+        self.over = True
+        for seat in self.seats:
+            if seat.timer is not None:
+                seat.timer.cancel()
+        for conn in self.connections():
+            conn.send({"type": "bye", "reason": reason})
+            conn.close()
+        if self.driver is not None:
+            self.driver.cancel()
+
+    def save(self, conn: Connection, message: dict[str, Any]) -> None:
+        if conn.seat is None or not conn.seat.host:
+            raise ProtocolError(NOT_HOST)
+        path = read_field(message, "file", str)
+        if self.thinker is not None:  # from the replica, whose computers are up to date
+            asyncio.get_running_loop().create_task(self._save_by_worker(conn, path))
+            return
+        try:
+            save(self.feed, path)
+        except Exception as exc:  # a save never ends the game
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            conn.send({"type": "saved", "ok": False, "file": path, "reason": reason})
+            return
+        conn.send({"type": "saved", "ok": True, "file": path, "when": time.ctime()})
+
+    async def _save_by_worker(self, conn: Connection, path: str) -> None:
+        assert self.thinker is not None
+        try:
+            reason = await self.thinker.save(self.feed.take_ops(), path)
+        except (OSError, ValueError) as exc:
+            reason = str(exc)
+        if reason is None:
+            conn.send({"type": "saved", "ok": True, "file": path, "when": time.ctime()})
+        else:
+            conn.send({"type": "saved", "ok": False, "file": path, "reason": reason})
+
+    async def keep(self, path: str | None = None) -> str:
+        """Keep the game in a recovery file (the host's signals), or in
+        ``path``; its path, OSError if it could not be written."""
+        if self.thinker is None:
+            if path is None:
+                return keep(self.feed)
+            save(self.feed, path)
+            return path
+        from ..storage import recovery
+
+        target = path or recovery.new_path()
+        if path is None:
+            os.makedirs(recovery.directory(), mode=recovery.DIRECTORY_MODE, exist_ok=True)
+        reason = await self.thinker.save(self.feed.take_ops(), target)
+        if reason is not None:
+            raise OSError(reason)
+        return target
+
+    def keep_quietly(self, path: str) -> bool:
+        """The game to ``path`` by the worker, without waiting; False if the
+        table has no worker."""
+        if self.thinker is None:
+            return False
+        self.thinker.keep(self.feed.take_ops(), path)
+        return True
+
+    async def drive(self) -> None:
+        """Make the computers' moves (and those of the seats a computer
+        plays for an absent person), each chosen in a worker thread."""
+        feed = self.feed
+        if self.worker:
+            await self._start_worker()
+        while not self.over:
+            seat = feed.to_decide()
+            if seat is None and feed.hand_over() and (self.auto_deal or self.deals_for_host()):
+                feed.next_hand()
+                self.moved([])
+                await asyncio.sleep(0)
+                continue
+            entry = None if seat is None else self.seats[seat]
+            if seat is None or entry is None or (entry.person and not entry.stand_in):
+                self.wake.clear()
+                await self.wake.wait()
+                continue
+            stamp = feed.stamp
+            seed = secrets.randbits(32)
+            move = await self._think(seat, seed if entry.person else None)
+            if self.over or feed.stamp != stamp or feed.to_decide() != seat:
+                continue  # the table changed meanwhile (the person came back)
+            try:
+                played = feed.computer_plays(seat, move)
+            except IllegalMove:  # the worker's replica went astray: think here from now on
+                self.thinker = None
+                continue
+            self.moved(played.stale)
+
+    def deals_for_host(self) -> bool:
+        """The end of a hand while the host is away past the grace period
+        (a computer plays its seat): the table deals on, as the host's
+        ``Another hand?`` ``y`` would; the end of a game waits for the host
+        (another game is the host's to start)."""
+        host = next((seat for seat in self.seats if seat.host), None)
+        return (
+            host is not None and host.conn is None and host.stand_in and not self.feed.game_over()
+        )
+
+    async def _think(self, seat: int, stand_in: int | None) -> Move:
+        """The computer's move for ``seat``: in the worker process if the
+        table has one, else in a worker thread."""
+        feed = self.feed
+        if self.thinker is not None:
+            try:
+                return await self.thinker.think(feed.take_ops(), seat, stand_in)
+            except (OSError, ValueError):
+                self.thinker = None
+        player = None if stand_in is None else feed.stand_in(seat, stand_in)
+        return await asyncio.to_thread(feed.think, seat, player)
+
+    async def _start_worker(self) -> None:
+        thinker = Thinker()
+        saved = saved_bytes(self.feed)
+        self.feed.ops = []  # from this very state on (no await between)
+        try:
+            await thinker.start(saved)
+        except (OSError, ValueError):
+            self.feed.ops = None
+            return
+        self.thinker = thinker
+
+
+class Server:
+    """Tables by join code, the connections' limits, the failures by address."""
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.tables: dict[str, Host] = {}
+        self.failures: dict[str, deque[float]] = {}
+        self.open: dict[str, int] = {}  # connections by address
+        self.answered = 0  # connections served (the fuzz counts them)
+        self.server: asyncio.Server | None = None
+
+    def add(self, host: Host) -> Host:
+        """Serve ``host``'s table (with the server's limits unless it has its own)."""
+        if not host.own_limits:
+            host.limits = self.limits
+        self.tables[host.code] = host
+        host.open_seats()
+        host.driver = asyncio.get_running_loop().create_task(host.drive())
+        host.wake.set()
+        return host
+
+    async def start(
+        self, address: str = "127.0.0.1", port: int = 0, ssl_context: ssl.SSLContext | None = None
+    ) -> tuple[str, int]:
+        """Listen; the address and port taken.
+
+        The process's thread switch interval is cut to ``SWITCH`` seconds:
+        a computer searching in a worker thread then lets go of the
+        interpreter that often, so the loop answers the others within
+        about that long (rather than 5 ms each time it waits)."""
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH))
+        self.server = await asyncio.start_server(
+            self.handle, address, port, ssl=ssl_context, limit=MAX_LINE + 1
+        )
+        name = self.server.sockets[0].getsockname()
+        return name[0], name[1]
+
+    async def close(self) -> None:
+        for host in list(self.tables.values()):
+            host.end("the host went away")
+        for host in list(self.tables.values()):
+            if host.driver is not None:
+                with contextlib.suppress(BaseException):
+                    await host.driver
+            if host.thinker is not None:
+                await host.thinker.stop()
+        if self.server is not None:
+            self.server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.server.wait_closed(), 2)
+
+    # ----- failures by address ---------------------------------------------------------
+
+    def _recent_failures(self, address: str) -> deque[float]:
+        times = self.failures.get(address)
+        if times is None:
+            if len(self.failures) >= MAX_ADDRESSES:
+                self.failures.pop(next(iter(self.failures)))
+            times = self.failures[address] = deque()
+        now = time.monotonic()
+        while times and now - times[0] > self.limits.fail_window:
+            times.popleft()
+        return times
+
+    async def _failed(self, conn: Connection, code: str) -> None:
+        """A wrong code or token: answered after a delay that grows with
+        the address's recent failures, then the connection is cut."""
+        times = self._recent_failures(conn.address)
+        times.append(time.monotonic())
+        limits = self.limits
+        delay = min(limits.fail_delay * 2 ** (len(times) - 1), limits.max_fail_delay)
+        await asyncio.sleep(delay)
+        raise ProtocolError(code)
+
+    # ----- a connection ------------------------------------------------------------------
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        conn = Connection(reader, writer, address, self.limits, tokens=float(self.limits.burst))
+        pump = asyncio.get_running_loop().create_task(conn.pump())
+        self.open[address] = self.open.get(address, 0) + 1
+        try:
+            if self.open[address] > self.limits.per_address:
+                conn.send(error(TOO_MANY, "too many connections from your address"))
+            else:
+                await self._serve(conn)
+        except ProtocolError as exc:
+            conn.send(error(exc.code, exc.message))
+        except (ConnectionError, OSError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            self.answered += 1
+            self.open[address] -= 1
+            if not self.open[address]:
+                del self.open[address]
+            if conn.table is not None:
+                conn.table.detach(conn)
+            conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pump, 5)
+            writer.close()
+
+    async def _line(self, conn: Connection, deadline: float) -> bytes | None:
+        """The next line (None at the end of the stream)."""
+        try:
+            line = await asyncio.wait_for(conn.reader.readuntil(b"\n"), deadline)
+        except asyncio.IncompleteReadError as exc:
+            if exc.partial:
+                raise ProtocolError(BAD_JSON_LINE) from None
+            return None
+        except asyncio.LimitOverrunError:
+            raise ProtocolError(TOO_LONG) from None
+        except ValueError:  # the limit, on some versions
+            raise ProtocolError(TOO_LONG) from None
+        except asyncio.TimeoutError:
+            raise ProtocolError(TOO_SLOW) from None
+        return line
+
+    async def _serve(self, conn: Connection) -> None:
+        limits = self.limits
+        line = await self._line(conn, limits.first_deadline)
+        if line is None:
+            return
+        await self._hello(conn, decode(line))
+        table = conn.table
+        assert table is not None
+        while not conn.closed:
+            try:
+                line = await self._line(conn, limits.ping_every)
+            except ProtocolError as exc:
+                if exc.code != TOO_SLOW:
+                    raise
+                if time.monotonic() - conn.refilled > limits.idle_deadline:
+                    raise
+                conn.send({"type": "ping"})
+                continue
+            if line is None:
+                return
+            if not conn.allow():
+                conn.send(error(TOO_FAST))
+                continue
+            try:
+                self._message(conn, table, decode(line))
+            except ProtocolError as exc:
+                if exc.code == TABLE_OVER:
+                    raise
+                conn.send(error(exc.code, exc.message))
+
+    def _message(self, conn: Connection, table: Host, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "move":
+            table.play(conn, message)
+        elif kind == "ping":
+            conn.send({"type": "pong"})
+        elif kind == "pong":
+            pass
+        elif kind == "deal":
+            table.deal(conn)
+        elif kind == "save":
+            table.save(conn, message)
+        elif kind == "end":
+            if conn.seat is None or not conn.seat.host:
+                raise ProtocolError(NOT_HOST)
+            table.end()
+        elif kind == "view":  # send the view again (a redraw)
+            table.update(conn, force=True)
+        elif kind == "bye":
+            conn.close()
+        elif kind == "hello":
+            raise ProtocolError(BAD_MESSAGE, "bad message: hello was already said")
+        else:
+            raise ProtocolError(BAD_MESSAGE, f"bad message: unknown type {json_text(kind)}")
+
+    async def _hello(self, conn: Connection, hello: dict[str, Any]) -> None:
+        if hello["type"] != "hello":
+            raise ProtocolError(HELLO_FIRST)
+        version = hello.get("protocol")
+        if type(version) is not int or version != PROTOCOL:  # True and 1.0 are not 1 here
+            raise ProtocolError(
+                VERSION,
+                f"this host speaks mille protocol {PROTOCOL}, not {json_text(version)}: "
+                "play with the same version of mille",
+            )
+        if len(self._recent_failures(conn.address)) >= self.limits.max_failures:
+            raise ProtocolError(TOO_MANY)
+        code = read_field(hello, "code", str)
+        table = self.tables.get(code) if len(code) <= 64 else None
+        if table is None or not secrets.compare_digest(table.code, code):
+            await self._failed(conn, WRONG_CODE)
+            return
+        if table.over:
+            raise ProtocolError(TABLE_OVER)
+        token = hello.get("token")
+        if token is not None:
+            seat = table.seat_of(read_field(hello, "token", str)[:64])
+            if seat is None:
+                await self._failed(conn, WRONG_TOKEN)
+                return
+            version = hello.get("version")
+            if isinstance(version, int) and not isinstance(version, bool) and version >= 0:
+                conn.sent_version = version
+        else:
+            seat = table.free_seat()
+            if seat is None:
+                raise ProtocolError(TABLE_FULL)
+            seat.token = secrets.token_urlsafe(24)
+            seat.name = clean_name(table.feed.rename(seat.number, hello.get("name")), seat.number)
+        conn.send(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL,
+                "seat": seat.number,
+                "token": seat.token,
+                "host": seat.host,
+            }
+        )
+        table.attach(seat, conn)
+        table.update(conn, force=True)
+        table.wake.set()
+
+
+BAD_JSON_LINE = "bad-json"
+
+
+def json_text(value: Any) -> str:
+    """A value from a client, quoted for an error line (short, escaped)."""
+    import json
+
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = "?"
+    return escape(shorten(text, 30))

@@ -1,0 +1,180 @@
+"""The protocol's words: its version, its limits, one JSON object a line,
+moves as text, and the errors (``docs/protocol.md`` is their description).
+
+Both ends use this module; it has no I/O.
+
+>>> encode({"type": "ping"})
+b'{"type":"ping"}\\n'
+>>> decode(b'{"type": "ping"}\\n')
+{'type': 'ping'}
+>>> parse_move("U3>2"), move_text(parse_move("DP"))
+(Use(slot=3, target=2), 'DP')
+>>> parse_move("X")
+Traceback (most recent call last):
+...
+mille.net.wire.ProtocolError: bad-move: not a move: "X"
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ..engine.cards import ALL_NAMES, NO_CARD
+from ..engine.moves import DISCARDS, NO, PICK, USE_AT, USES, YES, Move
+from ..engine.text import escape, shorten
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+PROTOCOL = 1  # the version spoken; a client and a host must speak the same
+DEFAULT_PORT = 7477  # "mille" has no port of its own; the host says which it took
+
+# limits, per connection (the host's; docs/protocol.md)
+MAX_LINE = 16 * 1024  # bytes of one line a client sends
+MAX_SERVER_LINE = 1 << 20  # bytes of one line a client accepts from the host
+RATE = 20.0  # messages a second, on average
+BURST = 40  # messages at once above the average
+FIRST_DEADLINE = 10.0  # seconds to send the first message (hello)
+IDLE_DEADLINE = 60.0  # seconds without any message before the host hangs up
+PING_EVERY = 15.0  # the host pings an idle connection this often
+SEND_QUEUE = 256  # messages waiting to be sent; a client that falls further behind is cut
+MAX_NAME = 20  # characters of a player's name
+CODE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed
+CODE_LENGTH = 12  # about 59 bits: not guessed, even without the slowing down
+
+# errors: a code (for programs) and a line (for people)
+BAD_JSON = "bad-json"  # not one JSON object (or not UTF-8)
+BAD_MESSAGE = "bad-message"  # a JSON object without the fields its type needs
+BAD_MOVE = "bad-move"  # a move's text is no move
+TOO_LONG = "too-long"  # the line is over MAX_LINE: the host hangs up
+TOO_FAST = "too-fast"  # over RATE: the message is dropped
+TOO_SLOW = "too-slow"  # no hello within FIRST_DEADLINE, or idle too long: the host hangs up
+VERSION = "version"  # another protocol version: the host hangs up
+WRONG_CODE = "wrong-code"  # no table has this join code (slowed down per address)
+TOO_MANY = "too-many-tries"  # too many wrong codes from one address: wait
+WRONG_TOKEN = "wrong-token"  # no seat has this resume token
+TABLE_FULL = "table-full"  # no free person seat
+HELLO_FIRST = "hello-first"  # a message before hello
+REFUSED = "refused"  # the engine refused the move: its message; nothing changed
+STALE = "stale"  # the move was for an older state: nothing changed
+NOT_HOST = "not-host"  # only the host may do this (save, deal, end)
+TABLE_OVER = "table-over"  # the host ended the table
+
+MESSAGES = {
+    BAD_JSON: "not a JSON object on one line",
+    TOO_LONG: f"line longer than {MAX_LINE} bytes",
+    TOO_FAST: f"more than {RATE:g} messages a second",
+    TOO_SLOW: "too slow",
+    WRONG_CODE: "wrong join code",
+    TOO_MANY: "too many wrong join codes from your address: wait a minute",
+    WRONG_TOKEN: "no seat has this token",
+    TABLE_FULL: "every person seat is taken",
+    HELLO_FIRST: "send hello first",
+    STALE: "the table changed: your move was not made",
+    NOT_HOST: "only the host may do this",
+    TABLE_OVER: "the host ended the game",
+}
+
+
+class ProtocolError(ValueError):
+    """A message that breaks the protocol; ``code`` names the error,
+    ``str()`` is ``code: line``."""
+
+    def __init__(self, code: str, message: str | None = None) -> None:
+        self.code = code
+        self.message = MESSAGES.get(code, code) if message is None else message
+        super().__init__(f"{code}: {self.message}")
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One message as its line (compact JSON, ASCII only, a newline)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=True).encode() + b"\n"
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"not JSON: {name}")
+
+
+def decode(line: bytes) -> dict[str, Any]:
+    """One line as a message (a JSON object with a string ``type``);
+    ``ProtocolError`` otherwise."""
+    try:
+        data = json.loads(line.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise ProtocolError(BAD_JSON) from None
+    if not isinstance(data, dict):
+        raise ProtocolError(BAD_JSON)
+    if not isinstance(data.get("type"), str):
+        raise ProtocolError(BAD_MESSAGE, "bad message: no type")
+    return data
+
+
+def field(message: dict[str, Any], key: str, kind: type) -> Any:
+    """``message[key]``, which must be of ``kind`` (a bool is no int here)."""
+    value = message.get(key)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ProtocolError(BAD_MESSAGE, f"bad message: {key} must be a {kind.__name__}")
+    return value
+
+
+def error(code: str, message: str | None = None) -> dict[str, Any]:
+    """The error message for ``code`` (its usual line unless ``message``)."""
+    return {
+        "type": "error",
+        "code": code,
+        "message": MESSAGES.get(code, code) if message is None else message,
+    }
+
+
+def shown(text: Any, limit: int = 60) -> str:
+    """A value from the other end, safe to print: escaped, capped."""
+    return escape(shorten(str(text), limit))
+
+
+# ----- moves and cards as text -----------------------------------------------------
+
+_MOVE = re.compile(r"(P)|U([P1-6])(?:>([1-9]))?|D([P1-6])|(y)|(n)")
+
+
+def parse_move(text: Any) -> Move:
+    """A move written as the save format writes it: ``P``, ``U3``, ``UP``,
+    ``U3>2`` (a hazard on side 2), ``D5``, ``y``, ``n``."""
+    match = _MOVE.fullmatch(text) if isinstance(text, str) and len(text) <= 8 else None
+    if match is None:
+        raise ProtocolError(BAD_MOVE, f"not a move: {shown(json.dumps(text), 20)}")
+    pick, use, target, discard, yes, _no = match.groups()
+    if pick:
+        return PICK
+    if yes:
+        return YES
+    if use:
+        slot = 0 if use == "P" else int(use)
+        return USES[slot] if target is None else USE_AT[slot][int(target)]
+    if discard:
+        return DISCARDS[0 if discard == "P" else int(discard)]
+    return NO
+
+
+def move_text(move: Move) -> str:
+    """The text of ``move`` (what :func:`parse_move` reads)."""
+    return str(move)
+
+
+def card_text(card: int) -> str | None:
+    """A card's name on the wire (``None`` for an empty slot or a hidden card)."""
+    return None if card == NO_CARD else ALL_NAMES[card]
+
+
+_CARD_BY_NAME = {name: card for card, name in enumerate(ALL_NAMES)}
+
+
+def card_of(name: Any) -> int:
+    """The card a name on the wire names (``None``: no card)."""
+    if name is None:
+        return NO_CARD
+    card = _CARD_BY_NAME.get(name) if isinstance(name, str) else None
+    if card is None:
+        raise ProtocolError(BAD_MESSAGE, f"bad message: no card {shown(json.dumps(name), 20)}")
+    return card

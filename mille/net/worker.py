@@ -1,0 +1,161 @@
+"""The computers' moves in a process of their own.
+
+A searching computer (the expert) thinks for most of a second, in Python:
+in a thread of the server it would share the server's interpreter and its
+share of the processor, and the other tables would wait.  So a table can
+give its computers to a :class:`Thinker`: a child process
+(``python -m mille.net.worker``) that holds a replica of the game, is told
+every move made (as text) and each new hand, and answers ``think`` with
+the move the computer of a seat chooses.  The messages are JSON lines on
+its standard input and output (no pickle); the game is sent once, as a
+save file's text.  The worker runs at a lower priority (``nice`` 10): the
+server, which answers people, comes first.
+
+The replica's computers are the only ones that play: while a worker
+serves a table, the server's own copies of them neither watch the moves
+nor answer questions (``seats.Feed._play``), and the table is saved and
+kept from the replica (``save``, ``keep``), whose computers are up to
+date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+
+from .wire import parse_move
+
+NICE = 10  # the worker's lower priority
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..engine.moves import Move
+
+
+class Thinker:
+    """The server's end of a worker process (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.process: asyncio.subprocess.Process | None = None
+        self.lock = asyncio.Lock()
+
+    async def start(self, saved: bytes) -> None:
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "mille.net.worker",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=1 << 16,
+        )
+        self._send({"load": saved.decode("ascii")})
+
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write(json.dumps(message).encode() + b"\n")
+
+    async def think(self, ops: list[str], seat: int, stand_in: int | None) -> Move:
+        """Tell the replica the moves made since (``ops``: move texts, and
+        ``deal`` for a new hand), then the move for ``seat`` (by its
+        computer, or by a stand-in made with the seed ``stand_in``)."""
+        async with self.lock:
+            process = self.process
+            assert process is not None and process.stdout is not None
+            for op in ops:
+                self._send({"deal": True} if op == "deal" else {"apply": op})
+            self._send({"think": seat, "stand_in": stand_in})
+            line = await process.stdout.readline()
+            if not line:
+                raise OSError("the worker process ended")
+            return parse_move(json.loads(line)["move"])
+
+    async def save(self, ops: list[str], path: str) -> str | None:
+        """Tell the replica the moves made since, then have it save the game
+        to ``path`` (atomically); None, or why it could not."""
+        async with self.lock:
+            process = self.process
+            assert process is not None and process.stdout is not None
+            for op in ops:
+                self._send({"deal": True} if op == "deal" else {"apply": op})
+            self._send({"save": path})
+            line = await process.stdout.readline()
+            if not line:
+                raise OSError("the worker process ended")
+            reason: str | None = json.loads(line).get("error")
+            return reason
+
+    def keep(self, ops: list[str], path: str) -> None:
+        """The same without waiting: the game to ``path`` (the host's
+        recovery file after every move); the worker answers nothing."""
+        for op in ops:
+            self._send({"deal": True} if op == "deal" else {"apply": op})
+        self._send({"keep": path})
+
+    async def stop(self) -> None:
+        process = self.process
+        if process is None or process.returncode is not None:
+            return
+        if process.stdin is not None:
+            process.stdin.close()
+        try:
+            await asyncio.wait_for(process.wait(), 5)
+        except asyncio.TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+def serve() -> None:
+    """The worker process: read the requests, answer ``think``."""
+    import os
+
+    from ..engine.view import SeatView
+    from ..players.registry import make_computer
+    from ..storage import savefile
+
+    if hasattr(os, "nice"):  # the search gives way to the server, which answers people
+        try:
+            os.nice(NICE)
+        except OSError:
+            pass
+    session = None
+    for line in sys.stdin.buffer:
+        request = json.loads(line)
+        if "load" in request:
+            session = savefile.loads(request["load"])
+            continue
+        assert session is not None
+        if "apply" in request:
+            session._apply(parse_move(request["apply"]))  # the move as made: no answers added
+        elif "deal" in request:
+            session.next_hand()
+        elif "save" in request or "keep" in request:
+            try:
+                savefile.save_session(session, request.get("save") or request["keep"])
+                reason = None
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+            if "save" in request:
+                sys.stdout.write(json.dumps({"error": reason}) + "\n")
+                sys.stdout.flush()
+        elif "think" in request:
+            seat = request["think"]
+            view = SeatView(session.table, seat)
+            if request.get("stand_in") is None:
+                player = session.computers[seat]
+            else:
+                player = make_computer(
+                    session.rules, seat, random.Random(request["stand_in"]), session.level
+                )
+                player.start_hand(view)
+            sys.stdout.write(json.dumps({"move": str(player.choose(view))}) + "\n")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    try:
+        serve()
+    except (BrokenPipeError, KeyboardInterrupt):  # the server is gone
+        pass

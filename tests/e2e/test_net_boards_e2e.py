@@ -1,0 +1,138 @@
+"""End to end over loopback, on the boards: ``mille --host --plain`` (the
+line mode) or ``mille --host`` (its board), and ``mille --join`` without
+``--plain``, in pseudo-terminals (TERM=screen, read through pyte): each
+seat plays on the board a local game gets (the N-seat board for classic,
+BSD's for bsd), named as it sees the table, until the host ends the game
+for everyone (or is terminated, and keeps it)."""
+
+from __future__ import annotations
+
+import re
+import signal
+from collections.abc import Callable
+from pathlib import Path
+
+from support.screen import Term
+
+Spawn = Callable[..., Term]
+JOIN = re.compile(rb"mille --join (\S+) (\S+)")
+TIMEOUT = 20.0  # seconds any one thing may take
+
+
+def join_command(term: Term) -> tuple[str, str]:
+    term.wait(lambda: JOIN.search(term.raw) is not None, timeout=TIMEOUT, what="the join command")
+    match = JOIN.findall(bytes(term.raw))[-1]
+    return match[0].decode(), match[1].decode()
+
+
+def host_turn(host: Term, turns: int) -> None:
+    """The host (the line mode) picks and discards slot 1 at its turn number ``turns``."""
+    host.wait(lambda: host.raw.count(b"Your move:") >= 2 * turns - 1, TIMEOUT, "the host's turn")
+    host.send("p\r")
+    host.wait(lambda: host.raw.count(b"Your move:") >= 2 * turns, TIMEOUT, "the host's pick")
+    host.send("d 1\r")
+
+
+def board_turn(term: Term, told: str) -> None:
+    """A board's turn, once ``told`` is in its log: pick, discard slot 1."""
+    term.wait_for(told, timeout=TIMEOUT)
+    term.wait(lambda: "thinking" not in term.row(23), TIMEOUT, "the board's turn")
+    drawn = term.raw.count(b"You drew")
+    term.send("p")
+    term.wait(lambda: term.raw.count(b"You drew") > drawn, TIMEOUT, "the pick told")
+    term.send("d1\r")
+
+
+def test_two_joiners_on_the_table_board(spawn: Spawn) -> None:
+    host = spawn(
+        "--host", "--rules", "classic", "--players", "3", "--people", "0=Hal,1,2",
+        "--port", "0", "--seed", "3", "--plain",
+    )  # fmt: skip
+    address, code = join_command(host)
+    ann = spawn("--join", address, code, "--name", "Ann")
+    ann.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
+    bob = spawn("--join", address, code, "--name", "Bob")
+    bob.wait_for(" 3 You ", row=4, timeout=TIMEOUT)
+    assert ann.wait_for("classic 3 players", row=0)[2].startswith(" 1 Hal ")
+    host_turn(host, 1)
+    board_turn(ann, "Hal discarded")
+    ann.wait_for("You discarded", timeout=TIMEOUT)
+    board_turn(bob, "Ann discarded")
+    bob.wait_for("You discarded", timeout=TIMEOUT)
+    host.wait(lambda: b"Bob discarded" in host.raw, TIMEOUT, "Bob's discard told to the host")
+    # each board names the seats as its seat sees them
+    lines = bob.lines()
+    assert lines[2].startswith(" 1 Hal ") and lines[3].startswith(" 2 Ann ")
+    ann.wait_for("Bob discarded", timeout=TIMEOUT)
+    assert ann.row(3).startswith(" 2 You ") and ann.row(4).startswith(" 3 Bob ")
+    # a joiner may not save, nor change the hand's order (the host's)
+    ann.send("s")
+    ann.wait_for("Only the host may save (a save holds every hand).", timeout=TIMEOUT)
+    host_turn(host, 2)
+    ann.wait_for("Hal discarded", timeout=TIMEOUT)
+    ann.wait(lambda: "thinking" not in ann.row(23), TIMEOUT, "Ann's turn")
+    ann.send("o")
+    ann.wait_for("O is not offered over the network", timeout=TIMEOUT)
+    # the host ends the game for everyone
+    host.send("q\r")
+    host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
+    host.send("y\r")
+    assert host.wait_exit(timeout=TIMEOUT) == 0
+    for joiner in (ann, bob):
+        assert joiner.wait_exit(timeout=TIMEOUT) == 0
+        assert b"mille: the host ended the game" in joiner.raw
+    assert b"Traceback" not in host.raw + ann.raw + bob.raw
+
+
+def test_a_joiner_on_bsds_board(spawn: Spawn) -> None:
+    host = spawn("--host", "--people", "0=Hal,1", "--port", "0", "--seed", "3", "--plain")
+    address, code = join_command(host)
+    ann = spawn("--join", address, code, "--name", "Ann")
+    ann.wait(lambda: "Hal" in ann.text(), TIMEOUT, "the host's name on BSD's board")
+    host_turn(host, 1)
+    ann.wait(lambda: "Hal discarded" in ann.text() or ">>:Move:" in ann.text(), TIMEOUT, "turn")
+    drawn = ann.raw.count(b"\n")
+    ann.send("p")
+    ann.wait(lambda: ann.raw.count(b"\n") >= drawn, TIMEOUT, "the pick")
+    ann.send("d1\r")
+    host.wait(lambda: b"Ann discarded" in host.raw, TIMEOUT, "Ann's discard told to the host")
+    ann.send("q")
+    ann.wait_for("Really?", timeout=TIMEOUT)
+    ann.send("y")
+    assert ann.wait_exit(timeout=TIMEOUT) == 0
+    assert b"You left the table; a computer plays your seat after the grace period." in ann.raw
+    host.send("q\r")
+    host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
+    host.send("y\r")
+    assert host.wait_exit(timeout=TIMEOUT) == 0
+    assert b"Traceback" not in host.raw + ann.raw
+
+
+def test_the_host_on_its_board_saves_and_keeps_the_game(spawn: Spawn, tmp_path: Path) -> None:
+    host = spawn(
+        "--host", "--rules", "classic", "--players", "3", "--people", "0=Hal,1",
+        "--port", "0", "--seed", "3", cwd=tmp_path,
+    )  # fmt: skip
+    address, code = join_command(host)  # on the board's error line too
+    host.wait_for(f"join: mille --join {address} {code}", row=23, timeout=TIMEOUT)
+    ann = spawn("--join", address, code, "--name", "Ann")
+    ann.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
+    host.wait_for(" 1 You ", row=2, timeout=TIMEOUT)
+    board_turn(host, " 1 You ")
+    board_turn(ann, "Hal discarded")
+    host.wait_for("Ann discarded", timeout=TIMEOUT)  # (the name came with the move)
+    assert host.row(3).startswith(" 2 Ann ")
+    # the host saves (the file written by its table), a joiner may not
+    host.wait(lambda: re.search("Comp 2 (played|discarded)", host.text()) is not None, TIMEOUT)
+    host.wait(lambda: "thinking" not in host.row(23), TIMEOUT, "the host's turn")
+    host.send("s")
+    host.wait_for("file:", timeout=TIMEOUT)
+    host.send("game.sav\r")
+    host.wait(lambda: (tmp_path / "game.sav").is_file(), TIMEOUT, "the save")
+    host.wait_for("game.sav [", timeout=TIMEOUT)
+    host.child.kill(signal.SIGTERM)
+    assert host.wait_exit(timeout=TIMEOUT) == 1
+    assert re.search(rb"mille: terminated; the game is kept in \S+", host.raw)
+    assert ann.wait_exit(timeout=TIMEOUT) == 1
+    assert b"mille: the host went away" in ann.raw
+    assert b"Traceback" not in host.raw + ann.raw

@@ -1,0 +1,128 @@
+"""``mille.net.seats``: what a seat is sent and how its moves are made."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from mille.engine.moves import COUP, NO, PICK, YES, Discard, IllegalMove, Use
+from mille.engine.rules import find_rules
+from mille.game.session import Session
+from mille.net.bot import choose
+from mille.net.client import table_of
+from mille.net.seats import Feed
+from mille.net.wire import ProtocolError, parse_move
+from mille.storage.current import table_to_dict
+
+
+def state(feed: Feed) -> Any:
+    return json.dumps(table_to_dict(feed.session.table), sort_keys=True)
+
+
+def test_a_refused_move_gets_the_engines_message_and_changes_nothing() -> None:
+    feed = Feed(Session.new(seed=3, humans=(0, 1)))
+    before = state(feed)
+    with pytest.raises(IllegalMove, match="^must pick first$"):
+        feed.play(0, 0, Use(1))
+    with pytest.raises(IllegalMove, match="^not your turn$"):
+        feed.play(1, 0, PICK)
+    assert state(feed) == before
+    assert (feed.version(0), feed.version(1)) == (0, 0)
+
+
+def test_a_move_for_an_old_version_is_refused() -> None:
+    feed = Feed(Session.new(seed=3, humans=(0, 1)))
+    feed.play(0, 0, PICK)
+    before = state(feed)
+    with pytest.raises(ProtocolError) as refused:
+        feed.play(0, 0, Discard(1))  # made against version 0: the pick came since
+    assert str(refused.value) == "stale: the table changed: your move was not made"
+    assert state(feed) == before
+    feed.play(0, 1, Discard(1))
+
+
+def test_the_seats_events_and_versions() -> None:
+    feed = Feed(Session.new(seed=3, humans=(0, 1)))
+    feed.play(0, 0, PICK)
+    mine, theirs = feed.events_since(0, 0), feed.events_since(1, 0)
+    assert mine is not None and theirs is not None
+    assert mine[0]["drawn"] != [None] and theirs[0]["drawn"] == [None]
+    assert feed.events_since(1, 1) == [] and feed.events_since(1, 5) is None
+
+
+def people_game_until_a_coup() -> Feed:
+    """A classic game of four people playing the bot's moves until one is
+    asked Coup Fourre? who is not the next to play."""
+    for seed in range(40):
+        feed = Feed(Session.new(find_rules("classic", players=4), seed=seed, humans=(0, 1, 2, 3)))
+        for _ in range(300):
+            table = feed.session.table
+            if table.hand_over:
+                break
+            if table.phase == COUP and table.asked != table.to_move:
+                return feed
+            seat = table.current_player
+            assert seat is not None
+            legal = feed.snapshot(seat)["legal"]
+            feed.play(seat, feed.version(seat), parse_move(choose(legal)))
+    raise AssertionError("no coup fourre asked")
+
+
+def test_another_seats_coup_fourre_question_is_not_shown() -> None:
+    feed = people_game_until_a_coup()
+    table = feed.session.table
+    asked = table.asked
+    assert asked is not None
+    others = [seat for seat in range(4) if seat != asked]
+    seen = {seat: (feed.version(seat), feed.snapshot(seat)) for seat in others}
+    assert feed.snapshot(asked)["phase"] == "coup"
+    assert all(snapshot["phase"] == "playing" for _, snapshot in seen.values())
+    assert all(snapshot["asked"] is None for _, snapshot in seen.values())
+    # the seat to play may move now: its move waits for the answer
+    mover = table.to_move
+    legal = seen[mover][1]["legal"]
+    assert legal
+    played = feed.play(mover, feed.version(mover), parse_move(choose(legal)))
+    assert played.changed == [] and table.phase == COUP
+    feed.play(asked, feed.version(asked), NO)
+    # declined: the others were shown nothing of it, then the waiting move
+    for seat in others:
+        events = feed.events_since(seat, seen[seat][0])
+        assert events is not None and [e["seat"] for e in events] == [mover]
+    assert table.phase != COUP
+
+
+def test_a_move_waiting_for_a_coup_fourre_is_stale_after_it() -> None:
+    feed = people_game_until_a_coup()
+    table = feed.session.table
+    asked = table.asked
+    assert asked is not None
+    mover = table.to_move
+    feed.play(mover, feed.version(mover), parse_move(choose(feed.snapshot(mover)["legal"])))
+    played = feed.play(asked, feed.version(asked), YES)
+    assert played.stale == [mover]
+    assert table.current_player == asked  # the coup fourre's extra turn
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"), [("bsd", 2), ("classic", 4), ("classic", 6), ("milebymile", 9)]
+)
+def test_the_client_rebuilds_the_seats_view(preset: str, players: int) -> None:
+    rules = find_rules(preset, players=players)
+    feed = Feed(Session.new(rules, seed=2, humans=()))
+    session = feed.session
+    for _ in range(200):
+        if session.table.hand_over:
+            break
+        seat = session.table.current_player
+        assert seat is not None
+        feed.computer_plays(seat, feed.think(seat))
+        for viewer in range(players):
+            sent = json.loads(json.dumps(feed.snapshot(viewer)))
+            rebuilt = table_of(sent)
+            assert rebuilt.hands[viewer] == session.table.hands[viewer]
+            assert rebuilt.tableaux == session.table.tableaux
+            assert rebuilt.discard == session.table.discard
+            assert len(rebuilt.deck) == len(session.table.deck)
