@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
     from ..game.session import Session
     from ..net.server import Host, Limits, Server
+    from ..storage.seatfile import SeatFile
 
 LINE_MAX = 4096  # bytes of a typed line
 RETRIES = 10  # tries to reconnect after the line to the host breaks, a second apart
@@ -67,6 +68,7 @@ class LineClient:
         self.status = 0  # the exit status once done
         self.welcomes = 0  # welcomes received (each connection that was let in)
         self.really = False  # q was typed: the next line answers Really?
+        self.seat_file: SeatFile | None = None  # the seat's token kept for mille --join
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -80,6 +82,7 @@ class LineClient:
         if kind == "welcome":
             remote.welcome(message)
             self.welcomes += 1
+            keep_token(self.seat_file, remote.seat, remote.token)
             role = " (you host this table: only you may deal, save or end)" if remote.host else ""
             self.say(f"You sit at seat {remote.seat}{role}.")
         elif kind == "seats":
@@ -88,6 +91,8 @@ class LineClient:
             self.on_update(message)
         elif kind == "error":
             self.say(f"mille: {shown(message.get('message'), 120)}")
+            if message.get("code") in TABLE_GONE and self.seat_file is not None:
+                self.seat_file.remove()
             self.prompt()
         elif kind == "ping":
             self.client.send({"type": "pong"})
@@ -99,6 +104,8 @@ class LineClient:
         elif kind == "bye":
             reason = shown(message.get("reason"), 100)
             self.say(f"mille: {reason}")
+            if self.seat_file is not None:  # the table is gone
+                self.seat_file.remove()
             self.done = True
             self.status = 0 if reason == "the host ended the game" else 1
 
@@ -332,6 +339,7 @@ async def play_seat(
     ssl_context: ssl.SSLContext | None = None,
     *,
     typed: bool = True,
+    seat_file: SeatFile | None = None,
 ) -> int:
     """Play a seat until the game ends, the player leaves or the host goes
     away (after trying to come back); the exit status.  The player's lines
@@ -358,6 +366,7 @@ async def play_seat(
             continue
         if ui is None:
             ui = LineClient(client, out)
+            ui.seat_file = seat_file
         else:  # back with the seat's token, from the version last seen
             ui.client = client
             hello = {
@@ -429,6 +438,42 @@ async def _session(client: Client, ui: LineClient, lines: asyncio.Queue[str | No
 
 
 FATAL = ("version", "wrong-code", "too-many-tries", "wrong-token", "table-full", "table-over")
+TABLE_GONE = ("wrong-code", "wrong-token", "table-over")  # a kept token is no use any more
+
+
+def keep_token(seat_file: SeatFile | None, seat: int, token: str) -> None:
+    """Welcomed: keep the seat's token for the next ``mille --join`` (one
+    line on standard error if it cannot be written)."""
+    if seat_file is None:
+        return
+    try:
+        seat_file.store(seat, token)
+    except OSError as exc:
+        print(
+            f"mille: cannot keep the seat's token in {shown(seat_file.path, 200)}: "
+            f"{shown(exc.strerror or exc, 80)} (this seat cannot come back once mille ends)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def resume_hello(seat_file: SeatFile, hello: dict[str, Any]) -> dict[str, Any]:
+    """``hello`` with the token kept for this table, if any (a file that
+    cannot be used: one line on standard error, and ``hello`` as it is)."""
+    from ..storage.seatfile import SeatFileError
+
+    try:
+        token = seat_file.load()
+    except SeatFileError as exc:
+        print(
+            f"mille: ignoring the seat file: {shown(exc, 300)} (joining as a new person)",
+            file=sys.stderr,
+            flush=True,
+        )
+        return hello
+    if token is None:
+        return hello
+    return {"type": "hello", "protocol": PROTOCOL, "code": hello["code"], "token": token}
 
 
 def split_address(text: str) -> tuple[str, int]:
@@ -485,18 +530,23 @@ def join(
     except (ValueError, OSError) as exc:
         print(f"mille: {shown(exc, 120)}", file=sys.stderr)
         return 1
-    hello = {"type": "hello", "protocol": PROTOCOL, "code": code, "name": name or "guest"}
-    if board:
-        from .remote_ui import play_board
+    from ..storage.seatfile import SeatFile
 
-        try:
-            return play_board(address, port, hello, context, color)
-        except KeyboardInterrupt:
-            return 130
+    hello = {"type": "hello", "protocol": PROTOCOL, "code": code, "name": name or "guest"}
+    seat_file = SeatFile(address, port, code)
+    hello = resume_hello(seat_file, hello)
     try:
-        return asyncio.run(play_seat(address, port, hello, sys.stdout, context))
+        if board:
+            from .remote_ui import play_board
+
+            return play_board(address, port, hello, context, color, seat_file=seat_file)
+        return asyncio.run(
+            play_seat(address, port, hello, sys.stdout, context, seat_file=seat_file)
+        )
     except KeyboardInterrupt:
         return 130
+    finally:
+        seat_file.release()
 
 
 # ----- the host -----------------------------------------------------------------------
