@@ -236,3 +236,15 @@ def test_a_refused_token_removes_the_file(table: Table) -> None:
     assert joiner.exit_status() == 1
     assert joiner.out == ["mille: no seat has this token"]
     assert not os.path.exists(seat_file.path)
+
+
+def test_a_token_that_cannot_be_kept_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from mille.net.client import keep_token
+
+    seat_file = SeatFile("127.0.0.1", 7477, "code")
+    os.makedirs(seat_file.path)  # a directory where the file would be
+    keep_token(seat_file, 1, "token")
+    assert capsys.readouterr().err == (
+        f"mille: cannot keep the seat's token in {seat_file.path}: Is a directory "
+        "(this seat cannot come back once mille ends)\n"
+    )

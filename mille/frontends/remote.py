@@ -28,7 +28,7 @@ import threading
 from ..engine import describe
 from ..engine.moves import Move
 from ..engine.text import escape
-from ..net.client import GONE, NOT_WELCOMED, Client, Remote
+from ..net.client import GONE, NOT_WELCOMED, TABLE_GONE, Client, Remote, keep_token
 from ..net.client import failure_reason as _reason
 from ..net.wire import DEFAULT_PORT, PROTOCOL, ProtocolError, shown
 from . import process
@@ -438,42 +438,6 @@ async def _session(client: Client, ui: LineClient, lines: asyncio.Queue[str | No
 
 
 FATAL = ("version", "wrong-code", "too-many-tries", "wrong-token", "table-full", "table-over")
-TABLE_GONE = ("wrong-code", "wrong-token", "table-over")  # a kept token is no use any more
-
-
-def keep_token(seat_file: SeatFile | None, seat: int, token: str) -> None:
-    """Welcomed: keep the seat's token for the next ``mille --join`` (one
-    line on standard error if it cannot be written)."""
-    if seat_file is None:
-        return
-    try:
-        seat_file.store(seat, token)
-    except OSError as exc:
-        print(
-            f"mille: cannot keep the seat's token in {shown(seat_file.path, 200)}: "
-            f"{shown(exc.strerror or exc, 80)} (this seat cannot come back once mille ends)",
-            file=sys.stderr,
-            flush=True,
-        )
-
-
-def resume_hello(seat_file: SeatFile, hello: dict[str, Any]) -> dict[str, Any]:
-    """``hello`` with the token kept for this table, if any (a file that
-    cannot be used: one line on standard error, and ``hello`` as it is)."""
-    from ..storage.seatfile import SeatFileError
-
-    try:
-        token = seat_file.load()
-    except SeatFileError as exc:
-        print(
-            f"mille: ignoring the seat file: {shown(exc, 300)} (joining as a new person)",
-            file=sys.stderr,
-            flush=True,
-        )
-        return hello
-    if token is None:
-        return hello
-    return {"type": "hello", "protocol": PROTOCOL, "code": hello["code"], "token": token}
 
 
 def split_address(text: str) -> tuple[str, int]:
@@ -530,6 +494,7 @@ def join(
     except (ValueError, OSError) as exc:
         print(f"mille: {shown(exc, 120)}", file=sys.stderr)
         return 1
+    from ..net.client import resume_hello
     from ..storage.seatfile import SeatFile
 
     hello = {"type": "hello", "protocol": PROTOCOL, "code": code, "name": name or "guest"}

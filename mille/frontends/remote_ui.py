@@ -37,10 +37,18 @@ from collections import deque
 from ..engine.moves import Event, IllegalMove, Move, Outcome
 from ..engine.table import OVER, Table
 from ..game.session import Session
-from ..net.client import GONE, NOT_WELCOMED, Client, event_of, failure_reason, table_of
+from ..net.client import (
+    GONE,
+    NOT_WELCOMED,
+    TABLE_GONE,
+    Client,
+    event_of,
+    failure_reason,
+    keep_token,
+    table_of,
+)
 from ..net.wire import ProtocolError, shown
 from . import flow
-from .remote import TABLE_GONE, keep_token
 from .table_ui import TableUi
 from .ui import Ui
 
