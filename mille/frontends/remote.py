@@ -28,7 +28,7 @@ import threading
 from ..engine import describe
 from ..engine.moves import Move
 from ..engine.text import escape
-from ..net.client import GONE, NOT_WELCOMED, Client, Remote
+from ..net.client import GONE, NOT_WELCOMED, TABLE_GONE, Client, Remote, keep_token
 from ..net.client import failure_reason as _reason
 from ..net.wire import DEFAULT_PORT, PROTOCOL, ProtocolError, shown
 from . import process
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
     from ..game.session import Session
     from ..net.server import Host, Limits, Server
+    from ..storage.seatfile import SeatFile
 
 LINE_MAX = 4096  # bytes of a typed line
 RETRIES = 10  # tries to reconnect after the line to the host breaks, a second apart
@@ -67,6 +68,7 @@ class LineClient:
         self.status = 0  # the exit status once done
         self.welcomes = 0  # welcomes received (each connection that was let in)
         self.really = False  # q was typed: the next line answers Really?
+        self.seat_file: SeatFile | None = None  # the seat's token kept for mille --join
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -80,6 +82,7 @@ class LineClient:
         if kind == "welcome":
             remote.welcome(message)
             self.welcomes += 1
+            keep_token(self.seat_file, remote.seat, remote.token)
             role = " (you host this table: only you may deal, save or end)" if remote.host else ""
             self.say(f"You sit at seat {remote.seat}{role}.")
         elif kind == "seats":
@@ -88,6 +91,8 @@ class LineClient:
             self.on_update(message)
         elif kind == "error":
             self.say(f"mille: {shown(message.get('message'), 120)}")
+            if message.get("code") in TABLE_GONE and self.seat_file is not None:
+                self.seat_file.remove()
             self.prompt()
         elif kind == "ping":
             self.client.send({"type": "pong"})
@@ -99,6 +104,8 @@ class LineClient:
         elif kind == "bye":
             reason = shown(message.get("reason"), 100)
             self.say(f"mille: {reason}")
+            if self.seat_file is not None:  # the table is gone
+                self.seat_file.remove()
             self.done = True
             self.status = 0 if reason == "the host ended the game" else 1
 
@@ -332,6 +339,7 @@ async def play_seat(
     ssl_context: ssl.SSLContext | None = None,
     *,
     typed: bool = True,
+    seat_file: SeatFile | None = None,
 ) -> int:
     """Play a seat until the game ends, the player leaves or the host goes
     away (after trying to come back); the exit status.  The player's lines
@@ -358,6 +366,7 @@ async def play_seat(
             continue
         if ui is None:
             ui = LineClient(client, out)
+            ui.seat_file = seat_file
         else:  # back with the seat's token, from the version last seen
             ui.client = client
             hello = {
@@ -485,18 +494,24 @@ def join(
     except (ValueError, OSError) as exc:
         print(f"mille: {shown(exc, 120)}", file=sys.stderr)
         return 1
-    hello = {"type": "hello", "protocol": PROTOCOL, "code": code, "name": name or "guest"}
-    if board:
-        from .remote_ui import play_board
+    from ..net.client import resume_hello
+    from ..storage.seatfile import SeatFile
 
-        try:
-            return play_board(address, port, hello, context, color)
-        except KeyboardInterrupt:
-            return 130
+    hello = {"type": "hello", "protocol": PROTOCOL, "code": code, "name": name or "guest"}
+    seat_file = SeatFile(address, port, code)
+    hello = resume_hello(seat_file, hello)
     try:
-        return asyncio.run(play_seat(address, port, hello, sys.stdout, context))
+        if board:
+            from .remote_ui import play_board
+
+            return play_board(address, port, hello, context, color, seat_file=seat_file)
+        return asyncio.run(
+            play_seat(address, port, hello, sys.stdout, context, seat_file=seat_file)
+        )
     except KeyboardInterrupt:
         return 130
+    finally:
+        seat_file.release()
 
 
 # ----- the host -----------------------------------------------------------------------

@@ -37,7 +37,16 @@ from collections import deque
 from ..engine.moves import Event, IllegalMove, Move, Outcome
 from ..engine.table import OVER, Table
 from ..game.session import Session
-from ..net.client import GONE, NOT_WELCOMED, Client, event_of, failure_reason, table_of
+from ..net.client import (
+    GONE,
+    NOT_WELCOMED,
+    TABLE_GONE,
+    Client,
+    event_of,
+    failure_reason,
+    keep_token,
+    table_of,
+)
 from ..net.wire import ProtocolError, shown
 from . import flow
 from .table_ui import TableUi
@@ -50,6 +59,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from ..storage.seatfile import SeatFile
+
 ONLY_HOST = "Only the host may save (a save holds every hand)."
 NO_ORDER = "O is not offered over the network (the host keeps the hand's order)."
 LEFT = "You left the table; a computer plays your seat after the grace period."
@@ -61,9 +72,10 @@ class Gone(flow.Hangup):
     away, or refused the seat): ``reason`` is the line to tell, ``status``
     the exit status."""
 
-    def __init__(self, reason: str, status: int = 1) -> None:
+    def __init__(self, reason: str, status: int = 1, *, final: bool = False) -> None:
         super().__init__(reason)
         self.status = status
+        self.final = final  # the table is gone (not only the line to it)
 
 
 class Link:
@@ -202,10 +214,12 @@ class RemoteSession(Session):
             if self.awaiting:
                 self.awaiting, self.refusal = False, text
             elif message.get("code") in FATAL:
-                raise Gone(f"mille: {text}")
+                raise Gone(f"mille: {text}", final=message.get("code") in TABLE_GONE)
         elif kind == "bye":
             reason = shown(message.get("reason"), 100)
-            raise Gone(f"mille: {reason}", 0 if reason == "the host ended the game" else 1)
+            raise Gone(
+                f"mille: {reason}", 0 if reason == "the host ended the game" else 1, final=True
+            )
         elif kind == "saved":
             self.saved = message
         elif kind == "broken":
@@ -442,11 +456,13 @@ def play_board(
     *,
     note: str = "",
     keep: Callable[[str], str] | None = None,
+    seat_file: SeatFile | None = None,
 ) -> int:
     """``mille --join`` on a terminal: the seat on its board; the exit
     status.  The host's own seat (``mille --host``) too: ``note`` on the
     error line first (the join command), ``keep`` keeps the game after a
-    hang-up (the line to tell), and quitting ends the game for everyone."""
+    hang-up (the line to tell), and quitting ends the game for everyone.
+    ``seat_file`` keeps a joiner's token (``mille --join``)."""
     import sys
 
     from . import tui
@@ -465,10 +481,13 @@ def play_board(
             return 1
         if kind in ("error", "broken", "bye"):
             print(f"mille: {shown(message.get('message') or message.get('reason'), 120)}")
+            if seat_file is not None and (kind == "bye" or message.get("code") in TABLE_GONE):
+                seat_file.remove()
             link.close(bye=False)
             return 1
         if kind == "welcome":
             welcome = message
+            keep_token(seat_file, int(message.get("seat", 0)), str(message.get("token")))
         elif kind == "update" and welcome is not None:
             break
     session = RemoteSession(link, welcome, message)
@@ -513,6 +532,8 @@ def play_board(
         except (Gone, queue.Empty):
             pass
         return 0
+    if seat_file is not None and any(exc.final for exc in left):
+        seat_file.remove()
     link.close(bye=not left)
     if status == 0 and not left:
         print(LEFT)

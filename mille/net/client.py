@@ -12,12 +12,14 @@ a :class:`~mille.engine.view.SeatView`, work on it unchanged.
 from __future__ import annotations
 
 import asyncio
+import sys
 
 from ..engine.cards import NO_CARD
 from ..engine.moves import Event, Outcome
 from ..engine.table import Table
 from ..engine.view import SeatView
 from ..storage.current import table_from_dict
+from ..storage.seatfile import SeatFile, SeatFileError
 from .wire import (
     BAD_MESSAGE,
     MAX_SERVER_LINE,
@@ -245,3 +247,41 @@ class Client:
                 await asyncio.wait_for(self.writer.wait_closed(), 2)
             except (asyncio.TimeoutError, ConnectionError, OSError):
                 pass
+
+
+# ----- the seat file (mille --join comes back after its program ended) ----------
+
+TABLE_GONE = ("wrong-code", "wrong-token", "table-over")  # a kept token is no use any more
+
+
+def keep_token(seat_file: SeatFile | None, seat: int, token: str) -> None:
+    """Welcomed: keep the seat's token for the next ``mille --join`` (one
+    line on standard error if it cannot be written)."""
+    if seat_file is None:
+        return
+    try:
+        seat_file.store(seat, token)
+    except OSError as exc:
+        print(
+            f"mille: cannot keep the seat's token in {shown(seat_file.path, 200)}: "
+            f"{shown(exc.strerror or exc, 80)} (this seat cannot come back once mille ends)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def resume_hello(seat_file: SeatFile, hello: dict[str, Any]) -> dict[str, Any]:
+    """``hello`` with the token kept for this table, if any (a file that
+    cannot be used: one line on standard error, and ``hello`` as it is)."""
+    try:
+        token = seat_file.load()
+    except SeatFileError as exc:
+        print(
+            f"mille: ignoring the seat file: {shown(exc, 300)} (joining as a new person)",
+            file=sys.stderr,
+            flush=True,
+        )
+        return hello
+    if token is None:
+        return hello
+    return {"type": "hello", "protocol": PROTOCOL, "code": hello["code"], "token": token}

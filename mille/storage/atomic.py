@@ -23,8 +23,9 @@ import stat
 TEMP_NAME_BYTES = 200
 
 
-def write(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically; OSError if it cannot be done."""
+def write(path: str, data: bytes, mode: int | None = None) -> None:
+    """Write ``data`` to ``path`` atomically; OSError if it cannot be done.
+    With ``mode``, the file gets that mode (a new one or the old one)."""
     if path.endswith(("/", os.sep)):  # creat(2) refuses "name/" too
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
     target = os.path.realpath(path)
@@ -39,8 +40,9 @@ def write(path: str, data: bytes) -> None:
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
         if not stat.S_ISREG(old.st_mode):
             raise OSError(errno.EINVAL, "not a regular file", path)
-        mode = stat.S_IMODE(old.st_mode)
-    else:
+        if mode is None:
+            mode = stat.S_IMODE(old.st_mode)
+    elif mode is None:
         mode = _new_file_mode()
 
     import tempfile

@@ -136,3 +136,31 @@ def test_the_host_on_its_board_saves_and_keeps_the_game(spawn: Spawn, tmp_path: 
     assert ann.wait_exit(timeout=TIMEOUT) == 1
     assert b"mille: the host went away" in ann.raw
     assert b"Traceback" not in host.raw + ann.raw
+
+
+def test_a_board_joiner_killed_comes_back_to_its_seat(spawn: Spawn, tmp_path: Path) -> None:
+    """``mille --join`` on the board, killed (no goodbye): the same command
+    again, from the same account, takes its seat back and shows the move it
+    missed; the game's end removes the seat file."""
+    host = spawn(
+        "--host", "--rules", "classic", "--players", "3", "--people", "0=Hal,1",
+        "--port", "0", "--seed", "3", "--plain",
+    )  # fmt: skip
+    address, code = join_command(host)
+    ann = spawn("--join", address, code, "--name", "Ann", state_home=tmp_path)
+    ann.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
+    files = list((tmp_path / "mille").glob("seat-*.json"))
+    assert len(files) == 1 and files[0].stat().st_mode & 0o777 == 0o600
+    ann.child.kill(signal.SIGKILL)
+    host.wait(lambda: b"Ann (seat 1) dropped" in host.raw, TIMEOUT, "Ann's drop told")
+    host_turn(host, 1)  # a move Ann is not there to see
+    again = spawn("--join", address, code, "--name", "Ann", state_home=tmp_path)
+    again.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
+    again.wait_for("Hal discarded", timeout=TIMEOUT)
+    host.wait(lambda: host.raw.count(b"Ann (seat 1) is at the table.") >= 2, TIMEOUT, "Ann back")
+    host.send("q\r")
+    host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
+    host.send("y\r")
+    assert host.wait_exit(timeout=TIMEOUT) == 0
+    assert again.wait_exit(timeout=TIMEOUT) == 0
+    assert not files[0].exists()
