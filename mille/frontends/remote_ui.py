@@ -174,7 +174,7 @@ class RemoteSession(Session):
         self.take(update)
 
     def __post_init__(self) -> None:
-        pass  # the people are the host's, named in each view
+        """Nothing to check here: the people are the host's, named in each view."""
 
     # ----- what the flow and the boards read -------------------------------------
 
