@@ -52,26 +52,35 @@ def test_the_seats_events_and_versions() -> None:
     assert feed.events_since(1, 1) == [] and feed.events_since(1, 5) is None
 
 
-def people_game_until_a_coup() -> Feed:
-    """A classic game of four people playing the bot's moves until one is
-    asked Coup Fourre? who is not the next to play."""
-    for seed in range(40):
-        feed = Feed(Session.new(find_rules("classic", players=4), seed=seed, humans=(0, 1, 2, 3)))
+def game_until_a_computer_is_asked() -> Feed:
+    """A classic game for four, people at seats 0 and 1, computers at 2
+    and 3 whose questions wait for them (as when a worker process holds
+    them: ``ops`` is a list), played until a computer is asked Coup
+    Fourre? while its partner, a person, is the next to play."""
+    for seed in range(80):
+        session = Session.new(find_rules("classic", players=4), seed=seed, humans=(0, 1))
+        feed = Feed(session)
+        feed.ops = []
         for _ in range(300):
-            table = feed.session.table
+            table = session.table
             if table.hand_over:
                 break
-            if table.phase == COUP and table.asked != table.to_move:
-                return feed
+            if table.phase == COUP and table.asked in session.computers:
+                if table.to_move in session.people:
+                    return feed
+                break
             seat = table.current_player
             assert seat is not None
-            legal = feed.snapshot(seat)["legal"]
-            feed.play(seat, feed.version(seat), parse_move(choose(legal)))
+            if seat in session.computers:
+                feed.computer_plays(seat, feed.think(seat))
+            else:
+                legal = feed.snapshot(seat)["legal"]
+                feed.play(seat, feed.version(seat), parse_move(choose(legal)))
     raise AssertionError("no coup fourre asked")
 
 
 def test_another_seats_coup_fourre_question_is_not_shown() -> None:
-    feed = people_game_until_a_coup()
+    feed = game_until_a_computer_is_asked()
     table = feed.session.table
     asked = table.asked
     assert asked is not None
@@ -86,7 +95,7 @@ def test_another_seats_coup_fourre_question_is_not_shown() -> None:
     assert legal
     played = feed.play(mover, feed.version(mover), parse_move(choose(legal)))
     assert played.changed == [] and table.phase == COUP
-    feed.play(asked, feed.version(asked), NO)
+    feed.computer_plays(asked, NO)
     # declined: the others were shown nothing of it, then the waiting move
     for seat in others:
         events = feed.events_since(seat, seen[seat][0])
@@ -95,15 +104,33 @@ def test_another_seats_coup_fourre_question_is_not_shown() -> None:
 
 
 def test_a_move_waiting_for_a_coup_fourre_is_stale_after_it() -> None:
-    feed = people_game_until_a_coup()
+    feed = game_until_a_computer_is_asked()
     table = feed.session.table
     asked = table.asked
     assert asked is not None
     mover = table.to_move
     feed.play(mover, feed.version(mover), parse_move(choose(feed.snapshot(mover)["legal"])))
-    played = feed.play(asked, feed.version(asked), YES)
+    played = feed.computer_plays(asked, YES)
     assert played.stale == [mover]
     assert table.current_player == asked  # the coup fourre's extra turn
+
+
+def test_a_person_is_never_asked_coup_fourre_over_the_network() -> None:
+    """Four people: every coup fourre is called for the one who holds the
+    safety, and no seat's view ever shows the question."""
+    coups = 0
+    for seed in range(6):
+        feed = Feed(Session.new(find_rules("classic", players=4), seed=seed, humans=(0, 1, 2, 3)))
+        assert feed.session.calls_coup
+        while not feed.session.table.hand_over:
+            assert all(feed.snapshot(seat)["phase"] != "coup" for seat in range(4))
+            seat = feed.session.table.current_player
+            assert seat is not None
+            legal = feed.snapshot(seat)["legal"]
+            assert "n" not in legal
+            feed.play(seat, feed.version(seat), parse_move(choose(legal)))
+        coups += sum(1 for event in feed.session.log if event.outcome.coup_fourre)
+    assert coups > 0
 
 
 @pytest.mark.parametrize(

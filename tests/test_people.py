@@ -1,6 +1,7 @@
 """Whole games with two, three and four people at one keyboard in every
 preset, driven by the one game flow; the same games replayed from a save
-taken mid-hand; the hand-offs around a Coup Fourre? that show nothing."""
+taken mid-hand; the hand-offs after a hazard, the same whoever holds the
+safety (its Coup Fourre? called for them: nobody is asked)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from test_table_classic import build
 
 from mille.engine.cards import FLAT_TIRE, GO, PUNCTURE_PROOF
 from mille.engine.rules import find_rules
-from mille.engine.table import OVER, Use
+from mille.engine.table import COUP, OVER, Use
 from mille.frontends import flow
 from mille.game.session import Session
 from mille.storage.savefile import dumps, loads
@@ -99,8 +100,24 @@ def test_hand_offs_after_a_hazard_show_nobody_holding_the_safety(holder: int | N
     seen = [call for call in front.calls if call not in asked and "pause" not in call]
     # the same hand-offs, in the same order, whoever holds it (or nobody)
     assert seen == ["hand-off to 0"]
-    # each person answers or looks: one key each way
+    # nobody is asked (two people: the coup fourre is called for the one
+    # who holds the safety, Session.calls_coup); each looks, one key each
+    assert asked == []
     for seat in (2, 0):
-        question = [f"{seat}: question Coup Fourre?", f"{seat}: Coup Fourre?"]
-        mine = [c for c in front.calls if c.startswith(f"{seat}: ")]
-        assert mine == (question if seat == holder else [f"{seat}: pause"])
+        assert [c for c in front.calls if c.startswith(f"{seat}: ")] == [f"{seat}: pause"]
+    coups = [event.outcome.seat for event in front.session.log if event.outcome.coup_fourre]
+    assert coups == ([] if holder is None else [holder])
+
+
+def test_a_game_kept_at_a_persons_coup_fourre_calls_it_when_resumed() -> None:
+    """A hot-seat game saved while a person was asked Coup Fourre? (before
+    the session called it for them) plays on with it called, not asked."""
+    front = _partners_hit(2)
+    front.session._apply(Use(0, 1))  # the hazard alone: the question left pending
+    assert front.session.table.phase == COUP
+    restored = loads(dumps(front.session))
+    again = Scripted(restored, random.Random(0))
+    flow.step(again)
+    assert not [call for call in again.calls if "Coup" in call]
+    assert [e.outcome.seat for e in restored.log if e.outcome.coup_fourre] == [2]
+    assert restored.table.current_player == 2  # the coup fourre's extra turn

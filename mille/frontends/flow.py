@@ -27,12 +27,15 @@ to the person who must decide (:func:`give`): between two different
 people's turns, and before a question to another person, it calls
 :meth:`Front.hand_off`, which hides the hand shown and waits for the next
 person ("Pass to Ann. Ann, press a key").  ``Coup Fourre?`` must not show
-that a person holds the safety: after a hazard lands on a side with people
-(the presets that ask it), every person of that side is given the front
-end in seat order (:func:`after_hazard`), the one asked answering the
-question there, whether or not anyone is asked; the computers answer at
-once either way, and their view never shows the question
-(``SeatView.question_hidden``).  Whoever holds the front end answers
+that a person holds the safety, nor can the time they take to answer it
+be hidden from the others at the table: with two people or more it is
+never asked, the session calls the coup fourre for them
+(``Session.calls_coup``), and a person alone against computers is asked.
+After a hazard lands on a side with people (the presets that ask it),
+every person of that side is given the front end in seat order
+(:func:`after_hazard`), to see it (and a coup fourre called), a key each;
+the computers answer at once, and their view never shows another seat's
+question (``SeatView.question_hidden``).  Whoever holds the front end answers
 ``Another hand?``/``Another game?`` and may save (S) or quit (Q, for
 everyone) when it is their move.
 """
@@ -297,8 +300,14 @@ def human_turn(front: Front) -> None:
 
 
 def answer(front: Front) -> None:
-    """The question pending, asked of you (the seat asked holds the front end)."""
-    question = "Extension?" if front.session.table.phase == EXTENSION else "Coup Fourre?"
+    """The question pending, asked of you (the seat asked holds the front end);
+    a ``Coup Fourre?`` the session calls for you (``Session.calls_coup``,
+    a game kept at the question before it did) is called, not asked."""
+    session = front.session
+    if session.table.phase == COUP and session.calls_coup:
+        play(front, YES)
+        return
+    question = "Extension?" if session.table.phase == EXTENSION else "Coup Fourre?"
     front.question(question)
     play(front, YES if front.ask(question) else NO)
 
@@ -306,11 +315,11 @@ def answer(front: Front) -> None:
 def after_hazard(front: Front, outcome: Outcome) -> None:
     """After a hazard, with two or more people at the table and the rule
     that asks ``Coup Fourre?``: each person of the side it was played on
-    gets the front end in turn (the one holding it first), whether or not
-    one of them is asked, and the one asked answers; a person with nothing
-    to answer looks, until a key (:meth:`Front.pause`).  So who is asked,
-    or whether anyone is, shows in no hand-off, its order, nor in a person
-    going on at once."""
+    gets the front end in turn (the one holding it first) and looks, until
+    a key (:meth:`Front.pause`); the session has called a coup fourre for
+    the one who held the safety (``Session.calls_coup``: nobody is asked,
+    so nobody's pause is longer for it).  A question still pending (a
+    session that asks) is answered there by the one asked."""
     session = front.session
     rules = session.rules
     move = outcome.move

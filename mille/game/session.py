@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..engine.rules import BSD, Rules
-from ..engine.table import COUP, EXTENSION, Event, Move, Outcome, Table
+from ..engine.table import COUP, EXTENSION, YES, Event, Move, Outcome, Table
 from ..engine.view import SeatView
 from ..players.registry import STANDARD, level_of, make_computer
 
@@ -82,6 +82,9 @@ class Session:
     # every move of this hand, computers' answers too
     log: list[Event] = field(default_factory=list)
     people: dict[int, str] = field(default_factory=dict)  # by seat: the person's name
+    # played over the network (set by the host's ``net.seats.Feed``, so a
+    # resumed hosted game has it again; not saved): see ``calls_coup``
+    networked: bool = False
 
     def __post_init__(self) -> None:
         for seat in range(self.table.rules.players):
@@ -174,6 +177,19 @@ class Session:
         return level_of(self.computers[seats[0]]) if seats else STANDARD
 
     @property
+    def calls_coup(self) -> bool:
+        """Whether a person's ``Coup Fourre?`` is called for them (``y``,
+        always right) instead of asked: wherever another person could time
+        the question and so learn that the seat held the safety, i.e. with
+        two people or more at the table (one keyboard) or over the network.
+        A person alone against computers is asked.
+
+        >>> Session.new(seed=1).calls_coup, Session.new(seed=1, humans=(0, 1)).calls_coup
+        (False, True)
+        """
+        return self.networked or len(self.people) > 1
+
+    @property
     def computer_to_move(self) -> bool:
         """A computer must decide now."""
         return self.table.current_player in self.computers
@@ -189,14 +205,26 @@ class Session:
 
         Every computer sees the outcome.  A question the move puts to a
         computer (``Extension?``, ``Coup Fourre?``) is answered here, so a
-        front end never finds one pending.
+        front end never finds one pending, and so is a person's ``Coup
+        Fourre?`` where it is called for them (:attr:`calls_coup`).
         """
         outcome = self._apply(move)
-        table = self.table
-        while table.phase in (EXTENSION, COUP) and table.asked in self.computers:
-            asked = self.computers[table.asked]
-            self._apply(asked.choose(self.view(table.asked)))
+        self.settle()
         return outcome
+
+    def settle(self) -> None:
+        """Answer the question pending if nobody is to be asked it: a
+        computer's (its own answer), or a person's ``Coup Fourre?`` where
+        :attr:`calls_coup` (yes, as a move of that seat's in the log)."""
+        table = self.table
+        while table.phase in (EXTENSION, COUP) and table.asked is not None:
+            asked = table.asked
+            if asked in self.computers:
+                self._apply(self.computers[asked].choose(self.view(asked)))
+            elif table.phase == COUP and asked in self.people and self.calls_coup:
+                self._apply(YES)
+            else:
+                return
 
     def _apply(self, move: Move) -> Outcome:
         table = self.table

@@ -12,7 +12,10 @@ event as ``storage.current.event_to_dict`` writes it: no other hand, no
 deck order, no seed.  What a seat may see is decided there, not here.
 
 A seat's version counts the changes it was shown (moves it may see, new
-hands).  Another seat's ``Coup Fourre?`` is hidden by the view
+hands).  A person is never asked ``Coup Fourre?`` over the network: the
+session calls it for them (``Session.calls_coup``), since the table's
+pause while they decided would tell the others that they held the safety.
+A computer's ``Coup Fourre?`` is hidden by the view
 (``SeatView.question_hidden``: the phase, the question and the turn as if
 none were put), and that seat's ``n`` is not in the stream, so it changes
 no version: that a seat could have made a coup fourre is its secret.
@@ -143,6 +146,10 @@ class Feed:
 
     def __init__(self, session: Session) -> None:
         self.session = session
+        # every person's Coup Fourre? is called for them: a seat that could
+        # time the question would learn who held the safety (Session.calls_coup)
+        session.networked = True
+        session.settle()
         players = session.rules.players
         self.streams: list[list[dict[str, Any]]] = [[] for _ in range(players)]
         self.dropped = [0] * players  # events no longer kept, by seat
