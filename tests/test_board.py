@@ -559,6 +559,8 @@ def test_help_fits_the_screen(rules: Rules) -> None:
             [
                 "Coup Fourre?, Discard a safety?: H, T, L too",
                 "Partners share a car; hands stay private.",
+                "Hit by a hazard whose safety you hold: Coup Fourre? y plays it (+300), you "
+                "move next (with other people: called).",
             ],
             ["Extension?", "asks which side"],
         ),
@@ -584,7 +586,7 @@ def test_help_fits_the_screen(rules: Rules) -> None:
         ),
         (
             find_rules("milebymile", players=2, perfect_crossing=False),
-            ["to the target or past it", "no perfect crossing"],
+            ["Race to the target or past it (+200 if exact).", "no perfect crossing"],
             ["Extension?", "Karma", "exactly"],
         ),
     ],

@@ -543,7 +543,7 @@ def test_each_computers_move_is_told_before_the_next_computer_decides(
         (
             find_rules("bsd"),
             ["answer a question (Extension?, Another hand?)"],
-            ["u N S", "Coup Fourre?"],
+            ["u N S", "Coup Fourre?", "is called for you"],
         ),
         (
             find_rules("classic", players=3),
@@ -555,7 +555,10 @@ def test_each_computers_move_is_told_before_the_next_computer_decides(
         ),
         (
             find_rules("classic", players=4),
-            ["answer a question (Coup Fourre?, Discard a safety?, Another hand?)"],
+            [
+                "answer a question (Coup Fourre?, Discard a safety?, Another hand?)",
+                "\nWith other people, here or over the network, Coup Fourre? is called for you.\n",
+            ],
             ["u N S", "Extension?"],
         ),
         (

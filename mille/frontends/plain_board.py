@@ -51,8 +51,10 @@ def help_text(rules: Rules, level: str = "standard") -> str:
         "At the end of the input the game is kept for the next mille.",
         "Several people at one keyboard: mille --plain --people 0=Ann,1=Bob (each",
         "hand-off asks for RETURN, then clears the terminal and its scrollback).",
-        options_line(rules, level),
     ]
+    if rules.coup == OFFER:  # (asked, another person could time the question)
+        lines.append("With other people, here or over the network, Coup Fourre? is called for you.")
+    lines.append(options_line(rules, level))
     return "\n".join(lines)
 
 

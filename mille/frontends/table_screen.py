@@ -143,7 +143,7 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
     if rules.perfect_crossing:
         race = "Race to exactly the target."
     else:
-        race = "Race to the target or past it (+200 for landing on it)."
+        race = "Race to the target or past it (+200 if exact)."
     text = (
         f"{race}  Pick, then use or discard one card.  A Go starts you rolling; "
         "hazards stop an opposing side (Out of Gas, Flat Tire, Accident, Stop) or slow "
@@ -155,9 +155,9 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
     if rules.stacking:
         text += "  Hazards may hit a stopped side."
     text += (
-        "  A safety protects your side for good and gives another turn.  A hazard on "
-        "your side when you hold its safety asks Coup Fourre?: y plays it (+300), "
-        "you move next."
+        "  A safety protects your side for good and gives another turn.  Hit by a "
+        "hazard whose safety you hold: Coup Fourre? y plays it (+300), you move next "
+        "(with other people: called)."
     )
     if rules.extension is not None:
         text += (
