@@ -94,13 +94,14 @@ def test_bad_names_in_a_file(name: object, message: str) -> None:
 
 
 def test_each_seat_reads_its_own_event_stream() -> None:
-    # seat 0 hits seat 1 (a person holding Puncture Proof), who lets the coup go
+    # seat 0 hits seat 1 (a person holding Puncture Proof), who lets the coup
+    # go (made as the log records moves: three people would have it called)
     t = build(3, hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}})
     s = Session(table=t, computers={}, deal_rng=__import__("random").Random(1))
     s.people = {0: "Ann", 1: "Bob", 2: "Cy"}
-    s.play(Use(0, 2))
-    s.play(NO)
-    s.play(PICK)
+    s._apply(Use(0, 2))
+    s._apply(NO)
+    s._apply(PICK)
     assert len(s.log) == 3
     bob, ann = s.events(1), s.events(0)
     assert [e.outcome.move for e in bob] == [Use(0, 2), NO, PICK]
@@ -217,11 +218,15 @@ def test_the_line_mode_hands_the_keyboard_on() -> None:
 
 
 def test_on_a_terminal_each_hand_off_clears_the_scrollback() -> None:
+    """Before ``Pass to Bob.`` (Ann's hand goes before Bob comes), and again
+    after his RETURN."""
     out = _line_mode("\np\nd 1\n\nq\ny\n", tty=True)
     first_hand = out.index("Your hand: ")
-    cleared = out.index("\x1b[H\x1b[2J\x1b[3J", first_hand)
-    assert out.index("Pass to Bob. Bob, press RETURN. ") < cleared
-    assert "Your hand: " not in out[cleared:].split("Bob, you are side 1.")[0]
+    clear = "\x1b[H\x1b[2J\x1b[3J"
+    cleared = out.index(clear, first_hand)
+    passed = out.index("Pass to Bob. Bob, press RETURN. ")
+    assert out[cleared:passed] == clear
+    assert out[passed:].startswith(f"Pass to Bob. Bob, press RETURN. \n{clear}Bob, you are side 1.")
 
 
 # ----- the boards' hand-off page and pause ------------------------------------------

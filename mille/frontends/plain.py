@@ -432,10 +432,15 @@ class LineUi:
 
     def hand_off(self, seat: int) -> None:
         """A hot seat: ``Pass to Ann. Ann, press RETURN.``; on a terminal the
-        screen and its scrollback are then cleared, so the next person
-        cannot scroll back to the last one's hand (piped, the lines go on)."""
+        screen and its scrollback are cleared first, so the last person's
+        hand is gone before the next person comes to the keyboard (nobody
+        can read or scroll back to it), and again after RETURN (piped, the
+        lines go on)."""
         name = escape(self.session.name(seat))
-        self.say()
+        if self.clears:
+            self.write(CLEAR, flush=True)
+        else:
+            self.say()
         self.read_line(f"Pass to {name}. {name}, press RETURN. ")
         if self.clears:
             self.write(CLEAR, flush=True)

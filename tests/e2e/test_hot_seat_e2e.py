@@ -5,14 +5,19 @@ against two computers, on the board with a row per side: the game opens
 on a hand-off page that shows no hand, each person's board names them
 ``You`` and the partner by name, and after Ann's move the keyboard is
 handed to Bob on a page that hides Ann's hand.  BSD's board takes two
-people too, each seeing their own side on the left.
+people too, each seeing their own side on the left.  From the moment
+``Pass to Bob.`` shows, Ann's hand is neither on the screen nor in the
+terminal's scrollback, in the line mode (cleared before the line is
+printed) and on both boards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from support.screen import Term
+import pyte
+
+from support.screen import Screen, Stream, Term
 
 Spawn = Callable[..., Term]
 
@@ -39,8 +44,58 @@ def wait_hand_off(term: Term, name: str) -> None:
     raise AssertionError(f"no hand-off to {name}")
 
 
+class Scrollback(Screen, pyte.HistoryScreen):
+    """The tests' screen (with SU and SD), keeping the lines scrolled off
+    its top until ``ESC[3J``, as a real terminal does."""
+
+
+def with_scrollback(term: Term) -> pyte.HistoryScreen:
+    """Give ``term`` a scrollback, before any output is read."""
+    screen = Scrollback(term.cols, term.rows, history=10000)
+    term.screen, term.stream = screen, Stream(screen)
+    return screen
+
+
+def everything(term: Term, screen: pyte.HistoryScreen) -> str:
+    """The scrollback and the screen, as text."""
+    kept = ["".join(line[x].data for x in range(term.cols)) for line in screen.history.top]
+    return "\n".join(kept + term.lines())
+
+
+def test_the_line_modes_hand_off_hides_the_hand_and_the_scrollback(spawn: Spawn) -> None:
+    term = spawn("--plain", "--people", "0=Ann,1=Bob", "--seed", "3")
+    screen = with_scrollback(term)
+    term.wait_for("Pass to Ann. Ann, press RETURN.")
+    term.send("\r")
+    term.wait_for("Your move:")
+    for _ in range(30):  # more lines than the screen: some scroll into the scrollback
+        term.send("r\r")
+    term.send("p\r")
+    term.wait_for("You drew")
+    hands = [line for line in everything(term, screen).split("\n") if "Your hand: " in line]
+    assert hands and len(screen.history.top) > 0
+    term.send("d 1\r")
+    term.wait_for("Pass to Bob. Bob, press RETURN.")
+    shown = everything(term, screen)
+    assert "Your hand: " not in shown and "Side 1, You" not in shown
+    assert shown.strip() == "Pass to Bob. Bob, press RETURN."
+    # the bytes say it too: the screen and its scrollback cleared before the line
+    raw = bytes(term.raw)
+    assert raw.rindex(b"\x1b[H\x1b[2J\x1b[3J") < raw.index(b"Pass to Bob.")
+    assert raw.rindex(b"Your hand: ") < raw.rindex(b"\x1b[3J", 0, raw.index(b"Pass to Bob."))
+    term.send("\r")
+    term.wait_for("Bob, you are side 2.")
+    term.wait_for("Your move:")
+    assert "Out of Gas, 2: 100" not in everything(term, screen)  # Ann's hand, not Bob's
+    term.send("q\r")
+    term.wait_for("Really?")
+    term.send("y\r")
+    assert term.wait_exit() == 0
+
+
 def test_two_partners_hand_the_keyboard_on(spawn: Spawn) -> None:
     term = spawn("--rules", "classic", "--players", "4", "--people", "0=Ann,2=Bob", "--seed", "5")
+    screen = with_scrollback(term)
     term.wait_for("Pass to Ann.")
     term.wait_for("Ann, press a key.")
     assert hidden(term)
@@ -52,8 +107,10 @@ def test_two_partners_hand_the_keyboard_on(spawn: Spawn) -> None:
     term.settle()
     term.send("D1 ")
     wait_hand_off(term, "Bob")
+    assert "--HAND--" not in everything(term, screen)
     term.settle()
     assert hidden(term) and "Bob, press a key." in term.text()
+    assert "--HAND--" not in everything(term, screen)
     term.send(" ")
     term.wait_for("--HAND--")
     assert "Ann, You" in term.text()
@@ -66,6 +123,7 @@ def test_two_partners_hand_the_keyboard_on(spawn: Spawn) -> None:
 
 def test_bsds_board_with_two_people(spawn: Spawn) -> None:
     term = spawn("--people", "0=Ann,1=Bob", "--seed", "3")
+    screen = with_scrollback(term)
     term.wait_for("Pass to Ann.")
     assert hidden(term)
     term.send(" ")
@@ -75,7 +133,7 @@ def test_bsds_board_with_two_people(spawn: Spawn) -> None:
     term.settle()
     term.send("D1 ")
     term.wait_for("Pass to Bob.")
-    assert hidden(term)
+    assert hidden(term) and "--HAND--" not in everything(term, screen)
     term.send(" ")
     term.wait_for("--HAND--")
     assert "Ann" in term.row(0)
