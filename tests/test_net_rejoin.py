@@ -29,9 +29,11 @@ from mille.storage.seatfile import SeatFile, SeatFileError, name_for
 
 class Table:
     """A server in a thread of its own, with one classic table whose only
-    person seat is seat 1 (the computers wait for it)."""
+    person seat is seat 1 (the computers wait for it), or whose person
+    seats are ``people``."""
 
-    def __init__(self) -> None:
+    def __init__(self, people: tuple[int, ...] = (1,)) -> None:
+        self.people = people
         self.loop = asyncio.new_event_loop()
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -46,7 +48,7 @@ class Table:
     async def _main(self) -> None:
         self.stop = asyncio.Event()
         self.server = Server(Limits(grace=600))
-        session = Session.new(find_rules("classic", players=4), seed=3, humans=(1,))
+        session = Session.new(find_rules("classic", players=4), seed=3, humans=self.people)
         self.host = self.server.add(Host(session))
         _, self.port = await self.server.start("127.0.0.1", 0)
         self.ready.set()
@@ -117,8 +119,8 @@ class Joiner:
         return status
 
 
-def seat_path(port: int, code: str) -> pathlib.Path:
-    return pathlib.Path(recovery.directory()) / name_for("127.0.0.1", port, code)
+def seat_path(port: int, code: str, seat: int = 1) -> pathlib.Path:
+    return pathlib.Path(recovery.directory()) / name_for("127.0.0.1", port, code, seat)
 
 
 def test_a_joiner_killed_comes_back_to_its_seat_with_the_moves_it_missed(table: Table) -> None:
@@ -168,7 +170,8 @@ def test_a_joiner_killed_comes_back_to_its_seat_with_the_moves_it_missed(table: 
 
 def test_a_second_join_while_the_first_plays_takes_a_seat_of_its_own() -> None:
     """The file is held by the program that plays the seat: another join
-    from the same account does not take it (here: the table is full)."""
+    from the same account does not take it (here: the table is full, and
+    the file stays)."""
     table = Table()
     try:
         first = Joiner(table.port, table.host.code)
@@ -242,9 +245,37 @@ def test_a_token_that_cannot_be_kept_is_one_line(capsys: pytest.CaptureFixture[s
     from mille.net.client import keep_token
 
     seat_file = SeatFile("127.0.0.1", 7477, "code")
-    os.makedirs(seat_file.path)  # a directory where the file would be
+    os.makedirs(seat_file.path_for(1))  # a directory where the file would be
     keep_token(seat_file, 1, "token")
     assert capsys.readouterr().err == (
         f"mille: cannot keep the seat's token in {seat_file.path}: Is a directory "
         "(this seat cannot come back once mille ends)\n"
     )
+
+
+def test_two_joins_started_together_each_keep_their_seats_token() -> None:
+    """Two ``mille --join`` to the same table at the same moment, from the
+    same account: each keeps its own seat's token, in a file of its own
+    (before, one file a table: the second overwrote the first)."""
+    table = Table(people=(1, 3))
+    joiners = []
+    try:
+        joiners = [Joiner(table.port, table.host.code) for _ in range(2)]
+        for joiner in joiners:
+            out = joiner.out
+            table.wait_for(
+                lambda out=out: any(line.startswith("You sit at seat ") for line in out),  # type: ignore[misc]
+                "a seat taken",
+            )
+        tokens = table.call(lambda: [seat.token for seat in table.host.seats])
+        for seat in (1, 3):
+            path = seat_path(table.port, table.host.code, seat)
+            table.wait_for(path.exists, f"seat {seat}'s file")
+            kept = json.loads(path.read_text())
+            assert kept["seat"] == seat and kept["token"] == tokens[seat]
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert all(joiner.err == [] for joiner in joiners)
+    finally:
+        for joiner in joiners:
+            joiner.kill()
+        table.shut()

@@ -557,7 +557,7 @@ class Hosting:
                 self.writer = ThreadPoolExecutor(1, thread_name_prefix="mille-keep")
         except (OSError, ValueError):
             return
-        self.writer.submit(atomic.write, self.kept_path, data)
+        self.writer.submit(atomic.write, self.kept_path, data, recovery.MODE)
 
     async def drop_kept(self) -> None:
         """The game ended or was kept elsewhere: the per-move file goes

@@ -113,7 +113,7 @@ def serve() -> None:
 
     from ..engine.view import SeatView
     from ..players.registry import make_computer
-    from ..storage import savefile
+    from ..storage import recovery, savefile
 
     if hasattr(os, "nice"):  # the search gives way to the server, which answers people
         try:
@@ -133,7 +133,11 @@ def serve() -> None:
             session.next_hand()
         elif "save" in request or "keep" in request:
             try:
-                savefile.save_session(session, request.get("save") or request["keep"])
+                path = request.get("save") or request["keep"]
+                # a kept game (the host's recovery file) is the user's alone
+                savefile.save_session(
+                    session, path, recovery.MODE if recovery.inside(path) else None
+                )
                 reason = None
             except OSError as exc:
                 reason = exc.strerror or str(exc)

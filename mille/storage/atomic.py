@@ -9,7 +9,10 @@ ends the program always runs where it is cleaned up.  The target is
 checked as creat(2) would: a symbolic link is followed, a directory is
 refused, a file you may not write to is refused with ``Permission
 denied``; an existing file keeps its mode (and its owner where the system
-lets us), a new one gets 0666 less the umask.
+lets us), a new one gets 0666 less the umask.  With ``follow=False`` (a
+file of the program's own, such as a seat's token) a symbolic link is not
+followed: the new file replaces the link itself, and what the link points
+to is left as it was.
 """
 
 from __future__ import annotations
@@ -23,15 +26,18 @@ import stat
 TEMP_NAME_BYTES = 200
 
 
-def write(path: str, data: bytes, mode: int | None = None) -> None:
+def write(path: str, data: bytes, mode: int | None = None, *, follow: bool = True) -> None:
     """Write ``data`` to ``path`` atomically; OSError if it cannot be done.
-    With ``mode``, the file gets that mode (a new one or the old one)."""
+    With ``mode``, the file gets that mode (a new one or the old one).
+    ``follow=False``: a symbolic link at ``path`` is replaced, not followed."""
     if path.endswith(("/", os.sep)):  # creat(2) refuses "name/" too
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
-    target = os.path.realpath(path)
+    target = os.path.realpath(path) if follow else os.path.abspath(path)
     try:
-        old = os.stat(target)
+        old = os.stat(target) if follow else os.lstat(target)
     except FileNotFoundError:
+        old = None
+    if old is not None and stat.S_ISLNK(old.st_mode):  # (not followed) the link goes
         old = None
     if old is not None:
         if stat.S_ISDIR(old.st_mode):

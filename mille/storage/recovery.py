@@ -5,7 +5,7 @@ mode's input) the front end writes the game with :func:`write` and exits.
 Each kept game gets a file of its own, ``interrupted-DATE-PID.json``
 (:func:`new_path`: the date to the microsecond and the process number, so
 two games interrupted at once never share one), an ordinary save file
-written atomically.  ``interrupted-game.json``, the one file of earlier
+written atomically, mode 0600 (``MODE``: the user's alone, as its directory).  ``interrupted-game.json``, the one file of earlier
 versions, is still found.
 
 The next plain ``mille`` finds them with :func:`kept_games`, newest first,
@@ -39,6 +39,7 @@ PREFIX, SUFFIX = "interrupted-", ".json"
 BAD_SUFFIX = ".bad"  # a recovery file that did not load, kept for a look
 CLAIM_SUFFIX = ".claimed"  # a recovery file being taken by a mille
 DIRECTORY_MODE = 0o700  # the state directory is the user's alone
+MODE = 0o600  # and so is each game kept in it (whatever the umask)
 
 
 def _windows() -> bool:
@@ -88,6 +89,17 @@ def new_path() -> str:
     return target
 
 
+def inside(path: str) -> bool:
+    """Whether ``path`` is a file of the state directory (a kept game,
+    written with ``MODE`` whoever writes it: this program or the host's
+    worker process)."""
+    try:
+        here = os.path.realpath(directory())
+        return os.path.dirname(os.path.realpath(path)) == here
+    except (OSError, ValueError):
+        return False
+
+
 def write(session: Session) -> str:
     """Keep ``session`` in a new recovery file, atomically; returns its
     path (also set as ``session.kept``).
@@ -99,7 +111,7 @@ def write(session: Session) -> str:
 
     os.makedirs(directory(), mode=DIRECTORY_MODE, exist_ok=True)
     target = new_path()
-    savefile.save_session(session, target)
+    savefile.save_session(session, target, MODE)
     session.kept = target
     return target
 

@@ -124,7 +124,7 @@ def _format(value: Any, indent: str) -> str:
     raise SaveError(f"cannot save a value of type {type(value).__name__}")
 
 
-def save_session(session: Session, path: str) -> None:
+def save_session(session: Session, path: str, mode: int | None = None) -> None:
     """Write ``session`` to ``path`` atomically; OSError if it cannot be done.
 
     The text is first checked to load back into the same game, and to be
@@ -134,6 +134,7 @@ def save_session(session: Session, path: str) -> None:
     file never outlives a failure.  A symbolic link is followed (its
     target is replaced); a target you may not write to is refused with
     ``Permission denied``, as creat(2) would (:func:`.atomic.write`).
+    With ``mode``, the file gets that mode (a recovery file's 0600).
     """
     try:
         text = dumps(session)
@@ -148,7 +149,7 @@ def save_session(session: Session, path: str) -> None:
             f"cannot save: the game takes {len(data)} bytes, "
             f"over the {SIZE_TEXT} a save file may hold",
         )
-    atomic.write(path, data)
+    atomic.write(path, data, mode)
 
 
 # ----- reading ----------------------------------------------------------------
