@@ -1,9 +1,12 @@
-"""Text that is safe to show: control characters escaped, length capped.
+"""Text that is safe to show: control characters escaped, length capped,
+width on screen measured.
 
 Everything mille prints that came from outside (a path, a value read from a
 save file, an OS error message) goes through :func:`escape` so that it takes
 exactly one line and cannot move the cursor, clear the screen or ring the
-bell; :func:`shorten` caps it.
+bell; :func:`shorten` caps it.  :func:`width` is how many columns a text
+takes on a terminal (a wide character, as CJK's, takes two, a combining
+mark none), and :func:`fit` cuts one to a number of columns.
 
 >>> escape("bad\\nname")
 'bad\\\\nname'
@@ -17,6 +20,10 @@ bell; :func:`shorten` caps it.
 'xxxxxxx...'
 >>> shorten("short", 10)
 'short'
+>>> width("Ann"), width("\u5c71\u7530"), width("e\u0301te\u0301")
+(3, 4, 3)
+>>> fit("\u5c71\u7530\u592a\u90ce", 5), shorten("\u5c71\u7530\u592a\u90ce", 7)
+('\u5c71\u7530', '\u5c71\u7530...')
 """
 
 from __future__ import annotations
@@ -52,9 +59,43 @@ def escape(text: str) -> str:
 
 
 def shorten(text: str, limit: int) -> str:
-    """``text`` cut to at most ``limit`` characters, ending in ``...`` if cut."""
-    if len(text) <= limit:
+    """``text`` cut to take at most ``limit`` columns (:func:`width`: as
+    many characters for ASCII), ending in ``...`` if cut."""
+    if width(text) <= limit:
         return text
     if limit <= len(ELLIPSIS):
-        return text[:limit]
-    return text[: limit - len(ELLIPSIS)] + ELLIPSIS
+        return fit(text, limit)
+    return fit(text, limit - len(ELLIPSIS)) + ELLIPSIS
+
+
+def char_width(ch: str) -> int:
+    """Columns one printable character takes: 2 for a wide or full-width
+    one (Unicode's East Asian Width ``W`` or ``F``), 0 for a combining
+    mark, else 1."""
+    if ch.isascii():
+        return 1
+    import unicodedata  # (only for text beyond ASCII)
+
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def width(text: str) -> int:
+    """Columns ``text`` (printable) takes on a terminal."""
+    if text.isascii():
+        return len(text)
+    return sum(char_width(ch) for ch in text)
+
+
+def fit(text: str, columns: int) -> str:
+    """The longest start of ``text`` that takes at most ``columns`` columns
+    (whole characters, a combining mark kept with its letter)."""
+    if text.isascii():
+        return text[:columns]
+    used = 0
+    for index, ch in enumerate(text):
+        used += char_width(ch)
+        if used > columns:
+            return text[:index]
+    return text

@@ -20,7 +20,8 @@ import curses
 
 from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
 from ..engine.table import Discard, Outcome, Pick
-from ..engine.text import escape
+from ..engine.text import escape, fit
+from ..engine.text import width as text_width
 from .screen import Screen, tracker_cells
 
 # Board (BSD's Board window) coordinates.
@@ -255,7 +256,8 @@ class BsdBoard(Screen):
             self.put(12, SCORE_X + 21, order)
         other = self.sides()[1]
         if other in self.session.people:  # two people: the other's name, not Comp
-            self.put(0, SCORE_X + 28, f"{self.session.people[other][:6]:<7}")
+            name = fit(self.session.people[other], 6)  # by columns: a wide character two
+            self.put(0, SCORE_X + 28, name + " " * (7 - text_width(name)))
         for index, who in enumerate(self.sides()):
             side = who + 1
             score = state.hand_score(side)

@@ -20,7 +20,8 @@ import os
 
 from ..engine.describe import YOU
 from ..engine.table import OVER, Outcome, Table
-from ..engine.text import ELLIPSIS, escape, shorten
+from ..engine.text import ELLIPSIS, escape, fit, shorten
+from ..engine.text import width as text_width
 from ..engine.view import SeatView
 from ..game.session import Session
 from .curses_keys import visible
@@ -129,9 +130,9 @@ class Screen(abc.ABC):
             text.encode(self.encoding)
         except UnicodeEncodeError:  # what the terminal cannot show, as \xNN bytes
             text = "".join(self.showable(ch) for ch in text)
-        text = text[: width - x]
-        if y == height - 1 and x + len(text) >= width:
-            text = text[: width - x - 1]  # never the bottom-right cell
+        text = fit(text, width - x)  # by columns: a wide character takes two
+        if y == height - 1 and x + text_width(text) >= width:
+            text = fit(text, width - x - 1)  # never the bottom-right cell
         if text:
             try:
                 self.scr.addstr(y, x, text, attr)

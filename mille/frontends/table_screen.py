@@ -58,7 +58,8 @@ from ..engine.describe import (
 )
 from ..engine.rules import PROBLEMS, Rules
 from ..engine.table import COUP, EXTENSION, Event, Use
-from ..engine.text import ELLIPSIS, shorten
+from ..engine.text import ELLIPSIS, fit, shorten
+from ..engine.text import width as text_width
 from ..engine.view import SeatView
 from ..game.session import Session
 from .screen import MOVE_PROMPT, Screen, tracker_cells
@@ -384,8 +385,8 @@ class TableBoard(Screen):
     def field(self, y: int, column: tuple[str, int, int, bool], text: str, attr: int = 0) -> None:
         """Write ``text`` in a column of the side rows (cut to its width)."""
         _, x, width, right = column
-        text = text[:width]
-        self.put(y, x, text.rjust(width) if right else text, attr)
+        text = fit(text, width)  # by columns: a wide character takes two
+        self.put(y, x, " " * (width - text_width(text)) + text if right else text, attr)
 
     def draw(self) -> None:
         table = self.session.view(self.seat)
@@ -483,8 +484,8 @@ class TableBoard(Screen):
         sides = table.rules.sides
         width = min(MAX_COLUMN, (COLS - LABEL_WIDTH) // sides)
         for index in range(sides):
-            name = side_name(table.rules, index + 1, table.seat, table.names)[: width - 1]
-            self.put(1, LABEL_WIDTH + index * width, name.rjust(width))
+            name = fit(side_name(table.rules, index + 1, table.seat, table.names), width - 1)
+            self.put(1, LABEL_WIDTH + index * width, " " * (width - text_width(name)) + name)
         rows = score_table(table)
         for y, (label, values) in enumerate(rows, start=2):
             attr = curses.A_BOLD if label == "Overall Total" else 0

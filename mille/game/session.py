@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from ..engine.rules import BSD, Rules
 from ..engine.table import COUP, EXTENSION, YES, Event, Move, Outcome, Table
+from ..engine.text import width
 from ..engine.view import SeatView
 from ..players.registry import STANDARD, level_of, make_computer
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from ..players.base import Player
 
 
-NAME_MAX = 16  # characters in a person's name
+NAME_MAX = 16  # columns a person's name takes on screen (a wide character two)
 _TAKEN = r"(you|partner|(partner|comp|player) \d+|team [a-z])"  # the names mille gives seats
 
 
@@ -34,10 +35,12 @@ class BadName(ValueError):
 
 
 def check_name(name: str) -> str:
-    """``name`` if a person may be called so: 1 to 16 printable
-    characters, no ``,`` or ``=`` (the command line's separators), no space
-    at either end, and not a name mille gives a seat (``You``,
-    ``Partner``, ``Comp 1``, ``Player 2``, ``Team A``).
+    """``name`` if a person may be called so: printable characters that
+    take 1 to 16 columns on screen (a wide character, as CJK's, takes two,
+    a combining mark none: ``engine.text.width``), no ``,`` or ``=`` (the
+    command line's separators), no space at either end, and not a name
+    mille gives a seat (``You``, ``Partner``, ``Comp 1``, ``Player 2``,
+    ``Team A``).
 
     >>> check_name("Ann")
     'Ann'
@@ -48,8 +51,8 @@ def check_name(name: str) -> str:
     """
     if not name:
         raise BadName("a name cannot be empty")
-    if len(name) > NAME_MAX:
-        raise BadName(f"a name has at most {NAME_MAX} characters")
+    if len(name) > 4 * NAME_MAX or width(name) > NAME_MAX:  # (combining marks take none)
+        raise BadName(f"a name has at most {NAME_MAX} characters (a wide one counts two)")
     if not name.isprintable() or "," in name or "=" in name or name.strip() != name:
         raise BadName(f"{name!r}: a name is printable, without ',' or '=' or spaces at its ends")
     import re  # (only when a name is given: not at start-up)
