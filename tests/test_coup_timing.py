@@ -272,3 +272,59 @@ def test_at_one_keyboard_the_table_does_not_wait_for_a_hidden_question(cy_person
     same_distribution(trials(run))
     assert asked == [0] * 2 * TRIALS  # nobody is asked: the coup fourre is called for Bob
     assert all(made == (1 if holder else 0) for holder, made in coups)
+
+
+# ----- what the person sees --------------------------------------------------------
+
+
+def test_a_joiner_holding_the_safety_sees_the_coup_fourre_called_for_it() -> None:
+    """On the joiner's board (``RemoteSession``, which the flow drives) the
+    coup fourre called for its seat comes in the log as its own, then its
+    extra turn; nobody asked it anything."""
+    from test_net_remote_session import StandIn
+
+    from mille.engine.describe import describe
+    from mille.frontends.remote_ui import RemoteSession
+    from mille.net.seats import Feed
+
+    table = build(
+        3, hands={1: [PUNCTURE_PROOF]}, picked={0: FLAT_TIRE}, sides={2: {"battle": [GO]}}
+    )
+    names = {0: "Ann", 1: "Cy", 2: "Bob"}
+    session = Session(table=table, computers={}, deal_rng=random.Random(2), people=names)
+    feed = Feed(session)  # Cy (seat 1) holds Puncture Proof; Ann hits side 2
+    link = StandIn(feed, 1)
+    welcome = {"type": "welcome", "seat": 1, "host": False, "token": "t", "protocol": 1}
+    remote = RemoteSession(link, welcome, link.update())
+    feed.play(0, feed.version(0), Use(0, 2))
+    link.inbox.put(link.update())
+    lines = []
+    while remote.computer_to_move:
+        outcome = remote.computer_move()
+        lines += describe(remote.view(1), remote.log[-1])
+        assert outcome == remote.log[-1].outcome
+    assert lines == [
+        "Ann played Flat Tire on side 2 (You)",
+        "You: Coup Fourre! Puncture Proof, another turn",
+    ]
+    assert remote.human_to_move and remote.table.phase == "playing"
+    assert all(message["type"] != "move" for message in link.sent)  # nothing asked, nothing sent
+
+
+def test_the_line_mode_at_one_keyboard_shows_the_call_to_the_person() -> None:
+    """Two people at one keyboard in the line mode: Bob, holding the safety,
+    is handed the keyboard after Ann's hazard and reads that the coup
+    fourre was called for him, with no question."""
+    import io
+
+    from mille.frontends import plain
+
+    session = table_session(holder=True, cy_person=False)
+    out = io.StringIO()
+    script = "\n" + "u p 3\n" + "\n" * 3 + "q\ny\n"
+    plain.play(session, stdin=io.BytesIO(script.encode()), stdout=out)
+    text = out.getvalue()
+    assert "Coup Fourre?" not in text
+    bob = text[text.index("Pass to Bob. Bob, press RETURN.") :]
+    assert "You: Coup Fourre! Puncture Proof, another turn" in bob
+    assert "Your side was hit: press RETURN." in bob
