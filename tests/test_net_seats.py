@@ -153,3 +153,30 @@ def test_the_client_rebuilds_the_seats_view(preset: str, players: int) -> None:
             assert rebuilt.tableaux == session.table.tableaux
             assert rebuilt.discard == session.table.discard
             assert len(rebuilt.deck) == len(session.table.deck)
+
+
+def test_a_hosted_game_resumed_from_a_save_calls_coup_fourre_too() -> None:
+    """A host alone against computers, saved while asked Coup Fourre?
+    (before the policy): loaded, one person, it would ask; hosted again
+    (``Feed``), the question is called at once, and so is every later one."""
+    from test_table_classic import build
+
+    from mille.engine.cards import FLAT_TIRE, GO, PUNCTURE_PROOF
+    from mille.storage.savefile import dumps, loads
+
+    table = build(
+        2,
+        hands={0: [PUNCTURE_PROOF]},
+        picked={1: FLAT_TIRE},
+        sides={1: {"battle": [GO]}},
+        to_move=1,
+    )
+    session = Session.new(find_rules("classic", players=2), seed=4)
+    session.table = table
+    session._apply(Use(0, 1))  # the computer's Flat Tire; the person asked
+    loaded = loads(dumps(session))
+    assert loaded.table.phase == COUP and not loaded.calls_coup  # alone: would be asked
+    feed = Feed(loaded)
+    assert loaded.calls_coup and loaded.table.phase != COUP
+    assert [e.outcome.seat for e in loaded.log if e.outcome.coup_fourre] == [0]
+    assert feed.snapshot(0)["phase"] == "playing"
