@@ -415,8 +415,9 @@ class LineUi:
         won = describe.game_result(table)
         if won:
             self.say(won)
-            for line in recorder.lines(self.session, self.seat):
-                self.say(escape(line))
+            for seat in self.session.at_keyboard():  # the record, each person's
+                for line in recorder.lines(self.session, seat):
+                    self.say(escape(line))
 
     def go_on_after_failed_save(self) -> None:
         self.new_hand()

@@ -218,8 +218,10 @@ def words(
 
 def _failed(tally: Tally, here: tuple[int, ...], reason: str, kept: bool) -> None:
     after = "kept for the next game" if kept else "not kept"
-    for seat in here:
-        tally.said[seat] = [f"mille: the game was not recorded: {reason} ({after})"]
+    for seat in here:  # one line, said once
+        tally.said[seat] = (
+            [] if seat != here[0] else [f"mille: the game was not recorded: {reason} ({after})"]
+        )
         tally.board[seat] = f"not recorded: {reason}"
 
 
