@@ -622,3 +622,114 @@ def test_sqlite3_is_not_imported_to_start_a_game() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout == "False\n", done.stderr
+
+
+# ----- the boards and the network's line mode -----------------------------------
+
+
+def ended(rules: Rules, names: dict[int, str]) -> Session:
+    """A game played to its end by the session alone (people's moves: the
+    first use, else the first legal move; y to every question)."""
+    session = new(rules, seed=2, names=names)
+    table = session.table
+    while not (table.phase == OVER and table.game_over):
+        if table.phase == OVER:
+            recorder.hand_over(session)
+            session.next_hand()
+        elif session.computer_to_move:
+            session.computer_move()
+        else:
+            legal = [m for m in table.legal_moves() if not table.discards_safety(m)]
+            session.play(next((m for m in legal if isinstance(m, Use)), legal[0]))
+    return session
+
+
+@pytest.mark.parametrize("rules", [find_rules("bsd"), short(3)], ids=["bsd-board", "table-board"])
+def test_the_boards_show_the_record_on_their_error_line_at_the_games_end(rules: Rules) -> None:
+    from test_board import FakeWindow
+
+    from mille.frontends.table_ui import TableUi
+    from mille.frontends.ui import Ui
+    from support.fakewindow import OutOfKeys
+
+    session = ended(rules, {0: "Ann"})
+    recorder.begin(session)
+    window = FakeWindow("")
+    board = (Ui if rules.name == "bsd" else TableUi)(window, session)  # type: ignore[arg-type]
+    with pytest.raises(OutOfKeys):
+        board.end_of_hand()
+    table = session.table
+    won = int(side_result(session, 0) == "won")
+    mine = table.total(1)
+    results = [
+        (1500.0, 1.0 if mine > other else 0.5 if mine == other else 0.0)
+        for other in (table.total(side) for side in range(2, rules.sides + 1))
+    ]
+    line = f"{won}-{1 - won} vs standard; rating {round(rating.update(1500, results))}"
+    assert board.screen.message == line
+    assert line in window.text()
+
+
+def test_the_board_says_when_the_game_was_not_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any) -> None:
+        raise record.RecordError("database is locked", kept=True)
+
+    monkeypatch.setattr(record, "add", broken)
+    session = ended(short(3), {0: "Ann"})
+    recorder.hand_over(session)
+    assert recorder.board_line(session, 0) == "not recorded: database is locked"
+    assert recorder.lines(session, 0) == [NOT_RECORDED.format("database is locked")]
+
+
+def test_the_joiners_line_mode_records_the_game_at_its_end() -> None:
+    from test_net_lines import client, update
+
+    from mille.net.seats import Feed
+
+    rules = short(3)
+    feed = Feed(new(rules, seed=2, names={0: "Ann", 1: "Bob"}))
+    session = feed.session
+    guest, _, out = client(1)
+    table = session.table
+    while True:
+        while table.phase != OVER:
+            if session.computer_to_move:
+                session.computer_move()
+            else:
+                legal = [m for m in table.legal_moves() if not table.discards_safety(m)]
+                session.play(next((m for m in legal if isinstance(m, Use)), legal[0]))
+        feed.sync()
+        guest.on(update(feed, 1))
+        guest.on(update(feed, 1))  # an update again: the hand counts once
+        if table.game_over:
+            break
+        feed.next_hand()
+        guest.on(update(feed, 1))
+    (game_,) = record.games()
+    assert game_.place == "network" and game_.level == "standard"
+    assert [(s.name, s.level, s.here) for s in game_.seats] == [
+        ("Ann", None, False),
+        ("Bob", None, True),
+        (None, "standard", False),
+    ]
+    assert [s.total for s in game_.sides] == [table.total(side) for side in (1, 2, 3)]
+    assert [sum(s.hands) for s in game_.sides] == [s.total for s in game_.sides]
+    result = side_result(session, 1)
+    won = int(result == "won")
+    assert (
+        f"Your record against standard at milebymile: won {won}, lost {int(result == 'lost')}"
+        in out.getvalue()
+    )
+
+
+def test_the_help_pages_name_the_record() -> None:
+    from mille.frontends import bsd_screen, plain_board, table_screen
+
+    hot_seat = "Hot seat: --people 0=Ann,1=Bob.  Your record: mille --stats (--no-record)."
+    assert hot_seat in bsd_screen.HELP
+    assert table_screen.table_help(find_rules("classic", players=4))[-2:] == [
+        "Your record: mille --stats (--no-record: none).",
+        "Press any key to go back to the game.",
+    ]
+    said = "Finished games are recorded: mille --stats shows them (--no-record: not)."
+    assert said in plain_board.help_text(find_rules("bsd")).splitlines()

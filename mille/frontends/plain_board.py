@@ -51,6 +51,7 @@ def help_text(rules: Rules, level: str = "standard") -> str:
         "At the end of the input the game is kept for the next mille.",
         "Several people at one keyboard: mille --plain --people 0=Ann,1=Bob (each",
         "hand-off asks for RETURN, then clears the terminal and its scrollback).",
+        "Finished games are recorded: mille --stats shows them (--no-record: not).",
         options_line(rules, level),
     ]
     return "\n".join(lines)
