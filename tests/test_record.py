@@ -733,3 +733,60 @@ def test_the_help_pages_name_the_record() -> None:
     ]
     said = "Finished games are recorded: mille --stats shows them (--no-record: not)."
     assert said in plain_board.help_text(find_rules("bsd")).splitlines()
+
+
+def test_a_whole_game_over_loopback_is_recorded_at_each_end() -> None:
+    """A host and a joiner over loopback (scripted bots play): each end's
+    line mode (``LineClient``, fed every message its bot was sent) records
+    the game for its own seat."""
+    import asyncio
+
+    from test_net_lines import FakeClient
+
+    from mille.frontends.remote import LineClient
+    from mille.net.bot import Bot
+    from mille.net.server import Host, Limits, Server
+
+    class Recording(Bot):
+        def __init__(self, name: str, deal: bool) -> None:
+            super().__init__(name, deal=deal)
+            self.out = io.StringIO()
+            self.lines_mode = LineClient(FakeClient(), self.out)
+
+        async def on(self, message: dict[str, Any]) -> bool:
+            self.lines_mode.on(message)
+            return await super().on(message)
+
+    session = new(short(3), seed=7, names={0: "Ann", 1: "Bob"})
+
+    async def play() -> list[Recording]:
+        server = Server(Limits(grace=30, rate=1000, burst=1000))
+        host = server.add(Host(session, host_seat=0))
+        _, port = await server.start()
+        bots = [Recording("Ann", True), Recording("Bob", False)]
+        try:
+            token = host.seats[0].token
+            assert token is not None
+            await bots[0].join(port, host.code, token=token)
+            await bots[1].join(port, host.code)
+            await asyncio.wait_for(asyncio.gather(*(bot.run() for bot in bots)), 120)
+        finally:
+            await server.close()
+            for bot in bots:
+                await bot.client.close()
+        return bots
+
+    bots = asyncio.run(play())
+    table = session.table
+    assert table.game_over
+    games = record.games()
+    assert sorted([s.name for s in g.seats if s.here] for g in games) == [["Ann"], ["Bob"]]
+    for one in games:
+        assert one.place == "network" and one.level == "standard"
+        assert [s.total for s in one.sides] == [table.total(side) for side in (1, 2, 3)]
+    for bot, seat in zip(bots, (0, 1)):
+        result = side_result(session, seat)
+        assert (
+            f"Your record against standard at milebymile: won {int(result == 'won')}, "
+            f"lost {int(result == 'lost')}" in bot.out.getvalue()
+        )
