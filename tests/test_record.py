@@ -790,3 +790,32 @@ def test_a_whole_game_over_loopback_is_recorded_at_each_end() -> None:
             f"Your record against standard at milebymile: won {int(result == 'won')}, "
             f"lost {int(result == 'lost')}" in bot.out.getvalue()
         )
+
+
+def test_stats_says_each_persons_record_word_for_word() -> None:
+    games = [
+        game("1", (5000, 100)),
+        game("2", (200, 5000)),
+        game("3", (5100, 100)),
+        game("4", (5200, 4100), names=("Bob", None), level="expert"),
+    ]
+    stats = record.statistics(games)
+    assert recorder.stats_lines(stats, "/x/record.sqlite3") == [
+        "The record: /x/record.sqlite3",
+        "Ann: 3 games, won 2, lost 1 (66.7% won); rating 1515",
+        "  bsd against standard: 3 games, won 2, lost 1 (66.7% won)",
+        "  best 5100, average 3433.3; 1 won in a row, longest winning streak 1",
+        "  last games:",
+        "    2026-01-01 00:00 bsd against standard (keyboard): won, 5100 to 100",
+        "    2026-01-01 00:00 bsd against standard (keyboard): lost, 200 to 5000",
+        "    2026-01-01 00:00 bsd against standard (keyboard): won, 5000 to 100",
+        "Bob: 1 game, won 1, lost 0 (100% won); rating 1519",
+        "  bsd against expert: 1 game, won 1, lost 0 (100% won)",
+        "  best 5200, average 5200; 1 won in a row, longest winning streak 1",
+        "  last games:",
+        "    2026-01-01 00:00 bsd against expert (keyboard): won, 5200 to 4100",
+        "The computers' ratings: easy 1259, standard 1500, expert 1572.",
+    ]
+    assert recorder.stats_lines(record.statistics([]), "/x/r") == [
+        "No game recorded yet (the record: /x/r)."
+    ]

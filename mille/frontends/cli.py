@@ -81,7 +81,7 @@ over the network:
                         (--plain: in lines, for the host too)
   --name NAME           your name at the table
 
-the record (every finished game, in ~/.local/share/mille/record.sqlite3):
+the record (every finished game, kept in $XDG_DATA_HOME/mille):
   --stats               each person's games won and lost by rule set and
                         computer level, scores, streaks, the last games and
                         the rating against the computers (--json: as JSON)

@@ -116,9 +116,9 @@ def note(
         return
     hands, started = tally.hands, tally.started
     tally.hands, tally.started = [], time.monotonic()  # the next game's
-    if not enabled:
-        return
     here = tuple(seat for seat in here if seat in people)
+    if not enabled or not here:  # (--no-record; nobody here to keep it for)
+        return
     try:
         _record(tally, view, people, level, here, network, hands, started)
     except Exception as exc:  # the record never ends a game
@@ -257,10 +257,9 @@ def stats_lines(stats: Mapping[str, Any], where: str) -> list[str]:
         for row in person["by"]:
             said.append(f"  {row['rules']} against {row['against']}: {_counts(row)}")
         streak = person["streak"]
-        runs = "game" if streak["games"] == 1 else "games"
         said.append(
             f"  best {person['best']}, average {person['average']:g};"
-            f" the last {streak['games']} {runs} {streak['result']},"
+            f" {streak['games']} {streak['result']} in a row,"
             f" longest winning streak {streak['longest_won']}"
         )
         said.append("  last games:")
