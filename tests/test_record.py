@@ -23,6 +23,7 @@ from mille.frontends import flow, plain, recorder
 from mille.game import rating
 from mille.game.session import Session
 from mille.storage import record
+from mille.storage.current import rules_to_dict
 from support.scripted import Scripted
 
 MILLE = [sys.executable, "-m", "mille"]
@@ -518,27 +519,28 @@ def mille(
 def typed(make: Any, seed: int = 0) -> str:
     """The lines a person types for the whole game ``make()`` makes (played
     here first, not recorded)."""
+    return played(make(), seed)
+
+
+def played(session: Session, seed: int = 0) -> str:
+    """The lines typed for the whole game of ``session``, played here (not
+    recorded): a ``mille`` process with its options plays the same game."""
     recorder.enabled = False
     try:
-        return "\n".join(play(make(), seed)[2].typed) + "\n"
+        return "\n".join(play(session, seed)[2].typed) + "\n"
     finally:
         recorder.enabled = True
 
 
 def test_whole_games_in_the_line_mode_leave_their_results_and_stats_shows_them() -> None:
-    one = mille("--plain", "--seed", "3", script=typed(lambda: Session.new(seed=3)))
+    alone = Session.new(seed=3)
+    one = mille("--plain", "--seed", "3", script=played(alone))
     assert one.returncode == 0, one.stderr
     assert "Your record against standard at bsd: " in one.stdout
     people = ["--rules", "classic", "--players", "3", "--people", "0=Ann,1=Bob", "--seed", "4"]
-    hot = mille(
-        "--plain",
-        *people,
-        script=typed(
-            lambda: Session.new(
-                find_rules("classic", players=3), seed=4, humans=(0, 1), names={0: "Ann", 1: "Bob"}
-            )
-        ),
-    )
+    rules = find_rules("classic", players=3)
+    hot_seat = Session.new(rules, seed=4, humans=(0, 1), names={0: "Ann", 1: "Bob"})
+    hot = mille("--plain", *people, script=played(hot_seat))
     assert hot.returncode == 0, hot.stderr
     assert "Ann's record against standard at classic: " in hot.stdout
     assert "Bob's rating " in hot.stdout
@@ -547,6 +549,20 @@ def test_whole_games_in_the_line_mode_leave_their_results_and_stats_shows_them()
         ("bsd", "keyboard", ["Player 0"]),
         ("classic", "keyboard", ["Ann", "Bob"]),
     ]
+    for done, session in zip(games, (alone, hot_seat)):  # exactly the games played
+        table = session.table
+        assert [(s.total, sum(s.hands)) for s in done.sides] == [
+            (table.total(side), table.total(side)) for side in range(1, table.rules.sides + 1)
+        ]
+        assert done.options == rules_to_dict(table.rules)
+        assert [(s.seat, s.side, s.name, s.level) for s in done.seats] == [
+            (seat, table.rules.side_of(seat), session.people.get(seat),
+             None if seat in session.people else "standard")
+            for seat in range(table.rules.players)
+        ]  # fmt: skip
+        for side in done.sides:
+            tab = table.tableaux[side.side - 1]
+            assert side.safeties >= len(tab.safeties) and side.coups >= sum(tab.coups)
     stats = mille("--stats", "--json")
     assert stats.returncode == 0
     shown = json.loads(stats.stdout)
