@@ -835,3 +835,45 @@ def test_stats_says_each_persons_record_word_for_word() -> None:
     assert recorder.stats_lines(record.statistics([]), "/x/r") == [
         "No game recorded yet (the record: /x/r)."
     ]
+
+
+def test_a_joiners_board_records_the_game_as_played_over_the_network() -> None:
+    """The boards' joiner (``RemoteSession``, driven by the flow, whose end
+    of a hand calls ``recorder.hand_over``) records the game for its seat."""
+    from test_net_remote_session import StandIn
+
+    from mille.frontends.remote_ui import RemoteSession
+    from mille.net.seats import Feed
+
+    feed = Feed(new(short(3), seed=6, names={0: "Hal", 1: "Ann"}))
+    session = feed.session
+    link = StandIn(feed, 1)
+    welcome = {"type": "welcome", "seat": 1, "host": False, "token": "t", "protocol": 1}
+    remote = RemoteSession(link, welcome, link.update())
+    recorder.begin(remote)
+    while True:
+        while not session.table.hand_over:  # every seat's moves, by the host
+            seat = session.table.current_player
+            assert seat is not None
+            feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
+        link.inbox.put(link.update())
+        while remote.computer_to_move:
+            remote.computer_move()
+        recorder.hand_over(remote)  # flow.finish_hand
+        if session.table.game_over:
+            break
+        feed.next_hand()
+        link.inbox.put(link.update())
+        remote.next_hand()
+    (done,) = record.games()
+    assert done.place == "network" and done.level == "standard"
+    assert [(s.name, s.level, s.here) for s in done.seats] == [
+        ("Hal", None, False),
+        ("Ann", None, True),
+        (None, "standard", False),
+    ]
+    table = session.table
+    assert [s.total for s in done.sides] == [table.total(side) for side in (1, 2, 3)]
+    assert recorder.board_line(remote, 1).startswith(
+        f"{int(side_result(session, 1) == 'won')}-{int(side_result(session, 1) == 'lost')} vs standard"
+    )
