@@ -877,3 +877,15 @@ def test_a_joiners_board_records_the_game_as_played_over_the_network() -> None:
     assert recorder.board_line(remote, 1).startswith(
         f"{int(side_result(session, 1) == 'won')}-{int(side_result(session, 1) == 'lost')} vs standard"
     )
+
+
+def test_forget_takes_in_the_games_waiting_first(tmp_path: Path) -> None:
+    where = tmp_path / "r.sqlite3"
+    where.write_bytes(b"damaged" * 100)
+    with pytest.raises(record.RecordError) as caught:
+        record.add(game("1", (5000, 0)), str(where))
+    assert caught.value.kept and str(caught.value) == "file is not a database"
+    where.unlink()
+    assert record.forget("Ann", str(where)) == 1
+    assert os.listdir(tmp_path / "pending") == []
+    assert [s.name for s in record.games(str(where))[0].seats] == [None, None]

@@ -383,25 +383,35 @@ def games(where: str | None = None) -> list[Game]:
 
 
 def forget(name: str, where: str | None = None) -> int:
-    """Forget ``name``: its seats in every game become a person without a
-    name (the other people's records stay whole); how many games it was
-    in.  RecordError if the record cannot be written."""
+    """Forget ``name``: its seats in every game (those waiting in
+    ``pending/`` taken in first) become a person without a name (the other
+    people's records stay whole); how many games it was in.  RecordError if
+    the record cannot be written."""
     where = where or path()
-    if not os.path.exists(where):
+    folder = os.path.join(os.path.dirname(where), PENDING)
+    if not os.path.exists(where) and not os.path.isdir(folder):
         return 0
     db = connect(where)
+    waiting = _claim_pending(folder)
     try:
         db.execute("BEGIN IMMEDIATE")
+        for _, game in waiting:
+            if game is not None:
+                _insert(db, game)
         count = db.execute(
             "UPDATE seats SET name = NULL, here = 0 WHERE name = ?", (name,)
         ).rowcount
         db.execute("COMMIT")
         db.execute("VACUUM")  # the name is gone from the file too
-        return count
     except sqlite3.Error as exc:
+        for taken, _ in waiting:
+            _release(taken)
         raise RecordError(_reason(exc)) from None
     finally:
         db.close()
+    for taken, _ in waiting:
+        _remove(taken)
+    return count
 
 
 # ----- the statistics ---------------------------------------------------------
