@@ -354,23 +354,8 @@ def test_a_damaged_record_costs_one_line_and_the_game_is_kept_for_later(tmp_path
 def test_a_record_locked_by_another_process_costs_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(record, "TIMEOUT", 0.2)
     record.add(game("1", (5000, 0)))
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sqlite3, sys\n"
-            "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-            "db.execute('BEGIN EXCLUSIVE')\n"
-            "print('locked', flush=True)\n"
-            "sys.stdin.read()\n",
-            record.path(),
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    holder = hold(record.path())
     try:
-        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
         status, out, _ = play(new(seed=3))
     finally:
         holder.communicate("")
@@ -587,27 +572,86 @@ def test_no_record_in_a_process_and_forget() -> None:
     assert mille("--stats").stdout == f"No game recorded yet (the record: {record.path()}).\n"
 
 
-def test_two_processes_finishing_at_once_are_both_recorded() -> None:
+def has_open(pid: int, name: str) -> bool:
+    """Whether process ``pid`` has the file ``name`` open (Linux's /proc)."""
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == name:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc")
+def test_two_processes_finishing_at_once_are_both_recorded(tmp_path: Path) -> None:
+    """Two mille play the same game; the record is locked until both wait
+    on it (each has the file open), then both write it at once."""
+    import time
+
     script = typed(lambda: Session.new(seed=3))
+    record.add(game("1", (5000, 0)))
+    holder = hold(record.path())
+    outs = [(tmp_path / f"out{n}").open("w+") for n in range(2)]  # (a pipe would fill)
     runs = [
         subprocess.Popen(
             [*MILLE, "--plain", "--seed", "3"],
             stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stdout=out,
+            stderr=subprocess.STDOUT,
             text=True,
         )
-        for _ in range(2)
+        for out in outs
     ]
-    for run in runs:
-        assert run.stdin is not None
-        run.stdin.write(script)
-        run.stdin.flush()
-    for run in runs:
-        out, err = run.communicate(timeout=120)
-        assert run.returncode == 0, err
-        assert "Your record against standard at bsd: " in out
-    assert len(record.games()) == 2
+    try:
+        for run in runs:
+            assert run.stdin is not None
+            run.stdin.write(script)
+            run.stdin.close()
+        deadline = time.monotonic() + 60
+        while not all(has_open(run.pid, os.path.realpath(record.path())) for run in runs):
+            assert all(run.poll() is None for run in runs), "a mille ended before the record"
+            assert time.monotonic() < deadline, "the two mille never waited on the record"
+            time.sleep(0.005)
+    finally:
+        holder.communicate("")  # the lock goes: both write now
+    import re
+
+    counts = []
+    for run, out in zip(runs, outs):
+        assert run.wait(timeout=120) == 0
+        out.seek(0)
+        said = re.search(r"Your record against standard at bsd: .*\(\d+% of (\d+)\)\.", out.read())
+        assert said is not None
+        counts.append(said.group(1))
+    assert sorted(counts) == ["1", "2"]  # one wrote first, the other after it
+    assert len(record.games()) == 3
+
+
+def hold(where: str) -> subprocess.Popen[str]:
+    """Another process holding the record locked (an exclusive transaction)
+    until its standard input is closed."""
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys\n"
+            "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+            "db.execute('BEGIN EXCLUSIVE')\n"
+            "print('locked', flush=True)\n"
+            "sys.stdin.read()\n",
+            where,
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+    return holder
 
 
 @pytest.mark.parametrize(
