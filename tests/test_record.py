@@ -471,8 +471,11 @@ def test_the_statistics_are_those_of_the_games_played(
             flow.run(front)
         else:  # some moves, then given up (a game ended on the way is recorded)
             recorder.begin(session)
-            for _ in range(seed % 40):
-                flow.step(front)
+            try:
+                for _ in range(seed % 40):
+                    flow.step(front)
+            except flow.Quit:  # (its last game ended on the way)
+                pass
     stats = record.statistics(record.games())
     found = {
         (person["name"], row["against"]): [row["won"], row["lost"], row["tied"]]

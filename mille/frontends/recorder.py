@@ -37,7 +37,7 @@ class Tally:
     score, coups fourrés and safeties), and what to say once it ended."""
 
     started: float = field(default_factory=time.monotonic)
-    hands: list[list[tuple[int, int, int]]] = field(default_factory=list)
+    rows: list[list[tuple[int, int, int]]] = field(default_factory=list)  # by hand, by side
     last: object = None  # the last hand noted (an update may repeat it)
     said: dict[int, list[str]] = field(default_factory=dict)  # by seat, at the end
     board: dict[int, str] = field(default_factory=dict)  # by seat, at the end
@@ -102,7 +102,7 @@ def note(
         return
     tally.last = mark
     tally.said, tally.board = {}, {}
-    tally.hands.append(
+    tally.rows.append(
         [
             (
                 score.total,
@@ -114,13 +114,13 @@ def note(
     )
     if not view.game_over:
         return
-    hands, started = tally.hands, tally.started
-    tally.hands, tally.started = [], time.monotonic()  # the next game's
+    rows, started = tally.rows, tally.started
+    tally.rows, tally.started = [], time.monotonic()  # the next game's
     here = tuple(seat for seat in here if seat in people)
     if not enabled or not here:  # (--no-record; nobody here to keep it for)
         return
     try:
-        _record(tally, view, people, level, here, network, hands, started)
+        _record(tally, view, people, level, here, network, rows, started)
     except Exception as exc:  # the record never ends a game
         reason = " ".join(str(exc).split()) or type(exc).__name__
         _failed(tally, here, reason, False)
@@ -133,7 +133,7 @@ def _record(
     level: str,
     here: tuple[int, ...],
     network: bool,
-    hands: list[list[tuple[int, int, int]]],
+    rows: list[list[tuple[int, int, int]]],
     started: float,
 ) -> None:
     import uuid
@@ -164,9 +164,9 @@ def _record(
             record.Side(
                 side,
                 view.total(side),
-                tuple(hand[side - 1][0] for hand in hands),
-                sum(hand[side - 1][1] for hand in hands),
-                sum(hand[side - 1][2] for hand in hands),
+                tuple(hand[side - 1][0] for hand in rows),
+                sum(hand[side - 1][1] for hand in rows),
+                sum(hand[side - 1][2] for hand in rows),
             )
             for side in range(1, rules.sides + 1)
         ),
