@@ -670,6 +670,16 @@ def test_the_record_options_go_alone(args: list[str], said: str) -> None:
     assert done.returncode == 1 and done.stderr.splitlines()[0] == said
 
 
+def test_the_record_options_are_read() -> None:
+    from mille.frontends.cli import parse_args
+
+    assert parse_args(["--stats"]).action == "stats" and not parse_args(["--stats"]).as_json
+    assert parse_args(["--stats", "--json"]).as_json
+    assert parse_args(["--forget=Ann"]).forget == parse_args(["--forget", "Ann"]).forget == "Ann"
+    assert not parse_args(["--no-record", "--seed", "1"]).record
+    assert parse_args(["--seed", "1"]).record
+
+
 def test_stats_on_a_damaged_record_says_so_on_one_line() -> None:
     where = Path(record.path())
     where.parent.mkdir(parents=True)

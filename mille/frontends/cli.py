@@ -348,7 +348,7 @@ def _record(args: argparse.Namespace, head: list[str]) -> Options | None:
         return None
     flag = "--stats" if args.stats else "--forget"
     alone = {"--stats", "--json"} if args.stats else {"--forget", args.forget}
-    others = [arg for arg in head if arg not in alone]
+    others = [arg for arg in head if arg not in alone and not arg.startswith("--forget=")]
     if others or (args.stats and args.forget is not None):
         raise UsageError(f"mille: {flag} takes no other option or file\n{USAGE}")
     if args.stats:
