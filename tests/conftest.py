@@ -15,8 +15,10 @@ from support.screen import Term
 def _private_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Games kept by a test (the end of a scripted input in the line mode,
     a hang-up) go to the test's own directory, not to the recovery directory
-    of whoever runs the tests (the next mille there would offer them)."""
+    of whoever runs the tests (the next mille there would offer them); the
+    games finished by a test are recorded in its own data directory."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "state"))
 
 

@@ -111,7 +111,7 @@ HELP = (
     "then Go; End of Limit).  A safety (Extra Tank, Puncture Proof, Driving Ace,",
     "Right of Way) protects for good and gives another turn; played before you",
     "pick, right after its hazard, it is a coup fourre.  Two 200s a hand at most.",
-    "Two people at one keyboard: mille --people 0=Ann,1=Bob (a page hides hands).",
+    "Hot seat: --people 0=Ann,1=Bob.  Your record: mille --stats (--no-record).",
     "Score: the miles; 100 a safety, 300 for all four, 300 a coup fourre; and for",
     "the trip 400, +300 without 200s, +300 with the deck out, +200 for an",
     "extension, +500 if the opponent has no miles.",

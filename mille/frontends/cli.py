@@ -15,7 +15,8 @@ from .. import __version__
 
 USAGE = "usage: mille [--rules NAME] [--players N] [--people SEATS] [options] [file]"
 NET_USAGE = """       mille --host [--people SEATS] [--listen ADDRESS] [--port N] [options] [file]
-       mille --join ADDRESS[:PORT] CODE [--name NAME] [--plain]"""
+       mille --join ADDRESS[:PORT] CODE [--name NAME] [--plain]
+       mille --stats [--json] | --forget NAME"""
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
 MORE_PLAYERS = "for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)"
@@ -79,6 +80,14 @@ over the network:
                         take a free seat at a hosted table, on the board
                         (--plain: in lines, for the host too)
   --name NAME           your name at the table
+
+the record (every finished game, kept in $XDG_DATA_HOME/mille):
+  --stats               each person's games won and lost by rule set and
+                        computer level, scores, streaks, the last games and
+                        the rating against the computers (--json: as JSON)
+  --no-record           play without recording the game
+  --forget NAME         remove NAME from the record (their games stay,
+                        nameless, in the others' records)
 
 the screen:
   --plain               no curses: plain lines and a prompt, for screen
@@ -144,7 +153,7 @@ class Options:
 
     seed: int | None = None
     file: str | None = None
-    action: str = "play"  # "play", "help" or "version"
+    action: str = "play"  # "play", "help", "version", "stats" or "forget"
     rules: Rules | None = None
     level: str = "standard"
     plain: bool = False
@@ -152,6 +161,9 @@ class Options:
     color: bool = True  # --no-color: False
     people: tuple[tuple[int, str | None], ...] | None = None  # --people: seat, name
     net: Network | None = None  # --host or --join
+    record: bool = True  # --no-record: False
+    as_json: bool = False  # --stats --json
+    forget: str | None = None  # --forget NAME
 
 
 @dataclass(frozen=True)
@@ -219,6 +231,10 @@ def _parser() -> _Parser:
     parser.add_argument("--grace", type=_seed)
     parser.add_argument("--cert")
     parser.add_argument("--key")
+    parser.add_argument("--stats", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-record", action="store_true")
+    parser.add_argument("--forget")
     parser.add_argument("files", nargs="*")
     return parser
 
@@ -228,7 +244,8 @@ def parse_args(argv: list[str]) -> Options:
 
     >>> parse_args(["--seed", "7"])  # doctest: +NORMALIZE_WHITESPACE
     Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False,
-            chosen=True, color=True, people=None, net=None)
+            chosen=True, color=True, people=None, net=None, record=True, as_json=False,
+            forget=None)
     >>> parse_args(["--no-color"]).color
     False
     >>> parse_args(["a", "b"])
@@ -251,6 +268,9 @@ def parse_args(argv: list[str]) -> Options:
     files = args.files + unknown + rest
     if args.version:
         return Options(action="version")
+    record = _record(args, head)
+    if record is not None:
+        return record
     net = _network(args, files)
     if len(files) > 1:
         raise UsageError(BSD_USAGE)
@@ -270,7 +290,13 @@ def parse_args(argv: list[str]) -> Options:
                 f"mille: {', '.join(flags)} cannot be used with a file: "
                 "a saved game keeps its own rules, people, level and deal"
             )
-        return Options(file=files[0], plain=args.plain, color=not args.no_color, net=net)
+        return Options(
+            file=files[0],
+            plain=args.plain,
+            color=not args.no_color,
+            net=net,
+            record=not args.no_record,
+        )
     rules = None
     if args.rules is not None or given:
         from ..engine.rules import BSD, RulesError, find_rules
@@ -309,7 +335,25 @@ def parse_args(argv: list[str]) -> Options:
         color=not args.no_color,
         people=people,
         net=net,
+        record=not args.no_record,
     )
+
+
+def _record(args: argparse.Namespace, head: list[str]) -> Options | None:
+    """``--stats [--json]`` and ``--forget NAME``, which go alone; None
+    for a game."""
+    if args.json and not args.stats:
+        raise UsageError(f"mille: --json goes with --stats\n{USAGE}")
+    if not args.stats and args.forget is None:
+        return None
+    flag = "--stats" if args.stats else "--forget"
+    alone = {"--stats", "--json"} if args.stats else {"--forget", args.forget}
+    others = [arg for arg in head if arg not in alone and not arg.startswith("--forget=")]
+    if others or (args.stats and args.forget is not None):
+        raise UsageError(f"mille: {flag} takes no other option or file\n{USAGE}")
+    if args.stats:
+        return Options(action="stats", as_json=args.json)
+    return Options(action="forget", forget=args.forget)
 
 
 def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
@@ -439,6 +483,16 @@ def main(argv: list[str] | None = None) -> int:
     if options.action == "version":
         print(f"mille {__version__}")
         return 0
+    if options.action in ("stats", "forget"):
+        from . import recorder
+
+        if options.action == "stats":
+            return recorder.show_stats(options.as_json)
+        return recorder.forget(options.forget or "")
+    if not options.record:
+        from . import recorder
+
+        recorder.enabled = False
     try:
         if options.net is not None and options.net.join is not None:
             from . import remote

@@ -260,8 +260,12 @@ def really(front: Dialogue) -> None:
 
 
 def finish_hand(front: Front) -> None:
-    """The end of a hand: show it, ask :func:`end_of_hand`'s questions;
-    :class:`Quit` when the player is done."""
+    """The end of a hand: note it for the record (which writes a game that
+    ended), show it, ask :func:`end_of_hand`'s questions; :class:`Quit`
+    when the player is done."""
+    from . import recorder
+
+    recorder.hand_over(front.session)
     front.hand_over()
     if not end_of_hand(front):
         raise Quit
@@ -369,6 +373,9 @@ def step(front: Front) -> None:
 def run(front: Front) -> None:
     """Play until a player quits (returns) or is gone (:class:`Hangup`)."""
     session = front.session
+    from . import recorder
+
+    recorder.begin(session)  # (the game's time, for the record)
     front.introduce()
     if session.table.phase == OVER:  # saved at an end-of-hand question
         session.next_hand()

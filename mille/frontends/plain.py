@@ -59,7 +59,7 @@ from ..engine.table import (
 from ..engine.text import escape
 from ..game.session import Session
 from ..storage.recovery import signal_reason
-from . import flow, process
+from . import flow, process, recorder
 from .commands import Command, Mistake, answer, parse
 from .plain_board import (
     hand_line,
@@ -415,6 +415,9 @@ class LineUi:
         won = describe.game_result(table)
         if won:
             self.say(won)
+            for seat in self.session.at_keyboard():  # the record, each person's
+                for line in recorder.lines(self.session, seat):
+                    self.say(escape(line))
 
     def go_on_after_failed_save(self) -> None:
         self.new_hand()

@@ -51,6 +51,7 @@ def help_text(rules: Rules, level: str = "standard") -> str:
         "At the end of the input the game is kept for the next mille.",
         "Several people at one keyboard: mille --plain --people 0=Ann,1=Bob (each",
         "hand-off clears the terminal and its scrollback, then asks for RETURN).",
+        "Finished games are recorded: mille --stats shows them (--no-record: not).",
     ]
     if rules.coup == OFFER:  # (asked, another person could time the question)
         lines.append("With other people, here or over the network, Coup Fourre? is called for you.")

@@ -31,7 +31,7 @@ from ..engine.text import escape
 from ..net.client import GONE, NOT_WELCOMED, TABLE_GONE, Client, Remote, keep_token
 from ..net.client import failure_reason as _reason
 from ..net.wire import DEFAULT_PORT, PROTOCOL, ProtocolError, shown
-from . import process
+from . import process, recorder
 from .commands import Command, Mistake, answer, parse
 from .plain_board import hand_so_far, score_lines, table_lines
 
@@ -141,11 +141,14 @@ class LineClient:
             for line in describe.describe(view, event):
                 self.say(escape(line))
         phase = view.phase
+        recorded = recorder.seen(self, view, message, remote.seat)  # the record, at a game's end
         if phase == "hand over":
             for line in describe.end_lines(view):
                 self.say(line)
             for line in score_lines(view):
                 self.say(line)
+            for line in recorded:
+                self.say(escape(line))
             if remote.host:
                 self.question = "Another game?" if view.game_over else "Another hand?"
             else:

@@ -155,6 +155,8 @@ class Link:
 class RemoteSession(Session):
     """The game as the remote seat ``me`` knows it (see the module docstring)."""
 
+    over_network = True  # (the record says so)
+
     def __init__(self, link: Link, welcome: dict[str, Any], update: dict[str, Any]) -> None:
         self.link = link
         self.me = int(welcome["seat"])

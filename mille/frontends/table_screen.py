@@ -179,12 +179,21 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
         "the trip, bonuses (W)."
     )
     lines += textwrap.wrap(text, LAST_COL)
-    back = "Press any key to go back to the game."
-    if len(lines[-1]) + 2 + len(back) <= LAST_COL:
-        lines[-1] += "  " + back
-    else:
-        lines.append(back)
-    return lines
+    # the record (mille --stats) where the page has room: not with every option on
+    for ending in (RECORD_HELP, ()):
+        page = lines + list(ending) + ["Press any key to go back to the game."]
+        last = page[: len(lines)]
+        for piece in page[len(lines) :]:
+            if len(last[-1]) + 2 + len(piece) <= LAST_COL:
+                last[-1] += "  " + piece
+            else:
+                last.append(piece)
+        if len(last) <= 24:
+            return last
+    return last
+
+
+RECORD_HELP = ("Your record: mille --stats (--no-record: none).",)
 
 
 # ----- colour --------------------------------------------------------------------

@@ -558,6 +558,10 @@ class Ui:
 
     def hand_over(self) -> None:
         self.screen.message = ""  # the score window switches layout, as in BSD
+        if self.session.table.game_over:  # the record's line (recorder.board_line)
+            from . import recorder
+
+            self.screen.message = recorder.board_line(self.session, self.seat)
 
     def end_of_hand(self) -> None:
         """The end of a hand (``flow.finish_hand``): Quit when done."""
