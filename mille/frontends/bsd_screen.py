@@ -21,7 +21,7 @@ import curses
 from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
 from ..engine.table import Discard, Outcome, Pick
 from ..engine.text import escape
-from .screen import Screen, tracker_cells
+from .screen import Screen, presence_mark, tracker_cells
 
 # Board (BSD's Board window) coordinates.
 # BSD's board has two seats: you (seat 0, side 1) and the computer (seat 1)
@@ -255,7 +255,9 @@ class BsdBoard(Screen):
             self.put(12, SCORE_X + 21, order)
         other = self.sides()[1]
         if other in self.session.people:  # two people: the other's name, not Comp
-            self.put(0, SCORE_X + 28, f"{self.session.people[other][:6]:<7}")
+            name = self.session.people[other][:6]
+            mark = presence_mark(self.session, other)  # a network seat: away, a computer
+            self.put(0, SCORE_X + 28, f"{name[: 6 - len(mark)] + mark:<7}")
         for index, who in enumerate(self.sides()):
             side = who + 1
             score = state.hand_score(side)

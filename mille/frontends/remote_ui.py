@@ -30,25 +30,30 @@ import asyncio
 import os
 import queue
 import random
-import signal
 import threading
 from collections import deque
 
+from ..engine.describe import stand_in_name
 from ..engine.moves import Event, IllegalMove, Move, Outcome
 from ..engine.table import OVER, Table
 from ..game.session import Session
 from ..net.client import (
     GONE,
+    MARKS_LEGEND,
     NOT_WELCOMED,
     TABLE_GONE,
     Client,
+    Presence,
     event_of,
     failure_reason,
     keep_token,
+    name_refused,
+    said_line,
     table_of,
 )
 from ..net.wire import ProtocolError, shown
 from . import flow
+from .curses_keys import CTRL_L, NEWLINE, RESIZE, RETURN, SPACE
 from .table_ui import TableUi
 from .ui import Ui
 
@@ -65,6 +70,12 @@ ONLY_HOST = "Only the host may save (a save holds every hand)."
 NO_ORDER = "O is not offered over the network (the host keeps the hand's order)."
 LEFT = "You left the table; a computer plays your seat after the grace period."
 WAIT = 0.05  # seconds between two looks at the keys and the host while it is awaited
+SAY_MAX = 200  # bytes of a chat line typed
+TABLE_TITLE = "The table (J shows this page at any time)"
+START_KEYS = "RETURN: start now (a computer plays each empty seat until its person joins)"
+STARTS_ITSELF = "The game starts by itself when every seat is taken.  Another key: the board."
+BACK = "Press any key to go back to the game."
+WAITING_HOST = "Waiting for the host to start (J: the table)"
 
 
 class Gone(flow.Hangup):
@@ -170,11 +181,29 @@ class RemoteSession(Session):
         self.saved: dict[str, Any] | None = None  # the host's answer to a save
         self.taken = 0  # messages taken from the host
         self.idle: Callable[[], None] = lambda: None  # the board's checkpoint, while waiting
+        self.presence = Presence(self.me)
+        # what the table said (who came and went, chat), each with the log's length then
+        self.notes: list[tuple[int, str]] = []
+        self.said: list[str] = []  # the same lines, this whole game (J shows the last)
+        self.news = 0  # lines said so far (a board shows the newest on its error line)
         super().__init__(table=table_of(update["view"]), computers={}, deal_rng=random.Random(0))
         self.take(update)
 
     def __post_init__(self) -> None:
         """Nothing to check here: the people are the host's, named in each view."""
+
+    network = True  # the boards offer J (the table) and C (a chat line)
+
+    def mark(self, seat: int) -> str:
+        """The mark beside a seat's name: awaited, away, a computer for now."""
+        return self.presence.mark(seat)
+
+    def tell(self, line: str) -> None:
+        """A line from the table (who came or went, chat) for the boards."""
+        self.notes.append((len(self.log), line))
+        self.said.append(line)
+        del self.said[:-KEPT_LINES]
+        self.news += 1
 
     # ----- what the flow and the boards read -------------------------------------
 
@@ -222,6 +251,13 @@ class RemoteSession(Session):
             )
         elif kind == "saved":
             self.saved = message
+        elif kind == "seats":
+            for line in self.presence.take(message):
+                self.tell(line)
+        elif kind == "said":
+            chat = said_line(message, self.me)
+            if chat is not None:
+                self.tell(chat)
         elif kind == "broken":
             raise Gone(f"mille: {shown(message.get('message'), 120)}")
 
@@ -233,6 +269,7 @@ class RemoteSession(Session):
             event = event_of(data)
             if event is None:  # a new hand: what came before it is gone
                 self.log.clear()
+                self.notes.clear()
                 self.pending.clear()
                 events.clear()
                 self.dealt = True
@@ -336,6 +373,36 @@ def _bye(link: Link) -> bool:
 
 
 FATAL = ("version", "wrong-code", "too-many-tries", "wrong-token", "table-full", "table-over")
+KEPT_LINES = 200  # the table's lines a joiner keeps (J shows the last)
+
+
+def table_lines(session: RemoteSession, width: int, height: int) -> list[str]:
+    """J: the whole join command, the seats, and the table's last lines,
+    wrapped to ``width``, at most ``height`` lines; in the waiting room
+    (before the game starts), how the host starts it."""
+    import textwrap
+
+    presence = session.presence
+    lines = [TABLE_TITLE, ""]
+    if presence.join:
+        lines.append("To join, the others type:")
+        lines += textwrap.wrap(presence.join, width, initial_indent="  ", subsequent_indent="  ")
+    lines += ["Seats:", *presence.seat_lines(), f"Marks beside the names: {MARKS_LEGEND}"]
+    foot = [""]
+    if not presence.started:
+        foot += [START_KEYS, STARTS_ITSELF] if session.host else [WAITING_HOST + ".", BACK]
+    else:
+        foot.append(BACK)
+    room = height - len(lines) - len(foot) - 1
+    said = [
+        row
+        for line in session.said
+        for row in textwrap.wrap(line, width, subsequent_indent="  ") or [""]
+    ]
+    if said and room > 0:
+        lines += ["", "Lately:", *said[-max(room - 1, 0) :]] if room > 1 else []
+    return [line[:width] for line in lines + foot][:height]
+
 
 if TYPE_CHECKING:
     _Base = Ui
@@ -346,20 +413,106 @@ else:
 class _Remote(_Base):
     """The dialogues of a remote seat's board (see the module docstring)."""
 
-    painted: tuple[int, int] = (0, 0)  # the table and log last drawn while waiting
-    heard = False  # the host said something (the link woke the key reader)
+    painted: tuple[int, int, int] = (0, 0, 0)  # the table, log and news last drawn waiting
 
-    def sync_size(self) -> None:
-        """After SIGWINCH, which the link also sends when the host says
-        something: take it (a name, the host gone) and draw it."""
-        if not self.heard:
-            super().sync_size()
-            return
-        self.heard = False
+    news_shown = 0  # the table's lines already put on the error line
+
+    def take_news(self) -> None:
+        """The link woke the key reader (the host said something): take it
+        and draw it."""
         session = self.session
         if isinstance(session, RemoteSession):
             session.drain()
+            self.show_news()
         self.render()
+
+    def show_news(self) -> None:
+        """The newest line from the table (who came or went, chat) on the
+        error line; J shows them all, whole."""
+        session = self.session
+        if not isinstance(session, RemoteSession) or session.news == self.news_shown:
+            return
+        self.news_shown = session.news
+        if session.said:
+            self.note(session.said[-1])
+
+    def started(self) -> None:
+        """The game's first screen; before the game starts (the waiting
+        room), the host sees the table page, a joiner is told whom it waits for."""
+        super().started()
+        session = self.session
+        if isinstance(session, RemoteSession):
+            session.drain()
+            if not session.presence.started:
+                if session.host:
+                    self.show_table()
+                else:
+                    self.note(WAITING_HOST)
+                    self.render()
+
+    def show_table(self) -> None:
+        """J: the table's page (the join command, the seats, the last
+        lines), kept up to date until a key; in the waiting room the host's
+        RETURN starts the game, which also starts once every seat is taken."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+        screen = self.screen
+        height, width = self.scr.getmaxyx()
+        screen.page = lambda: table_lines(session, screen.scr.getmaxyx()[1] - 1, height)
+        room = not session.presence.started
+        shown = -1
+        try:
+            while True:
+                self.checkpoint()
+                session.drain()
+                if room and session.presence.started:
+                    return  # every seat is taken: the game starts
+                if self.winched:
+                    self.winched = False
+                    self.sync_size()
+                    shown = -1
+                if self.heard:
+                    self.heard = False
+                if self.interrupted and not self.in_really:
+                    self.interrupted = False
+                    self.really()
+                    shown = -1
+                if session.taken != shown:
+                    shown = session.taken
+                    self.render()
+                key = self.keys.next_byte(WAIT)
+                if key is None:
+                    continue
+                if key == RESIZE:
+                    if self.keys.keyboard.size() is None:
+                        screen.resized()
+                    shown = -1
+                    continue
+                if key == CTRL_L:
+                    self.redraw()
+                    continue
+                if room and session.host and key in (RETURN, NEWLINE, SPACE):
+                    session.link.send({"type": "start"})
+                return
+        finally:
+            screen.page = None
+            self.news_shown = session.news  # the lines were on the page
+            self.render()
+
+    def chat(self) -> None:
+        """C: a line to the table (``say:``), sent to every seat."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+        screen = self.screen
+        kept = screen.prompt, screen.echo, screen.ghost
+        try:
+            text = self.read_line("say:", SAY_MAX).decode("utf-8", "replace").strip()
+        finally:
+            screen.prompt, screen.echo, screen.ghost = kept
+        if text:
+            session.link.send({"type": "say", "text": text})
 
     @property
     def is_host(self) -> bool:
@@ -406,13 +559,17 @@ class _Remote(_Base):
         waits for your turn (and the keys after it)."""
         self.checkpoint()
         session = self.session
-        shown = (id(session.table), len(session.log))
+        self.show_news()
+        taken = session.taken if isinstance(session, RemoteSession) else 0
+        shown = (id(session.table), len(session.log), taken)
         if shown != self.painted:  # what the host said meanwhile, on the board
             self.painted = shown
             self.render()
         if self.winched:
             self.winched = False
             self.sync_size()
+        if self.heard:
+            self.heard = False
         if self.interrupted and not self.in_really:
             self.interrupted = False
             self.really()
@@ -422,13 +579,22 @@ class _Remote(_Base):
         key = self.keys.next_byte(WAIT)
         if key is None:
             return
+        if key == RESIZE:  # (not kept for your turn: the keys after it are read)
+            if self.keys.keyboard.size() is None:
+                self.screen.resized()
+            self.render()
+            return
         if key in (ord("q"), ord("Q")):
             self.really()
         elif key in (ord("s"), ord("S")):
             self.save()
-        elif key == 12:  # ^L
+        elif key in (ord("j"), ord("J")):
+            self.show_table()
+        elif key in (ord("c"), ord("C")):
+            self.chat()
+        elif key == CTRL_L:
             self.redraw()
-        else:
+        elif 0 <= key <= 255:
             self.keys.pending.append(key)
         self.render()
 
@@ -439,6 +605,26 @@ class RemoteBsdUi(_Remote, Ui):
 
 class RemoteTableUi(_Remote, TableUi):
     """The board with a row per side for a remote seat."""
+
+    def thinker(self) -> str:
+        """Who decides next: a connected person (or a computer, standing in
+        for one: ``Computer (for Bob)``) is thinking; for a person who is
+        not there, the status says ``waiting for Bob``."""
+        name = super().thinker()
+        session = self.session
+        self.screen.awaited = ""
+        seat = session.table.current_player
+        if not name or not isinstance(session, RemoteSession) or seat is None:
+            return name
+        if seat not in session.people:
+            return name
+        status = session.presence.status(seat)
+        if status == "computer-for-now":
+            return stand_in_name(name)
+        if status not in ("here", ""):
+            self.screen.awaited = name
+            return ""
+        return name
 
 
 def board_for(session: Session) -> type[Ui]:
@@ -470,6 +656,7 @@ def play_board(
     link = Link(address, port, hello, context)
     link.start()
     welcome: dict[str, Any] | None = None
+    early: list[dict[str, Any]] = []  # who sits where, said before the first update
     while True:  # before curses: a refusal is one line
         message = link.inbox.get()
         if message is None:
@@ -488,9 +675,16 @@ def play_board(
         if kind == "welcome":
             welcome = message
             keep_token(seat_file, int(message.get("seat", 0)), str(message.get("token")))
+        elif kind == "seats":
+            early.append(message)
         elif kind == "update" and welcome is not None:
             break
     session = RemoteSession(link, welcome, message)
+    for said in early:
+        session.take(said)
+    refused = name_refused(welcome)
+    if refused:
+        note = refused
     left: list[Gone] = []
 
     def gone(exc: flow.Hangup) -> tuple[str, int]:
@@ -511,14 +705,11 @@ def play_board(
         assert isinstance(ui, _Remote)
         session.idle = ui.waiting
 
-        def wake() -> None:  # the key reader looks at its flags when a signal comes
+        def wake() -> None:  # the key reader's wait ends: it looks at its flags
             ui.heard = True
             if not link.thread.is_alive() or not link.inbox.empty() and _bye(link):
                 ui.stop = ui.stop or "the host"
-            try:
-                signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGWINCH)
-            except (AttributeError, OSError, ValueError):
-                pass
+            ui.keys.keyboard.wake()
 
         link.wake = wake
         return ui

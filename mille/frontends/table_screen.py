@@ -61,7 +61,7 @@ from ..engine.table import COUP, EXTENSION, Event, Use
 from ..engine.text import ELLIPSIS, shorten
 from ..engine.view import SeatView
 from ..game.session import Session
-from .screen import MOVE_PROMPT, Screen, tracker_cells
+from .screen import MOVE_PROMPT, Screen, presence_mark, tracker_cells
 
 COLS = 80
 LAST_COL = COLS - 1
@@ -257,8 +257,14 @@ def log_lines(session: Session, seat: int = YOU) -> list[str]:
     """What happened since ``seat``'s last turn, as its event stream tells
     it; at the end of a hand, how it ended (and the game)."""
     table = session.view(seat)
-    events = since_last_turn(session.events(seat), seat)
-    lines = [line for event in events for line in describe(table, event)]
+    every = session.events(seat)
+    start = recent(every, seat)
+    notes: list[tuple[int, str]] = getattr(session, "notes", [])  # a network table's lines
+    lines = []
+    for index in range(start, len(every)):
+        lines += [text for at, text in notes if at == index]
+        lines += describe(table, every[index])
+    lines += [text for at, text in notes if at >= len(every)]
     return lines + end_lines(table)
 
 
@@ -336,6 +342,7 @@ class TableBoard(Screen):
     TRACKER_HIDES_SCORES = False  # the tracker takes the log's place; W is W
 
     thinking = ""  # the computer deciding now, shown on the status line
+    awaited = ""  # the person the table waits for (away), shown there instead
     colored = False  # the colour pairs are set up (tui: a terminal with colour, wanted)
     error_y, log_bottom, hint_y = ERROR_Y, LOG_BOTTOM, HINT_Y  # on 24 rows (layout)
 
@@ -356,6 +363,8 @@ class TableBoard(Screen):
         options that differ from the preset's and the computers' level."""
         if self.thinking:
             return f"{self.thinking} is thinking..."
+        if self.awaited:
+            return f"waiting for {self.awaited}"
         if self.prompt != MOVE_PROMPT:
             return ""
         words = option_summary(self.session.rules, self.session.level)
@@ -455,6 +464,9 @@ class TableBoard(Screen):
             battle, speed = top_cards(table, side)
             attr = curses.A_BOLD | self.pair(YOU_PAIR) if side == table.side_of(table.seat) else 0
             self.field(y, NUMBER, str(side), attr)
+            seats = rules.members(side)
+            if len(seats) == 1:  # a network seat's mark: awaited, away, a computer for now
+                self.put(y, 0, presence_mark(self.session, seats[0]))
             self.field(y, NAME, side_name(rules, side, table.seat, table.names), attr)
             self.field(y, MILES, str(tab.mileage))
             self.field(y, BATTLE, card_name(battle), self.card_attr(battle))

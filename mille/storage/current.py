@@ -333,7 +333,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         "notices": list(event.notices),
         "phase": event.phase,
         "mileage": event.mileage,
-    }
+    } | ({"stand_in": True} if event.stand_in else {})
 
 
 # ----- reading ----------------------------------------------------------------
@@ -551,19 +551,32 @@ def event_from_dict(data: Any, rules: Rules, where: str = "event") -> Event:
     """An event as :func:`event_to_dict` wrote it for a seat (a card hidden
     from the seat ``null``), checked as the save file's log items are;
     ``SaveError`` if it is not one."""
+    stand_in, data = _stand_in(data, where)
     d = read_object(data, where, _EVENT_KEYS)
     drawn = read_list(d["drawn"], f"{where}.drawn")
     named = [ALL_NAMES[0] if card is None else card for card in drawn]
-    event = _event(d | {"drawn": named}, where, rules)
+    event = replace(_event(d | {"drawn": named}, where, rules), stand_in=stand_in)
     if None not in drawn:
         return event
     cards = tuple(
         NO_CARD if seen is None else card for seen, card in zip(drawn, event.outcome.drawn)
     )
-    return Event(replace(event.outcome, drawn=cards), event.notices, event.phase, event.mileage)
+    return replace(event, outcome=replace(event.outcome, drawn=cards))
+
+
+def _stand_in(data: Any, where: str) -> tuple[bool, Any]:
+    """A log item's optional ``stand_in`` (true: a computer made the move
+    for a person who was away; written only then, so files without it
+    read as before), and the item without it."""
+    if not isinstance(data, dict) or "stand_in" not in data:
+        return False, data
+    if data["stand_in"] is not True:
+        fail(f"{where}.stand_in", f"expected true, got {show(data['stand_in'])}")
+    return True, {key: value for key, value in data.items() if key != "stand_in"}
 
 
 def _event(data: Any, where: str, rules: Rules) -> Event:
+    stand_in, data = _stand_in(data, where)
     d = read_object(data, where, _EVENT_KEYS)
     seat = read_int(d["seat"], f"{where}.seat", 0, rules.players - 1)
     move = _move(d["move"], f"{where}.move")
@@ -591,7 +604,7 @@ def _event(data: Any, where: str, rules: Rules) -> Event:
         extra_turn=read_bool(d["extra_turn"], f"{where}.extra_turn"),
     )
     mileage = read_int(d["mileage"], f"{where}.mileage", 0, BIG)
-    event = Event(outcome, tuple(notices), phase, mileage)
+    event = Event(outcome, tuple(notices), phase, mileage, stand_in)
     try:  # a move the engine could have made
         check_event(event, rules)
     except EventError as e:
