@@ -44,10 +44,10 @@ class Line:
         while True:
             line = await asyncio.wait_for(self.reader.readline(), WAIT)
             assert line, "the host hung up"
-            message: dict[str, Any] = json.loads(line)
-            self.got.append(message)
-            if test(message):
-                return message
+            got: dict[str, Any] = json.loads(line)
+            self.got.append(got)
+            if test(got):
+                return got
 
     async def kind(self, kind: str, **fields: Any) -> dict[str, Any]:
         return await self.until(
