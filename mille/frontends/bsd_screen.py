@@ -213,9 +213,26 @@ class BsdBoard(Screen):
         else:
             self.draw_scores()
         if self.message:
-            self.put(ERR_Y, ERR_X, escape(self.message)[: RIGHT - ERR_X + 1])
+            self.draw_message()
         if self.hint_shown_whole():
             self.draw_whole_hint()
+
+    def draw_message(self) -> None:
+        """The error line; over the network a longer message (who came or
+        went, chat) whole, on the score window's lower rows ending on the
+        error line, as a long hint is."""
+        import textwrap
+
+        text = escape(self.message)
+        width = RIGHT - ERR_X + 1
+        network = getattr(self.session, "network", False)  # at home, cut as BSD's
+        if len(text) <= width or not network or self.hint_shown_whole():
+            self.put(ERR_Y, ERR_X, text[:width])
+            return
+        lines = textwrap.wrap(text, width)[-(ERR_Y - 10) :]
+        for y, line in enumerate(lines, start=ERR_Y - len(lines) + 1):
+            self.put(y, SCORE_X + 1, " " * (RIGHT - SCORE_X))
+            self.put(y, ERR_X, line)
 
     def draw_whole_hint(self) -> None:
         """The whole hint in the score window's lower rows, ending on the

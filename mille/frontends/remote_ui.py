@@ -17,7 +17,8 @@ key.
 The board's dialogues a joiner may not have are its own
 (:class:`RemoteBsdUi`, :class:`RemoteTableUi`): ``S`` says only the host
 saves, ``O`` is not offered (the hand's order is the host's),
-``Save game?`` is not asked, and ``Another hand?`` ``y`` waits for the
+``Save game?`` is asked of the host alone (at the end, and after its
+``Q``), and ``Another hand?`` ``y`` waits for the
 host's deal, ``n`` leaves.  The host's own seat (``mille --host`` on a
 terminal) is played the same way, over loopback: its ``S`` has the host's
 table write the file, its quitting ends the game for everyone, and a
@@ -252,8 +253,13 @@ class RemoteSession(Session):
         elif kind == "saved":
             self.saved = message
         elif kind == "seats":
+            first = not self.presence.heard
             for line in self.presence.take(message):
                 self.tell(line)
+            if first:  # who was here first
+                here = self.presence.others_here()
+                if here:
+                    self.tell(f"At the table: {here}.")
         elif kind == "said":
             chat = said_line(message, self.me)
             if chat is not None:
@@ -374,6 +380,7 @@ def _bye(link: Link) -> bool:
 
 FATAL = ("version", "wrong-code", "too-many-tries", "wrong-token", "table-full", "table-over")
 KEPT_LINES = 200  # the table's lines a joiner keeps (J shows the last)
+NEWS_SHOWN = 3  # the table's lines said at once put together on the error line
 
 
 def table_lines(session: RemoteSession, width: int, height: int) -> list[str]:
@@ -427,14 +434,15 @@ class _Remote(_Base):
         self.render()
 
     def show_news(self) -> None:
-        """The newest line from the table (who came or went, chat) on the
-        error line; J shows them all, whole."""
+        """The table's new lines (who came or went, chat: the last
+        ``NEWS_SHOWN``) on the error line; J shows them all, whole."""
         session = self.session
         if not isinstance(session, RemoteSession) or session.news == self.news_shown:
             return
+        new = min(session.news - self.news_shown, NEWS_SHOWN)
         self.news_shown = session.news
         if session.said:
-            self.note(session.said[-1])
+            self.note("  ".join(session.said[-new:]))
 
     def started(self) -> None:
         """The game's first screen; before the game starts (the waiting
@@ -497,7 +505,7 @@ class _Remote(_Base):
                 return
         finally:
             screen.page = None
-            self.news_shown = session.news  # the lines were on the page
+            self.show_news()
             self.render()
 
     def chat(self) -> None:
@@ -538,9 +546,20 @@ class _Remote(_Base):
         self.save_failed(shown(answer.get("reason"), 100))
         return False
 
+    def really(self) -> None:
+        """Q and ^C: ``Really?``; the host, leaving (which ends the game for
+        everyone), is then asked ``Save game?`` as at home; a save that
+        fails keeps the game going."""
+        try:
+            super().really()
+        except flow.Quit:
+            if self.is_host and self.ask("Save game?") and not self.save():
+                return
+            raise
+
     def ask(self, question: str, can_save: bool = True) -> bool:
-        if question == "Save game?":
-            return False  # the host holds the game
+        if question == "Save game?":  # the host holds the game: only it saves
+            return self.is_host and flow.ask(self, question, can_save=False)
         if question in ("Another hand?", "Another game?") and not self.is_host:
             answer = flow.ask(self, question, can_save=False)
             if answer:

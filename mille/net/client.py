@@ -227,7 +227,17 @@ class Presence:
         self.waiting_for = waiting if isinstance(waiting, int) else None
         return lines
 
-    def seat_lines(self, names: dict[int, str] | None = None) -> list[str]:
+    def others_here(self) -> str:
+        """The others at the table now, by name (``Hal (the host), Ann``)."""
+        return ", ".join(
+            self.name(seat) + (" (the host)" if row.get("host") else "")
+            for row in self.rows
+            if isinstance(seat := row.get("seat"), int)
+            and seat != self.me
+            and row.get("status") == "here"
+        )
+
+    def seat_lines(self) -> list[str]:
         """A line a seat: its number (from 1), name and who plays it."""
         lines = []
         for row in self.rows:

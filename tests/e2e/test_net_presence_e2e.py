@@ -1,0 +1,102 @@
+"""A new user's network game at 80x24, end to end over loopback, on each
+board: the host's waiting room shows the whole join command and the seats,
+a friend joins with that command, both see each other arrive, the friend
+drops (a computer stands in, marked, after the grace period) and comes
+back, a chat line reaches every seat, ``J`` shows the table at any time,
+and the host's Q offers to save the game, which ends for everyone."""
+
+from __future__ import annotations
+
+import re
+import signal
+from collections.abc import Callable
+from pathlib import Path
+
+from support.screen import Term
+
+Spawn = Callable[..., Term]
+TIMEOUT = 20.0  # seconds any one thing may take
+JOIN = re.compile(r"mille --join (\S+) ([a-z2-9]{12})")
+
+
+def the_command(host: Term) -> tuple[str, str]:
+    """The join command, read whole from the host's waiting room."""
+    host.wait_for("The table (J shows this page at any time)", row=0, timeout=TIMEOUT)
+    rows = host.lines()
+    assert rows[2] == "To join, the others type:"
+    match = JOIN.fullmatch(rows[3].strip())
+    assert match is not None, rows[3]
+    return match[1], match[2]
+
+
+def seen(term: Term, text: str) -> None:
+    term.wait(lambda: text in term.text(), TIMEOUT, text)
+
+
+def test_a_friend_on_bsds_board(spawn: Spawn, tmp_path: Path) -> None:
+    host = spawn(
+        "--host", "--people", "0=Hal,1=Bob", "--port", "0", "--seed", "3", "--grace", "1",
+        cwd=tmp_path,
+    )  # fmt: skip
+    address, code = the_command(host)
+    assert host.lines()[5:7] == [
+        "   1 Hal              you, the host",
+        "   2 Bob              awaited",
+    ]
+    assert "RETURN: start now" in host.text()
+    bob = spawn("--join", address, code, state_home=tmp_path / "bob")  # (no --name: Bob's seat)
+    seen(bob, "At the table: Hal (the host).")
+    seen(host, "Bob joined.")  # the waiting room is over: every seat is taken
+    assert "The table" not in host.row(0)
+    assert host.row(0).split()[-3:] == ["You", "Bob", "Value"]
+    assert bob.row(0).split()[-3:] == ["You", "Hal", "Value"]
+    # J shows the table at any time, the command whole
+    host.send("j")
+    host.wait_for("The table (J shows this page at any time)", row=0, timeout=TIMEOUT)
+    assert f"mille --join {address} {code}" in host.text()
+    assert "   2 Bob              here" in host.text()
+    host.send(" ")
+    host.wait(lambda: "--HAND--" in host.text(), TIMEOUT, "the board again")
+    # a chat line, to every seat
+    host.send("c")
+    seen(host, "say:")
+    host.send("hello Bob\r")
+    seen(bob, "Hal says: hello Bob")
+    seen(host, "You say: hello Bob")
+    # Bob drops; after the grace period a computer plays his seat, marked
+    bob.child.kill(signal.SIGKILL)
+    seen(host, "A computer plays Bob's seat until")
+    host.wait(lambda: host.row(0).split()[-2:] == ["Bob+", "Value"], TIMEOUT, "Bob's mark")
+    # Bob comes back with the same command
+    again = spawn("--join", address, code, state_home=tmp_path / "bob")
+    host.wait(lambda: host.row(0).split()[-2:] == ["Bob", "Value"], TIMEOUT, "no mark")
+    seen(again, "At the table: Hal (the host).")
+    # the table's page says it all, whole
+    host.send("j")
+    host.wait_for("The table (J shows this page at any time)", row=0, timeout=TIMEOUT)
+    seen(host, "Bob is back.")
+    lately = host.lines()[host.lines().index("Lately:") + 1 :]
+    assert [line for line in lately if line][-7:] == [
+        "Bob joined.",
+        "The game starts.",
+        "You say: hello Bob",
+        "Bob dropped; the seat waits for Bob.",
+        "A computer plays Bob's seat until Bob is back.",
+        "Bob is back.",
+        "Press any key to go back to the game.",
+    ]
+    host.send(" ")
+    host.wait(lambda: "--HAND--" in host.text(), TIMEOUT, "the board again")
+    # the host leaves: Really?, then Save game? as at home
+    host.send("q")
+    seen(host, "Really?")
+    host.send("y")
+    seen(host, "Save game?")
+    host.send("y")
+    seen(host, "file:")
+    host.send("bsd.sav\r")
+    assert host.wait_exit(timeout=TIMEOUT) == 0
+    assert (tmp_path / "bsd.sav").is_file()
+    assert again.wait_exit(timeout=TIMEOUT) == 0
+    assert b"mille: the host ended the game" in again.raw
+    assert b"Traceback" not in host.raw + bob.raw + again.raw
