@@ -100,3 +100,67 @@ def test_a_friend_on_bsds_board(spawn: Spawn, tmp_path: Path) -> None:
     assert again.wait_exit(timeout=TIMEOUT) == 0
     assert b"mille: the host ended the game" in again.raw
     assert b"Traceback" not in host.raw + bob.raw + again.raw
+
+
+def test_a_friend_on_the_row_board(spawn: Spawn, tmp_path: Path) -> None:
+    host = spawn(
+        "--host", "--rules", "classic", "--players", "3", "--people", "0=Hal,1=Bob",
+        "--port", "0", "--seed", "3", "--grace", "1", cwd=tmp_path,
+    )  # fmt: skip
+    address, code = the_command(host)
+    assert "   3 Computer 2       a computer" in host.text()
+    bob = spawn("--join", address, code, state_home=tmp_path / "bob")
+    bob.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
+    seen(bob, "At the table: Hal (the host).")
+    host.wait_for(" 2 Bob ", row=3, timeout=TIMEOUT)
+    seen(host, "Bob joined.")
+    # a chat line from the friend, in every seat's log
+    bob.send("c")
+    seen(bob, "say:")
+    bob.send("hi all\r")
+    seen(host, "Bob says: hi all")
+    seen(bob, "You say: hi all")
+    # Bob drops: marked, then a computer plays for him, credited to it
+    bob.child.kill(signal.SIGKILL)
+    seen(host, "Bob dropped; the seat waits for Bob.")
+    seen(host, "A computer plays Bob's seat until Bob is back.")
+    host.wait_for("+2 Bob ", row=3, timeout=TIMEOUT)
+    play_until(host, lambda: "Computer (for Bob) " in host.text())
+    again = spawn("--join", address, code, state_home=tmp_path / "bob")
+    seen(host, "Bob is back.")
+    host.wait_for(" 2 Bob ", row=3, timeout=TIMEOUT)
+    again.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
+    again.send("l")  # the whole hand: the move made for him, as the computer's
+    seen(again, "Computer (for you) ")
+    again.send("q")
+    # the host leaves: Really?, Save game? (n), and the game ends for both
+    host.wait(lambda: "thinking" not in host.row(22), TIMEOUT, "the host's turn")
+    host.send("q")
+    seen(host, "Really?")
+    host.send("y")
+    seen(host, "Save game?")
+    host.send("n")
+    assert host.wait_exit(timeout=TIMEOUT) == 0
+    assert again.wait_exit(timeout=TIMEOUT) == 0
+    assert b"mille: the host ended the game" in again.raw
+    assert b"Traceback" not in host.raw + bob.raw + again.raw
+
+
+def play_until(term: Term, done: Callable[[], bool]) -> None:
+    """Pick and discard slot 1 at each of ``term``'s turns until ``done()``."""
+    for _ in range(10):
+        if done():
+            return
+        term.wait(
+            lambda: done() or (">>:Move:" in term.row(22) and "thinking" not in term.row(22)),
+            TIMEOUT,
+            "a turn",
+        )
+        if done():
+            return
+        drawn = term.raw.count(b"You drew")
+        term.send("p")
+        term.wait(lambda: term.raw.count(b"You drew") > drawn, TIMEOUT, "the pick told")
+        term.send("d1\r")
+        term.wait(lambda: "You discarded" in term.text() or done(), TIMEOUT, "the discard")
+    raise AssertionError("never done:\n" + term.text())
