@@ -197,3 +197,20 @@ def test_chat_lines_reach_every_seat_escaped_and_limited() -> None:
         }  # fmt: skip
 
     run(session, test)
+
+
+def test_a_joiners_name_is_in_the_game_the_worker_keeps(tmp_path: Path) -> None:
+    """The host's worker process saves the game: a name given by a joiner
+    after it started is in the file (a resumed game gives the seat back)."""
+    session = classic(3, (0, 1), {0: "Hal"})
+    path = tmp_path / "kept.sav"
+
+    async def test(host: Host, port: int) -> None:
+        while host.thinker is None:  # the worker starts with the table
+            await asyncio.sleep(0.05)
+        ann = await connect(port, name="Ann")
+        await ann.kind("welcome")
+        assert await host.keep(str(path)) == str(path)
+
+    run(session, test, worker=True)
+    assert load_session(str(path)).people == {0: "Hal", 1: "Ann"}

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from ..game.session import Session
     from ..players.base import Player
 
+NAME_OP = "="  # ``=SEAT=NAME`` in ``ops``: a person seat named (no name holds "=")
 STAND_IN_OP = "!"  # before a move's text in ``ops``: a computer made it for an absent person
 KEPT_EVENTS = 2000  # events kept per seat for a client that comes back
 
@@ -151,7 +152,7 @@ class Feed:
         # a move that waits for another seat's Coup Fourre? (seat, version, move)
         self.waiting: tuple[int, int, Move] | None = None
         self.stamp = 0  # changes whenever the table does
-        # the moves made (as text, and "deal"), for a worker's replica, when one listens
+        # the moves made (as text, "deal", a seat named), for a worker's replica, when one listens
         self.ops: list[str] | None = None
         self._shared: dict[str, Any] = {}
         self._shared_key: tuple[int, int, int] | None = None
@@ -263,6 +264,8 @@ class Feed:
         if people.get(seat) != name:
             people[seat] = name
             self.stamp += 1  # every seat's view names it
+            if self.ops is not None:  # the worker's replica, which saves, names it too
+                self.ops.append(f"{NAME_OP}{seat}{NAME_OP}{name}")
         return None
 
     def hand_over(self) -> bool:

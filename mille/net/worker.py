@@ -26,7 +26,7 @@ import random
 import sys
 from dataclasses import replace
 
-from .seats import STAND_IN_OP
+from .seats import NAME_OP, STAND_IN_OP
 from .wire import parse_move
 
 NICE = 10  # the worker's lower priority
@@ -131,6 +131,10 @@ def serve() -> None:
         assert session is not None
         if "apply" in request:
             op = request["apply"]
+            if op.startswith(NAME_OP):  # a person seat named (a joiner's --name)
+                seat, name = op[1:].split(NAME_OP, 1)
+                session.people[int(seat)] = name
+                continue
             stand_in = op.startswith(STAND_IN_OP)  # a computer's move for an absent person
             session._apply(parse_move(op.lstrip(STAND_IN_OP)))  # as made: no answers added
             if stand_in:

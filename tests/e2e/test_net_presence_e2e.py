@@ -158,9 +158,8 @@ def play_until(term: Term, done: Callable[[], bool]) -> None:
         )
         if done():
             return
-        drawn = term.raw.count(b"You drew")
         term.send("p")
-        term.wait(lambda: term.raw.count(b"You drew") > drawn, TIMEOUT, "the pick told")
+        term.wait_for("You drew", timeout=TIMEOUT)
         term.send("d1\r")
         term.wait(lambda: "You discarded" in term.text() or done(), TIMEOUT, "the discard")
     raise AssertionError("never done:\n" + term.text())
