@@ -207,9 +207,7 @@ def test_quitting_asks_really_and_the_host_saves() -> None:
     assert not guest.done and fake.sent == []
     guest.line("q")
     guest.line("y")
-    assert out.getvalue().endswith(
-        "Really? You leave the table; your seat waits for you (mille --join again).\n"
-    )
+    assert out.getvalue().endswith("Really? You leave the table; your seat waits for you.\n")
     assert fake.sent == [{"type": "bye"}] and guest.done
 
     host, fake, out = client(0, host=True)

@@ -101,7 +101,7 @@ HELP = (
     "  R, ^L  redraw the screen         S      save the game",
     "  H      hint: the expert's move   T      cards not seen yet (T or W: scores)",
     "  L      the hand so far (scroll)  ?      this help",
-    "  Q, ^C  quit (asks Really?)",
+    "  Q, ^C  quit (asks Really?)",  # (QUIT_KEYS)
     "Yes/no questions take y, n, S (save first), ^L; Extension?: H, T, L too.",
     "Race to exactly 700 miles (1000 after an extension); 5000 points win a game.",
     "Pick, then use or discard one card.  You need a Go to roll.  Hazards stop the",
@@ -115,6 +115,8 @@ HELP = (
     "the trip 400, +300 without 200s, +300 with the deck out, +200 for an",
     "extension, +500 if the opponent has no miles.",
 )
+QUIT_KEYS = "  Q, ^C  quit (asks Really?)"
+NETWORK_KEYS = "       J      the table   C  a line to the table"
 HELP_END = "Computer: {level} (--level: {guide}).  Press any key to go back to the game."
 
 
@@ -145,7 +147,10 @@ class BsdBoard(Screen):
     last_move: tuple[str, str] | None = None  # the computer's PLAY/DISCARD, card
 
     def help_lines(self) -> list[str]:
-        return help_lines(self.session.level)
+        lines = help_lines(self.session.level)
+        if getattr(self.session, "network", False):  # J and C beside Q
+            lines[lines.index(QUIT_KEYS)] = QUIT_KEYS + NETWORK_KEYS
+        return lines
 
     def computer_moved(self, outcome: Outcome) -> None:
         """The computer's last move stays under the prompt (not a pick)."""

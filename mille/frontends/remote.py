@@ -80,6 +80,7 @@ class LineClient:
         self.really = False  # q was typed: the next line answers Really?
         self.seat_file: SeatFile | None = None  # the seat's token kept for mille --join
         self.presence = Presence()
+        self.back = ""  # the command that comes back to this seat (mille --join)
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -292,7 +293,9 @@ class LineClient:
         if self.remote.host:
             self.client.send({"type": "end"})
             return
-        self.say("You leave the table; your seat waits for you (mille --join again).")
+        self.say("You leave the table; your seat waits for you.")
+        if self.back:
+            self.say(f"To come back: {self.back}")
         self.client.send({"type": "bye"})
         self.done = True
 
@@ -406,6 +409,7 @@ async def play_seat(
     *,
     typed: bool = True,
     seat_file: SeatFile | None = None,
+    back: str = "",
 ) -> int:
     """Play a seat until the game ends, the player leaves or the host goes
     away (after trying to come back); the exit status.  The player's lines
@@ -433,6 +437,7 @@ async def play_seat(
         if ui is None:
             ui = LineClient(client, out)
             ui.seat_file = seat_file
+            ui.back = back
         else:  # back with the seat's token, from the version last seen
             ui.client = client
             hello = {
@@ -568,13 +573,14 @@ def join(
         hello["name"] = name
     seat_file = SeatFile(address, port, code)
     hello = resume_hello(seat_file, hello)
+    back = join_line(address, port, code, cert)  # told on leaving
     try:
         if board:
             from .remote_ui import play_board
 
-            return play_board(address, port, hello, context, color, seat_file=seat_file)
+            return play_board(address, port, hello, context, color, seat_file=seat_file, back=back)
         return asyncio.run(
-            play_seat(address, port, hello, sys.stdout, context, seat_file=seat_file)
+            play_seat(address, port, hello, sys.stdout, context, seat_file=seat_file, back=back)
         )
     except KeyboardInterrupt:
         return 130

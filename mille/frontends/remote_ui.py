@@ -662,12 +662,14 @@ def play_board(
     note: str = "",
     keep: Callable[[str], str] | None = None,
     seat_file: SeatFile | None = None,
+    back: str = "",
 ) -> int:
     """``mille --join`` on a terminal: the seat on its board; the exit
     status.  The host's own seat (``mille --host``) too: ``note`` on the
     error line first (the join command), ``keep`` keeps the game after a
     hang-up (the line to tell), and quitting ends the game for everyone.
-    ``seat_file`` keeps a joiner's token (``mille --join``)."""
+    ``seat_file`` keeps a joiner's token (``mille --join``), ``back`` is
+    the command that comes back to the seat (told on leaving)."""
     import sys
 
     from . import tui
@@ -747,5 +749,7 @@ def play_board(
     link.close(bye=not left)
     if status == 0 and not left:
         print(LEFT)
+        if back:
+            print(f"To come back: {back}")
         sys.stdout.flush()
     return status

@@ -111,11 +111,15 @@ QUESTIONS = ("Coup Fourre?", "Extension?")
 CONTEXT_X = 16  # a question's context, after the prompt and its answer
 
 
-def table_help(rules: Rules, level: str = "standard") -> list[str]:
+NETWORK_KEYS = "  J      the table: who is here, the join command   C      a line to the table"
+
+
+def table_help(rules: Rules, level: str = "standard", network: bool = False) -> list[str]:
     """``?`` on the N-seat board: the keys and the rules that apply to
     ``rules`` (a side to name only with three sides or more, Extension?
-    only where there is one, partners only in a team game), then the
-    options in force; at most 24 lines of at most 79 columns."""
+    only where there is one, partners only in a team game; J and C in a
+    ``network`` game), then the options in force; at most 24 lines of at
+    most 79 columns."""
     questions = "Coup Fourre?" + (", Extension?" if rules.extension is not None else "")
     if rules.discard_safeties:
         questions += ", Discard a safety?"
@@ -139,6 +143,8 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
         "  H      hint: the expert's move   T      cards not seen yet (on / off)",
         "  L      the hand so far (scroll)  ?      this help     Q, ^C  quit (Really?)",
     ]
+    if network:
+        lines.append(NETWORK_KEYS)
     lines += textwrap.wrap(f"Yes/no: y, n, S (save first), ^L; {questions}: H, T, L too.", LAST_COL)
     if rules.perfect_crossing:
         race = "Race to exactly the target."
@@ -347,7 +353,8 @@ class TableBoard(Screen):
     error_y, log_bottom, hint_y = ERROR_Y, LOG_BOTTOM, HINT_Y  # on 24 rows (layout)
 
     def help_lines(self) -> list[str]:
-        return table_help(self.session.rules, self.session.level)
+        network = bool(getattr(self.session, "network", False))
+        return table_help(self.session.rules, self.session.level, network)
 
     def layout(self) -> None:
         """The bottom rows follow the terminal's height: prompt and error

@@ -101,6 +101,7 @@ def test_a_joiner_on_bsds_board(spawn: Spawn) -> None:
     ann.send("y")
     assert ann.wait_exit(timeout=TIMEOUT) == 0
     assert b"You left the table; a computer plays your seat after the grace period." in ann.raw
+    assert f"To come back: mille --join {address} {code}".encode() in ann.raw
     host.send("q\r")
     host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
     host.send("y\r")
