@@ -205,9 +205,13 @@ def test_quitting_asks_really_and_the_host_saves() -> None:
     guest.line("n")
     assert out.getvalue() == "Really? Answer y or n.\nReally? "
     assert not guest.done and fake.sent == []
+    guest.back = "mille --join 127.0.0.1:7477 abcdefghjkmn"
     guest.line("q")
     guest.line("y")
-    assert out.getvalue().endswith("Really? You leave the table; your seat waits for you.\n")
+    assert out.getvalue().endswith(
+        "Really? You leave the table; your seat waits for you.\n"
+        "To come back: mille --join 127.0.0.1:7477 abcdefghjkmn\n"
+    )
     assert fake.sent == [{"type": "bye"}] and guest.done
 
     host, fake, out = client(0, host=True)
