@@ -163,3 +163,41 @@ def play_until(term: Term, done: Callable[[], bool]) -> None:
         term.send("d1\r")
         term.wait(lambda: "You discarded" in term.text() or done(), TIMEOUT, "the discard")
     raise AssertionError("never done:\n" + term.text())
+
+
+def test_a_joiner_resized_while_it_waits_reads_its_keys(spawn: Spawn) -> None:
+    """While the host decides, a board joiner whose terminal is resized (once,
+    then a storm of resizes) still reads its keys: ``q`` asks ``Really?``,
+    ``n`` goes back to waiting, ``j`` shows the table."""
+    host = spawn(
+        "--host", "--rules", "classic", "--players", "3", "--people", "0=Hal,1",
+        "--port", "0", "--seed", "3", "--plain",
+    )  # fmt: skip
+    host.wait(lambda: JOIN.search(host.raw.decode(errors="replace")) is not None, TIMEOUT)
+    match = JOIN.search(host.raw.decode(errors="replace"))
+    assert match is not None
+    ann = spawn("--join", match[1], match[2], "--name", "Ann")
+    ann.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
+    host.wait(lambda: b"Your move:" in host.raw, TIMEOUT, "the host's turn")  # Ann waits
+    ann.resize(30, 90)
+    ann.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
+    ann.send("q")
+    ann.wait(lambda: "Really?" in ann.text(), TIMEOUT, "Really? after a resize")
+    ann.send("n")
+    ann.wait(lambda: "Really?" not in ann.text(), TIMEOUT, "back to waiting")
+    for number in range(30):  # a storm of resizes
+        ann.resize(24 + number % 7, 80 + number % 5)
+    ann.resize(24, 80)
+    ann.send("j")
+    ann.wait_for("The table (J shows this page at any time)", row=0, timeout=TIMEOUT)
+    ann.send(" ")
+    ann.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
+    ann.send("q")
+    ann.wait(lambda: "Really?" in ann.text(), TIMEOUT, "Really? after a storm")
+    ann.send("y")
+    assert ann.wait_exit(timeout=TIMEOUT) == 0
+    host.send("q\r")
+    host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
+    host.send("y\r")
+    assert host.wait_exit(timeout=TIMEOUT) == 0
+    assert b"Traceback" not in host.raw + ann.raw
