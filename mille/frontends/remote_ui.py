@@ -55,6 +55,7 @@ from ..net.client import (
 from ..net.wire import ProtocolError, shown
 from . import flow
 from .curses_keys import CTRL_L, NEWLINE, RESIZE, RETURN, SPACE
+from .screen import MOVE_PROMPT
 from .table_ui import TableUi
 from .ui import Ui
 
@@ -578,6 +579,13 @@ class _Remote(_Base):
         waits for your turn (and the keys after it)."""
         self.checkpoint()
         session = self.session
+        screen = self.screen
+        if not self.keys.pending and (screen.prompt, screen.echo, screen.ghost) != (
+            MOVE_PROMPT,
+            "",
+            "",
+        ):  # what was typed or answered is done: no stale text while waiting
+            screen.set_prompt(MOVE_PROMPT)
         self.show_news()
         taken = session.taken if isinstance(session, RemoteSession) else 0
         shown = (id(session.table), len(session.log), taken)
@@ -624,6 +632,13 @@ class RemoteBsdUi(_Remote, Ui):
 
 class RemoteTableUi(_Remote, TableUi):
     """The board with a row per side for a remote seat."""
+
+    def waiting(self) -> None:
+        """As a remote seat waits; the status follows who is there (a
+        person who drops is waited for, not thinking)."""
+        if self.screen.thinking or self.screen.awaited:
+            self.screen.thinking = self.thinker()
+        super().waiting()
 
     def thinker(self) -> str:
         """Who decides next: a connected person (or a computer, standing in

@@ -161,7 +161,11 @@ def play_until(term: Term, done: Callable[[], bool]) -> None:
         term.send("p")
         term.wait_for("You drew", timeout=TIMEOUT)
         term.send("d1\r")
-        term.wait(lambda: "You discarded" in term.text() or done(), TIMEOUT, "the discard")
+        term.wait(  # the turn has passed on
+            lambda: done() or re.search("thinking|waiting for", term.row(22)) is not None,
+            TIMEOUT,
+            "the next seat",
+        )
     raise AssertionError("never done:\n" + term.text())
 
 
@@ -201,3 +205,33 @@ def test_a_joiner_resized_while_it_waits_reads_its_keys(spawn: Spawn) -> None:
     host.send("y\r")
     assert host.wait_exit(timeout=TIMEOUT) == 0
     assert b"Traceback" not in host.raw + ann.raw
+
+
+def test_thinking_only_for_a_person_who_is_there(spawn: Spawn) -> None:
+    """The row board's status: ``Bob is thinking...`` while Bob is connected,
+    ``waiting for Bob`` once he dropped (before the grace period ends), and
+    the prompt keeps no stale text while the host waits."""
+    host = spawn(
+        "--host", "--rules", "classic", "--players", "3", "--people", "0=Hal,1=Bob",
+        "--port", "0", "--seed", "3", "--grace", "60",
+    )  # fmt: skip
+    address, code = the_command(host)
+    bob = spawn("--join", address, code)
+    bob.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
+    host.wait_for(" 2 Bob ", row=3, timeout=TIMEOUT)
+    host.wait(lambda: ">>:Move:" in host.row(22), TIMEOUT, "the host's turn (seat 0 starts)")
+    host.send("p")
+    host.wait_for("You drew", timeout=TIMEOUT)
+    host.send("d1\r")
+    host.wait(lambda: "Bob is thinking..." in host.row(22), TIMEOUT, "Bob's turn")
+    assert host.row(22).startswith(">>:Move:") and "D1" not in host.row(22)
+    bob.child.kill(signal.SIGKILL)
+    host.wait(lambda: "waiting for Bob" in host.row(22), TIMEOUT, "waiting for Bob")
+    assert "thinking" not in host.row(22)
+    host.wait_for("~2 Bob ", row=3, timeout=TIMEOUT)
+    host.send("q")
+    seen(host, "Really?")
+    host.send("y")
+    seen(host, "Save game?")
+    host.send("n")
+    assert host.wait_exit(timeout=TIMEOUT) == 0
