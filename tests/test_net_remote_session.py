@@ -147,3 +147,39 @@ def test_the_next_hand_is_the_hosts_to_deal() -> None:
     remote.next_hand()  # a joiner's y: waits for the deal, sends nothing
     assert link.sent == [] and remote.log == [] and not remote.table.hand_over
     assert remote.table.hands[1] == session.table.hands[1]
+
+
+def test_a_board_at_its_prompt_follows_the_table_that_moved_on() -> None:
+    """Ann is at ``>>:Move:`` when the table moves on without her (here a
+    computer plays her seat; a hidden ``Coup Fourre?`` answered does the
+    same): the host's news leaves the prompt, nothing is sent, and the flow
+    shows the move (the board froze on the old table until the hand ended)."""
+    from mille.frontends.curses_keys import Keyboard
+    from mille.frontends.remote_ui import RemoteTableUi
+    from mille.frontends.screen import MOVE_PROMPT
+    from support.fakewindow import FakeWindow
+
+    feed, link, remote = game()
+    others_play(feed, 1)
+    link.inbox.put(link.update())
+    while remote.computer_to_move:
+        remote.computer_move()
+    assert remote.human_to_move
+    ui = RemoteTableUi(FakeWindow(), remote)  # type: ignore[arg-type]
+
+    class News(Keyboard):
+        """No key: the host's news comes instead, and wakes the board."""
+
+        def wait(self, timeout: float | None) -> int | None:
+            assert not link.sent, "nothing was sent"
+            feed.computer_plays(1, PICK, stand_in=True)
+            link.inbox.put(link.update())
+            ui.heard = True
+            return None
+
+    ui.keys.keyboard = News()
+    assert ui.read_move() is None
+    assert ui.screen.prompt == MOVE_PROMPT and ui.screen.echo == ""
+    assert remote.computer_to_move and not remote.human_to_move
+    outcome = remote.computer_move()
+    assert outcome.seat == 1 and remote.log[-1].stand_in and link.sent == []

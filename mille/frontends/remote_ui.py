@@ -80,6 +80,12 @@ BACK = "Press any key to go back to the game."
 WAITING_HOST = "Waiting for the host to start (J: the table)"
 
 
+class Overtaken(Exception):
+    """The table moved on while this seat was at its prompt (another
+    seat's hidden question was answered, the host dealt): the prompt is
+    left and the flow shows what happened."""
+
+
 class Gone(flow.Hangup):
     """The game goes on without this program (the host ended it, went
     away, or refused the seat): ``reason`` is the line to tell, ``status``
@@ -424,6 +430,7 @@ class _Remote(_Base):
     painted: tuple[int, int, int] = (0, 0, 0)  # the table, log and news last drawn waiting
 
     news_shown = 0  # the table's lines already put on the error line
+    choosing = False  # at the seat's own prompt (its move), which the table may overtake
 
     def take_news(self) -> None:
         """The link woke the key reader (the host said something): take it
@@ -432,6 +439,8 @@ class _Remote(_Base):
         if isinstance(session, RemoteSession):
             session.drain()
             self.show_news()
+            if self.choosing and (session.pending or not session.human_to_move):
+                raise Overtaken  # the move asked for is no longer this seat's
         self.render()
 
     def show_news(self) -> None:
@@ -546,6 +555,19 @@ class _Remote(_Base):
             return True
         self.save_failed(shown(answer.get("reason"), 100))
         return False
+
+    def read_move(self) -> Move | None:
+        """The seat's command at ``>>:Move:``; None (nothing done) if the
+        table moves on meanwhile: the flow then shows the moves, and the
+        board follows the table while it waits at any prompt."""
+        self.choosing = True
+        try:
+            return super().read_move()
+        except Overtaken:
+            self.screen.set_prompt(MOVE_PROMPT)
+            return None
+        finally:
+            self.choosing = False
 
     def really(self) -> None:
         """Q and ^C: ``Really?``; the host, leaving (which ends the game for
