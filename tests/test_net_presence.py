@@ -13,6 +13,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from mille.engine.describe import describe
 from mille.engine.moves import PICK
 from mille.engine.rules import find_rules
@@ -20,7 +22,7 @@ from mille.game.session import Session
 from mille.net.seats import Feed
 from mille.net.server import SAY_BURST, Host, Limits, Server
 from mille.net.wire import PROTOCOL, encode
-from mille.storage.savefile import load_session, save_session
+from mille.storage.savefile import SaveError, load_session, save_session
 
 FAST = Limits(grace=30, first_deadline=2, idle_deadline=10, ping_every=5, rate=1000, burst=1000)
 WAIT = 10.0  # seconds any one answer may take
@@ -214,3 +216,33 @@ def test_a_joiners_name_is_in_the_game_the_worker_keeps(tmp_path: Path) -> None:
 
     run(session, test, worker=True)
     assert load_session(str(path)).people == {0: "Hal", 1: "Ann"}
+
+
+def test_chat_lines_are_kept_in_the_saves_log(tmp_path: Path) -> None:
+    """The host's save (by its worker) keeps the hand's chat lines where
+    they were said among the moves; they carry no game data, a file without
+    them reads as before, and a bad one is refused with its place."""
+    session = classic(3, (0, 1), {0: "Hal"})
+    path = tmp_path / "chat.sav"
+
+    async def test(host: Host, port: int) -> None:
+        while host.thinker is None:
+            await asyncio.sleep(0.05)
+        hal = await connect(port, token=host.seats[0].token)
+        ann = await connect(port, name="Ann")
+        await ann.kind("welcome")
+        hal.send({"type": "say", "text": "good luck"})
+        await ann.kind("said")
+        assert await host.keep(str(path)) == str(path)
+
+    run(session, test, worker=True, waiting_room=True)
+    data = json.loads(path.read_text())
+    assert data["log"][0] == {"seat": 0, "say": "good luck"}
+    again = load_session(str(path))
+    assert again.chat == [(0, 0, "good luck")] and again.log == []
+    save_session(again, str(path))
+    assert json.loads(path.read_text())["log"] == data["log"]
+    data["log"][0]["say"] = "\x1b[2J"
+    path.write_text(json.dumps(data))
+    with pytest.raises(SaveError, match=r"log\[0\]\.say: a chat line is 1 to 200 printable"):
+        load_session(str(path))

@@ -82,6 +82,8 @@ class Session:
     # every move of this hand, computers' answers too
     log: list[Event] = field(default_factory=list)
     people: dict[int, str] = field(default_factory=dict)  # by seat: the person's name
+    # this hand's chat lines (a network table's): the log's length when said, seat, text
+    chat: list[tuple[int, int, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for seat in range(self.table.rules.players):
@@ -222,6 +224,7 @@ class Session:
         """Bank the finished hand and deal the next one."""
         self.table.new_hand(self.deal_rng)
         self.log.clear()
+        self.chat.clear()
         self._deal_computers_in()
 
     def _deal_computers_in(self) -> None:

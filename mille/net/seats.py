@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from ..players.base import Player
 
 NAME_OP = "="  # ``=SEAT=NAME`` in ``ops``: a person seat named (no name holds "=")
+SAY_OP = "#"  # ``#SEAT:TEXT`` in ``ops``: a chat line said (kept in the save's log)
 STAND_IN_OP = "!"  # before a move's text in ``ops``: a computer made it for an absent person
 KEPT_EVENTS = 2000  # events kept per seat for a client that comes back
 
@@ -234,6 +235,13 @@ class Feed:
         session's: a save keeps it)."""
         self.name_seat(seat, name)
         return self.session.people[seat]
+
+    def say(self, seat: int, text: str) -> None:
+        """A chat line, kept with the hand's log (the save keeps it); it
+        changes nothing else: no version, no view."""
+        self.session.chat.append((len(self.session.log), seat, text))
+        if self.ops is not None:  # the worker's replica saves: it keeps it too
+            self.ops.append(f"{SAY_OP}{seat}:{text}")
 
     def name(self, seat: int) -> str:
         """The person at ``seat``'s name (the session's)."""

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 from ..engine.moves import IllegalMove
 from ..engine.text import escape, shorten
+from ..storage.current import MAX_SAY
 from .seats import Feed, keep, save, saved_bytes
 from .wire import (
     BAD_MESSAGE,
@@ -87,7 +88,6 @@ FAIL_DELAY = 0.25  # the answer to a wrong code waits this long, doubled each ti
 MAX_FAIL_DELAY = 4.0
 MAX_PER_ADDRESS = 32  # connections open at once from one address
 MAX_ADDRESSES = 10000  # addresses whose failures are remembered
-MAX_SAY = 200  # characters of a chat line
 SAY_BURST = 5  # chat lines one connection may say in SAY_WINDOW seconds
 SAY_WINDOW = 10.0
 MAX_CHAT_KEPT = 50  # the last chat lines the table keeps
@@ -497,6 +497,7 @@ class Host:
             conn.send(error(TOO_FAST, "too many chat lines: wait a few seconds"))
             return
         said.append(now)
+        self.feed.say(seat.number, text)
         line = {"type": "said", "seat": seat.number, "name": seat.name, "text": text}
         self.chat.append(line)
         del self.chat[:-MAX_CHAT_KEPT]

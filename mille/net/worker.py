@@ -26,7 +26,7 @@ import random
 import sys
 from dataclasses import replace
 
-from .seats import NAME_OP, STAND_IN_OP
+from .seats import NAME_OP, SAY_OP, STAND_IN_OP
 from .wire import parse_move
 
 NICE = 10  # the worker's lower priority
@@ -131,6 +131,10 @@ def serve() -> None:
         assert session is not None
         if "apply" in request:
             op = request["apply"]
+            if op.startswith(SAY_OP):  # a chat line, kept with the hand's log
+                seat, text = op[1:].split(":", 1)
+                session.chat.append((len(session.log), int(seat), text))
+                continue
             if op.startswith(NAME_OP):  # a person seat named (a joiner's --name)
                 seat, name = op[1:].split(NAME_OP, 1)
                 session.people[int(seat)] = name

@@ -141,6 +141,8 @@ _TABLEAU_KEYS = (
 )
 _PILES = ("battle", "speed", "miles", "safeties", "record", "problems", "saved")
 _OFFER_KEYS = ("side", "safety", "hazard")
+_SAY_KEYS = ("seat", "say")
+MAX_SAY = 200  # characters of a chat line (the network's limit)
 _EVENT_KEYS = (
     "seat",
     "move",
@@ -207,8 +209,23 @@ def session_to_dict(session: Session) -> dict[str, Any]:
         "table": table_to_dict(table),
         "window_full": session.window_full,
         "deal_rng": rng_to_dict(session.deal_rng),
-        "log": [event_to_dict(event) for event in session.log],
+        "log": log_to_list(session),
     }
+
+
+def log_to_list(session: Session) -> list[dict[str, Any]]:
+    """The hand's log: its events, and a network table's chat lines
+    (``{"seat": N, "say": TEXT}``) where they were said among them."""
+    items: list[dict[str, Any]] = []
+    chat = sorted(session.chat, key=lambda line: line[0])
+    said = 0
+    for index, event in enumerate([*session.log, None]):
+        while said < len(chat) and chat[said][0] <= index:
+            items.append({"seat": chat[said][1], "say": chat[said][2]})
+            said += 1
+        if event is not None:
+            items.append(event_to_dict(event))
+    return items
 
 
 def rules_to_dict(rules: Rules) -> dict[str, Any]:
@@ -354,10 +371,18 @@ def read_body(d: dict[str, Any]) -> Session:
         fail("table.asked", "a computer never leaves a question pending")
     window_full = read_bool(d["window_full"], "window_full")
     deal_rng = read_rng(d["deal_rng"], "deal_rng")
-    log = [
-        _event(item, f"log[{i}]", rules)
-        for i, item in enumerate(read_list(d.get("log", []), "log"))
-    ]
+    log: list[Event] = []
+    chat: list[tuple[int, int, str]] = []
+    for i, item in enumerate(read_list(d.get("log", []), "log")):
+        if isinstance(item, dict) and "say" in item:  # a chat line: no game data
+            said = read_object(item, f"log[{i}]", _SAY_KEYS)
+            seat = read_int(said["seat"], f"log[{i}].seat", 0, rules.players - 1)
+            text = read_str(said["say"], f"log[{i}].say")
+            if not 0 < len(text) <= MAX_SAY or not text.isprintable():
+                fail(f"log[{i}].say", f"a chat line is 1 to {MAX_SAY} printable characters")
+            chat.append((len(log), seat, text))
+        else:
+            log.append(_event(item, f"log[{i}]", rules))
     return Session(
         table=table,
         computers=computers,
@@ -365,6 +390,7 @@ def read_body(d: dict[str, Any]) -> Session:
         window_full=window_full,
         log=log,
         people=people,
+        chat=chat,
     )
 
 
