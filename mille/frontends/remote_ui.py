@@ -465,7 +465,8 @@ class _Remote(_Base):
                 if session.host:
                     self.show_table()
                 else:
-                    self.note(WAITING_HOST)
+                    session.tell(WAITING_HOST + ".")
+                    self.show_news()
                     self.render()
 
     def show_table(self) -> None:
@@ -669,6 +670,9 @@ class RemoteTableUi(_Remote, TableUi):
         name = super().thinker()
         session = self.session
         self.screen.awaited = ""
+        if isinstance(session, RemoteSession) and not session.presence.started:
+            self.screen.awaited = "the host to start"  # the waiting room: nobody thinks
+            return ""
         seat = session.table.current_player
         if not name or not isinstance(session, RemoteSession) or seat is None:
             return name

@@ -235,3 +235,72 @@ def test_thinking_only_for_a_person_who_is_there(spawn: Spawn) -> None:
     seen(host, "Save game?")
     host.send("n")
     assert host.wait_exit(timeout=TIMEOUT) == 0
+
+
+def test_the_line_mode_host(spawn: Spawn) -> None:
+    """``mille --host --plain``: the join command and the seats, ``start``
+    with a seat empty (a computer plays it until its person joins), a chat
+    line both ways, ``who`` at any time."""
+    host = spawn(
+        "--host", "--rules", "classic", "--players", "3", "--people", "0=Hal,1=Bob,2",
+        "--port", "0", "--seed", "3", "--plain",
+    )  # fmt: skip
+    seen(host, "Type start to begin now")
+    text = host.raw.decode(errors="replace")
+    match = JOIN.search(text)
+    assert match is not None
+    assert f"To join this table: mille --join {match[1]} {match[2]}" in text
+    bob = spawn("--join", match[1], match[2], "--name", "Bob")  # the seat named Bob
+    bob.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
+    bob.wait_for(WAITING, timeout=TIMEOUT)
+    bob.wait(lambda: "waiting for the host to start" in bob.row(22), TIMEOUT, "the status")
+    seen(host, "Bob joined.")
+    host.send("start\r")
+    seen(host, "A computer plays Player 2's seat until Player 2 joins.")
+    seen(host, "The game starts.")
+    bob.send("c")
+    seen(bob, "say:")
+    bob.send("hello Hal\r")
+    seen(host, "Bob says: hello Hal")
+    host.send("say hi Bob\r")
+    seen(bob, "Hal says: hi Bob")
+    host.send("who\r")
+    host.wait(lambda: host.raw.count(b"To join this table:") == 2, TIMEOUT, "who")
+    assert "   3 Player 2         a computer plays it for now" in host.text()
+    host.send("q\r")
+    seen(host, "Really?")
+    host.send("y\r")
+    assert host.wait_exit(timeout=TIMEOUT) == 0
+    assert bob.wait_exit(timeout=TIMEOUT) == 0
+    assert b"Traceback" not in host.raw + bob.raw
+
+
+WAITING = "Waiting for the host to start (J: the table)"
+
+
+def test_a_resumed_bsd_table(spawn: Spawn, tmp_path: Path) -> None:
+    """A BSD table kept by the host and resumed: the waiting room shows the
+    new join command whole, and the friend, by name, gets his seat back."""
+    host = spawn("--host", "--people", "0=Hal,1", "--port", "0", "--seed", "3")
+    address, code = the_command(host)
+    bob = spawn("--join", address, code, "--name", "Bob")
+    seen(host, "Bob joined.")
+    host.child.kill(signal.SIGTERM)
+    assert host.wait_exit(timeout=TIMEOUT) == 1
+    assert bob.wait_exit(timeout=TIMEOUT) == 1
+    again = spawn("--host", "--port", "0", state_home=host.state_home)
+    seen(again, "Resume it?")
+    again.send("y")
+    address, code = the_command(again)
+    assert "   2 Bob              awaited" in again.text()
+    bob = spawn("--join", address, code, "--name", "bob")
+    seen(bob, "At the table: Hal (the host).")
+    assert bob.row(0).split()[-3:] == ["You", "Hal", "Value"]
+    again.wait(lambda: again.row(0).split()[-3:] == ["You", "Bob", "Value"], TIMEOUT, "Bob")
+    again.send("q")
+    seen(again, "Really?")
+    again.send("y")
+    seen(again, "Save game?")
+    again.send("n")
+    assert again.wait_exit(timeout=TIMEOUT) == 0
+    assert bob.wait_exit(timeout=TIMEOUT) == 0
