@@ -177,6 +177,9 @@ def test_a_board_at_its_prompt_follows_the_table_that_moved_on() -> None:
             ui.heard = True
             return None
 
+    from mille.frontends.table_screen import NETWORK_KEYS
+
+    assert NETWORK_KEYS in ui.screen.help_lines()  # ? lists J and C over the network
     ui.keys.keyboard = News()
     assert ui.read_move() is None
     assert ui.screen.prompt == MOVE_PROMPT and ui.screen.echo == ""

@@ -477,8 +477,12 @@ class _Remote(_Base):
         if not isinstance(session, RemoteSession):
             return
         screen = self.screen
-        height, width = self.scr.getmaxyx()
-        screen.page = lambda: table_lines(session, screen.scr.getmaxyx()[1] - 1, height)
+
+        def page() -> list[str]:  # at the terminal's size now
+            height, width = screen.scr.getmaxyx()
+            return table_lines(session, width - 1, height)
+
+        screen.page = page
         room = not session.presence.started
         shown = -1
         try:

@@ -65,7 +65,7 @@ PAUSE_PROMPT = "Your side was hit: press a key"  # a person handed the keyboard 
 HINT_QUESTIONS = ("Coup Fourre?", "Extension?", "Discard a safety?")  # they take H and T
 LOG_QUESTIONS = HINT_QUESTIONS + ("Another hand?", "Another game?")  # and L
 WELCOME = "? help  H hint  T tracker  L log"  # a first run, until the first key
-NO_TABLE = "J: no network table here (mille --host)"
+NO_TABLE = "J: the table of a network game"
 NO_CHAT = "C: chat is for a network game"
 NAME_MAX = 255  # bytes in a file: name (BSD reads it into 256 bytes; 255 is NAME_MAX)
 
