@@ -186,3 +186,41 @@ def test_a_board_at_its_prompt_follows_the_table_that_moved_on() -> None:
     assert remote.computer_to_move and not remote.human_to_move
     outcome = remote.computer_move()
     assert outcome.seat == 1 and remote.log[-1].stand_in and link.sent == []
+
+
+def test_a_joiner_at_another_hand_follows_the_hosts_deal() -> None:
+    """A joiner at ``Another hand?`` when the host deals: the question goes
+    (as a ``y``) and the new hand is played, with nothing sent."""
+    from mille.frontends.curses_keys import Keyboard
+    from mille.frontends.remote_ui import RemoteTableUi
+    from support.fakewindow import FakeWindow
+
+    feed, link, remote = game()
+    session = feed.session
+    while not session.table.hand_over:
+        seat = session.table.current_player
+        assert seat is not None
+        feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
+    link.inbox.put(link.update())
+    while remote.computer_to_move:
+        remote.computer_move()
+    ui = RemoteTableUi(FakeWindow(), remote)  # type: ignore[arg-type]
+
+    class Deal(Keyboard):
+        """The host's deal comes, then (if still asked) the joiner's n."""
+
+        dealt = False
+
+        def wait(self, timeout: float | None) -> int | None:
+            if self.dealt:
+                return ord("n")
+            self.dealt = True
+            feed.next_hand()  # the host's y
+            link.inbox.put(link.update())
+            ui.heard = True
+            return None
+
+    ui.keys.keyboard = Deal()
+    assert ui.ask("Another hand?") is True
+    remote.next_hand()
+    assert link.sent == [] and not remote.table.hand_over and remote.log == []

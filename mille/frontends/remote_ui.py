@@ -431,6 +431,7 @@ class _Remote(_Base):
 
     news_shown = 0  # the table's lines already put on the error line
     choosing = False  # at the seat's own prompt (its move), which the table may overtake
+    asking_deal = False  # a joiner at Another hand?, which the host's deal overtakes
 
     def take_news(self) -> None:
         """The link woke the key reader (the host said something): take it
@@ -441,6 +442,8 @@ class _Remote(_Base):
             self.show_news()
             if self.choosing and (session.pending or not session.human_to_move):
                 raise Overtaken  # the move asked for is no longer this seat's
+            if self.asking_deal and session.table.phase != OVER:
+                raise Overtaken  # the host dealt: the joiner plays on
         self.render()
 
     def show_news(self) -> None:
@@ -589,7 +592,13 @@ class _Remote(_Base):
         if question == "Save game?":  # the host holds the game: only it saves
             return self.is_host and flow.ask(self, question, can_save=False)
         if question in ("Another hand?", "Another game?") and not self.is_host:
-            answer = flow.ask(self, question, can_save=False)
+            self.asking_deal = True
+            try:
+                answer = flow.ask(self, question, can_save=False)
+            except Overtaken:  # the host dealt meanwhile: the next hand is on
+                return True
+            finally:
+                self.asking_deal = False
             if answer:
                 self.note("Waiting for the host to deal.")
                 self.render()
