@@ -523,6 +523,7 @@ class _Remote(_Base):
                 return
         finally:
             screen.page = None
+            self.heard = True  # what came meanwhile is looked at again (a prompt overtaken)
             self.show_news()
             self.render()
 
