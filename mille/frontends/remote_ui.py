@@ -464,6 +464,7 @@ class _Remote(_Base):
         session = self.session
         if isinstance(session, RemoteSession):
             session.drain()
+            self.show_news()
             if not session.presence.started:
                 if session.host:
                     self.show_table()
@@ -759,8 +760,8 @@ def play_board(
     for said in early:
         session.take(said)
     refused = name_refused(welcome)
-    if refused:
-        note = refused
+    if refused:  # why the joiner's --name is not the seat's: among the table's lines
+        session.tell(refused)
     left: list[Gone] = []
 
     def gone(exc: flow.Hangup) -> tuple[str, int]:

@@ -114,9 +114,11 @@ def test_a_friend_on_the_row_board(spawn: Spawn, tmp_path: Path) -> None:
     )  # fmt: skip
     address, code = the_command(host)
     seen(host, "   3 Computer 2       a computer")
-    bob = spawn("--join", address, code, state_home=tmp_path / "bob")
+    bob = spawn("--join", address, code, "--name", "Cy", state_home=tmp_path / "bob")
     bob.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
     seen(bob, "At the table: Hal (the host).")
+    seen(bob, "mille: your name is not used (the host named this seat Bob);")  # in the log,
+    bob.wait(lambda: bob.row(8).strip().endswith("you are Bob."), TIMEOUT, "its end")
     host.wait_for(" 2 Bob ", row=3, timeout=TIMEOUT)
     seen(host, "Bob joined.")
     # a chat line from the friend, in every seat's log
