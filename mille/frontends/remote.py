@@ -4,7 +4,9 @@
 (:mod:`mille.net.server`), in plain lines: it tells the moves its seat may
 see (the log's words), shows the table and the hand at each turn, reads
 the line mode's commands and sends the moves; the host's engine checks
-them.  :func:`join` runs it for ``mille --join``; :func:`host` starts the
+them.  ``who`` shows the join command and the seats, ``say WORDS`` says a
+line to the table, ``start`` (the host) ends the waiting room; who comes
+and goes is told as it happens (``net.client.Presence``).  :func:`join` runs it for ``mille --join``; :func:`host` starts the
 server in a thread of its own, shows the command to give the others, and
 runs a :class:`LineClient` for the host's own seat (or its board:
 ``remote_ui.play_board``).  A hang-up, SIGTERM or

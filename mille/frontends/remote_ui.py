@@ -12,7 +12,19 @@ the host).  ``play`` sends the seat's move and waits for the host's answer
 (the move as made, or the engine's refusal); ``next_hand`` waits for the
 host to deal.  :class:`Link` is the connection, in a thread of its own
 (asyncio), which answers the host's pings while the board waits for a
-key.
+key, and wakes the board's key wait through its wake-up pipe (no signal)
+when the host says something.
+
+Who is at the table comes in the host's ``seats`` messages
+(``net.client.Presence``): the lines saying who joined, dropped, left or
+came back, a computer standing in, and chat lines are the table's lines
+(``RemoteSession.tell``), shown on the error line (whole on BSD's board)
+and in the row board's log; the boards mark the names.  ``J`` shows the
+table's page (the whole join command, the seats, the last lines); before
+the game starts it is the host's waiting room (RETURN starts).  ``C``
+says a line to the table.  A prompt the table overtakes (a hidden
+question answered, the host's deal) is left, so the board follows the
+table.
 
 The board's dialogues a joiner may not have are its own
 (:class:`RemoteBsdUi`, :class:`RemoteTableUi`): ``S`` says only the host

@@ -17,7 +17,15 @@ down per address, and an address with too many is refused for a while.
 A computer's ``choose`` runs in a worker thread, so the other tables,
 pings and clients go on while it thinks.  A person who drops keeps the
 seat: a computer plays it after ``grace`` seconds, until the person comes
-back with the token; the others are told who is away.
+back with the token; the others are told who is away (``seats``), and a
+move a computer makes for an absent person is marked so (``stand_in``).
+
+A table may open as a waiting room: nothing is played until the host
+starts it or every person seat is taken; each seat still free is then
+played by a computer until someone takes it.  The host's names stand: a
+joiner's name names only a seat the host left unnamed, and a joiner whose
+name is a seat's takes that seat.  ``say`` is a chat line to every seat,
+escaped and limited.
 """
 
 from __future__ import annotations
