@@ -604,7 +604,9 @@ class Host:
             seed = secrets.randbits(32)
             move = await self._think(seat, seed if entry.person else None)
             if self.over or feed.stamp != stamp or feed.to_decide() != seat:
-                continue  # the table changed meanwhile (the person came back)
+                continue  # the table changed meanwhile
+            if entry.person and not entry.stand_in:
+                continue  # the person came back meanwhile: the move is theirs
             try:
                 played = feed.computer_plays(seat, move, stand_in=entry.person)
             except IllegalMove:  # the worker's replica went astray: think here from now on
