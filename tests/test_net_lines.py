@@ -279,3 +279,20 @@ def test_a_name_in_a_view_from_the_network_is_escaped() -> None:
     guest, _, _ = client(1)
     guest.on(message)
     assert guest.remote.view.names == {0: "Bo\\x1b[2J"}
+
+
+def test_a_joiners_words_before_the_start() -> None:
+    ui, fake, out = client(1)
+    out.truncate(0), out.seek(0)
+    ui.on(seats((0, "Hal", "here"), (1, "Ann", "here")) | {"started": False, "join": ""})
+    ui.line("start")
+    ui.line("say")
+    assert out.getvalue().splitlines() == [
+        "Seats:",
+        "   1 Hal              here, the host",
+        "   2 Ann              you",
+        "Waiting for the host to start the game.",
+        "start: only the host starts the game",
+        "say what? (say and the words, on one line)",
+    ]
+    assert fake.sent == []

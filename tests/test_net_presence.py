@@ -246,3 +246,21 @@ def test_chat_lines_are_kept_in_the_saves_log(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     with pytest.raises(SaveError, match=r"log\[0\]\.say: a chat line is 1 to 200 printable"):
         load_session(str(path))
+
+
+def test_a_taken_name_and_a_move_before_the_start_are_refused_in_words() -> None:
+    session = classic(3, (0, 1, 2), {0: "Hal"})
+
+    async def test(host: Host, port: int) -> None:
+        hal = await connect(port, token=host.seats[0].token)
+        await hal.kind("seats")
+        ann = await connect(port, name="hal")
+        welcome = await ann.kind("welcome")
+        assert (welcome["seat"], welcome["name"]) == (1, "Player 1")
+        assert welcome["name_refused"] == "'hal' is taken at this table"
+        ann.send({"type": "move", "version": 0, "move": "P"})
+        error = await ann.kind("error")
+        assert error["message"] == "the host has not started the game yet"
+        assert session.log == []
+
+    run(session, test, waiting_room=True)
