@@ -316,3 +316,22 @@ def test_l_at_another_hand_shows_how_the_hand_went(which: str) -> None:
     shown = [row.rstrip() for row in view[1:23] if row.strip()]
     assert shown == wanted[-len(shown) :]
     assert back == asked and session.table.phase == OVER
+
+
+def test_j_and_c_at_one_keyboard_say_they_are_for_a_network_game() -> None:
+    """J (the table) and C (a chat line) are a network game's keys: at one
+    keyboard each says so, on both boards, and ? lists them only over the
+    network."""
+    for make, session, error_at in (
+        (ui.Ui, Session.new(seed=4), (15, 45)),
+        (TableUi, Session.new(find_rules("classic", players=3), seed=4), (23, 0)),
+    ):
+        while session.computer_to_move:
+            session.computer_move()
+        window = FakeWindow(b"jc", prompt=(22, 0, 80), error=error_at)
+        play(make(window, session))  # type: ignore[arg-type]
+        assert window.errors[1:] == [ui.NO_TABLE, ui.NO_CHAT]
+        assert ui.NO_TABLE == "J: the table of a network game"
+        assert ui.NO_CHAT == "C: chat is for a network game"
+        help_text = "\n".join(make(FakeWindow(), session).screen.help_lines())  # type: ignore[arg-type]
+        assert "J " not in help_text and "a line to the table" not in help_text

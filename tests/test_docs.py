@@ -105,7 +105,9 @@ def help_keys() -> list[str]:
 
 
 def test_the_help_lists_the_keys() -> None:
-    assert help_keys() == ["P", "U", "D", "O", "W", "R", "^L", "S", "H", "T", "L", "Q", "^C", "?"]
+    assert help_keys() == [
+        "P", "U", "D", "O", "W", "R", "^L", "S", "H", "T", "L", "Q", "^C", "J", "C", "?",
+    ]  # fmt: skip
 
 
 def test_the_man_page_and_the_readme_name_every_key_of_the_help() -> None:

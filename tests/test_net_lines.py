@@ -53,19 +53,80 @@ def test_who_is_here_and_whom_the_table_waits_for() -> None:
     ui.on(seats((0, "Bo\\x1b", "here"), (1, "Ann", "here"), (2, "Cy", "away"), waiting=2))
     ui.on(seats((0, "Bo\\x1b", "here"), (1, "Ann", "here"), (2, "Cy", "computer-for-now")))
     assert out.getvalue().splitlines() == [
-        "Bo\\x1b (seat 0) is at the table.",
-        "Cy (seat 2) is at the table.",
-        "Cy (seat 2) dropped; the seat waits for them.",
+        "Seats:",
+        "   1 Bo\\x1b           here, the host",
+        "   2 Ann              you",
+        "   3 Cy               here",
+        "Cy dropped; the seat waits for Cy.",
         "Waiting for Cy (seat 2).",
-        "A computer plays for Cy (seat 2) until they are back.",
+        "A computer plays Cy's seat until Cy is back.",
     ]
+
+
+def test_joined_left_back_and_the_waiting_room() -> None:
+    """Who comes and goes, in lines; before the start the host is told how
+    to start, and ``who`` shows the whole join command and the seats."""
+    ui, fake, out = client(0, host=True)
+    out.truncate(0), out.seek(0)
+    command = "mille --join 127.0.0.1:7477 abcdefghjkmn"
+
+    def said(*rows: tuple[int, str, str], started: bool = False) -> None:
+        ui.on(seats(*rows) | {"started": started, "join": command})
+
+    said((0, "Hal", "here"), (1, "Ann", "free"), (2, "Bob", "free"))
+    said((0, "Hal", "here"), (1, "Ann", "here"), (2, "Bob", "free"))
+    said((0, "Hal", "here"), (1, "Ann", "here"), (2, "Bob", "computer-for-now"), started=True)
+    said((0, "Hal", "here"), (1, "Ann", "left"), (2, "Bob", "here"), started=True)
+    said((0, "Hal", "here"), (1, "Ann", "here"), (2, "Bob", "here"), started=True)
+    assert out.getvalue().splitlines() == [
+        f"To join this table: {command}",
+        "Seats:",
+        "   1 Hal              you, the host",
+        "   2 Ann              awaited",
+        "   3 Bob              awaited",
+        "Type start to begin now (a computer plays each empty seat until its person joins); "
+        "the game starts by itself when every seat is taken.",
+        "Ann joined.",
+        "A computer plays Bob's seat until Bob joins.",
+        "The game starts.",
+        "Ann left; the seat waits for Ann.",
+        "Bob joined.",
+        "Ann is back.",
+    ]
+    out.truncate(0), out.seek(0)
+    ui.line("who")
+    assert out.getvalue().splitlines()[:2] == [f"To join this table: {command}", "Seats:"]
+    ui.line("say  hello  there ")
+    ui.line("start")
+    assert fake.sent == [{"type": "say", "text": "hello  there"}]
+    assert "start: the game has started" in out.getvalue()
+
+
+def test_chat_lines_and_a_refused_name() -> None:
+    ui, _, out = client(1)
+    out.truncate(0), out.seek(0)
+    ui.on({"type": "said", "seat": 0, "name": "Hal", "text": "hi \\x1b"})
+    ui.on({"type": "said", "seat": 1, "name": "Ann", "text": "hello"})
+    assert out.getvalue().splitlines() == ["Hal says: hi \\x1b", "You say: hello"]
+    out = io.StringIO()
+    ui = LineClient(FakeClient(), out)
+    ui.on(
+        {
+            "type": "welcome", "protocol": 1, "seat": 1, "token": "t", "host": False,
+            "name": "Bob", "name_refused": "the host named this seat Bob",
+        }
+    )  # fmt: skip
+    assert out.getvalue().splitlines()[-1] == (
+        "mille: your name is not used (the host named this seat Bob); you are Bob."
+    )
 
 
 def test_a_name_from_the_network_is_escaped() -> None:
     ui, _, out = client(1)
     out.truncate(0), out.seek(0)
     ui.on(seats((0, "Bo\x1b[2J", "here")))
-    assert out.getvalue() == "Bo\\x1b[2J (seat 0) is at the table.\n"
+    ui.on(seats((0, "Bo\x1b[2J", "away")))
+    assert out.getvalue().splitlines()[-1] == "Bo\\x1b[2J dropped; the seat waits for Bo\\x1b[2J."
 
 
 def update(feed: Feed, seat: int, since: int = 0) -> dict[str, Any]:
@@ -144,10 +205,12 @@ def test_quitting_asks_really_and_the_host_saves() -> None:
     guest.line("n")
     assert out.getvalue() == "Really? Answer y or n.\nReally? "
     assert not guest.done and fake.sent == []
+    guest.back = "mille --join 127.0.0.1:7477 abcdefghjkmn"
     guest.line("q")
     guest.line("y")
     assert out.getvalue().endswith(
-        "Really? You leave the table; your seat waits for you (mille --join again).\n"
+        "Really? You leave the table; your seat waits for you.\n"
+        "To come back: mille --join 127.0.0.1:7477 abcdefghjkmn\n"
     )
     assert fake.sent == [{"type": "bye"}] and guest.done
 
@@ -216,3 +279,20 @@ def test_a_name_in_a_view_from_the_network_is_escaped() -> None:
     guest, _, _ = client(1)
     guest.on(message)
     assert guest.remote.view.names == {0: "Bo\\x1b[2J"}
+
+
+def test_a_joiners_words_before_the_start() -> None:
+    ui, fake, out = client(1)
+    out.truncate(0), out.seek(0)
+    ui.on(seats((0, "Hal", "here"), (1, "Ann", "here")) | {"started": False, "join": ""})
+    ui.line("start")
+    ui.line("say")
+    assert out.getvalue().splitlines() == [
+        "Seats:",
+        "   1 Hal              here, the host",
+        "   2 Ann              you",
+        "Waiting for the host to start the game.",
+        "start: only the host starts the game",
+        "say what? (say and the words, on one line)",
+    ]
+    assert fake.sent == []

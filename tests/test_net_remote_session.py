@@ -147,3 +147,133 @@ def test_the_next_hand_is_the_hosts_to_deal() -> None:
     remote.next_hand()  # a joiner's y: waits for the deal, sends nothing
     assert link.sent == [] and remote.log == [] and not remote.table.hand_over
     assert remote.table.hands[1] == session.table.hands[1]
+
+
+def test_a_board_at_its_prompt_follows_the_table_that_moved_on() -> None:
+    """Ann is at ``>>:Move:`` when the table moves on without her (here a
+    computer plays her seat; a hidden ``Coup Fourre?`` answered does the
+    same): the host's news leaves the prompt, nothing is sent, and the flow
+    shows the move (the board froze on the old table until the hand ended)."""
+    from mille.frontends.curses_keys import Keyboard
+    from mille.frontends.remote_ui import RemoteTableUi
+    from mille.frontends.screen import MOVE_PROMPT
+    from support.fakewindow import FakeWindow
+
+    feed, link, remote = game()
+    others_play(feed, 1)
+    link.inbox.put(link.update())
+    while remote.computer_to_move:
+        remote.computer_move()
+    assert remote.human_to_move
+    ui = RemoteTableUi(FakeWindow(), remote)  # type: ignore[arg-type]
+
+    class News(Keyboard):
+        """No key: the host's news comes instead, and wakes the board."""
+
+        def wait(self, timeout: float | None) -> int | None:
+            assert not link.sent, "nothing was sent"
+            feed.computer_plays(1, PICK, stand_in=True)
+            link.inbox.put(link.update())
+            ui.heard = True
+            return None
+
+    from mille.frontends.table_screen import NETWORK_KEYS
+
+    assert NETWORK_KEYS in ui.screen.help_lines()  # ? lists J and C over the network
+    ui.keys.keyboard = News()
+    assert ui.read_move() is None
+    assert ui.screen.prompt == MOVE_PROMPT and ui.screen.echo == ""
+    assert remote.computer_to_move and not remote.human_to_move
+    outcome = remote.computer_move()
+    assert outcome.seat == 1 and remote.log[-1].stand_in and link.sent == []
+
+
+def test_a_joiner_at_another_hand_follows_the_hosts_deal() -> None:
+    """A joiner at ``Another hand?`` when the host deals: the question goes
+    (as a ``y``) and the new hand is played, with nothing sent."""
+    from mille.frontends.curses_keys import Keyboard
+    from mille.frontends.remote_ui import RemoteTableUi
+    from support.fakewindow import FakeWindow
+
+    feed, link, remote = game()
+    session = feed.session
+    while not session.table.hand_over:
+        seat = session.table.current_player
+        assert seat is not None
+        feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
+    link.inbox.put(link.update())
+    while remote.computer_to_move:
+        remote.computer_move()
+    ui = RemoteTableUi(FakeWindow(), remote)  # type: ignore[arg-type]
+
+    class Deal(Keyboard):
+        """The host's deal comes, then (if still asked) the joiner's n."""
+
+        dealt = False
+
+        def wait(self, timeout: float | None) -> int | None:
+            if self.dealt:
+                return ord("n")
+            self.dealt = True
+            feed.next_hand()  # the host's y
+            link.inbox.put(link.update())
+            ui.heard = True
+            return None
+
+    ui.keys.keyboard = Deal()
+    assert ui.ask("Another hand?") is True
+    remote.next_hand()
+    assert link.sent == [] and not remote.table.hand_over and remote.log == []
+
+
+@pytest.mark.parametrize("answer", ["n", "y"])
+def test_a_pick_while_another_seat_answers_coup_fourre(answer: str) -> None:
+    """Bob (seat 2) sees his turn and picks while Hal (seat 0), hit, is asked
+    ``Coup Fourre?`` (hidden from Bob): the host holds the pick; Hal's ``n``
+    makes it, Hal's ``y`` refuses it as stale and Bob's board is shown the
+    coup fourre and the table after it (it froze on the old table)."""
+    from mille.engine.moves import COUP, NO, YES
+
+    rules = find_rules("classic", players=3)
+    feed = Feed(Session.new(rules, seed=0, humans=(0, 1, 2), names={0: "Hal", 1: "Ann", 2: "Bob"}))
+    table = feed.session.table
+    while table.phase != COUP:  # the moves the computers would make, to the question
+        seat = table.current_player
+        assert seat is not None
+        feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
+    assert table.asked == 0
+    link = StandIn(feed, 2)
+    welcome = {"type": "welcome", "seat": 2, "host": False, "token": "t", "protocol": 1}
+    remote = RemoteSession(link, welcome, link.update())
+    while remote.computer_to_move:
+        remote.computer_move()
+    assert remote.human_to_move  # the question is hidden: Bob's turn, as he sees it
+
+    def hal_answers() -> None:
+        remote.idle = lambda: None
+        played = feed.play(0, feed.version(0), YES if answer == "y" else NO)
+        if 2 in played.stale:
+            link.inbox.put(
+                {"type": "error", "code": "stale", "message": "the table changed: your move was not made"}
+            )  # fmt: skip
+        link.inbox.put(link.update())
+
+    remote.idle = hal_answers
+    if answer == "n":
+        outcome = remote.play(PICK)
+        assert outcome.seat == 2 and remote.table.current_player == 2
+        return
+    with pytest.raises(IllegalMove, match="the table changed: your move was not made"):
+        remote.play(PICK)
+    assert remote.computer_to_move  # the coup fourre, to be shown
+    shown = []
+    while remote.pending:  # (then Hal plays again: the host is waited for)
+        shown.append(remote.computer_move())
+    assert any(outcome.coup_fourre and outcome.seat == 0 for outcome in shown)
+    assert remote.table == table_of_bob(feed)
+
+
+def table_of_bob(feed: Feed) -> Any:
+    from mille.net.client import table_of
+
+    return table_of(feed.snapshot(2))

@@ -70,6 +70,19 @@ def seat_name(
     return f"Comp {seat}"
 
 
+def stand_in_name(who: str) -> str:
+    """Who made a move a computer made for an absent person (``who``, as
+    the viewer names the seat).
+
+    >>> stand_in_name("Bob"), stand_in_name("You")
+    ('Computer (for Bob)', 'Computer (for you)')
+    """
+    return f"Computer (for {'you' if who == YOU_WORD else who})"
+
+
+YOU_WORD = "You"
+
+
 def team_letter(side: int) -> str:
     return chr(ord("A") + side - 1)
 
@@ -198,6 +211,8 @@ def describe(view: SeatView, event: Event) -> list[str]:
     names = view.names
     outcome = event.outcome
     who = seat_name(rules, outcome.seat, viewer, names)
+    if event.stand_in:  # a computer played for the person, away: credited to it
+        who = stand_in_name(who)
     move = outcome.move
     lines: list[str] = []
     if isinstance(move, Pick):

@@ -89,10 +89,12 @@ class Outcome:
 class Event:
     """A move that was made, for the front ends' logs: its outcome, the
     table's notices after it (``discard pile reshuffled``, karma), the phase
-    it was made in (an Answer's question) and the mover's side's mileage
-    after it."""
+    it was made in (an Answer's question), the mover's side's mileage
+    after it, and whether a computer made it for a person who was away
+    (``stand_in``: over the network, after the grace period)."""
 
     outcome: Outcome
     notices: tuple[str, ...] = ()
     phase: str = PLAYING
     mileage: int = 0
+    stand_in: bool = False

@@ -107,7 +107,7 @@ class SeatView:
             return None
         if outcome is event.outcome:
             return event
-        return Event(outcome, event.notices, event.phase, event.mileage)
+        return Event(outcome, event.notices, event.phase, event.mileage, event.stand_in)
 
     def question_hidden(self) -> bool:
         """Another seat is asked ``Coup Fourre?``: this seat must not know

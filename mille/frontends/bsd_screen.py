@@ -22,7 +22,7 @@ from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
 from ..engine.table import Discard, Outcome, Pick
 from ..engine.text import escape, fit
 from ..engine.text import width as text_width
-from .screen import Screen, tracker_cells
+from .screen import Screen, presence_mark, tracker_cells
 
 # Board (BSD's Board window) coordinates.
 # BSD's board has two seats: you (seat 0, side 1) and the computer (seat 1)
@@ -102,7 +102,7 @@ HELP = (
     "  R, ^L  redraw the screen         S      save the game",
     "  H      hint: the expert's move   T      cards not seen yet (T or W: scores)",
     "  L      the hand so far (scroll)  ?      this help",
-    "  Q, ^C  quit (asks Really?)",
+    "  Q, ^C  quit (asks Really?)",  # (QUIT_KEYS)
     "Yes/no questions take y, n, S (save first), ^L; Extension?: H, T, L too.",
     "Race to exactly 700 miles (1000 after an extension); 5000 points win a game.",
     "Pick, then use or discard one card.  You need a Go to roll.  Hazards stop the",
@@ -116,6 +116,8 @@ HELP = (
     "the trip 400, +300 without 200s, +300 with the deck out, +200 for an",
     "extension, +500 if the opponent has no miles.",
 )
+QUIT_KEYS = "  Q, ^C  quit (asks Really?)"
+NETWORK_KEYS = "       J      the table   C  a line to the table"
 HELP_END = "Computer: {level} (--level: {guide}).  Press any key to go back to the game."
 
 
@@ -146,7 +148,10 @@ class BsdBoard(Screen):
     last_move: tuple[str, str] | None = None  # the computer's PLAY/DISCARD, card
 
     def help_lines(self) -> list[str]:
-        return help_lines(self.session.level)
+        lines = help_lines(self.session.level)
+        if getattr(self.session, "network", False):  # J and C beside Q
+            lines[lines.index(QUIT_KEYS)] = QUIT_KEYS + NETWORK_KEYS
+        return lines
 
     def computer_moved(self, outcome: Outcome) -> None:
         """The computer's last move stays under the prompt (not a pick)."""
@@ -214,9 +219,26 @@ class BsdBoard(Screen):
         else:
             self.draw_scores()
         if self.message:
-            self.put(ERR_Y, ERR_X, escape(self.message)[: RIGHT - ERR_X + 1])
+            self.draw_message()
         if self.hint_shown_whole():
             self.draw_whole_hint()
+
+    def draw_message(self) -> None:
+        """The error line; over the network a longer message (who came or
+        went, chat) whole, on the score window's lower rows ending on the
+        error line, as a long hint is."""
+        import textwrap
+
+        text = escape(self.message)
+        width = RIGHT - ERR_X + 1
+        network = getattr(self.session, "network", False)  # at home, cut as BSD's
+        if len(text) <= width or not network or self.hint_shown_whole():
+            self.put(ERR_Y, ERR_X, text[:width])
+            return
+        lines = textwrap.wrap(text, width)[-(ERR_Y - 10) :]
+        for y, line in enumerate(lines, start=ERR_Y - len(lines) + 1):
+            self.put(y, SCORE_X + 1, " " * (RIGHT - SCORE_X))
+            self.put(y, ERR_X, line)
 
     def draw_whole_hint(self) -> None:
         """The whole hint in the score window's lower rows, ending on the
@@ -256,7 +278,8 @@ class BsdBoard(Screen):
             self.put(12, SCORE_X + 21, order)
         other = self.sides()[1]
         if other in self.session.people:  # two people: the other's name, not Comp
-            name = fit(self.session.people[other], 6)  # by columns: a wide character two
+            mark = presence_mark(self.session, other)  # a network seat: away, a computer
+            name = fit(self.session.people[other], 6 - text_width(mark)) + mark  # by columns
             self.put(0, SCORE_X + 28, name + " " * (7 - text_width(name)))
         for index, who in enumerate(self.sides()):
             side = who + 1

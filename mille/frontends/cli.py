@@ -66,8 +66,8 @@ over the network:
   --host                host the game: you play the first seat --people
                         names (default: every seat is a person's, you seat
                         0); the others join with the command it shows;
-                        free seats are played by computers after the grace
-                        period
+                        the game starts when you start it or every seat is
+                        taken, a computer playing each seat still free
   --listen ADDRESS      the address to listen on (default 127.0.0.1: this
                         machine only; 0.0.0.0 or :: for every network)
   --port N              the port (default 7477; 0: any free one)
@@ -109,6 +109,8 @@ keys (case does not matter):
   T             the card tracker: the cards you have not seen yet
   L             the whole hand so far (up/down, PgUp/PgDn; q leaves)
   Q, ^C         quit (asks Really?)
+  J             over the network: the table (the join command, who is there)
+  C             over the network: a line to everyone at the table
   ?             a one-screen summary of the keys, the rules and the
                 options in force
   (--plain: the same letters as commands, then RETURN; l shows the hand)

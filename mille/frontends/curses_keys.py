@@ -111,6 +111,10 @@ class Keyboard(abc.ABC):
         """The terminal's size (rows, columns), if it can be asked."""
         return None
 
+    def wake(self) -> None:  # noqa: B027 (a keyboard that polls needs no wake-up)
+        """End a wait from another thread (news from the network), as a
+        signal does; a polling keyboard sees its flags within a poll."""
+
 
 class WindowKeyboard(Keyboard):
     """The window's own ``getch``, with curses' timeout.
@@ -141,10 +145,11 @@ class TtyKeyboard(Keyboard):
     is a failed read; after MAX_FAILED_READS in a row, LostTerminal.
     """
 
-    def __init__(self, scr: curses.window, fd: int, wakeup: int) -> None:
+    def __init__(self, scr: curses.window, fd: int, wakeup: int, waker: int = -1) -> None:
         self.scr = scr
         self.fd = fd
         self.wakeup = wakeup
+        self.waker = waker  # the wake-up pipe's write end (no signal is used to wake)
         self.failures = 0
         scr.nodelay(True)
 
@@ -176,6 +181,14 @@ class TtyKeyboard(Keyboard):
             self.failures += 1
             if self.failures >= MAX_FAILED_READS:
                 raise LostTerminal
+
+    def wake(self) -> None:
+        """A byte down the wake-up pipe: ``wait`` ends (from any thread)."""
+        if self.waker >= 0:
+            try:
+                os.write(self.waker, b"\0")
+            except OSError:  # full (a wake-up is pending already) or closed
+                pass
 
     def drain(self) -> None:
         try:

@@ -4,7 +4,9 @@
 (:mod:`mille.net.server`), in plain lines: it tells the moves its seat may
 see (the log's words), shows the table and the hand at each turn, reads
 the line mode's commands and sends the moves; the host's engine checks
-them.  :func:`join` runs it for ``mille --join``; :func:`host` starts the
+them.  ``who`` shows the join command and the seats, ``say WORDS`` says a
+line to the table, ``start`` (the host) ends the waiting room; who comes
+and goes is told as it happens (``net.client.Presence``).  :func:`join` runs it for ``mille --join``; :func:`host` starts the
 server in a thread of its own, shows the command to give the others, and
 runs a :class:`LineClient` for the host's own seat (or its board:
 ``remote_ui.play_board``).  A hang-up, SIGTERM or
@@ -28,7 +30,17 @@ import threading
 from ..engine import describe
 from ..engine.moves import Move
 from ..engine.text import escape
-from ..net.client import GONE, NOT_WELCOMED, TABLE_GONE, Client, Remote, keep_token
+from ..net.client import (
+    GONE,
+    NOT_WELCOMED,
+    TABLE_GONE,
+    Client,
+    Presence,
+    Remote,
+    keep_token,
+    name_refused,
+    said_line,
+)
 from ..net.client import failure_reason as _reason
 from ..net.wire import DEFAULT_PORT, PROTOCOL, ProtocolError, shown
 from . import process, recorder
@@ -69,6 +81,8 @@ class LineClient:
         self.welcomes = 0  # welcomes received (each connection that was let in)
         self.really = False  # q was typed: the next line answers Really?
         self.seat_file: SeatFile | None = None  # the seat's token kept for mille --join
+        self.presence = Presence()
+        self.back = ""  # the command that comes back to this seat (mille --join)
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -82,9 +96,13 @@ class LineClient:
         if kind == "welcome":
             remote.welcome(message)
             self.welcomes += 1
+            self.presence.me = remote.seat
             keep_token(self.seat_file, remote.seat, remote.token)
             role = " (you host this table: only you may deal, save or end)" if remote.host else ""
             self.say(f"You sit at seat {remote.seat}{role}.")
+            refused = name_refused(message)
+            if refused:
+                self.say(refused)
         elif kind == "seats":
             self.on_seats(message)
         elif kind == "update":
@@ -94,6 +112,10 @@ class LineClient:
             if message.get("code") in TABLE_GONE and self.seat_file is not None:
                 self.seat_file.remove()
             self.prompt()
+        elif kind == "said":
+            line = said_line(message, remote.seat)
+            if line is not None:
+                self.say(line)
         elif kind == "ping":
             self.client.send({"type": "pong"})
         elif kind == "saved":
@@ -111,24 +133,32 @@ class LineClient:
 
     def on_seats(self, message: dict[str, Any]) -> None:
         remote = self.remote
-        before = {row.get("seat"): row.get("status") for row in remote.seats}
         remote.seats = [row for row in message.get("seats", []) if isinstance(row, dict)]
-        for row in remote.seats:
-            seat = row.get("seat")
-            status = row.get("status")
-            if not isinstance(seat, int) or seat == remote.seat or before.get(seat) == status:
-                continue
-            who = f"{remote.name(seat)} (seat {seat})"
-            if status == "here":
-                self.say(f"{who} is at the table.")
-            elif status == "away" and before.get(seat) == "here":
-                self.say(f"{who} dropped; the seat waits for them.")
-            elif status == "computer-for-now":
-                self.say(f"A computer plays for {who} until they are back.")
+        presence = self.presence
+        first = not presence.heard
+        for line in presence.take(message):
+            self.say(line)
+        if first:
+            self.who()
         waiting = message.get("waiting_for")
         if waiting != remote.waiting_for and isinstance(waiting, int):
             self.say(f"Waiting for {remote.name(waiting)} (seat {waiting}).")
         remote.waiting_for = waiting if isinstance(waiting, int) else None
+
+    def who(self) -> None:
+        """``who``: the join command and who sits where (and, before the
+        game starts, how the host starts it)."""
+        presence = self.presence
+        if presence.join:
+            self.say(f"To join this table: {presence.join}")
+        self.say("Seats:")
+        for line in presence.seat_lines():
+            self.say(line)
+        if not presence.started:
+            if self.remote.host:
+                self.say(START_LINE)
+            else:
+                self.say("Waiting for the host to start the game.")
 
     def on_update(self, message: dict[str, Any]) -> None:
         remote = self.remote
@@ -185,6 +215,8 @@ class LineClient:
     def line(self, text: str) -> None:
         """One line the player typed."""
         remote = self.remote
+        if not (self.file_prompt or self.really) and self.table_word(text):
+            return
         if remote.table is None:
             return
         if self.file_prompt:
@@ -237,6 +269,28 @@ class LineClient:
             return
         self.send_move(parsed)
 
+    def table_word(self, text: str) -> bool:
+        """``who``, ``say WORDS`` and (the host, before the game starts)
+        ``start``: True if ``text`` was one of them."""
+        word, _, rest = text.strip().partition(" ")
+        word, rest = word.lower(), rest.strip()
+        if word == "who" and not rest:
+            self.who()
+        elif word == "say":
+            if rest:
+                self.client.send({"type": "say", "text": rest})
+            else:
+                self.say("say what? (say and the words, on one line)")
+        elif word == "start" and not rest:
+            if self.remote.host and not self.presence.started:
+                self.client.send({"type": "start"})
+            else:
+                self.say("start: the game has started" if self.presence.started else NOT_HOST)
+        else:
+            return False
+        self.prompt()
+        return True
+
     def leave(self) -> None:
         """``q``, ``Really?`` y: the host ends the game for everyone (the
         host's ``bye`` ends this too); another leaves, and the seat waits."""
@@ -244,7 +298,9 @@ class LineClient:
         if self.remote.host:
             self.client.send({"type": "end"})
             return
-        self.say("You leave the table; your seat waits for you (mille --join again).")
+        self.say("You leave the table; your seat waits for you.")
+        if self.back:
+            self.say(f"To come back: {self.back}")
         self.client.send({"type": "bye"})
         self.done = True
 
@@ -297,7 +353,22 @@ def _answer_move(said: str) -> Move:
 
 HELP = """Over the network, the line mode's commands: p, u N [S], d N, y, n,
 w, r, h, t, l, q (asks Really?; then you leave, and your seat waits for you;
-the host ends the game for everyone), s (the host only), ?."""
+the host ends the game for everyone), s (the host only), ?; who (the join
+command and the seats), say WORDS (a line to the table), start (the host,
+before the game starts)."""
+NOT_HOST = "start: only the host starts the game"
+START_LINE = (
+    "Type start to begin now (a computer plays each empty seat until its person "
+    "joins); the game starts by itself when every seat is taken."
+)
+
+
+def join_line(address: str, port: int, code: str, cert: str | None) -> str:
+    """The whole command that joins the table (``mille --join ADDRESS:PORT
+    CODE``, ``--cert FILE`` with TLS), the address in brackets for IPv6."""
+    shown_address = f"[{address}]" if ":" in address else address
+    tls = f" --cert {escape(cert)}" if cert is not None else ""
+    return f"mille --join {shown_address}:{port} {code}{tls}"
 
 
 # ----- running one --------------------------------------------------------------
@@ -343,6 +414,7 @@ async def play_seat(
     *,
     typed: bool = True,
     seat_file: SeatFile | None = None,
+    back: str = "",
 ) -> int:
     """Play a seat until the game ends, the player leaves or the host goes
     away (after trying to come back); the exit status.  The player's lines
@@ -370,6 +442,7 @@ async def play_seat(
         if ui is None:
             ui = LineClient(client, out)
             ui.seat_file = seat_file
+            ui.back = back
         else:  # back with the seat's token, from the version last seen
             ui.client = client
             hello = {
@@ -500,16 +573,19 @@ def join(
     from ..net.client import resume_hello
     from ..storage.seatfile import SeatFile
 
-    hello = {"type": "hello", "protocol": PROTOCOL, "code": code, "name": name or "guest"}
+    hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL, "code": code}
+    if name is not None:  # names a seat the host left unnamed
+        hello["name"] = name
     seat_file = SeatFile(address, port, code)
     hello = resume_hello(seat_file, hello)
+    back = join_line(address, port, code, cert)  # told on leaving
     try:
         if board:
             from .remote_ui import play_board
 
-            return play_board(address, port, hello, context, color, seat_file=seat_file)
+            return play_board(address, port, hello, context, color, seat_file=seat_file, back=back)
         return asyncio.run(
-            play_seat(address, port, hello, sys.stdout, context, seat_file=seat_file)
+            play_seat(address, port, hello, sys.stdout, context, seat_file=seat_file, back=back)
         )
     except KeyboardInterrupt:
         return 130
@@ -602,6 +678,7 @@ class Hosting:
                     names={self.host_seat: self.name},
                     on_move=self.keep_after_move,
                     worker=True,  # computers and stand-ins think in a process of their own
+                    waiting_room=True,  # the host starts the game (or everyone is here)
                 )
             )
             self.address = await server.start(listen, port, context)
@@ -671,11 +748,12 @@ def host(
     address, taken = hosting.address
     shown_address = f"[{address}]" if ":" in address else address
     people = sum(1 for seat in table.seats if seat.person) - 1
-    tls = f" --cert {escape(cert)}" if cert is not None else ""
+    command = join_line(address, taken, table.code, cert)
+    table.join = command  # every seat's seats message carries it (who, J)
     print(f"mille: hosting {describe_table(session)} on {shown_address}:{taken}.")
     if people:
         print(f"Give the others ({people} seat{'s' if people > 1 else ''}) this command:")
-        print(f"  mille --join {shown_address}:{taken} {table.code}{tls}")
+        print(f"  {command}")
         if address in ("127.0.0.1", "::1"):
             print(
                 "(this host listens on this machine only: --listen ADDRESS opens it to a network)"
@@ -701,7 +779,7 @@ def host(
     if board:
         from .remote_ui import play_board
 
-        note = f"join: mille --join {shown_address}:{taken} {table.code}{tls}" if people else ""
+        note = "J: the table, the join command" if people else ""
         try:
             return play_board(
                 address,

@@ -12,12 +12,25 @@ the host).  ``play`` sends the seat's move and waits for the host's answer
 (the move as made, or the engine's refusal); ``next_hand`` waits for the
 host to deal.  :class:`Link` is the connection, in a thread of its own
 (asyncio), which answers the host's pings while the board waits for a
-key.
+key, and wakes the board's key wait through its wake-up pipe (no signal)
+when the host says something.
+
+Who is at the table comes in the host's ``seats`` messages
+(``net.client.Presence``): the lines saying who joined, dropped, left or
+came back, a computer standing in, and chat lines are the table's lines
+(``RemoteSession.tell``), shown on the error line (whole on BSD's board)
+and in the row board's log; the boards mark the names.  ``J`` shows the
+table's page (the whole join command, the seats, the last lines); before
+the game starts it is the host's waiting room (RETURN starts).  ``C``
+says a line to the table.  A prompt the table overtakes (a hidden
+question answered, the host's deal) is left, so the board follows the
+table.
 
 The board's dialogues a joiner may not have are its own
 (:class:`RemoteBsdUi`, :class:`RemoteTableUi`): ``S`` says only the host
 saves, ``O`` is not offered (the hand's order is the host's),
-``Save game?`` is not asked, and ``Another hand?`` ``y`` waits for the
+``Save game?`` is asked of the host alone (at the end, and after its
+``Q``), and ``Another hand?`` ``y`` waits for the
 host's deal, ``n`` leaves.  The host's own seat (``mille --host`` on a
 terminal) is played the same way, over loopback: its ``S`` has the host's
 table write the file, its quitting ends the game for everyone, and a
@@ -30,25 +43,31 @@ import asyncio
 import os
 import queue
 import random
-import signal
 import threading
 from collections import deque
 
+from ..engine.describe import stand_in_name
 from ..engine.moves import Event, IllegalMove, Move, Outcome
 from ..engine.table import OVER, Table
 from ..game.session import Session
 from ..net.client import (
     GONE,
+    MARKS_LEGEND,
     NOT_WELCOMED,
     TABLE_GONE,
     Client,
+    Presence,
     event_of,
     failure_reason,
     keep_token,
+    name_refused,
+    said_line,
     table_of,
 )
 from ..net.wire import ProtocolError, shown
 from . import flow
+from .curses_keys import CTRL_L, NEWLINE, RESIZE, RETURN, SPACE
+from .screen import MOVE_PROMPT
 from .table_ui import TableUi
 from .ui import Ui
 
@@ -65,6 +84,18 @@ ONLY_HOST = "Only the host may save (a save holds every hand)."
 NO_ORDER = "O is not offered over the network (the host keeps the hand's order)."
 LEFT = "You left the table; a computer plays your seat after the grace period."
 WAIT = 0.05  # seconds between two looks at the keys and the host while it is awaited
+SAY_MAX = 200  # bytes of a chat line typed
+TABLE_TITLE = "The table (J shows this page at any time)"
+START_KEYS = "RETURN: start now (a computer plays each empty seat until its person joins)"
+STARTS_ITSELF = "The game starts by itself when every seat is taken.  Another key: the board."
+BACK = "Press any key to go back to the game."
+WAITING_HOST = "Waiting for the host to start (J: the table)"
+
+
+class Overtaken(Exception):
+    """The table moved on while this seat was at its prompt (another
+    seat's hidden question was answered, the host dealt): the prompt is
+    left and the flow shows what happened."""
 
 
 class Gone(flow.Hangup):
@@ -172,11 +203,29 @@ class RemoteSession(Session):
         self.saved: dict[str, Any] | None = None  # the host's answer to a save
         self.taken = 0  # messages taken from the host
         self.idle: Callable[[], None] = lambda: None  # the board's checkpoint, while waiting
+        self.presence = Presence(self.me)
+        # what the table said (who came and went, chat), each with the log's length then
+        self.notes: list[tuple[int, str]] = []
+        self.said: list[str] = []  # the same lines, this whole game (J shows the last)
+        self.news = 0  # lines said so far (a board shows the newest on its error line)
         super().__init__(table=table_of(update["view"]), computers={}, deal_rng=random.Random(0))
         self.take(update)
 
     def __post_init__(self) -> None:
         """Nothing to check here: the people are the host's, named in each view."""
+
+    network = True  # the boards offer J (the table) and C (a chat line)
+
+    def mark(self, seat: int) -> str:
+        """The mark beside a seat's name: awaited, away, a computer for now."""
+        return self.presence.mark(seat)
+
+    def tell(self, line: str) -> None:
+        """A line from the table (who came or went, chat) for the boards."""
+        self.notes.append((len(self.log), line))
+        self.said.append(line)
+        del self.said[:-KEPT_LINES]
+        self.news += 1
 
     # ----- what the flow and the boards read -------------------------------------
 
@@ -224,6 +273,18 @@ class RemoteSession(Session):
             )
         elif kind == "saved":
             self.saved = message
+        elif kind == "seats":
+            first = not self.presence.heard
+            for line in self.presence.take(message):
+                self.tell(line)
+            if first:  # who was here first
+                here = self.presence.others_here()
+                if here:
+                    self.tell(f"At the table: {here}.")
+        elif kind == "said":
+            chat = said_line(message, self.me)
+            if chat is not None:
+                self.tell(chat)
         elif kind == "broken":
             raise Gone(f"mille: {shown(message.get('message'), 120)}")
 
@@ -235,6 +296,7 @@ class RemoteSession(Session):
             event = event_of(data)
             if event is None:  # a new hand: what came before it is gone
                 self.log.clear()
+                self.notes.clear()
                 self.pending.clear()
                 events.clear()
                 self.dealt = True
@@ -338,6 +400,37 @@ def _bye(link: Link) -> bool:
 
 
 FATAL = ("version", "wrong-code", "too-many-tries", "wrong-token", "table-full", "table-over")
+KEPT_LINES = 200  # the table's lines a joiner keeps (J shows the last)
+NEWS_SHOWN = 3  # the table's lines said at once put together on the error line
+
+
+def table_lines(session: RemoteSession, width: int, height: int) -> list[str]:
+    """J: the whole join command, the seats, and the table's last lines,
+    wrapped to ``width``, at most ``height`` lines; in the waiting room
+    (before the game starts), how the host starts it."""
+    import textwrap
+
+    presence = session.presence
+    lines = [TABLE_TITLE, ""]
+    if presence.join:
+        lines.append("To join, the others type:")
+        lines += textwrap.wrap(presence.join, width, initial_indent="  ", subsequent_indent="  ")
+    lines += ["Seats:", *presence.seat_lines(), f"Marks beside the names: {MARKS_LEGEND}"]
+    foot = [""]
+    if not presence.started:
+        foot += [START_KEYS, STARTS_ITSELF] if session.host else [WAITING_HOST + ".", BACK]
+    else:
+        foot.append(BACK)
+    room = height - len(lines) - len(foot) - 1
+    said = [
+        row
+        for line in session.said
+        for row in textwrap.wrap(line, width, subsequent_indent="  ") or [""]
+    ]
+    if said and room > 0:
+        lines += ["", "Lately:", *said[-max(room - 1, 0) :]] if room > 1 else []
+    return [line[:width] for line in lines + foot][:height]
+
 
 if TYPE_CHECKING:
     _Base = Ui
@@ -348,20 +441,120 @@ else:
 class _Remote(_Base):
     """The dialogues of a remote seat's board (see the module docstring)."""
 
-    painted: tuple[int, int] = (0, 0)  # the table and log last drawn while waiting
-    heard = False  # the host said something (the link woke the key reader)
+    painted: tuple[int, int, int] = (0, 0, 0)  # the table, log and news last drawn waiting
 
-    def sync_size(self) -> None:
-        """After SIGWINCH, which the link also sends when the host says
-        something: take it (a name, the host gone) and draw it."""
-        if not self.heard:
-            super().sync_size()
-            return
-        self.heard = False
+    news_shown = 0  # the table's lines already put on the error line
+    choosing = False  # at the seat's own prompt (its move), which the table may overtake
+    asking_deal = False  # a joiner at Another hand?, which the host's deal overtakes
+
+    def take_news(self) -> None:
+        """The link woke the key reader (the host said something): take it
+        and draw it."""
         session = self.session
         if isinstance(session, RemoteSession):
             session.drain()
+            self.show_news()
+            if self.choosing and (session.pending or not session.human_to_move):
+                raise Overtaken  # the move asked for is no longer this seat's
+            if self.asking_deal and session.table.phase != OVER:
+                raise Overtaken  # the host dealt: the joiner plays on
         self.render()
+
+    def show_news(self) -> None:
+        """The table's new lines (who came or went, chat: the last
+        ``NEWS_SHOWN``) on the error line; J shows them all, whole."""
+        session = self.session
+        if not isinstance(session, RemoteSession) or session.news == self.news_shown:
+            return
+        new = min(session.news - self.news_shown, NEWS_SHOWN)
+        self.news_shown = session.news
+        if session.said:
+            self.note("  ".join(session.said[-new:]))
+
+    def started(self) -> None:
+        """The game's first screen; before the game starts (the waiting
+        room), the host sees the table page, a joiner is told whom it waits for."""
+        super().started()
+        session = self.session
+        if isinstance(session, RemoteSession):
+            session.drain()
+            self.show_news()
+            if not session.presence.started:
+                if session.host:
+                    self.show_table()
+                else:
+                    session.tell(WAITING_HOST + ".")
+                    self.show_news()
+                    self.render()
+
+    def show_table(self) -> None:
+        """J: the table's page (the join command, the seats, the last
+        lines), kept up to date until a key; in the waiting room the host's
+        RETURN starts the game, which also starts once every seat is taken."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+        screen = self.screen
+
+        def page() -> list[str]:  # at the terminal's size now
+            height, width = screen.scr.getmaxyx()
+            return table_lines(session, width - 1, height)
+
+        screen.page = page
+        room = not session.presence.started
+        shown = -1
+        try:
+            while True:
+                self.checkpoint()
+                session.drain()
+                if room and session.presence.started:
+                    return  # every seat is taken: the game starts
+                if self.winched:
+                    self.winched = False
+                    self.sync_size()
+                    shown = -1
+                if self.heard:
+                    self.heard = False
+                if self.interrupted and not self.in_really:
+                    self.interrupted = False
+                    self.really()
+                    shown = -1
+                if session.taken != shown:
+                    shown = session.taken
+                    self.render()
+                key = self.keys.next_byte(WAIT)
+                if key is None:
+                    continue
+                if key == RESIZE:
+                    if self.keys.keyboard.size() is None:
+                        screen.resized()
+                    shown = -1
+                    continue
+                if key == CTRL_L:
+                    self.redraw()
+                    continue
+                if room and session.host and key in (RETURN, NEWLINE, SPACE):
+                    session.link.send({"type": "start"})
+                return
+        finally:
+            screen.page = None
+            self.heard = True  # what came meanwhile is looked at again (a prompt overtaken)
+            self.show_news()
+            self.render()
+
+    def chat(self) -> None:
+        """C: a line to the table (``say:``), sent to every seat."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+        screen = self.screen
+        kept = screen.prompt, screen.echo, screen.ghost
+        try:
+            text = self.read_line("say:", SAY_MAX).decode("utf-8", "replace").strip()
+        finally:
+            screen.prompt, screen.echo, screen.ghost = kept
+        if text:
+            session.link.send({"type": "say", "text": text})
 
     @property
     def is_host(self) -> bool:
@@ -387,11 +580,41 @@ class _Remote(_Base):
         self.save_failed(shown(answer.get("reason"), 100))
         return False
 
+    def read_move(self) -> Move | None:
+        """The seat's command at ``>>:Move:``; None (nothing done) if the
+        table moves on meanwhile: the flow then shows the moves, and the
+        board follows the table while it waits at any prompt."""
+        self.choosing = True
+        try:
+            return super().read_move()
+        except Overtaken:
+            self.screen.set_prompt(MOVE_PROMPT)
+            return None
+        finally:
+            self.choosing = False
+
+    def really(self) -> None:
+        """Q and ^C: ``Really?``; the host, leaving (which ends the game for
+        everyone), is then asked ``Save game?`` as at home; a save that
+        fails keeps the game going."""
+        try:
+            super().really()
+        except flow.Quit:
+            if self.is_host and self.ask("Save game?") and not self.save():
+                return
+            raise
+
     def ask(self, question: str, can_save: bool = True) -> bool:
-        if question == "Save game?":
-            return False  # the host holds the game
+        if question == "Save game?":  # the host holds the game: only it saves
+            return self.is_host and flow.ask(self, question, can_save=False)
         if question in ("Another hand?", "Another game?") and not self.is_host:
-            answer = flow.ask(self, question, can_save=False)
+            self.asking_deal = True
+            try:
+                answer = flow.ask(self, question, can_save=False)
+            except Overtaken:  # the host dealt meanwhile: the next hand is on
+                return True
+            finally:
+                self.asking_deal = False
             if answer:
                 self.note("Waiting for the host to deal.")
                 self.render()
@@ -408,13 +631,24 @@ class _Remote(_Base):
         waits for your turn (and the keys after it)."""
         self.checkpoint()
         session = self.session
-        shown = (id(session.table), len(session.log))
+        screen = self.screen
+        if not self.keys.pending and (screen.prompt, screen.echo, screen.ghost) != (
+            MOVE_PROMPT,
+            "",
+            "",
+        ):  # what was typed or answered is done: no stale text while waiting
+            screen.set_prompt(MOVE_PROMPT)
+        self.show_news()
+        taken = session.taken if isinstance(session, RemoteSession) else 0
+        shown = (id(session.table), len(session.log), taken)
         if shown != self.painted:  # what the host said meanwhile, on the board
             self.painted = shown
             self.render()
         if self.winched:
             self.winched = False
             self.sync_size()
+        if self.heard:
+            self.heard = False
         if self.interrupted and not self.in_really:
             self.interrupted = False
             self.really()
@@ -424,13 +658,22 @@ class _Remote(_Base):
         key = self.keys.next_byte(WAIT)
         if key is None:
             return
+        if key == RESIZE:  # (not kept for your turn: the keys after it are read)
+            if self.keys.keyboard.size() is None:
+                self.screen.resized()
+            self.render()
+            return
         if key in (ord("q"), ord("Q")):
             self.really()
         elif key in (ord("s"), ord("S")):
             self.save()
-        elif key == 12:  # ^L
+        elif key in (ord("j"), ord("J")):
+            self.show_table()
+        elif key in (ord("c"), ord("C")):
+            self.chat()
+        elif key == CTRL_L:
             self.redraw()
-        else:
+        elif 0 <= key <= 255:
             self.keys.pending.append(key)
         self.render()
 
@@ -441,6 +684,36 @@ class RemoteBsdUi(_Remote, Ui):
 
 class RemoteTableUi(_Remote, TableUi):
     """The board with a row per side for a remote seat."""
+
+    def waiting(self) -> None:
+        """As a remote seat waits; the status follows who is there (a
+        person who drops is waited for, not thinking)."""
+        if self.screen.thinking or self.screen.awaited:
+            self.screen.thinking = self.thinker()
+        super().waiting()
+
+    def thinker(self) -> str:
+        """Who decides next: a connected person (or a computer, standing in
+        for one: ``Computer (for Bob)``) is thinking; for a person who is
+        not there, the status says ``waiting for Bob``."""
+        name = super().thinker()
+        session = self.session
+        self.screen.awaited = ""
+        if isinstance(session, RemoteSession) and not session.presence.started:
+            self.screen.awaited = "the host to start"  # the waiting room: nobody thinks
+            return ""
+        seat = session.table.current_player
+        if not name or not isinstance(session, RemoteSession) or seat is None:
+            return name
+        if seat not in session.people:
+            return name
+        status = session.presence.status(seat)
+        if status == "computer-for-now":
+            return stand_in_name(name)
+        if status not in ("here", ""):
+            self.screen.awaited = name
+            return ""
+        return name
 
 
 def board_for(session: Session) -> type[Ui]:
@@ -459,12 +732,14 @@ def play_board(
     note: str = "",
     keep: Callable[[str], str] | None = None,
     seat_file: SeatFile | None = None,
+    back: str = "",
 ) -> int:
     """``mille --join`` on a terminal: the seat on its board; the exit
     status.  The host's own seat (``mille --host``) too: ``note`` on the
     error line first (the join command), ``keep`` keeps the game after a
     hang-up (the line to tell), and quitting ends the game for everyone.
-    ``seat_file`` keeps a joiner's token (``mille --join``)."""
+    ``seat_file`` keeps a joiner's token (``mille --join``), ``back`` is
+    the command that comes back to the seat (told on leaving)."""
     import sys
 
     from . import tui
@@ -472,6 +747,7 @@ def play_board(
     link = Link(address, port, hello, context)
     link.start()
     welcome: dict[str, Any] | None = None
+    early: list[dict[str, Any]] = []  # who sits where, said before the first update
     while True:  # before curses: a refusal is one line
         message = link.inbox.get()
         if message is None:
@@ -490,9 +766,16 @@ def play_board(
         if kind == "welcome":
             welcome = message
             keep_token(seat_file, int(message.get("seat", 0)), str(message.get("token")))
+        elif kind == "seats":
+            early.append(message)
         elif kind == "update" and welcome is not None:
             break
     session = RemoteSession(link, welcome, message)
+    for said in early:
+        session.take(said)
+    refused = name_refused(welcome)
+    if refused:  # why the joiner's --name is not the seat's: among the table's lines
+        session.tell(refused)
     left: list[Gone] = []
 
     def gone(exc: flow.Hangup) -> tuple[str, int]:
@@ -513,14 +796,11 @@ def play_board(
         assert isinstance(ui, _Remote)
         session.idle = ui.waiting
 
-        def wake() -> None:  # the key reader looks at its flags when a signal comes
+        def wake() -> None:  # the key reader's wait ends: it looks at its flags
             ui.heard = True
             if not link.thread.is_alive() or not link.inbox.empty() and _bye(link):
                 ui.stop = ui.stop or "the host"
-            try:
-                signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGWINCH)
-            except (AttributeError, OSError, ValueError):
-                pass
+            ui.keys.keyboard.wake()
 
         link.wake = wake
         return ui
@@ -539,5 +819,7 @@ def play_board(
     link.close(bye=not left)
     if status == 0 and not left:
         print(LEFT)
+        if back:
+            print(f"To come back: {back}")
         sys.stdout.flush()
     return status

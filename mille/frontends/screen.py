@@ -17,6 +17,7 @@ from __future__ import annotations
 import abc
 import curses
 import os
+from collections.abc import Callable
 
 from ..engine.describe import YOU
 from ..engine.table import OVER, Outcome, Table
@@ -62,6 +63,13 @@ def fit_line(text: str, width: int) -> str:
     return text[:space].rstrip(" ,-") + ELLIPSIS
 
 
+def presence_mark(session: Session, seat: int) -> str:
+    """The mark beside a seat's name (a network seat's board: awaited,
+    away, a computer for now); "" at one keyboard."""
+    mark = getattr(session, "mark", None)
+    return str(mark(seat)) if callable(mark) else ""
+
+
 def hand_off_lines(name: str) -> list[str]:
     """The hand-off page's words (both boards).
 
@@ -105,6 +113,7 @@ class Screen(abc.ABC):
         self.ghost = ""  # a refused slot key, shown until overwritten (as BSD)
         self.too_small = False
         self.helping = False  # the help screen is up
+        self.page: Callable[[], list[str]] | None = None  # a page up instead of the board (J)
         self.bell = False  # a beep is due with the next screen update
         self.tracking = False  # T: the card tracker is on (a UI setting, not saved)
         self.hinted: tuple[Table, str] | None = None  # the last hint and its position
@@ -157,6 +166,9 @@ class Screen(abc.ABC):
             self.draw_hand_off()
         elif self.helping:
             for y, line in enumerate(self.help_lines()):
+                self.put(y, 0, line)
+        elif self.page is not None:
+            for y, line in enumerate(self.page()):
                 self.put(y, 0, line)
         elif self.viewing is not None:
             self.draw_view()

@@ -62,7 +62,7 @@ from ..engine.text import ELLIPSIS, fit, shorten
 from ..engine.text import width as text_width
 from ..engine.view import SeatView
 from ..game.session import Session
-from .screen import MOVE_PROMPT, Screen, tracker_cells
+from .screen import MOVE_PROMPT, Screen, presence_mark, tracker_cells
 
 COLS = 80
 LAST_COL = COLS - 1
@@ -112,11 +112,15 @@ QUESTIONS = ("Coup Fourre?", "Extension?")
 CONTEXT_X = 16  # a question's context, after the prompt and its answer
 
 
-def table_help(rules: Rules, level: str = "standard") -> list[str]:
+NETWORK_KEYS = "  J      the table: who is here, the join command   C      a line to the table"
+
+
+def table_help(rules: Rules, level: str = "standard", network: bool = False) -> list[str]:
     """``?`` on the N-seat board: the keys and the rules that apply to
     ``rules`` (a side to name only with three sides or more, Extension?
-    only where there is one, partners only in a team game), then the
-    options in force; at most 24 lines of at most 79 columns."""
+    only where there is one, partners only in a team game; J and C in a
+    ``network`` game), then the options in force; at most 24 lines of at
+    most 79 columns."""
     questions = "Coup Fourre?" + (", Extension?" if rules.extension is not None else "")
     if rules.discard_safeties:
         questions += ", Discard a safety?"
@@ -140,6 +144,8 @@ def table_help(rules: Rules, level: str = "standard") -> list[str]:
         "  H      hint: the expert's move   T      cards not seen yet (on / off)",
         "  L      the hand so far (scroll)  ?      this help     Q, ^C  quit (Really?)",
     ]
+    if network:
+        lines.append(NETWORK_KEYS)
     lines += textwrap.wrap(f"Yes/no: y, n, S (save first), ^L; {questions}: H, T, L too.", LAST_COL)
     if rules.perfect_crossing:
         race = "Race to exactly the target."
@@ -267,8 +273,14 @@ def log_lines(session: Session, seat: int = YOU) -> list[str]:
     """What happened since ``seat``'s last turn, as its event stream tells
     it; at the end of a hand, how it ended (and the game)."""
     table = session.view(seat)
-    events = since_last_turn(session.events(seat), seat)
-    lines = [line for event in events for line in describe(table, event)]
+    every = session.events(seat)
+    start = recent(every, seat)
+    notes: list[tuple[int, str]] = getattr(session, "notes", [])  # a network table's lines
+    lines = []
+    for index in range(start, len(every)):
+        lines += [text for at, text in notes if at == index]
+        lines += describe(table, every[index])
+    lines += [text for at, text in notes if at >= len(every)]
     return lines + end_lines(table)
 
 
@@ -346,11 +358,13 @@ class TableBoard(Screen):
     TRACKER_HIDES_SCORES = False  # the tracker takes the log's place; W is W
 
     thinking = ""  # the computer deciding now, shown on the status line
+    awaited = ""  # the person the table waits for (away), shown there instead
     colored = False  # the colour pairs are set up (tui: a terminal with colour, wanted)
     error_y, log_bottom, hint_y = ERROR_Y, LOG_BOTTOM, HINT_Y  # on 24 rows (layout)
 
     def help_lines(self) -> list[str]:
-        return table_help(self.session.rules, self.session.level)
+        network = bool(getattr(self.session, "network", False))
+        return table_help(self.session.rules, self.session.level, network)
 
     def layout(self) -> None:
         """The bottom rows follow the terminal's height: prompt and error
@@ -366,6 +380,8 @@ class TableBoard(Screen):
         options that differ from the preset's and the computers' level."""
         if self.thinking:
             return f"{self.thinking} is thinking..."
+        if self.awaited:
+            return f"waiting for {self.awaited}"
         if self.prompt != MOVE_PROMPT:
             return ""
         words = option_summary(self.session.rules, self.session.level)
@@ -465,6 +481,9 @@ class TableBoard(Screen):
             battle, speed = top_cards(table, side)
             attr = curses.A_BOLD | self.pair(YOU_PAIR) if side == table.side_of(table.seat) else 0
             self.field(y, NUMBER, str(side), attr)
+            seats = rules.members(side)
+            if len(seats) == 1:  # a network seat's mark: awaited, away, a computer for now
+                self.put(y, 0, presence_mark(self.session, seats[0]))
             self.field(y, NAME, side_name(rules, side, table.seat, table.names), attr)
             self.field(y, MILES, str(tab.mileage))
             self.field(y, BATTLE, card_name(battle), self.card_attr(battle))

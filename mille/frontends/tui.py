@@ -144,7 +144,7 @@ def install(ui: Ui) -> list[Callable[[], None]]:
             for fd in (read_end, write_end):
                 os.set_blocking(fd, False)
             previous_fd = set_wakeup_fd(write_end)
-            keyboard = TtyKeyboard(ui.scr, sys.stdin.fileno(), read_end)
+            keyboard = TtyKeyboard(ui.scr, sys.stdin.fileno(), read_end, write_end)
         except (OSError, ValueError):  # not the main thread, no stdin, ...
             os.close(read_end)
             os.close(write_end)

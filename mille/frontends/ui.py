@@ -65,6 +65,8 @@ PAUSE_PROMPT = "Your side was hit: press a key"  # a person handed the keyboard 
 HINT_QUESTIONS = ("Coup Fourre?", "Extension?", "Discard a safety?")  # they take H and T
 LOG_QUESTIONS = HINT_QUESTIONS + ("Another hand?", "Another game?")  # and L
 WELCOME = "? help  H hint  T tracker  L log"  # a first run, until the first key
+NO_TABLE = "J: the table of a network game"
+NO_CHAT = "C: chat is for a network game"
 NAME_MAX = 255  # bytes in a file: name (BSD reads it into 256 bytes; 255 is NAME_MAX)
 
 # L's keys to scroll the hand so far
@@ -110,6 +112,7 @@ class Ui:
         self.in_really = False
         self.saved = False  # the last yes/no prompt saved the game (BSD's Saved)
         self.welcoming = False  # WELCOME is on the error line until the first key
+        self.heard = False  # news from elsewhere (the host) woke the key reader
 
     # ----- the screen ------------------------------------------------------
 
@@ -202,6 +205,9 @@ class Ui:
             if self.winched:
                 self.winched = False
                 self.sync_size()
+            if self.heard:
+                self.heard = False
+                self.take_news()
             if self.interrupted and not self.screen.too_small:
                 self.interrupted = False
                 if not self.in_really:
@@ -234,6 +240,10 @@ class Ui:
     def sync_size(self) -> None:
         """Follow the terminal's size (after SIGWINCH) and repaint it all."""
         self.screen.follow(self.keys.keyboard.size())
+
+    def take_news(self) -> None:
+        """Something woke the key reader with news (a network seat: the
+        host said something): take it and draw it."""
 
     # ----- dialogues -------------------------------------------------------
 
@@ -326,7 +336,12 @@ class Ui:
         At most NAME_MAX bytes (BSD's buffer is 256 bytes): more keys beep,
         as do escape sequences.  Linear in the keys typed or pasted.
         """
-        self.set_prompt("file:")
+        return os.fsdecode(self.read_line("file:", NAME_MAX))
+
+    def read_line(self, prompt: str, limit: int) -> bytes:
+        """A line typed at ``prompt``: at most ``limit`` bytes, erase and
+        kill; RETURN ends it."""
+        self.set_prompt(prompt)
         typed = bytearray()
         while True:
             key = self.read_key()
@@ -339,13 +354,13 @@ class Ui:
                     typed.pop()
             elif is_kill(key):
                 typed.clear()
-            elif 0 <= key < 256 and len(typed) < NAME_MAX:
+            elif 0 <= key < 256 and len(typed) < limit:
                 typed.append(key)
             else:
                 self.beep()
                 continue
             self.screen.echo = shown_name(bytes(typed), self.screen.encoding)
-        return os.fsdecode(bytes(typed))
+        return bytes(typed)
 
     def show_help(self) -> None:
         """``?``: the keys and the rules on one screen, until a key."""
@@ -437,12 +452,26 @@ class Ui:
                 self.error("E: command not implemented")
             elif char == "?":
                 self.show_help()
+            elif char == "J":
+                self.show_table()
+            elif char == "C":
+                self.chat()
             elif char == "L":
                 self.show_log()
             elif key in (RETURN, NEWLINE, SPACE, 0):
                 pass
             else:
                 self.error(f"unknown command: {self.keys.key_text(ord(char) if char else key)}")
+
+    def show_table(self) -> None:
+        """J: the network table's page (a network seat's board); at one
+        keyboard there is none."""
+        self.error(NO_TABLE)
+
+    def chat(self) -> None:
+        """C: a line to the table (a network seat's board); at one
+        keyboard there is nobody else to read it."""
+        self.error(NO_CHAT)
 
     def use(self, slot: int) -> Move | None:
         """The move for ``U`` and a slot (None: the command was abandoned).

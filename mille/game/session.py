@@ -88,6 +88,8 @@ class Session:
     # played over the network (set by the host's ``net.seats.Feed``, so a
     # resumed hosted game has it again; not saved): see ``calls_coup``
     networked: bool = False
+    # this hand's chat lines (a network table's): the log's length when said, seat, text
+    chat: list[tuple[int, int, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for seat in range(self.table.rules.players):
@@ -253,6 +255,7 @@ class Session:
         """Bank the finished hand and deal the next one."""
         self.table.new_hand(self.deal_rng)
         self.log.clear()
+        self.chat.clear()
         self._deal_computers_in()
 
     def _deal_computers_in(self) -> None:

@@ -34,7 +34,7 @@ no version: that a seat could have made a coup fourre is its secret.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engine.cards import HAND_SLOTS, NO_CARD
 from ..engine.moves import COUP, IllegalMove, Move
@@ -51,6 +51,9 @@ if TYPE_CHECKING:
     from ..game.session import Session
     from ..players.base import Player
 
+NAME_OP = "="  # ``=SEAT=NAME`` in ``ops``: a person seat named (no name holds "=")
+SAY_OP = "#"  # ``#SEAT:TEXT`` in ``ops``: a chat line said (kept in the save's log)
+STAND_IN_OP = "!"  # before a move's text in ``ops``: a computer made it for an absent person
 KEPT_EVENTS = 2000  # events kept per seat for a client that comes back
 
 
@@ -157,7 +160,7 @@ class Feed:
         # a move that waits for another seat's Coup Fourre? (seat, version, move)
         self.waiting: tuple[int, int, Move] | None = None
         self.stamp = 0  # changes whenever the table does
-        # the moves made (as text, and "deal"), for a worker's replica, when one listens
+        # the moves made (as text, "deal", a seat named), for a worker's replica, when one listens
         self.ops: list[str] | None = None
         self._shared: dict[str, Any] = {}
         self._shared_key: tuple[int, int, int] | None = None
@@ -206,7 +209,10 @@ class Feed:
         log = session.log
         changed: set[int] = set()
         if self.ops is not None:
-            self.ops.extend(str(event.outcome.move) for event in log[self._read :])
+            self.ops.extend(
+                STAND_IN_OP * event.stand_in + str(event.outcome.move)
+                for event in log[self._read :]
+            )
         for seat in range(self.players):
             for event in session.events(seat, self._read):  # the seat's stream
                 self._show(seat, {"version": self.version(seat) + 1} | event_to_dict(event))
@@ -232,22 +238,50 @@ class Feed:
 
     def rename(self, seat: int, name: object) -> str:
         """The person at ``seat`` is called ``name`` if a person may be
-        (``check_name``) and nobody else at the table is; the seat's name
-        in force either way (the session's: a save keeps it)."""
+        (:meth:`name_seat`); the seat's name in force either way (the
+        session's: a save keeps it)."""
+        self.name_seat(seat, name)
+        return self.session.people[seat]
+
+    def say(self, seat: int, text: str) -> None:
+        """A chat line, kept with the hand's log (the save keeps it); it
+        changes nothing else: no version, no view."""
+        self.session.chat.append((len(self.session.log), seat, text))
+        if self.ops is not None:  # the worker's replica saves: it keeps it too
+            self.ops.append(f"{SAY_OP}{seat}:{text}")
+
+    def name(self, seat: int) -> str:
+        """The person at ``seat``'s name (the session's)."""
+        return self.session.people[seat]
+
+    def named(self, seat: int) -> bool:
+        """The person seat has a name of its own (not ``Player N``)."""
+        from ..game.session import default_name
+
+        return self.session.people.get(seat, default_name(seat)) != default_name(seat)
+
+    def name_seat(self, seat: int, name: object) -> str | None:
+        """Call the person at ``seat`` ``name`` if a person may be called so
+        (``check_name``) and nobody else at the table is; why not, if not
+        (None: named so, or no name given)."""
         from ..game.session import BadName, check_name
 
         people = self.session.people
-        if isinstance(name, str):
-            try:
-                name = check_name(name.strip())
-            except BadName:
-                pass
-            else:
-                taken = {other.casefold() for s, other in people.items() if s != seat}
-                if name.casefold() not in taken:
-                    people[seat] = name
-                    self.stamp += 1  # every seat's view names it
-        return people[seat]
+        if not isinstance(name, str):
+            return None
+        try:
+            name = check_name(name.strip())
+        except BadName as exc:
+            return str(exc)
+        taken = {other.casefold() for s, other in people.items() if s != seat}
+        if name.casefold() in taken:
+            return f"{name!r} is taken at this table"
+        if people.get(seat) != name:
+            people[seat] = name
+            self.stamp += 1  # every seat's view names it
+            if self.ops is not None:  # the worker's replica, which saves, names it too
+                self.ops.append(f"{NAME_OP}{seat}{NAME_OP}{name}")
+        return None
 
     def hand_over(self) -> bool:
         return self.session.table.hand_over
@@ -321,11 +355,19 @@ class Feed:
             raise ValueError(f"no computer plays seat {seat}")
         return player.choose(SeatView(self.session.table, seat))
 
-    def computer_plays(self, seat: int, move: Move) -> Played:
-        """Make the move a computer chose for ``seat`` (by :meth:`think`)."""
+    def computer_plays(self, seat: int, move: Move, stand_in: bool = False) -> Played:
+        """Make the move a computer chose for ``seat`` (by :meth:`think`);
+        ``stand_in``: for the seat's person, away, so the log credits the
+        computer (``Event.stand_in``) on every screen and in the save."""
         if self.session.table.current_player != seat:
             raise IllegalMove("not your turn")
+        log = self.session.log
+        start = len(log)
         self._play(move)
+        if stand_in:
+            for index in range(start, len(log)):
+                if log[index].outcome.seat == seat:
+                    log[index] = replace(log[index], stand_in=True)
         return self._after()
 
     def take_ops(self) -> list[str]:

@@ -17,7 +17,15 @@ down per address, and an address with too many is refused for a while.
 A computer's ``choose`` runs in a worker thread, so the other tables,
 pings and clients go on while it thinks.  A person who drops keeps the
 seat: a computer plays it after ``grace`` seconds, until the person comes
-back with the token; the others are told who is away.
+back with the token; the others are told who is away (``seats``), and a
+move a computer makes for an absent person is marked so (``stand_in``).
+
+A table may open as a waiting room: nothing is played until the host
+starts it or every person seat is taken; each seat still free is then
+played by a computer until someone takes it.  The host's names stand: a
+joiner's name names only a seat the host left unnamed, and a joiner whose
+name is a seat's takes that seat.  ``say`` is a chat line to every seat,
+escaped and limited.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from dataclasses import dataclass, field
 
 from ..engine.moves import IllegalMove
 from ..engine.text import escape, shorten
+from ..storage.current import MAX_SAY
 from .seats import Feed, keep, save, saved_bytes
 from .wire import (
     BAD_MESSAGE,
@@ -87,6 +96,9 @@ FAIL_DELAY = 0.25  # the answer to a wrong code waits this long, doubled each ti
 MAX_FAIL_DELAY = 4.0
 MAX_PER_ADDRESS = 32  # connections open at once from one address
 MAX_ADDRESSES = 10000  # addresses whose failures are remembered
+SAY_BURST = 5  # chat lines one connection may say in SAY_WINDOW seconds
+SAY_WINDOW = 10.0
+MAX_CHAT_KEPT = 50  # the last chat lines the table keeps
 SWITCH = 0.0005  # seconds a thread holds the interpreter before the others may run
 
 
@@ -134,6 +146,7 @@ class Seat:
     away_since: float | None = None  # monotonic time the person dropped
     stand_in: bool = False  # a computer plays it while the person is away
     timer: asyncio.TimerHandle | None = None
+    left: bool = False  # the person said bye (rather than dropped)
 
 
 @dataclass(eq=False)
@@ -151,6 +164,8 @@ class Connection:
     closed: bool = False
     tokens: float = 0.0
     refilled: float = field(default_factory=time.monotonic)
+    said: deque[float] = field(default_factory=deque)  # when its chat lines were said
+    said_bye: bool = False  # the client left (bye), rather than dropped
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a client too far behind is cut."""
@@ -211,6 +226,7 @@ class Host:
         on_move: Callable[[], None] | None = None,
         auto_deal: bool = False,
         worker: bool = False,
+        waiting_room: bool = False,
     ) -> None:
         self.feed = Feed(session)
         self.auto_deal = auto_deal  # deal each next hand at once (a table of computers)
@@ -234,14 +250,43 @@ class Host:
             seat.host = True
             seat.token = secrets.token_urlsafe(24)
         self.over = False
+        # a waiting room: nothing is played until the host starts the game
+        # (``start``, or its first move) or every person seat is taken
+        self.started = not waiting_room
+        self.join = ""  # the command that joins this table (the host's, for every seat)
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
+        self.chat: list[dict[str, Any]] = []  # the last chat lines said
         self.updates = 0  # updates sent (the bench counts them)
 
     # ----- seats ----------------------------------------------------------------------
 
-    def free_seat(self) -> Seat | None:
-        return next((s for s in self.seats if s.person and s.token is None), None)
+    def free_seat(self, name: object = None) -> Seat | None:
+        """The free person seat for someone called ``name``: the seat of
+        that name (a resumed game gives each named seat back to its
+        person), else the first the host left unnamed, else the first."""
+        free = [s for s in self.seats if s.person and s.token is None]
+        if isinstance(name, str):
+            wanted = name.strip().casefold()
+            for seat in free:
+                if seat.name.casefold() == wanted:
+                    return seat
+        unnamed = [s for s in free if not self.feed.named(s.number)]
+        chosen = unnamed or free
+        return chosen[0] if chosen else None
+
+    def name_seat(self, seat: Seat, name: object) -> str | None:
+        """A joiner's ``--name`` names a seat the host left unnamed; why
+        it does not, if not (None: named so, or no name given)."""
+        if not isinstance(name, str):
+            return None
+        if self.feed.named(seat.number):
+            if name.strip().casefold() == seat.name.casefold():
+                return None
+            return f"the host named this seat {seat.name}"
+        reason = self.feed.name_seat(seat.number, name)
+        seat.name = clean_name(self.feed.name(seat.number), seat.number)
+        return reason
 
     def seat_of(self, token: str) -> Seat | None:
         found = None
@@ -262,15 +307,25 @@ class Host:
                 status = "computer-for-now"
             elif seat.token is None:
                 status = "free"
+            elif seat.left:
+                status = "left"
             else:
                 status = "away"
             rows.append(
                 {"seat": seat.number, "name": seat.name, "status": status, "host": seat.host}
             )
-        return {"type": "seats", "seats": rows, "waiting_for": self.waiting_for()}
+        return {
+            "type": "seats",
+            "seats": rows,
+            "waiting_for": self.waiting_for(),
+            "started": self.started,
+            "join": self.join,
+        }
 
     def waiting_for(self) -> int | None:
         """The person the table waits for (away, before the computer takes over)."""
+        if not self.started:
+            return None
         seat = self.feed.to_decide()
         if seat is None:
             host = next((s for s in self.seats if s.host), None)
@@ -289,13 +344,30 @@ class Host:
             old.close()
         seat.conn = conn
         seat.away_since = None
-        seat.stand_in = False
+        seat.stand_in = seat.left = False
         if seat.timer is not None:
             seat.timer.cancel()
             seat.timer = None
         conn.seat = seat
         conn.table = self
+        if not self.started and all(s.conn is not None for s in self.seats if s.person):
+            self.start()  # every person is here: the waiting room is over
+        else:
+            self.broadcast_seats()
+
+    def start(self) -> None:
+        """The host starts the game (or every person is here): a computer
+        plays each person seat nobody has taken until someone does; a seat
+        whose person is away waits the grace period."""
+        if self.started:
+            return
+        self.started = True
+        for seat in self.seats:
+            if seat.person and seat.conn is None and seat.token is None:
+                seat.stand_in = True
+        self.open_seats()
         self.broadcast_seats()
+        self.wake.set()
 
     def detach(self, conn: Connection) -> None:
         """``conn`` is gone: its seat waits for it, then a computer plays it."""
@@ -304,7 +376,8 @@ class Host:
             return
         seat.conn = None
         seat.away_since = time.monotonic()
-        if not self.over:
+        seat.left = conn.said_bye
+        if not self.over and self.started:
             loop = asyncio.get_running_loop()
             seat.timer = loop.call_later(self.limits.grace, self._grace_over, seat)
         self.broadcast_seats()
@@ -312,9 +385,11 @@ class Host:
     def open_seats(self) -> None:
         """The person seats nobody holds yet wait the grace period too, then
         a computer plays each until someone takes it."""
+        if not self.started:  # the waiting room: no grace runs out before the start
+            return
         loop = asyncio.get_running_loop()
         for seat in self.seats:
-            if seat.person and seat.conn is None and seat.timer is None:
+            if seat.person and seat.conn is None and seat.timer is None and not seat.stand_in:
                 seat.away_since = time.monotonic()
                 seat.timer = loop.call_later(self.limits.grace, self._grace_over, seat)
 
@@ -388,6 +463,11 @@ class Host:
         move = parse_move(message.get("move"))
         if self.over:
             raise ProtocolError(TABLE_OVER)
+        if not self.started:
+            if not seat.host:
+                conn.send(error(REFUSED, "the host has not started the game yet"))
+                return
+            self.start()  # the host's first move starts the game
         try:
             played = self.feed.play(seat.number, version, move)
         except IllegalMove as exc:
@@ -406,6 +486,31 @@ class Host:
             return
         self.feed.next_hand()
         self.moved([])
+
+    def say(self, conn: Connection, message: dict[str, Any]) -> None:
+        """A chat line from ``conn``'s person to every seat: escaped, at
+        most ``MAX_SAY`` characters, ``SAY_BURST`` lines in ``SAY_WINDOW``
+        seconds; it carries no game data."""
+        seat = conn.seat
+        assert seat is not None
+        text = read_field(message, "text", str)
+        text = shorten(escape(" ".join(text.split())), MAX_SAY)
+        if not text:
+            return
+        now = time.monotonic()
+        said = conn.said
+        while said and now - said[0] > SAY_WINDOW:
+            said.popleft()
+        if len(said) >= SAY_BURST:
+            conn.send(error(TOO_FAST, "too many chat lines: wait a few seconds"))
+            return
+        said.append(now)
+        self.feed.say(seat.number, text)
+        line = {"type": "said", "seat": seat.number, "name": seat.name, "text": text}
+        self.chat.append(line)
+        del self.chat[:-MAX_CHAT_KEPT]
+        for other in self.connections():
+            other.send(line)
 
     def end(self, reason: str = "the host ended the game") -> None:
         """The table is over: every client is told and cut."""
@@ -480,6 +585,10 @@ class Host:
         if self.worker:
             await self._start_worker()
         while not self.over:
+            if not self.started:
+                self.wake.clear()
+                await self.wake.wait()
+                continue
             seat = feed.to_decide()
             if seat is None and feed.hand_over() and (self.auto_deal or self.deals_for_host()):
                 feed.next_hand()
@@ -495,9 +604,11 @@ class Host:
             seed = secrets.randbits(32)
             move = await self._think(seat, seed if entry.person else None)
             if self.over or feed.stamp != stamp or feed.to_decide() != seat:
-                continue  # the table changed meanwhile (the person came back)
+                continue  # the table changed meanwhile
+            if entry.person and not entry.stand_in:
+                continue  # the person came back meanwhile: the move is theirs
             try:
-                played = feed.computer_plays(seat, move)
+                played = feed.computer_plays(seat, move, stand_in=entry.person)
             except IllegalMove:  # the worker's replica went astray: think here from now on
                 self.thinker = None
                 continue
@@ -705,7 +816,14 @@ class Server:
         elif kind == "view":  # send the view again (a redraw)
             table.update(conn, force=True)
         elif kind == "bye":
+            conn.said_bye = True
             conn.close()
+        elif kind == "start":
+            if conn.seat is None or not conn.seat.host:
+                raise ProtocolError(NOT_HOST)
+            table.start()
+        elif kind == "say":
+            table.say(conn, message)
         elif kind == "hello":
             raise ProtocolError(BAD_MESSAGE, "bad message: hello was already said")
         else:
@@ -731,6 +849,7 @@ class Server:
         if table.over:
             raise ProtocolError(TABLE_OVER)
         token = hello.get("token")
+        refused: str | None = None  # why the joiner's name is not the seat's
         if token is not None:
             seat = table.seat_of(read_field(hello, "token", str)[:64])
             if seat is None:
@@ -740,20 +859,23 @@ class Server:
             if isinstance(version, int) and not isinstance(version, bool) and version >= 0:
                 conn.sent_version = version
         else:
-            seat = table.free_seat()
+            name = hello.get("name")
+            seat = table.free_seat(name)
             if seat is None:
                 raise ProtocolError(TABLE_FULL)
             seat.token = secrets.token_urlsafe(24)
-            seat.name = clean_name(table.feed.rename(seat.number, hello.get("name")), seat.number)
-        conn.send(
-            {
-                "type": "welcome",
-                "protocol": PROTOCOL,
-                "seat": seat.number,
-                "token": seat.token,
-                "host": seat.host,
-            }
-        )
+            refused = table.name_seat(seat, name)
+        welcome = {
+            "type": "welcome",
+            "protocol": PROTOCOL,
+            "seat": seat.number,
+            "token": seat.token,
+            "host": seat.host,
+            "name": seat.name,
+        }
+        if refused is not None:  # why the joiner's --name is not the seat's
+            welcome["name_refused"] = escape(shorten(refused, 100))
+        conn.send(welcome)
         table.attach(seat, conn)
         table.update(conn, force=True)
         table.wake.set()

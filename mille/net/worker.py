@@ -24,7 +24,9 @@ import asyncio
 import json
 import random
 import sys
+from dataclasses import replace
 
+from .seats import NAME_OP, SAY_OP, STAND_IN_OP
 from .wire import parse_move
 
 NICE = 10  # the worker's lower priority
@@ -128,7 +130,19 @@ def serve() -> None:
             continue
         assert session is not None
         if "apply" in request:
-            session._apply(parse_move(request["apply"]))  # the move as made: no answers added
+            op = request["apply"]
+            if op.startswith(SAY_OP):  # a chat line, kept with the hand's log
+                seat, text = op[1:].split(":", 1)
+                session.chat.append((len(session.log), int(seat), text))
+                continue
+            if op.startswith(NAME_OP):  # a person seat named (a joiner's --name)
+                seat, name = op[1:].split(NAME_OP, 1)
+                session.people[int(seat)] = name
+                continue
+            stand_in = op.startswith(STAND_IN_OP)  # a computer's move for an absent person
+            session._apply(parse_move(op.lstrip(STAND_IN_OP)))  # as made: no answers added
+            if stand_in:
+                session.log[-1] = replace(session.log[-1], stand_in=True)
         elif "deal" in request:
             session.next_hand()
         elif "save" in request or "keep" in request:

@@ -141,6 +141,8 @@ _TABLEAU_KEYS = (
 )
 _PILES = ("battle", "speed", "miles", "safeties", "record", "problems", "saved")
 _OFFER_KEYS = ("side", "safety", "hazard")
+_SAY_KEYS = ("seat", "say")
+MAX_SAY = 200  # characters of a chat line (the network's limit)
 _EVENT_KEYS = (
     "seat",
     "move",
@@ -207,8 +209,23 @@ def session_to_dict(session: Session) -> dict[str, Any]:
         "table": table_to_dict(table),
         "window_full": session.window_full,
         "deal_rng": rng_to_dict(session.deal_rng),
-        "log": [event_to_dict(event) for event in session.log],
+        "log": log_to_list(session),
     }
+
+
+def log_to_list(session: Session) -> list[dict[str, Any]]:
+    """The hand's log: its events, and a network table's chat lines
+    (``{"seat": N, "say": TEXT}``) where they were said among them."""
+    items: list[dict[str, Any]] = []
+    chat = sorted(session.chat, key=lambda line: line[0])
+    said = 0
+    for index, event in enumerate([*session.log, None]):
+        while said < len(chat) and chat[said][0] <= index:
+            items.append({"seat": chat[said][1], "say": chat[said][2]})
+            said += 1
+        if event is not None:
+            items.append(event_to_dict(event))
+    return items
 
 
 def rules_to_dict(rules: Rules) -> dict[str, Any]:
@@ -333,7 +350,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         "notices": list(event.notices),
         "phase": event.phase,
         "mileage": event.mileage,
-    }
+    } | ({"stand_in": True} if event.stand_in else {})
 
 
 # ----- reading ----------------------------------------------------------------
@@ -354,10 +371,18 @@ def read_body(d: dict[str, Any]) -> Session:
         fail("table.asked", "a computer never leaves a question pending")
     window_full = read_bool(d["window_full"], "window_full")
     deal_rng = read_rng(d["deal_rng"], "deal_rng")
-    log = [
-        _event(item, f"log[{i}]", rules)
-        for i, item in enumerate(read_list(d.get("log", []), "log"))
-    ]
+    log: list[Event] = []
+    chat: list[tuple[int, int, str]] = []
+    for i, item in enumerate(read_list(d.get("log", []), "log")):
+        if isinstance(item, dict) and "say" in item:  # a chat line: no game data
+            said = read_object(item, f"log[{i}]", _SAY_KEYS)
+            seat = read_int(said["seat"], f"log[{i}].seat", 0, rules.players - 1)
+            text = read_str(said["say"], f"log[{i}].say")
+            if not 0 < len(text) <= MAX_SAY or not text.isprintable():
+                fail(f"log[{i}].say", f"a chat line is 1 to {MAX_SAY} printable characters")
+            chat.append((len(log), seat, text))
+        else:
+            log.append(_event(item, f"log[{i}]", rules))
     return Session(
         table=table,
         computers=computers,
@@ -365,6 +390,7 @@ def read_body(d: dict[str, Any]) -> Session:
         window_full=window_full,
         log=log,
         people=people,
+        chat=chat,
     )
 
 
@@ -551,19 +577,32 @@ def event_from_dict(data: Any, rules: Rules, where: str = "event") -> Event:
     """An event as :func:`event_to_dict` wrote it for a seat (a card hidden
     from the seat ``null``), checked as the save file's log items are;
     ``SaveError`` if it is not one."""
+    stand_in, data = _stand_in(data, where)
     d = read_object(data, where, _EVENT_KEYS)
     drawn = read_list(d["drawn"], f"{where}.drawn")
     named = [ALL_NAMES[0] if card is None else card for card in drawn]
-    event = _event(d | {"drawn": named}, where, rules)
+    event = replace(_event(d | {"drawn": named}, where, rules), stand_in=stand_in)
     if None not in drawn:
         return event
     cards = tuple(
         NO_CARD if seen is None else card for seen, card in zip(drawn, event.outcome.drawn)
     )
-    return Event(replace(event.outcome, drawn=cards), event.notices, event.phase, event.mileage)
+    return replace(event, outcome=replace(event.outcome, drawn=cards))
+
+
+def _stand_in(data: Any, where: str) -> tuple[bool, Any]:
+    """A log item's optional ``stand_in`` (true: a computer made the move
+    for a person who was away; written only then, so files without it
+    read as before), and the item without it."""
+    if not isinstance(data, dict) or "stand_in" not in data:
+        return False, data
+    if data["stand_in"] is not True:
+        fail(f"{where}.stand_in", f"expected true, got {show(data['stand_in'])}")
+    return True, {key: value for key, value in data.items() if key != "stand_in"}
 
 
 def _event(data: Any, where: str, rules: Rules) -> Event:
+    stand_in, data = _stand_in(data, where)
     d = read_object(data, where, _EVENT_KEYS)
     seat = read_int(d["seat"], f"{where}.seat", 0, rules.players - 1)
     move = _move(d["move"], f"{where}.move")
@@ -591,7 +630,7 @@ def _event(data: Any, where: str, rules: Rules) -> Event:
         extra_turn=read_bool(d["extra_turn"], f"{where}.extra_turn"),
     )
     mileage = read_int(d["mileage"], f"{where}.mileage", 0, BIG)
-    event = Event(outcome, tuple(notices), phase, mileage)
+    event = Event(outcome, tuple(notices), phase, mileage, stand_in)
     try:  # a move the engine could have made
         check_event(event, rules)
     except EventError as e:

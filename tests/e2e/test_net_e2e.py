@@ -62,7 +62,9 @@ def test_host_two_joins_sigterm_and_resume(spawn: Spawn) -> None:
     ann.wait_for("You sit at seat 1", timeout=20)
     bob = spawn("--join", address, code, "--name", "Bob", "--plain")
     bob.wait_for("You sit at seat 2", timeout=20)
-    ann.wait(lambda: b"Hal (seat 0) is at the table." in ann.raw, what="the host's name")
+    ann.wait(lambda: b"1 Hal              here, the host" in ann.raw, what="the host's name")
+    said(ann, b"Bob joined.")  # every person seat is taken: the game starts
+    said(ann, b"The game starts.")
     play_turns([host, ann, bob], 2)
     # each end names the seats as its seat sees them: You, the others by name
     for term, me, others in ((host, b"Hal", (b"Ann", b"Bob")), (ann, b"Ann", (b"Hal", b"Bob"))):
@@ -86,10 +88,11 @@ def test_host_two_joins_sigterm_and_resume(spawn: Spawn) -> None:
     again.wait_for("Resume it?", timeout=20)
     again.send("y\r")
     address, code = join_command(again)
-    ann2 = spawn("--join", address, code, "--name", "Ann", "--plain")
-    ann2.wait_for("You sit at seat 1", timeout=20)
+    # each named seat goes back to the person of that name, whoever comes first
     bob2 = spawn("--join", address, code, "--name", "Bob", "--plain")
     bob2.wait_for("You sit at seat 2", timeout=20)
+    ann2 = spawn("--join", address, code, "--name", "Ann", "--plain")
+    ann2.wait_for("You sit at seat 1", timeout=20)
     play_turns([again, ann2, bob2], 1)
     again.send("q\r")
     said(again, b"Really? ")
