@@ -228,52 +228,67 @@ def test_a_joiner_at_another_hand_follows_the_hosts_deal() -> None:
 
 @pytest.mark.parametrize("answer", ["n", "y"])
 def test_a_pick_while_another_seat_answers_coup_fourre(answer: str) -> None:
-    """Bob (seat 2) sees his turn and picks while Hal (seat 0), hit, is asked
-    ``Coup Fourre?`` (hidden from Bob): the host holds the pick; Hal's ``n``
-    makes it, Hal's ``y`` refuses it as stale and Bob's board is shown the
-    coup fourre and the table after it (it froze on the old table)."""
+    """A person sees their turn and picks while a computer, hit, is asked
+    ``Coup Fourre?`` (hidden from the person; it waits for the computer, as
+    when the host's worker process holds it; a person is never asked over
+    the network): the host holds the pick; the computer's ``n`` makes it,
+    its ``y`` refuses it as stale and the person's board is shown the coup
+    fourre and the table after it (it froze on the old table)."""
     from mille.engine.moves import COUP, NO, YES
 
     rules = find_rules("classic", players=3)
-    feed = Feed(Session.new(rules, seed=0, humans=(0, 1, 2), names={0: "Hal", 1: "Ann", 2: "Bob"}))
-    table = feed.session.table
-    while table.phase != COUP:  # the moves the computers would make, to the question
-        seat = table.current_player
-        assert seat is not None
-        feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
-    assert table.asked == 0
-    link = StandIn(feed, 2)
-    welcome = {"type": "welcome", "seat": 2, "host": False, "token": "t", "protocol": 1}
+    for seed in range(80):
+        session = Session.new(rules, seed=seed, humans=(1, 2), names={1: "Ann", 2: "Bob"})
+        feed = Feed(session)
+        feed.ops = []  # (the computers' questions wait, as in the worker)
+        table = session.table
+        for _ in range(300):
+            if table.hand_over or table.phase == COUP:
+                break
+            seat = table.current_player
+            assert seat is not None
+            if seat in session.computers:
+                feed.computer_plays(seat, feed.think(seat))
+            else:
+                feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
+        if table.phase == COUP and table.asked == 0 and table.to_move in session.people:
+            break
+    else:
+        raise AssertionError("no coup fourre asked of the computer before a person's turn")
+    mover = table.to_move
+    assert mover is not None
+    link = StandIn(feed, mover)
+    welcome = {"type": "welcome", "seat": mover, "host": False, "token": "t", "protocol": 1}
     remote = RemoteSession(link, welcome, link.update())
     while remote.computer_to_move:
         remote.computer_move()
-    assert remote.human_to_move  # the question is hidden: Bob's turn, as he sees it
+    assert remote.human_to_move  # the question is hidden: the person's turn, as they see it
 
-    def hal_answers() -> None:
+    def computer_answers() -> None:
         remote.idle = lambda: None
-        played = feed.play(0, feed.version(0), YES if answer == "y" else NO)
-        if 2 in played.stale:
+        played = feed.computer_plays(0, YES if answer == "y" else NO)
+        if mover in played.stale:
             link.inbox.put(
                 {"type": "error", "code": "stale", "message": "the table changed: your move was not made"}
             )  # fmt: skip
         link.inbox.put(link.update())
 
-    remote.idle = hal_answers
+    remote.idle = computer_answers
     if answer == "n":
         outcome = remote.play(PICK)
-        assert outcome.seat == 2 and remote.table.current_player == 2
+        assert outcome.seat == mover and remote.table.current_player == mover
         return
     with pytest.raises(IllegalMove, match="the table changed: your move was not made"):
         remote.play(PICK)
     assert remote.computer_to_move  # the coup fourre, to be shown
     shown = []
-    while remote.pending:  # (then Hal plays again: the host is waited for)
+    while remote.pending:  # (then the computer plays again: the host is waited for)
         shown.append(remote.computer_move())
     assert any(outcome.coup_fourre and outcome.seat == 0 for outcome in shown)
-    assert remote.table == table_of_bob(feed)
+    assert remote.table == table_of_seat(feed, mover)
 
 
-def table_of_bob(feed: Feed) -> Any:
+def table_of_seat(feed: Feed, seat: int) -> Any:
     from mille.net.client import table_of
 
-    return table_of(feed.snapshot(2))
+    return table_of(feed.snapshot(seat))
