@@ -109,7 +109,7 @@ def free_port() -> int:
 
 def test_joining_nothing_is_one_line() -> None:
     port = free_port()
-    run = mille("--join", f"127.0.0.1:{port}", "code", "--plain")
+    run = mille("--join", f"127.0.0.1:{port}", "code", "--plain", "--wait", "0")
     assert run.returncode == 1
     assert run.stdout == f"mille: cannot reach 127.0.0.1:{port}: Connection refused\n"
     run = mille("--join", "127.0.0.1:x", "code", "--plain")
@@ -126,9 +126,10 @@ def test_host_option_errors_are_one_line() -> None:
     run = mille("--host", "--cert", "c.pem")
     assert (run.returncode, run.stderr) == (1, "mille: --cert and --key go together\n")
     run = mille("--host", "--cert", "/nonexistent.pem", "--key", "/nonexistent.pem")
-    assert run.returncode == 1
-    assert run.stderr.startswith("mille: cannot use the certificate: ")
-    assert run.stderr.count("\n") == 1
+    assert (run.returncode, run.stderr) == (
+        1,
+        "mille: cannot read the certificate /nonexistent.pem: No such file or directory\n",
+    )
 
 
 def test_a_host_of_another_version_is_one_line() -> None:

@@ -38,16 +38,22 @@ from ..engine.moves import Event, IllegalMove, Move, Outcome
 from ..engine.table import OVER, Table
 from ..game.session import Session
 from ..net.client import (
+    ENDED_STATUS,
+    FAILED_STATUS,
     GONE,
+    GONE_STATUS,
     NOT_WELCOMED,
+    REFUSED_STATUS,
     TABLE_GONE,
     Client,
+    address_text,
     event_of,
     failure_reason,
     keep_token,
     table_of,
+    waiting_line,
 )
-from ..net.wire import ProtocolError, shown
+from ..net.wire import ENDED, FATAL, ProtocolError, bye_code, shown
 from . import flow
 from .table_ui import TableUi
 from .ui import Ui
@@ -84,9 +90,15 @@ class Link:
     answered there; :meth:`send` from any thread."""
 
     def __init__(
-        self, address: str, port: int, hello: dict[str, Any], context: ssl.SSLContext | None
+        self,
+        address: str,
+        port: int,
+        hello: dict[str, Any],
+        context: ssl.SSLContext | None,
+        patience: float = 0.0,
     ) -> None:
         self.target = (address, port, context)
+        self.patience = patience  # seconds to wait for a host not listening yet
         self.hello = hello
         self.inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.loop = asyncio.new_event_loop()
@@ -111,7 +123,13 @@ class Link:
     async def _main(self) -> None:
         address, port, context = self.target
         try:
-            await self.client.connect(address, port, context)
+            await self.client.connect_waiting(
+                address,
+                port,
+                context,
+                patience=self.patience,
+                waiting=lambda: self.inbox.put({"type": "waiting"}),
+            )
         except OSError as exc:
             self.inbox.put({"type": "unreached", "reason": failure_reason(exc)})
             return
@@ -217,9 +235,8 @@ class RemoteSession(Session):
                 raise Gone(f"mille: {text}", final=message.get("code") in TABLE_GONE)
         elif kind == "bye":
             reason = shown(message.get("reason"), 100)
-            raise Gone(
-                f"mille: {reason}", 0 if reason == "the host ended the game" else 1, final=True
-            )
+            ended = bye_code(message) == ENDED
+            raise Gone(f"mille: {reason}", ENDED_STATUS if ended else GONE_STATUS, final=True)
         elif kind == "saved":
             self.saved = message
         elif kind == "broken":
@@ -334,8 +351,6 @@ def _bye(link: Link) -> bool:
     with link.inbox.mutex:
         return any(m is None or m.get("type") == "bye" for m in link.inbox.queue)
 
-
-FATAL = ("version", "wrong-code", "too-many-tries", "wrong-token", "table-full", "table-over")
 
 if TYPE_CHECKING:
     _Base = Ui
@@ -457,6 +472,7 @@ def play_board(
     note: str = "",
     keep: Callable[[str], str] | None = None,
     seat_file: SeatFile | None = None,
+    patience: float = 0.0,
 ) -> int:
     """``mille --join`` on a terminal: the seat on its board; the exit
     status.  The host's own seat (``mille --host``) too: ``note`` on the
@@ -467,24 +483,30 @@ def play_board(
 
     from . import tui
 
-    link = Link(address, port, hello, context)
+    link = Link(address, port, hello, context, patience)
     link.start()
     welcome: dict[str, Any] | None = None
     while True:  # before curses: a refusal is one line
         message = link.inbox.get()
         if message is None:
             print(GONE if welcome is not None else NOT_WELCOMED)
-            return 1
+            return GONE_STATUS if welcome is not None else FAILED_STATUS
         kind = message.get("type")
+        if kind == "waiting":
+            print(waiting_line(address, port), flush=True)
+            continue
         if kind == "unreached":
-            print(f"mille: cannot reach {shown(address)}:{port}: {shown(message.get('reason'))}")
-            return 1
+            where = shown(address_text(address, port))
+            print(f"mille: cannot reach {where}: {shown(message.get('reason'), 200)}")
+            return FAILED_STATUS
         if kind in ("error", "broken", "bye"):
             print(f"mille: {shown(message.get('message') or message.get('reason'), 120)}")
             if seat_file is not None and (kind == "bye" or message.get("code") in TABLE_GONE):
                 seat_file.remove()
             link.close(bye=False)
-            return 1
+            if kind == "bye":
+                return ENDED_STATUS if bye_code(message) == ENDED else GONE_STATUS
+            return REFUSED_STATUS if kind == "error" else GONE_STATUS
         if kind == "welcome":
             welcome = message
             keep_token(seat_file, int(message.get("seat", 0)), str(message.get("token")))

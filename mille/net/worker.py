@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..engine.moves import Move
+    from ..game.session import Session
 
 
 class Thinker:
@@ -41,21 +42,30 @@ class Thinker:
     def __init__(self) -> None:
         self.process: asyncio.subprocess.Process | None = None
         self.lock = asyncio.Lock()
+        self.saved = b""  # the game the replica started from
+        self.sent: list[str] = []  # every move (and deal) told it since: replay() rebuilds it
 
     async def start(self, saved: bytes) -> None:
+        self.saved = saved
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
             "mille.net.worker",
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
-            limit=1 << 16,
+            limit=1 << 23,  # a dump is a save file's text (at most 4 MiB)
         )
         self._send({"load": saved.decode("ascii")})
 
     def _send(self, message: dict[str, Any]) -> None:
         assert self.process is not None and self.process.stdin is not None
         self.process.stdin.write(json.dumps(message).encode() + b"\n")
+
+    def _tell(self, ops: list[str]) -> None:
+        """The moves made since (``ops``: move texts, and ``deal``)."""
+        self.sent += ops
+        for op in ops:
+            self._send({"deal": True} if op == DEAL else {"apply": op})
 
     async def think(self, ops: list[str], seat: int, stand_in: int | None) -> Move:
         """Tell the replica the moves made since (``ops``: move texts, and
@@ -64,13 +74,37 @@ class Thinker:
         async with self.lock:
             process = self.process
             assert process is not None and process.stdout is not None
-            for op in ops:
-                self._send({"deal": True} if op == "deal" else {"apply": op})
+            await self._rebase(ops)
             self._send({"think": seat, "stand_in": stand_in})
+            asked = len(self.sent)
+            if stand_in is None:  # its computer's decision may change its memory
+                self.sent.append(f"{THINK}{seat}")
             line = await process.stdout.readline()
             if not line:
+                if stand_in is None:  # never made: the host makes it itself
+                    del self.sent[asked]
                 raise OSError("the worker process ended")
             return parse_move(json.loads(line)["move"])
+
+    async def _rebase(self, ops: list[str]) -> None:
+        """Tell ``ops``; after a new hand, take the replica's game as it is
+        then (``dump``) as the one to rebuild it from (so a rebuild replays
+        one hand at most)."""
+        if DEAL not in ops:
+            self._tell(ops)
+            return
+        process = self.process
+        assert process is not None and process.stdout is not None
+        last = len(ops) - ops[::-1].index(DEAL)
+        self._tell(ops[:last])
+        self._send({"dump": True})
+        mark = len(self.sent)  # what is told from now on comes after the dump
+        line = await process.stdout.readline()
+        if not line:
+            raise OSError("the worker process ended")
+        self.saved = json.loads(line)["saved"].encode("ascii")
+        self.sent = self.sent[mark:]
+        self._tell(ops[last:])
 
     async def save(self, ops: list[str], path: str) -> str | None:
         """Tell the replica the moves made since, then have it save the game
@@ -78,8 +112,7 @@ class Thinker:
         async with self.lock:
             process = self.process
             assert process is not None and process.stdout is not None
-            for op in ops:
-                self._send({"deal": True} if op == "deal" else {"apply": op})
+            await self._rebase(ops)
             self._send({"save": path})
             line = await process.stdout.readline()
             if not line:
@@ -90,8 +123,7 @@ class Thinker:
     def keep(self, ops: list[str], path: str) -> None:
         """The same without waiting: the game to ``path`` (the host's
         recovery file after every move); the worker answers nothing."""
-        for op in ops:
-            self._send({"deal": True} if op == "deal" else {"apply": op})
+        self._tell(ops)
         self._send({"keep": path})
 
     async def stop(self) -> None:
@@ -105,6 +137,39 @@ class Thinker:
         except asyncio.TimeoutError:
             process.kill()
             await process.wait()
+
+
+DEAL = "deal"  # an op: the next hand is dealt
+THINK = "think "  # an op (then a seat): the seat's computer chose a move (not made by it)
+
+
+def apply_op(session: Session, op: str) -> None:
+    """One move the table made (its text), ``DEAL``, or ``THINK`` and a
+    seat, made on a replica: its computers watch the move as the host's
+    would (no answers added: the computers' answers are moves of their
+    own); a ``THINK`` has the seat's computer choose again, for what
+    choosing changes in its memory (the move chosen is one of the ops)."""
+    if op == DEAL:
+        session.next_hand()
+    elif op.startswith(THINK):
+        from ..engine.view import SeatView
+
+        seat = int(op[len(THINK) :])
+        session.computers[seat].choose(SeatView(session.table, seat))
+    else:
+        session._apply(parse_move(op))
+
+
+def replay(saved: bytes, ops: list[str]) -> Session:
+    """The replica a worker holds after being told ``ops`` from ``saved``:
+    its computers' memory as the worker's (the host rebuilds it so when
+    the worker fails, the computers' memory living in one place)."""
+    from ..storage import savefile
+
+    session = savefile.loads(saved.decode("ascii"))
+    for op in ops:
+        apply_op(session, op)
+    return session
 
 
 def serve() -> None:
@@ -128,9 +193,12 @@ def serve() -> None:
             continue
         assert session is not None
         if "apply" in request:
-            session._apply(parse_move(request["apply"]))  # the move as made: no answers added
+            apply_op(session, request["apply"])
         elif "deal" in request:
-            session.next_hand()
+            apply_op(session, DEAL)
+        elif "dump" in request:
+            sys.stdout.write(json.dumps({"saved": savefile.dumps(session)}) + "\n")
+            sys.stdout.flush()
         elif "save" in request or "keep" in request:
             try:
                 savefile.save_session(session, request.get("save") or request["keep"])
