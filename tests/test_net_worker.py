@@ -82,6 +82,55 @@ def test_a_worker_killed_mid_hand_leaves_the_computers_memory_up_to_date(
         assert computers(tmp_path / "killed.json") == computers(tmp_path / "whole.json")
 
 
+def second_hand(seed: int, saved: pathlib.Path, kill: bool) -> list[str]:
+    """Two hands as ``mille --host`` plays them (the game kept after every
+    move by the worker); killed a few moves into the second if ``kill``,
+    after the worker's replica was dumped at its deal; the second hand's moves."""
+    session = Session.new(find_rules("bsd"), seed=seed, humans=())
+    kept = saved.with_suffix(".kept")
+
+    async def main() -> None:
+        server = Server()
+        host = Host(session, worker=True, auto_deal=True)
+
+        def keep_after_move() -> None:
+            host.keep_quietly(str(kept))
+
+        host.on_move = keep_after_move
+        server.add(host)
+        try:
+            end = time.monotonic() + 60
+            while host.thinker is None:
+                await asyncio.sleep(0.001)
+            first = host.thinker.saved
+            while host.thinker.saved == first or len(session.log) < 4:
+                assert time.monotonic() < end, "no second hand"
+                await asyncio.sleep(0.001)
+            host.auto_deal = False  # this hand is the last
+            assert DEAL not in host.thinker.sent  # rebuilt from this hand's deal on
+            if kill:
+                assert host.thinker.process is not None
+                host.thinker.process.kill()
+            while not session.table.hand_over:
+                assert time.monotonic() < end, "the hand did not go on"
+                await asyncio.sleep(0.01)
+            await host.keep(str(saved))
+        finally:
+            await server.close()
+
+    asyncio.run(main())
+    return [str(event.outcome.move) for event in session.log]
+
+
+def test_a_worker_killed_in_a_later_hand_is_rebuilt_from_that_hands_deal(
+    tmp_path: pathlib.Path,
+) -> None:
+    moves = second_hand(21, tmp_path / "whole.json", kill=False)
+    killed_moves = second_hand(21, tmp_path / "killed.json", kill=True)
+    assert killed_moves == moves
+    assert computers(tmp_path / "killed.json") == computers(tmp_path / "whole.json")
+
+
 def test_a_replica_rebuilt_is_the_workers() -> None:
     """``replay`` makes the moves, deals and decisions a worker was told
     on the game it started from: the same computers as a session that

@@ -15,7 +15,11 @@ The replica's computers are the only ones that play: while a worker
 serves a table, the server's own copies of them neither watch the moves
 nor answer questions (``seats.Feed._play``), and the table is saved and
 kept from the replica (``save``, ``keep``), whose computers are up to
-date.
+date.  Their memory lives there alone: the :class:`Thinker` keeps what
+rebuilds it, the game the replica held at the last deal (``dump``) and
+every move, deal and decision told it since, and if the process fails the
+host rebuilds the replica (:func:`replay`) and its computers play on in
+the server, their memory (and random state) as the worker's.
 """
 
 from __future__ import annotations
@@ -87,16 +91,14 @@ class Thinker:
             return parse_move(json.loads(line)["move"])
 
     async def _rebase(self, ops: list[str]) -> None:
-        """Tell ``ops``; after a new hand, take the replica's game as it is
-        then (``dump``) as the one to rebuild it from (so a rebuild replays
-        one hand at most)."""
-        if DEAL not in ops:
-            self._tell(ops)
+        """Tell ``ops``; once a new hand was told since the last dump, take
+        the replica's game as it is (``dump``) as the one to rebuild it
+        from (so a rebuild replays one hand at most)."""
+        self._tell(ops)
+        if DEAL not in self.sent:
             return
         process = self.process
         assert process is not None and process.stdout is not None
-        last = len(ops) - ops[::-1].index(DEAL)
-        self._tell(ops[:last])
         self._send({"dump": True})
         mark = len(self.sent)  # what is told from now on comes after the dump
         line = await process.stdout.readline()
@@ -104,7 +106,6 @@ class Thinker:
             raise OSError("the worker process ended")
         self.saved = json.loads(line)["saved"].encode("ascii")
         self.sent = self.sent[mark:]
-        self._tell(ops[last:])
 
     async def save(self, ops: list[str], path: str) -> str | None:
         """Tell the replica the moves made since, then have it save the game
