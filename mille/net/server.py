@@ -669,8 +669,6 @@ class Server:
             await asyncio.sleep(min(limits.fail_delay * 2 ** (slowed - 1), limits.max_fail_delay))
         raise ProtocolError(code)
 
-    # ----- a connection ------------------------------------------------------------------
-
     # ----- connections without a seat ----------------------------------------------------
 
     def _admit(self, conn: Connection) -> bool:
