@@ -49,6 +49,7 @@ from ..net.wire import (
     ENDED,
     FATAL,
     PROTOCOL,
+    TABLE_OVER,
     VERSION,
     ProtocolError,
     bye_code,
@@ -458,7 +459,7 @@ async def _session(client: Client, ui: LineClient, lines: asyncio.Queue[str | No
                     if exc.code == VERSION:
                         return REFUSED_STATUS
                 if message.get("type") == "error" and message.get("code") in FATAL:
-                    return REFUSED_STATUS
+                    return ENDED_STATUS if message.get("code") == TABLE_OVER else REFUSED_STATUS
                 if ui.done:
                     return ui.status
                 receive = asyncio.ensure_future(client.receive())

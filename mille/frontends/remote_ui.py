@@ -53,7 +53,7 @@ from ..net.client import (
     table_of,
     waiting_line,
 )
-from ..net.wire import ENDED, FATAL, ProtocolError, bye_code, shown
+from ..net.wire import ENDED, FATAL, TABLE_OVER, ProtocolError, bye_code, shown
 from . import flow
 from .table_ui import TableUi
 from .ui import Ui
@@ -223,7 +223,7 @@ class RemoteSession(Session):
         """One message from the host (None: the line is gone)."""
         self.taken += 1
         if message is None:
-            raise Gone("mille: the host went away")
+            raise Gone("mille: the host went away", GONE_STATUS)
         kind = message.get("type")
         if kind == "update":
             self._update(message)
@@ -232,7 +232,9 @@ class RemoteSession(Session):
             if self.awaiting:
                 self.awaiting, self.refusal = False, text
             elif message.get("code") in FATAL:
-                raise Gone(f"mille: {text}", final=message.get("code") in TABLE_GONE)
+                code = message.get("code")
+                status = ENDED_STATUS if code == TABLE_OVER else REFUSED_STATUS
+                raise Gone(f"mille: {text}", status, final=code in TABLE_GONE)
         elif kind == "bye":
             reason = shown(message.get("reason"), 100)
             ended = bye_code(message) == ENDED
@@ -240,7 +242,7 @@ class RemoteSession(Session):
         elif kind == "saved":
             self.saved = message
         elif kind == "broken":
-            raise Gone(f"mille: {shown(message.get('message'), 120)}")
+            raise Gone(f"mille: {shown(message.get('message'), 120)}", GONE_STATUS)
 
     def _update(self, message: dict[str, Any]) -> None:
         view = message["view"]
@@ -506,7 +508,9 @@ def play_board(
             link.close(bye=False)
             if kind == "bye":
                 return ENDED_STATUS if bye_code(message) == ENDED else GONE_STATUS
-            return REFUSED_STATUS if kind == "error" else GONE_STATUS
+            if kind == "error":
+                return ENDED_STATUS if message.get("code") == TABLE_OVER else REFUSED_STATUS
+            return GONE_STATUS
         if kind == "welcome":
             welcome = message
             keep_token(seat_file, int(message.get("seat", 0)), str(message.get("token")))
