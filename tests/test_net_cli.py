@@ -29,6 +29,8 @@ def test_the_network_options() -> None:
     assert options.rules is not None and options.rules.players == 4
     joined = parse_args(["--join", "example.org:7000", "abc", "--name", "Ann"]).net
     assert joined == Network(join=("example.org:7000", "abc"), name="Ann")
+    waiting = parse_args(["--join", "example.org", "abc", "--wait", "0"]).net
+    assert waiting == Network(join=("example.org", "abc"), wait=0.0)
     assert parse_args(["--host", "game.sav"]).file == "game.sav"
 
 
@@ -39,6 +41,7 @@ def test_the_network_options() -> None:
         (["--host", "--join", "a", "b"], "mille: --host and --join cannot be used together"),
         (["--join", "a", "b", "--listen", "::"], "mille: --listen goes with --host"),
         (["--join", "a", "b", "file"], "mille: --join takes no file: the host holds the game"),
+        (["--host", "--wait", "5"], "mille: --wait goes with --join"),
     ],
 )
 def test_network_usage_errors(argv: list[str], line: str) -> None:
@@ -52,6 +55,7 @@ def test_network_usage_errors(argv: list[str], line: str) -> None:
     [
         (["--host", "--port", "70000"], "mille: --port must be 0 to 65535"),
         (["--host", "--grace", "0"], "mille: --grace must be 1 to 3600 seconds"),
+        (["--join", "a", "b", "--wait", "86401"], "mille: --wait must be 0 to 86400 seconds"),
         (
             ["--join", "a", "b", "--name", "You"],
             "mille: --name: 'You' is a name mille gives a seat",

@@ -448,6 +448,12 @@ def test_a_host_on_every_address_shows_a_reachable_command() -> None:
         proc.wait(10)
 
 
+def test_the_man_page_names_the_join_command_as_it_is_typed() -> None:
+    page = (pathlib.Path(__file__).resolve().parent.parent / "mille.6").read_text()
+    assert ".Fl -join Ar address : Ns Ar port code\n" in page
+    assert "Op : Ns Ar port" not in page and "Oo : Ns Ar port Oc" not in page
+
+
 # ----- a host whose input is not a terminal ------------------------------------------------------
 
 
