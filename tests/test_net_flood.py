@@ -232,3 +232,17 @@ def test_a_host_held_to_1024_descriptors_stays_up_under_a_flood_from_60_addresse
     finally:
         host.kill()
         host.wait(10)
+
+
+def test_the_host_raises_its_descriptor_limit_to_the_hard_one() -> None:
+    """In a child held to 256 open files (hard limit 1,024), the host's
+    raise_descriptor_limit takes the soft one to 1,024."""
+    code = (
+        "import resource; from mille.net.server import raise_descriptor_limit;"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (256, 1024)); raise_descriptor_limit();"
+        "print(*resource.getrlimit(resource.RLIMIT_NOFILE))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert run.stdout == "1024 1024\n"

@@ -421,8 +421,9 @@ def test_the_join_command_names_an_address_a_friend_can_reach() -> None:
             ip = ipaddress.ip_address(address)
         except ValueError:  # the host name, where no address is found
             assert address == socket.gethostname()
-        else:
-            assert not ip.is_unspecified
+        else:  # of the kind the host listens on (asyncio's :: is IPv6 alone)
+            assert not ip.is_unspecified and not ip.is_loopback
+            assert ip.version == (6 if ":" in everywhere else 4)
     assert address_text("::1", 7) == "[::1]:7"
 
 

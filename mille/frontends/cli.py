@@ -68,7 +68,8 @@ over the network:
                         free seats are played by computers after the grace
                         period
   --listen ADDRESS      the address to listen on (default 127.0.0.1: this
-                        machine only; 0.0.0.0 or :: for every network)
+                        machine only; 0.0.0.0: every IPv4 network, ::
+                        every IPv6 one)
   --port N              the port (default 7477; 0: any free one)
   --grace SECONDS       how long a dropped person's seat waits before a
                         computer plays it (default 60)

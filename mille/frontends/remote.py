@@ -857,28 +857,31 @@ LOOPBACK = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}  # every addre
 
 def reachable_address(listening: str) -> str:
     """The address a friend reaches a host listening on ``listening`` at:
-    itself, unless it is every address (``0.0.0.0``, ``::``); then this
-    machine's address on the network its outward traffic would take (a
-    UDP socket's ``connect`` to a documentation address, which sends
-    nothing), else the first of the host name's addresses that is not
+    itself, unless it is every address (``0.0.0.0``, or ``::``, which
+    asyncio opens to IPv6 alone); then this machine's address of that
+    family on the network its outward traffic would take (a UDP socket's
+    ``connect`` to a documentation address, which sends nothing), else the
+    first of the host name's addresses of that family that is not
     loopback, else the host name."""
     import ipaddress
     import socket
 
     if listening not in LOOPBACK:
         return listening
+    family, probe_address = (
+        (socket.AF_INET6, "2001:db8::1") if ":" in listening else (socket.AF_INET, "192.0.2.1")
+    )
     found: list[str] = []
     try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1; a UDP connect sends no packet
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((probe_address, 9))  # a UDP connect sends no packet
             found.append(str(probe.getsockname()[0]))
     except OSError:
         pass
     name = socket.gethostname()
     try:
-        found += [
-            str(info[4][0]) for info in socket.getaddrinfo(name, None, type=socket.SOCK_STREAM)
-        ]
+        infos = socket.getaddrinfo(name, None, family, socket.SOCK_STREAM)
+        found += [str(info[4][0]) for info in infos]
     except OSError:
         pass
     for candidate in found:
