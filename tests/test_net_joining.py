@@ -305,6 +305,41 @@ def test_a_missing_certificate_or_key_is_named(tmp_path: pathlib.Path) -> None:
     )
 
 
+def test_a_certificate_or_key_that_cannot_be_used_says_why(tmp_path: pathlib.Path) -> None:
+    garbage = tmp_path / "garbage.pem"
+    garbage.write_text("not a certificate\n")
+    cert, _ = certificate(tmp_path, "a")
+    _, key = certificate(tmp_path, "b")
+    cases = [
+        (
+            ("--host", "--cert", str(garbage), "--key", str(garbage)),
+            f"cannot use the certificate {garbage} with the key {garbage}: "
+            "not a certificate and its key in PEM form",
+        ),
+        (
+            ("--host", "--cert", str(cert), "--key", str(key)),
+            f"cannot use the certificate {cert} with the key {key}: "
+            "the key is not the certificate's",
+        ),
+        (
+            ("--join", "127.0.0.1:9", "code", "--cert", str(garbage)),
+            f"cannot use the certificate {garbage}: no certificate in it (PEM form)",
+        ),
+    ]
+    for args, line in cases:
+        run = mille(*args, "--plain")
+        assert (run.returncode, run.stdout, run.stderr) == (1, "", f"mille: {line}\n")
+
+
+def test_an_address_not_of_this_machine_says_so() -> None:
+    run = mille("--host", "--plain", "--listen", "203.0.113.99", "--port", "0")  # binds only
+    assert (run.returncode, run.stderr) == (
+        1,
+        "mille: cannot listen on 203.0.113.99:0: no such address on this machine "
+        "(--listen 0.0.0.0 listens on every one)\n",
+    )
+
+
 def certificate(folder: pathlib.Path, name: str) -> tuple[pathlib.Path, pathlib.Path]:
     if shutil.which("openssl") is None:
         pytest.skip("no openssl to make a certificate")

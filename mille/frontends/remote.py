@@ -506,6 +506,19 @@ def _port(text: str) -> int:
     return int(text)
 
 
+TLS_WORDS = {  # OpenSSL's reasons, in words
+    None: "not a certificate and its key in PEM form",
+    "PEM_LIB": "not a certificate and its key in PEM form",
+    "NO_CERTIFICATE_OR_CRL_FOUND": "no certificate in it (PEM form)",
+    "KEY_VALUES_MISMATCH": "the key is not the certificate's",
+}
+
+
+def _tls_words(exc: OSError) -> str:
+    reason = getattr(exc, "reason", None)
+    return TLS_WORDS.get(reason, str(reason))
+
+
 class CertError(ValueError):
     """A certificate or key that cannot be used (the message names it)."""
 
@@ -530,7 +543,7 @@ def client_tls(cert: str | None) -> ssl.SSLContext | None:
     try:
         context = ssl.create_default_context(cafile=cert)
     except ssl.SSLError as exc:
-        raise CertError(f"cannot use the certificate {escape(cert)}: {exc.reason or exc}") from None
+        raise CertError(f"cannot use the certificate {escape(cert)}: {_tls_words(exc)}") from None
     context.check_hostname = False  # the certificate itself is the trust
     return context
 
@@ -721,7 +734,7 @@ def server_tls(cert: str, key: str) -> ssl.SSLContext:
     try:
         context.load_cert_chain(cert, key)
     except (ssl.SSLError, OSError) as exc:
-        reason = getattr(exc, "reason", None) or exc.strerror or str(exc)
+        reason = _tls_words(exc) if isinstance(exc, ssl.SSLError) else exc.strerror or str(exc)
         raise CertError(
             f"cannot use the certificate {escape(cert)} with the key {escape(key)}: {reason}"
         ) from None
