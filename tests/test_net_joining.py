@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import pathlib
+import select
 import shutil
 import signal
 import socket
@@ -172,6 +173,46 @@ def test_a_full_table_is_one_line_with_its_status(table: Table) -> None:
         assert (status, out, err) == (REFUSED_STATUS, "mille: every person seat is taken\n", "")
     finally:
         first.kill()
+
+
+def board_join(port: int, code: str) -> tuple[int, bytes, bytes]:
+    """``mille --join`` on a terminal (a pty), its standard error apart:
+    status, what the terminal showed, standard error."""
+    import pty
+
+    main, child = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mille", "--join", f"127.0.0.1:{port}", code],
+        stdin=child,
+        stdout=child,
+        stderr=subprocess.PIPE,
+    )
+    os.close(child)
+    shown = b""
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        if not select.select([main], [], [], 1)[0]:
+            continue
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:  # the terminal's other end is closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(main)
+    assert proc.stderr is not None
+    said = proc.stderr.read()
+    return proc.wait(30), shown, said
+
+
+def test_a_refused_board_join_is_one_line_and_nothing_else(table: Table) -> None:
+    """Before the board starts: the one line, status 2, and nothing on
+    standard error (asyncio's 'coroutine ... was never awaited' came after
+    some refusals), the slowed answers too."""
+    for _ in range(5):
+        status, shown, said = board_join(table.port, "wrongwrongxx")
+        assert (status, shown, said) == (REFUSED_STATUS, b"mille: wrong join code\r\n", b"")
 
 
 def test_the_first_wrong_codes_are_not_slowed_then_they_are() -> None:

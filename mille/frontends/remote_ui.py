@@ -115,6 +115,10 @@ class Link:
         asyncio.set_event_loop(self.loop)
         try:
             self.loop.run_until_complete(self._main())
+            # what close() asked meanwhile (the hang-up) ends too: nothing left unawaited
+            pending = asyncio.all_tasks(self.loop)
+            if pending:
+                self.loop.run_until_complete(asyncio.wait(pending, timeout=2))
         finally:
             self.loop.close()  # here, not by the collector at exit
             self.inbox.put(None)
@@ -163,10 +167,14 @@ class Link:
             async def shut() -> None:
                 await self.client.close()
 
+            closing = shut()
             try:
-                asyncio.run_coroutine_threadsafe(shut(), self.loop).result(5)
-            except Exception:  # the line went meanwhile
-                pass
+                asyncio.run_coroutine_threadsafe(closing, self.loop).result(5)
+            except Exception:  # the line went meanwhile (the loop closed)
+                import inspect
+
+                if inspect.getcoroutinestate(closing) == inspect.CORO_CREATED:
+                    closing.close()  # never run: no "never awaited" warning
             self.thread.join(5)
 
 
