@@ -26,6 +26,10 @@ from mille.game.session import Session
 from mille.net.server import Host, Limits, Server
 from mille.net.wire import PROTOCOL, encode
 
+LINUX = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="loopback beyond 127.0.0.1 is Linux's"
+)
+
 
 def table(server: Server) -> Host:
     return server.add(
@@ -86,6 +90,7 @@ def test_silent_connections_to_a_tls_host_are_capped_and_cut(tmp_path: Any) -> N
     assert later == 40  # the others within the first message's deadline (no 60 s wait)
 
 
+@LINUX
 def test_a_newcomer_gets_in_past_the_cap_of_connections_without_a_seat() -> None:
     async def main() -> tuple[dict[str, Any], int]:
         server = Server(Limits(unseated=20, per_address=32, first_deadline=30))
@@ -179,6 +184,7 @@ async def answered(reader: Any, writer: Any) -> float:
 
 
 @pytest.mark.slow
+@LINUX
 def test_a_host_held_to_1024_descriptors_stays_up_under_a_flood_from_60_addresses() -> None:
     host = subprocess.Popen(
         [sys.executable, "-m", "mille", "--host", "--plain", "--rules", "classic",
@@ -234,6 +240,7 @@ def test_a_host_held_to_1024_descriptors_stays_up_under_a_flood_from_60_addresse
         host.wait(10)
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="no resource module")
 def test_the_host_raises_its_descriptor_limit_to_the_hard_one() -> None:
     """In a child held to 256 open files (hard limit 1,024), the host's
     raise_descriptor_limit takes the soft one to 1,024."""
