@@ -11,6 +11,12 @@ runs a :class:`LineClient` for the host's own seat (or its board:
 a lost terminal on the host keeps the game in the recovery file
 (``process.keep``), which the next ``mille --host`` offers.
 
+A joiner that starts before the host waits for it (``--wait``), and ends
+with a status that says what happened (``net.client``'s ``*_STATUS``: the
+game ended or the player left, no host reached, the seat refused, the
+line lost).  The join command shown names an address the others can
+reach (:func:`join_command`).
+
 Every string that came over the network (names, messages) is escaped
 before it is printed.  With ``--plain`` (or off a terminal, for the
 host) a seat plays in lines, else on the board
