@@ -272,6 +272,49 @@ def test_a_rejoin_while_the_old_program_still_ends_takes_the_seat_over(table: Ta
             second.kill()
 
 
+def test_a_board_joiner_whose_terminal_closes_lets_its_seat_go_at_once(table: Table) -> None:
+    """A board joiner's terminal closes: the program ends within a moment
+    (it waited 5 s for a hang-up the host's answer to its bye had made
+    moot, holding the seat file), and the same mille --join run at once
+    takes the seat back."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    main, child = pty.openpty()
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    board = subprocess.Popen(
+        [sys.executable, "-m", "mille", "--join", f"127.0.0.1:{table.port}", table.host.code],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        env=dict(os.environ, TERM="xterm"),
+        start_new_session=True,  # the terminal is its own: closing it hangs up on it
+    )
+    os.close(child)
+    try:
+        path = pathlib.Path(recovery.directory()) / name_for(
+            "127.0.0.1", table.port, table.host.code
+        )
+        table.wait_for(lambda: table.host.seats[1].conn is not None and path.exists(), "seated")
+        shown, end = b"", time.monotonic() + 30
+        while len(shown) < 500 and time.monotonic() < end:  # the board is up
+            if select.select([main], [], [], 0.2)[0]:
+                shown += os.read(main, 65536)
+        os.close(main)  # the terminal closes
+        closed = time.monotonic()
+        status, out, err, _ = piped_join(table.port, table.host.code)
+        assert (status, err) == (ENDED_STATUS, "")
+        assert out.startswith("You sit at seat 1.\n"), out
+        board.wait(30)
+        assert time.monotonic() - closed < 5
+    finally:
+        if board.poll() is None:
+            board.kill()
+            board.wait(10)
+
+
 def test_a_token_takes_its_seat_over_from_a_live_connection(table: Table) -> None:
     async def main() -> list[dict[str, Any]]:
         import json

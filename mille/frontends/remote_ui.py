@@ -167,14 +167,26 @@ class Link:
             async def shut() -> None:
                 await self.client.close()
 
+            import concurrent.futures
+            import inspect
+
             closing = shut()
             try:
-                asyncio.run_coroutine_threadsafe(closing, self.loop).result(5)
+                done = asyncio.run_coroutine_threadsafe(closing, self.loop)
+                # the host may hang up on the bye first, and the link's loop
+                # end without running this: no waiting for it then
+                for _ in range(100):
+                    if not self.thread.is_alive():
+                        break
+                    try:
+                        done.result(0.05)
+                        break
+                    except concurrent.futures.TimeoutError:
+                        continue
             except Exception:  # the line went meanwhile (the loop closed)
-                import inspect
-
-                if inspect.getcoroutinestate(closing) == inspect.CORO_CREATED:
-                    closing.close()  # never run: no "never awaited" warning
+                pass
+            if inspect.getcoroutinestate(closing) == inspect.CORO_CREATED:
+                closing.close()  # never run: no "never awaited" warning
             self.thread.join(5)
 
 
