@@ -217,7 +217,7 @@ def test_a_refused_board_join_is_one_line_and_nothing_else(table: Table) -> None
 
 def test_the_first_wrong_codes_are_not_slowed_then_they_are() -> None:
     async def main() -> list[float]:
-        server = Server(Limits(fail_delay=0.3, max_fail_delay=0.3))
+        server = Server(Limits(fail_delay=1.0, max_fail_delay=1.0))
         server.add(Host(Session.new(find_rules("classic", players=4), seed=1, humans=(0, 1))))
         _, port = await server.start()
         times = []
@@ -234,7 +234,7 @@ def test_the_first_wrong_codes_are_not_slowed_then_they_are() -> None:
         return times
 
     times = asyncio.run(main())
-    assert max(times[:3]) < 0.25 <= times[3], times
+    assert max(times[:3]) < 0.9 and times[3] >= 1.0, times  # (0.9: room for a loaded machine)
 
 
 def test_a_piped_join_that_plays_and_leaves_exits_0(table: Table) -> None:
