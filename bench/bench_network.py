@@ -36,7 +36,7 @@ from mille.net.bot import Bot  # noqa: E402
 from mille.net.server import Host, Limits, Server  # noqa: E402
 
 # the scripted clients move as fast as they may, all from 127.0.0.1
-LIMITS = Limits(rate=10_000, burst=10_000, per_address=10_000)
+LIMITS = Limits(rate=10_000, burst=10_000, per_address=10_000, unseated=10_000)
 
 
 async def serve(tables: int, experts: bool, worker: bool) -> None:

@@ -29,6 +29,8 @@ def test_the_network_options() -> None:
     assert options.rules is not None and options.rules.players == 4
     joined = parse_args(["--join", "example.org:7000", "abc", "--name", "Ann"]).net
     assert joined == Network(join=("example.org:7000", "abc"), name="Ann")
+    waiting = parse_args(["--join", "example.org", "abc", "--wait", "0"]).net
+    assert waiting == Network(join=("example.org", "abc"), wait=0.0)
     assert parse_args(["--host", "game.sav"]).file == "game.sav"
 
 
@@ -39,6 +41,7 @@ def test_the_network_options() -> None:
         (["--host", "--join", "a", "b"], "mille: --host and --join cannot be used together"),
         (["--join", "a", "b", "--listen", "::"], "mille: --listen goes with --host"),
         (["--join", "a", "b", "file"], "mille: --join takes no file: the host holds the game"),
+        (["--host", "--wait", "5"], "mille: --wait goes with --join"),
     ],
 )
 def test_network_usage_errors(argv: list[str], line: str) -> None:
@@ -52,6 +55,7 @@ def test_network_usage_errors(argv: list[str], line: str) -> None:
     [
         (["--host", "--port", "70000"], "mille: --port must be 0 to 65535"),
         (["--host", "--grace", "0"], "mille: --grace must be 1 to 3600 seconds"),
+        (["--join", "a", "b", "--wait", "86401"], "mille: --wait must be 0 to 86400 seconds"),
         (
             ["--join", "a", "b", "--name", "You"],
             "mille: --name: 'You' is a name mille gives a seat",
@@ -109,7 +113,7 @@ def free_port() -> int:
 
 def test_joining_nothing_is_one_line() -> None:
     port = free_port()
-    run = mille("--join", f"127.0.0.1:{port}", "code", "--plain")
+    run = mille("--join", f"127.0.0.1:{port}", "code", "--plain", "--wait", "0")
     assert run.returncode == 1
     assert run.stdout == f"mille: cannot reach 127.0.0.1:{port}: Connection refused\n"
     run = mille("--join", "127.0.0.1:x", "code", "--plain")
@@ -126,9 +130,10 @@ def test_host_option_errors_are_one_line() -> None:
     run = mille("--host", "--cert", "c.pem")
     assert (run.returncode, run.stderr) == (1, "mille: --cert and --key go together\n")
     run = mille("--host", "--cert", "/nonexistent.pem", "--key", "/nonexistent.pem")
-    assert run.returncode == 1
-    assert run.stderr.startswith("mille: cannot use the certificate: ")
-    assert run.stderr.count("\n") == 1
+    assert (run.returncode, run.stderr) == (
+        1,
+        "mille: cannot read the certificate /nonexistent.pem: No such file or directory\n",
+    )
 
 
 def test_a_host_of_another_version_is_one_line() -> None:

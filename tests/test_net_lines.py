@@ -170,7 +170,7 @@ def test_a_turn_the_host_and_the_errors() -> None:
     assert (ui.done, ui.status) == (True, 0)
     other, _, out = client(2)
     other.on({"type": "bye", "reason": "the host went away"})
-    assert (other.status, out.getvalue().splitlines()[-1]) == (1, "mille: the host went away")
+    assert (other.status, out.getvalue().splitlines()[-1]) == (3, "mille: the host went away")
 
 
 def test_the_end_of_a_hand() -> None:

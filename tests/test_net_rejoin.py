@@ -180,7 +180,7 @@ def test_a_second_join_while_the_first_plays_takes_a_seat_of_its_own() -> None:
             path = seat_path(table.port, table.host.code)
             table.wait_for(lambda: path.exists(), "the seat file")
             second = Joiner(table.port, table.host.code)
-            assert second.exit_status() == 1
+            assert second.exit_status() == 2  # refused
             assert second.out == ["mille: every person seat is taken"]
             assert table.call(lambda: table.host.seats[1].conn is not None)
             assert path.exists()
@@ -236,7 +236,7 @@ def test_a_refused_token_removes_the_file(table: Table) -> None:
     seat_file.store(1, "not-a-token")
     seat_file.release()
     joiner = Joiner(table.port, table.host.code)
-    assert joiner.exit_status() == 1
+    assert joiner.exit_status() == 2  # refused
     assert joiner.out == ["mille: no seat has this token"]
     assert not os.path.exists(seat_file.path)
 

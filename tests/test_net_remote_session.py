@@ -99,8 +99,28 @@ def test_a_move_is_made_by_the_host_or_refused_with_its_words() -> None:
     ("message", "line", "status"),
     [
         ({"type": "bye", "reason": "the host ended the game"}, "mille: the host ended the game", 0),
-        ({"type": "bye", "reason": "the host went away"}, "mille: the host went away", 1),
-        (None, "mille: the host went away", 1),
+        ({"type": "bye", "reason": "the host went away"}, "mille: the host went away", 3),
+        (
+            {"type": "bye", "code": "ended", "reason": "the host ended the game"},
+            "mille: the host ended the game",
+            0,
+        ),
+        (
+            {"type": "bye", "code": "host-gone", "reason": "the host went away"},
+            "mille: the host went away",
+            3,
+        ),
+        (None, "mille: the host went away", 3),
+        (
+            {"type": "error", "code": "table-over", "message": "the host ended the game"},
+            "mille: the host ended the game",
+            0,
+        ),
+        (
+            {"type": "error", "code": "table-full", "message": "every person seat is taken"},
+            "mille: every person seat is taken",
+            2,
+        ),
     ],
 )
 def test_the_host_gone(message: dict[str, Any] | None, line: str, status: int) -> None:

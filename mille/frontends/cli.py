@@ -15,7 +15,7 @@ from .. import __version__
 
 USAGE = "usage: mille [--rules NAME] [--players N] [--people SEATS] [options] [file]"
 NET_USAGE = """       mille --host [--people SEATS] [--listen ADDRESS] [--port N] [options] [file]
-       mille --join ADDRESS[:PORT] CODE [--name NAME] [--plain]
+       mille --join ADDRESS[:PORT] CODE [--name NAME] [--wait SECONDS] [--plain]
        mille --stats [--json] | --forget NAME"""
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
@@ -69,7 +69,8 @@ over the network:
                         the game starts when you start it or every seat is
                         taken, a computer playing each seat still free
   --listen ADDRESS      the address to listen on (default 127.0.0.1: this
-                        machine only; 0.0.0.0 or :: for every network)
+                        machine only; 0.0.0.0: every IPv4 network, ::
+                        every IPv6 one)
   --port N              the port (default 7477; 0: any free one)
   --grace SECONDS       how long a dropped person's seat waits before a
                         computer plays it (default 60)
@@ -80,6 +81,8 @@ over the network:
                         take a free seat at a hosted table, on the board
                         (--plain: in lines, for the host too)
   --name NAME           your name at the table
+  --wait SECONDS        how long --join waits for a host that has not
+                        started yet (default 300; 0: not at all)
 
 the record (every finished game, kept in $XDG_DATA_HOME/mille):
   --stats               each person's games won and lost by rule set and
@@ -179,6 +182,7 @@ class Network:
     grace: float = 60.0
     cert: str | None = None
     key: str | None = None
+    wait: float = 300.0  # --join: seconds to wait for a host not listening yet
 
 
 class _Parser(argparse.ArgumentParser):
@@ -237,6 +241,7 @@ def _parser() -> _Parser:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-record", action="store_true")
     parser.add_argument("--forget")
+    parser.add_argument("--wait", type=_seed)
     parser.add_argument("files", nargs="*")
     return parser
 
@@ -360,7 +365,7 @@ def _record(args: argparse.Namespace, head: list[str]) -> Options | None:
 
 def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
     """The network options, checked; None without --host or --join."""
-    own = ("name", "listen", "port", "grace", "cert", "key")
+    own = ("name", "listen", "port", "grace", "cert", "key", "wait")
     given = [name for name in own if getattr(args, name) is not None]
     if not args.host and args.join is None:
         if given:
@@ -385,6 +390,11 @@ def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
         raise UsageError("mille: --port must be 0 to 65535")
     if args.grace is not None and not 1 <= args.grace <= 3600:
         raise UsageError("mille: --grace must be 1 to 3600 seconds")
+    if args.wait is not None:
+        if args.join is None:
+            raise UsageError(f"mille: --wait goes with --join\n{USAGE}")
+        if not 0 <= args.wait <= 86400:
+            raise UsageError("mille: --wait must be 0 to 86400 seconds")
     return Network(
         join=tuple(args.join) if args.join is not None else None,
         name=args.name,
@@ -393,6 +403,7 @@ def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
         grace=60.0 if args.grace is None else float(args.grace),
         cert=args.cert,
         key=args.key,
+        wait=300.0 if args.wait is None else float(args.wait),
     )
 
 
@@ -516,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
                 options.net.cert,
                 board=not options.plain,
                 color=options.color,
+                wait=options.net.wait,
             )
         return _play(options)
     except KeyboardInterrupt:
@@ -569,6 +581,7 @@ def _play(options: Options) -> int:
         found = offer.interrupted_game(
             _stdin_is_terminal() and not options.chosen and options.file is None,
             line=options.plain,
+            host=options.net is not None,
         )
     except offer.Stop as stop:
         return stop.status

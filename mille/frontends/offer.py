@@ -63,7 +63,7 @@ def describe_game(session: Session) -> str:
     return f"{rules.name}, {rules.players} players, scores {scores}"
 
 
-def interrupted_game(ask: bool, line: bool = False) -> Resumed | None:
+def interrupted_game(ask: bool, line: bool = False, *, host: bool = False) -> Resumed | None:
     """Offer the interrupted games, newest first, one at a time (``ask``;
     ``line``: the line mode's question): ``(session, the note for the
     error line, (recovery path, mtime, text))`` to resume one, None for a
@@ -71,7 +71,8 @@ def interrupted_game(ask: bool, line: bool = False) -> Resumed | None:
 
     Not ``ask``: nothing is asked, and one line on stderr says a kept game
     is waiting (the player asked for a new game, or a file; a script on
-    standard input would answer with its moves)."""
+    standard input would answer with its moves); for a ``host`` (``mille
+    --host``), with the command that resumes it hosted."""
     from ..storage import recovery, savefile
 
     games = recovery.kept_games()
@@ -94,7 +95,18 @@ def interrupted_game(ask: bool, line: bool = False) -> Resumed | None:
         if not ask:
             left = len(games) - index
             what = f"{describe_game(session)}; {stamp}"
-            if left == 1:
+            if host:  # the command is shown whole (the path is not cut)
+                from ..engine.text import escape, shorten
+
+                said = (
+                    f"a kept game is waiting ({what})"
+                    if left == 1
+                    else f"{left} kept games are waiting (the newest: {what})"
+                )
+                newest = "it" if left == 1 else "the newest"
+                command = f"mille --host {escape(path)}"
+                _tell(f"mille: {shorten(escape(said), 120)}: run {command} to resume {newest}")
+            elif left == 1:
                 complain(None, f"a kept game is waiting ({what}): run mille alone to resume it")
             else:
                 complain(
@@ -129,6 +141,14 @@ def interrupted_game(ask: bool, line: bool = False) -> Resumed | None:
         session.source = None  # S asks file:, never Same file? for the recovery file
         return session, f"resumed [{stamp}]", (path, mtime, text)
     return None
+
+
+def _tell(line: str) -> None:
+    """One line on standard error (nothing if it is gone)."""
+    try:
+        print(line, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
 
 
 def _say(text: str) -> None:

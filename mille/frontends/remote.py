@@ -13,6 +13,12 @@ runs a :class:`LineClient` for the host's own seat (or its board:
 a lost terminal on the host keeps the game in the recovery file
 (``process.keep``), which the next ``mille --host`` offers.
 
+A joiner that starts before the host waits for it (``--wait``), and ends
+with a status that says what happened (``net.client``'s ``*_STATUS``: the
+game ended or the player left, no host reached, the seat refused, the
+line lost).  The join command shown names an address the others can
+reach (:func:`join_command`).
+
 Every string that came over the network (names, messages) is escaped
 before it is printed.  With ``--plain`` (or off a terminal, for the
 host) a seat plays in lines, else on the board
@@ -31,18 +37,35 @@ from ..engine import describe
 from ..engine.moves import Move
 from ..engine.text import escape
 from ..net.client import (
+    ENDED_STATUS,
+    FAILED_STATUS,
     GONE,
+    GONE_STATUS,
     NOT_WELCOMED,
+    REFUSED_STATUS,
     TABLE_GONE,
+    WAIT_FOR_HOST,
     Client,
     Presence,
     Remote,
+    address_text,
     keep_token,
     name_refused,
     said_line,
+    waiting_line,
 )
 from ..net.client import failure_reason as _reason
-from ..net.wire import DEFAULT_PORT, PROTOCOL, ProtocolError, shown
+from ..net.wire import (
+    DEFAULT_PORT,
+    ENDED,
+    FATAL,
+    PROTOCOL,
+    TABLE_OVER,
+    VERSION,
+    ProtocolError,
+    bye_code,
+    shown,
+)
 from . import process, recorder
 from .commands import Command, Mistake, answer, parse
 from .plain_board import hand_so_far, score_lines, table_lines
@@ -129,7 +152,7 @@ class LineClient:
             if self.seat_file is not None:  # the table is gone
                 self.seat_file.remove()
             self.done = True
-            self.status = 0 if reason == "the host ended the game" else 1
+            self.status = ENDED_STATUS if bye_code(message) == ENDED else GONE_STATUS
 
     def on_seats(self, message: dict[str, Any]) -> None:
         remote = self.remote
@@ -363,14 +386,6 @@ START_LINE = (
 )
 
 
-def join_line(address: str, port: int, code: str, cert: str | None) -> str:
-    """The whole command that joins the table (``mille --join ADDRESS:PORT
-    CODE``, ``--cert FILE`` with TLS), the address in brackets for IPv6."""
-    shown_address = f"[{address}]" if ":" in address else address
-    tls = f" --cert {escape(cert)}" if cert is not None else ""
-    return f"mille --join {shown_address}:{port} {code}{tls}"
-
-
 # ----- running one --------------------------------------------------------------
 
 
@@ -415,28 +430,43 @@ async def play_seat(
     typed: bool = True,
     seat_file: SeatFile | None = None,
     back: str = "",
+    patience: float = 0.0,
 ) -> int:
     """Play a seat until the game ends, the player leaves or the host goes
-    away (after trying to come back); the exit status.  The player's lines
-    come from standard input (none if not ``typed``)."""
+    away (after trying to come back); the exit status (``ENDED_STATUS``,
+    ``FAILED_STATUS``, ``REFUSED_STATUS``, ``GONE_STATUS``).  The player's
+    lines come from standard input (none if not ``typed``), read once the
+    seat is taken.  A host not listening yet is waited for up to
+    ``patience`` seconds (saying so)."""
     lines: asyncio.Queue[str | None] = asyncio.Queue()
     loop = asyncio.get_running_loop()
     if typed:
         threading.Thread(target=_read_lines, args=(loop, lines), daemon=True).start()
     ui: LineClient | None = None
     tries = 0  # connections in a row that came to nothing
+
+    def waiting() -> None:
+        out.write(waiting_line(address, port) + "\n")
+        out.flush()
+
     while True:
         client = Client()
         try:
-            await client.connect(address, port, ssl_context)
+            if ui is None:
+                await client.connect_waiting(
+                    address, port, ssl_context, patience=patience, waiting=waiting
+                )
+            else:
+                await client.connect(address, port, ssl_context)
         except OSError as exc:
             if ui is None:
-                out.write(f"mille: cannot reach {shown(address)}:{port}: {shown(_reason(exc))}\n")
-                return 1
+                where = shown(address_text(address, port))
+                out.write(f"mille: cannot reach {where}: {shown(_reason(exc), 200)}\n")
+                return FAILED_STATUS
             tries += 1
             if tries > RETRIES:
                 out.write(GONE + "\n")
-                return 1
+                return GONE_STATUS
             await asyncio.sleep(1)
             continue
         if ui is None:
@@ -460,60 +490,61 @@ async def play_seat(
             return status
         if not ui.welcomes:  # never let in: the host is something else, or wants TLS
             out.write(NOT_WELCOMED + "\n")
-            return 1
+            return FAILED_STATUS
         tries = 0 if ui.welcomes > welcomed else tries + 1
         if tries > RETRIES:
             out.write(GONE + "\n")
-            return 1
+            return GONE_STATUS
         out.write("mille: the line to the host broke; trying again\n")
         await asyncio.sleep(0 if tries == 0 else 1)
 
 
 async def _session(client: Client, ui: LineClient, lines: asyncio.Queue[str | None]) -> int | None:
     """Read the host and the player until the end (a status) or a broken
-    line (None)."""
+    line (None).  The player's lines wait until the table is known (a
+    piped script's end is then no goodbye before the host answered)."""
     receive: asyncio.Task[dict[str, Any] | None] = asyncio.ensure_future(client.receive())
-    typed: asyncio.Task[str | None] = asyncio.ensure_future(lines.get())
+    typed: asyncio.Task[str | None] | None = None
     try:
         while True:
-            done, _ = await asyncio.wait({receive, typed}, return_when=asyncio.FIRST_COMPLETED)
+            if typed is None and ui.remote.table is not None:
+                typed = asyncio.ensure_future(lines.get())
+            waited = {receive} if typed is None else {receive, typed}
+            done, _ = await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
             if receive in done:
                 try:
                     message = receive.result()
                 except ProtocolError as exc:
                     ui.say(f"mille: {exc.message}")
-                    return 1
+                    return GONE_STATUS
                 if message is None:
                     return ui.status if ui.done else None
                 try:
                     ui.on(message)
                 except ProtocolError as exc:
                     ui.say(f"mille: {exc.message}")
-                    if exc.code == "version":
-                        return 1
+                    if exc.code == VERSION:
+                        return REFUSED_STATUS
                 if message.get("type") == "error" and message.get("code") in FATAL:
-                    return 1
+                    return ENDED_STATUS if message.get("code") == TABLE_OVER else REFUSED_STATUS
                 if ui.done:
                     return ui.status
                 receive = asyncio.ensure_future(client.receive())
-            if typed in done:
+            if typed is not None and typed in done:
                 text = typed.result()
                 if text is None:
                     ui.say("")
                     client.send({"type": "bye"})
-                    return 0
+                    return ENDED_STATUS
                 ui.line(text)
                 if ui.done:
-                    return 0
+                    return ENDED_STATUS
                 typed = asyncio.ensure_future(lines.get())
     finally:
         receive.cancel()
         # a line typed but not read stays for the next connection
-        if not typed.done():
+        if typed is not None and not typed.done():
             typed.cancel()
-
-
-FATAL = ("version", "wrong-code", "too-many-tries", "wrong-token", "table-full", "table-over")
 
 
 def split_address(text: str) -> tuple[str, int]:
@@ -542,13 +573,44 @@ def _port(text: str) -> int:
     return int(text)
 
 
+TLS_WORDS = {  # OpenSSL's reasons, in words
+    None: "not a certificate and its key in PEM form",
+    "PEM_LIB": "not a certificate and its key in PEM form",
+    "NO_CERTIFICATE_OR_CRL_FOUND": "no certificate in it (PEM form)",
+    "KEY_VALUES_MISMATCH": "the key is not the certificate's",
+}
+
+
+def _tls_words(exc: OSError) -> str:
+    reason = getattr(exc, "reason", None)
+    return TLS_WORDS.get(reason, str(reason))
+
+
+class CertError(ValueError):
+    """A certificate or key that cannot be used (the message names it)."""
+
+
+def _readable(path: str, what: str) -> None:
+    """``CertError`` naming ``path`` if it cannot be read."""
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise CertError(f"cannot read the {what} {escape(path)}: {exc.strerror or exc}") from None
+
+
 def client_tls(cert: str | None) -> ssl.SSLContext | None:
-    """TLS trusting ``cert`` (the host's certificate), or None."""
+    """TLS trusting ``cert`` (the host's certificate), or None;
+    ``CertError`` if it cannot be used."""
     if cert is None:
         return None
     import ssl
 
-    context = ssl.create_default_context(cafile=cert)
+    _readable(cert, "certificate")
+    try:
+        context = ssl.create_default_context(cafile=cert)
+    except ssl.SSLError as exc:
+        raise CertError(f"cannot use the certificate {escape(cert)}: {_tls_words(exc)}") from None
     context.check_hostname = False  # the certificate itself is the trust
     return context
 
@@ -561,36 +623,60 @@ def join(
     *,
     board: bool = False,
     color: bool = True,
+    wait: float = WAIT_FOR_HOST,
 ) -> int:
     """``mille --join ADDRESS[:PORT] CODE``: play a person seat, in lines
-    or on the ``board`` (``remote_ui``)."""
+    or on the ``board`` (``remote_ui``), waiting up to ``wait`` seconds for
+    a host that is not listening yet; the exit status (see ``play_seat``)."""
     try:
         address, port = split_address(target)
         context = client_tls(cert)
     except (ValueError, OSError) as exc:
-        print(f"mille: {shown(exc, 120)}", file=sys.stderr)
-        return 1
+        print(f"mille: {shown(exc, 300)}", file=sys.stderr)
+        return FAILED_STATUS
     from ..net.client import resume_hello
     from ..storage.seatfile import SeatFile
 
+    quiet_asyncio()
     hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL, "code": code}
     if name is not None:  # names a seat the host left unnamed
         hello["name"] = name
     seat_file = SeatFile(address, port, code)
     hello = resume_hello(seat_file, hello)
-    back = join_line(address, port, code, cert)  # told on leaving
+    back = join_command(address, port, code, cert)  # told on leaving
     try:
         if board:
             from .remote_ui import play_board
 
-            return play_board(address, port, hello, context, color, seat_file=seat_file, back=back)
+            return play_board(
+                address, port, hello, context, color, seat_file=seat_file, back=back, patience=wait
+            )
         return asyncio.run(
-            play_seat(address, port, hello, sys.stdout, context, seat_file=seat_file, back=back)
+            play_seat(
+                address,
+                port,
+                hello,
+                sys.stdout,
+                context,
+                seat_file=seat_file,
+                back=back,
+                patience=wait,
+            )
         )
     except KeyboardInterrupt:
         return 130
     finally:
         seat_file.release()
+
+
+def quiet_asyncio() -> None:
+    """Nothing from asyncio's logger reaches the terminal (the game's
+    screen): a refused or broken connection is told in the game's words."""
+    import logging
+
+    logger = logging.getLogger("asyncio")
+    logger.addHandler(logging.NullHandler())
+    logger.propagate = False
 
 
 # ----- the host -----------------------------------------------------------------------
@@ -661,7 +747,11 @@ class Hosting:
         self.ready.wait(30)
 
     def _run(self) -> None:
+        from ..net.server import quiet, raise_descriptor_limit
+
         asyncio.set_event_loop(self.loop)
+        quiet(self.loop)  # nothing of asyncio's over the host's screen
+        raise_descriptor_limit()
         self.loop.run_until_complete(self._main())
 
     async def _main(self) -> None:
@@ -683,7 +773,7 @@ class Hosting:
             )
             self.address = await server.start(listen, port, context)
         except OSError as exc:
-            self.error = exc.strerror or str(exc)
+            self.error = listen_error(exc)
             self.ready.set()
             return
         self.ready.set()
@@ -701,11 +791,33 @@ class Hosting:
             self.thread.join(10)
 
 
+def listen_error(exc: OSError) -> str:
+    """Why the host cannot listen, whole, with the way out."""
+    import errno
+
+    if exc.errno == errno.EADDRINUSE:
+        return "the port is in use (another mille --host?): --port 0 takes a free one"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return "no such address on this machine (--listen 0.0.0.0 listens on every one)"
+    if exc.errno == errno.EACCES:
+        return "permission denied (ports below 1024 are the system's: --port 0 takes a free one)"
+    return os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
+
+
 def server_tls(cert: str, key: str) -> ssl.SSLContext:
+    """TLS with ``cert`` and ``key``; ``CertError`` if they cannot be used."""
     import ssl
 
+    _readable(cert, "certificate")
+    _readable(key, "key")
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(cert, key)
+    try:
+        context.load_cert_chain(cert, key)
+    except (ssl.SSLError, OSError) as exc:
+        reason = _tls_words(exc) if isinstance(exc, ssl.SSLError) else exc.strerror or str(exc)
+        raise CertError(
+            f"cannot use the certificate {escape(cert)} with the key {escape(key)}: {reason}"
+        ) from None
     return context
 
 
@@ -732,29 +844,31 @@ def host(
         return 1
     try:
         context = server_tls(cert, key) if cert is not None and key is not None else None
-    except (OSError, ValueError) as exc:
-        print(f"mille: cannot use the certificate: {shown(exc, 120)}", file=sys.stderr)
+    except CertError as exc:
+        print(f"mille: {shown(exc, 300)}", file=sys.stderr)
         return 1
     host_seat = min(session.people)  # the first person seat; the others join
+    quiet_asyncio()
     hosting = Hosting(session, Limits(grace=grace), host_seat, name or session.name(host_seat))
     hosting.start(listen, port, context)
     if hosting.error is not None or hosting.table is None:
         print(
-            f"mille: cannot listen on {shown(listen)}:{port}: {shown(hosting.error)}",
+            f"mille: cannot listen on {shown(address_text(listen, port))}: "
+            f"{shown(hosting.error, 200)}",
             file=sys.stderr,
         )
         return 1
     table = hosting.table
-    address, taken = hosting.address
-    shown_address = f"[{address}]" if ":" in address else address
+    listening, taken = hosting.address
+    address = LOOPBACK.get(listening, listening)  # where the host's own seat connects
     people = sum(1 for seat in table.seats if seat.person) - 1
-    command = join_line(address, taken, table.code, cert)
+    command = join_command(listening, taken, table.code, cert)
     table.join = command  # every seat's seats message carries it (who, J)
-    print(f"mille: hosting {describe_table(session)} on {shown_address}:{taken}.")
+    print(f"mille: hosting {describe_table(session)} on {address_text(listening, taken)}.")
     if people:
         print(f"Give the others ({people} seat{'s' if people > 1 else ''}) this command:")
         print(f"  {command}")
-        if address in ("127.0.0.1", "::1"):
+        if listening in ("127.0.0.1", "::1"):
             print(
                 "(this host listens on this machine only: --listen ADDRESS opens it to a network)"
             )
@@ -830,6 +944,57 @@ def host(
             hosting.run(hosting.drop_kept())
         hosting.shut()
     return status
+
+
+LOOPBACK = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}  # every address: this machine's
+
+
+def reachable_address(listening: str) -> str:
+    """The address a friend reaches a host listening on ``listening`` at:
+    itself, unless it is every address (``0.0.0.0``, or ``::``, which
+    asyncio opens to IPv6 alone); then this machine's address of that
+    family on the network its outward traffic would take (a UDP socket's
+    ``connect`` to a documentation address, which sends nothing), else the
+    first of the host name's addresses of that family that is not
+    loopback, else the host name."""
+    import ipaddress
+    import socket
+
+    if listening not in LOOPBACK:
+        return listening
+    family, probe_address = (
+        (socket.AF_INET6, "2001:db8::1") if ":" in listening else (socket.AF_INET, "192.0.2.1")
+    )
+    found: list[str] = []
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((probe_address, 9))  # a UDP connect sends no packet
+            found.append(str(probe.getsockname()[0]))
+    except OSError:
+        pass
+    name = socket.gethostname()
+    try:
+        infos = socket.getaddrinfo(name, None, family, socket.SOCK_STREAM)
+        found += [str(info[4][0]) for info in infos]
+    except OSError:
+        pass
+    for candidate in found:
+        try:
+            ip = ipaddress.ip_address(candidate.split("%")[0])
+        except ValueError:
+            continue
+        if not (ip.is_loopback or ip.is_unspecified or ip.is_link_local):
+            return candidate
+    return name or "localhost"
+
+
+def join_command(listening: str, port: int, code: str, cert: str | None = None) -> str:
+    """The command to give the others: ``mille --join ADDRESS:PORT CODE``
+    (with ``--cert FILE`` for TLS), naming an address they can reach
+    (:func:`reachable_address`)."""
+    tls = f" --cert {escape(cert)}" if cert is not None else ""
+    target = address_text(reachable_address(listening), port)
+    return f"mille --join {escape(target)} {escape(code)}{tls}"
 
 
 def describe_table(session: Session) -> str:

@@ -51,20 +51,26 @@ from ..engine.moves import Event, IllegalMove, Move, Outcome
 from ..engine.table import OVER, Table
 from ..game.session import Session
 from ..net.client import (
+    ENDED_STATUS,
+    FAILED_STATUS,
     GONE,
+    GONE_STATUS,
     MARKS_LEGEND,
     NOT_WELCOMED,
+    REFUSED_STATUS,
     TABLE_GONE,
     Client,
     Presence,
+    address_text,
     event_of,
     failure_reason,
     keep_token,
     name_refused,
     said_line,
     table_of,
+    waiting_line,
 )
-from ..net.wire import ProtocolError, shown
+from ..net.wire import ENDED, FATAL, TABLE_OVER, ProtocolError, bye_code, shown
 from . import flow
 from .curses_keys import CTRL_L, NEWLINE, RESIZE, RETURN, SPACE
 from .screen import MOVE_PROMPT
@@ -115,9 +121,15 @@ class Link:
     answered there; :meth:`send` from any thread."""
 
     def __init__(
-        self, address: str, port: int, hello: dict[str, Any], context: ssl.SSLContext | None
+        self,
+        address: str,
+        port: int,
+        hello: dict[str, Any],
+        context: ssl.SSLContext | None,
+        patience: float = 0.0,
     ) -> None:
         self.target = (address, port, context)
+        self.patience = patience  # seconds to wait for a host not listening yet
         self.hello = hello
         self.inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.loop = asyncio.new_event_loop()
@@ -134,6 +146,10 @@ class Link:
         asyncio.set_event_loop(self.loop)
         try:
             self.loop.run_until_complete(self._main())
+            # what close() asked meanwhile (the hang-up) ends too: nothing left unawaited
+            pending = asyncio.all_tasks(self.loop)
+            if pending:
+                self.loop.run_until_complete(asyncio.wait(pending, timeout=2))
         finally:
             self.loop.close()  # here, not by the collector at exit
             self.inbox.put(None)
@@ -142,7 +158,13 @@ class Link:
     async def _main(self) -> None:
         address, port, context = self.target
         try:
-            await self.client.connect(address, port, context)
+            await self.client.connect_waiting(
+                address,
+                port,
+                context,
+                patience=self.patience,
+                waiting=lambda: self.inbox.put({"type": "waiting"}),
+            )
         except OSError as exc:
             self.inbox.put({"type": "unreached", "reason": failure_reason(exc)})
             return
@@ -176,10 +198,26 @@ class Link:
             async def shut() -> None:
                 await self.client.close()
 
+            import concurrent.futures
+            import inspect
+
+            closing = shut()
             try:
-                asyncio.run_coroutine_threadsafe(shut(), self.loop).result(5)
-            except Exception:  # the line went meanwhile
+                done = asyncio.run_coroutine_threadsafe(closing, self.loop)
+                # the host may hang up on the bye first, and the link's loop
+                # end without running this: no waiting for it then
+                for _ in range(100):
+                    if not self.thread.is_alive():
+                        break
+                    try:
+                        done.result(0.05)
+                        break
+                    except concurrent.futures.TimeoutError:
+                        continue
+            except Exception:  # the line went meanwhile (the loop closed)
                 pass
+            if inspect.getcoroutinestate(closing) == inspect.CORO_CREATED:
+                closing.close()  # never run: no "never awaited" warning
             self.thread.join(5)
 
 
@@ -256,7 +294,7 @@ class RemoteSession(Session):
         """One message from the host (None: the line is gone)."""
         self.taken += 1
         if message is None:
-            raise Gone("mille: the host went away")
+            raise Gone("mille: the host went away", GONE_STATUS)
         kind = message.get("type")
         if kind == "update":
             self._update(message)
@@ -265,12 +303,13 @@ class RemoteSession(Session):
             if self.awaiting:
                 self.awaiting, self.refusal = False, text
             elif message.get("code") in FATAL:
-                raise Gone(f"mille: {text}", final=message.get("code") in TABLE_GONE)
+                code = message.get("code")
+                status = ENDED_STATUS if code == TABLE_OVER else REFUSED_STATUS
+                raise Gone(f"mille: {text}", status, final=code in TABLE_GONE)
         elif kind == "bye":
             reason = shown(message.get("reason"), 100)
-            raise Gone(
-                f"mille: {reason}", 0 if reason == "the host ended the game" else 1, final=True
-            )
+            ended = bye_code(message) == ENDED
+            raise Gone(f"mille: {reason}", ENDED_STATUS if ended else GONE_STATUS, final=True)
         elif kind == "saved":
             self.saved = message
         elif kind == "seats":
@@ -286,7 +325,7 @@ class RemoteSession(Session):
             if chat is not None:
                 self.tell(chat)
         elif kind == "broken":
-            raise Gone(f"mille: {shown(message.get('message'), 120)}")
+            raise Gone(f"mille: {shown(message.get('message'), 120)}", GONE_STATUS)
 
     def _update(self, message: dict[str, Any]) -> None:
         view = message["view"]
@@ -399,7 +438,6 @@ def _bye(link: Link) -> bool:
         return any(m is None or m.get("type") == "bye" for m in link.inbox.queue)
 
 
-FATAL = ("version", "wrong-code", "too-many-tries", "wrong-token", "table-full", "table-over")
 KEPT_LINES = 200  # the table's lines a joiner keeps (J shows the last)
 NEWS_SHOWN = 3  # the table's lines said at once put together on the error line
 
@@ -733,6 +771,7 @@ def play_board(
     keep: Callable[[str], str] | None = None,
     seat_file: SeatFile | None = None,
     back: str = "",
+    patience: float = 0.0,
 ) -> int:
     """``mille --join`` on a terminal: the seat on its board; the exit
     status.  The host's own seat (``mille --host``) too: ``note`` on the
@@ -744,7 +783,7 @@ def play_board(
 
     from . import tui
 
-    link = Link(address, port, hello, context)
+    link = Link(address, port, hello, context, patience)
     link.start()
     welcome: dict[str, Any] | None = None
     early: list[dict[str, Any]] = []  # who sits where, said before the first update
@@ -752,17 +791,25 @@ def play_board(
         message = link.inbox.get()
         if message is None:
             print(GONE if welcome is not None else NOT_WELCOMED)
-            return 1
+            return GONE_STATUS if welcome is not None else FAILED_STATUS
         kind = message.get("type")
+        if kind == "waiting":
+            print(waiting_line(address, port), flush=True)
+            continue
         if kind == "unreached":
-            print(f"mille: cannot reach {shown(address)}:{port}: {shown(message.get('reason'))}")
-            return 1
+            where = shown(address_text(address, port))
+            print(f"mille: cannot reach {where}: {shown(message.get('reason'), 200)}")
+            return FAILED_STATUS
         if kind in ("error", "broken", "bye"):
             print(f"mille: {shown(message.get('message') or message.get('reason'), 120)}")
             if seat_file is not None and (kind == "bye" or message.get("code") in TABLE_GONE):
                 seat_file.remove()
             link.close(bye=False)
-            return 1
+            if kind == "bye":
+                return ENDED_STATUS if bye_code(message) == ENDED else GONE_STATUS
+            if kind == "error":
+                return ENDED_STATUS if message.get("code") == TABLE_OVER else REFUSED_STATUS
+            return GONE_STATUS
         if kind == "welcome":
             welcome = message
             keep_token(seat_file, int(message.get("seat", 0)), str(message.get("token")))

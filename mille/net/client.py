@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 
 from ..engine.cards import NO_CARD
 from ..engine.moves import Event, Outcome
@@ -24,7 +25,10 @@ from .wire import (
     BAD_MESSAGE,
     MAX_SERVER_LINE,
     PROTOCOL,
+    TABLE_OVER,
     VERSION,
+    WRONG_CODE,
+    WRONG_TOKEN,
     ProtocolError,
     card_of,
     decode,
@@ -34,21 +38,54 @@ from .wire import (
 )
 
 NAME_SHOWN = 24  # the most of a name from the host shown
+
+# the exit statuses of mille --join (and of the host's own seat): what happened
+ENDED_STATUS = 0  # the game ended (the host ended it), or the player left the table
+FAILED_STATUS = 1  # no host reached (or a bad argument): nothing was played
+REFUSED_STATUS = 2  # the host refused the seat (wrong code, table full, ...)
+GONE_STATUS = 3  # the line to the host broke and did not come back
 GONE = "mille: the host went away"
 NOT_WELCOMED = "mille: the host closed the connection without a word (a host with TLS wants --cert)"
 
 
-def failure_reason(exc: OSError) -> str:
-    """The system's words for a failed connection (asyncio puts its own
-    in ``strerror``)."""
-    import os
+WAIT_FOR_HOST = 300.0  # seconds a joiner waits for a host that is not listening yet
+RETRY_EVERY = 0.5  # seconds between two tries meanwhile
 
+
+def failure_reason(exc: OSError) -> str:
+    """The words for a failed connection: a TLS failure as such (its
+    error's number is no system error's), else the system's words
+    (asyncio puts its own in ``strerror``)."""
+    import os
+    import ssl
+
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return "the host's certificate did not verify (is --cert a copy of the host's own?)"
+    if isinstance(exc, ssl.SSLError):
+        return f"TLS failed: {exc.reason or exc}"
     return os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
+
+
+def address_text(address: str, port: int) -> str:
+    """``ADDRESS:PORT`` as typed after ``--join`` (an IPv6 address in brackets)."""
+    return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+
+
+def waiting_line(address: str, port: int) -> str:
+    """What a joiner says while the host is not there yet."""
+    return f"mille: waiting for the host at {shown(address_text(address, port))}... (^C to stop)"
+
+
+def _refused(exc: OSError) -> bool:
+    import errno
+
+    return isinstance(exc, ConnectionRefusedError) or exc.errno == errno.ECONNREFUSED
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import ssl
+    from collections.abc import Callable
     from typing import Any
 
     from ..engine.rules import Rules
@@ -356,6 +393,33 @@ class Client:
             server_hostname=address if ssl_context is not None else None,
         )
 
+    async def connect_waiting(
+        self,
+        address: str,
+        port: int,
+        ssl_context: ssl.SSLContext | None = None,
+        *,
+        patience: float = WAIT_FOR_HOST,
+        waiting: Callable[[], None] = lambda: None,
+    ) -> None:
+        """Connect; while nothing listens there (the host has not started
+        yet), call ``waiting`` once and try again every ``RETRY_EVERY``
+        seconds for up to ``patience`` seconds; the last ``OSError`` then
+        (any other failure at once)."""
+        deadline = time.monotonic() + patience
+        told = False
+        while True:
+            try:
+                await self.connect(address, port, ssl_context)
+                return
+            except OSError as exc:
+                if not _refused(exc) or time.monotonic() + RETRY_EVERY > deadline:
+                    raise
+            if not told:
+                told = True
+                waiting()
+            await asyncio.sleep(RETRY_EVERY)
+
     def send(self, message: dict[str, Any]) -> None:
         assert self.writer is not None
         self.writer.write(encode(message))
@@ -382,7 +446,8 @@ class Client:
 
 # ----- the seat file (mille --join comes back after its program ended) ----------
 
-TABLE_GONE = ("wrong-code", "wrong-token", "table-over")  # a kept token is no use any more
+LOCK_WAIT = 3.0  # seconds to wait for the seat file another mille --join holds
+TABLE_GONE = (WRONG_CODE, WRONG_TOKEN, TABLE_OVER)  # a kept token is no use any more
 
 
 def keep_token(seat_file: SeatFile | None, seat: int, token: str) -> None:
@@ -403,9 +468,19 @@ def keep_token(seat_file: SeatFile | None, seat: int, token: str) -> None:
 
 def resume_hello(seat_file: SeatFile, hello: dict[str, Any]) -> dict[str, Any]:
     """``hello`` with the token kept for this table, if any (a file that
-    cannot be used: one line on standard error, and ``hello`` as it is)."""
+    cannot be used: one line on standard error, and ``hello`` as it is).
+    A file another ``mille --join`` holds is waited for up to ``LOCK_WAIT``
+    seconds (a program whose terminal just closed is still ending: its
+    seat is this one's), then this one joins as a new person."""
     try:
         token = seat_file.load()
+        deadline = time.monotonic() + LOCK_WAIT
+        while seat_file.in_use and time.monotonic() < deadline:
+            # another mille --join holds the seat: one whose terminal just
+            # closed lets go within a moment, and this one takes the seat over
+            time.sleep(0.05)
+            seat_file.in_use = False
+            token = seat_file.load()
     except SeatFileError as exc:
         print(
             f"mille: ignoring the seat file: {shown(exc, 300)} (joining as a new person)",

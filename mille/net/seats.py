@@ -376,6 +376,12 @@ class Feed:
         self.ops = []
         return ops
 
+    def take_computers(self, computers: dict[int, Player]) -> None:
+        """The session's computers are ``computers`` from now on (a failed
+        worker's replica, rebuilt), and watch every move again (no ``ops``)."""
+        self.session.computers = computers
+        self.ops = None
+
     def stand_in(self, seat: int, seed: int) -> Player:
         """A computer to play ``seat`` while its person is away, at the
         table's level, shown the hand as it is now."""

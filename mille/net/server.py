@@ -46,10 +46,13 @@ from .seats import Feed, keep, save, saved_bytes
 from .wire import (
     BAD_MESSAGE,
     BURST,
+    BUSY,
     CODE_LENGTH,
     CODE_LETTERS,
+    ENDED,
     FIRST_DEADLINE,
     HELLO_FIRST,
+    HOST_GONE,
     IDLE_DEADLINE,
     MAX_LINE,
     MAX_NAME,
@@ -70,6 +73,7 @@ from .wire import (
     WRONG_CODE,
     WRONG_TOKEN,
     ProtocolError,
+    bye,
     decode,
     encode,
     error,
@@ -78,12 +82,12 @@ from .wire import (
 from .wire import (
     field as read_field,
 )
-from .worker import Thinker
+from .worker import Thinker, apply_op, replay
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import ssl
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable
     from typing import Any
 
     from ..engine.moves import Move
@@ -92,9 +96,12 @@ if TYPE_CHECKING:
 GRACE = 60.0  # seconds a dropped person's seat waits before a computer plays it
 FAIL_WINDOW = 60.0  # wrong codes and tokens are counted over this many seconds
 MAX_FAILURES = 20  # wrong codes from one address in FAIL_WINDOW: refused until they age
-FAIL_DELAY = 0.25  # the answer to a wrong code waits this long, doubled each time (to 4 s)
+FREE_FAILURES = 3  # the first wrong codes from an address in FAIL_WINDOW are answered at once
+FAIL_DELAY = 0.25  # then the answer waits this long, doubled each time (to 4 s)
 MAX_FAIL_DELAY = 4.0
 MAX_PER_ADDRESS = 32  # connections open at once from one address
+MAX_DESCRIPTORS = 1 << 16  # the soft limit asked for where the hard one has none
+MAX_UNSEATED = 256  # connections open at once that have no seat yet, from all addresses
 MAX_ADDRESSES = 10000  # addresses whose failures are remembered
 SAY_BURST = 5  # chat lines one connection may say in SAY_WINDOW seconds
 SAY_WINDOW = 10.0
@@ -126,11 +133,13 @@ class Limits:
     ping_every: float = PING_EVERY
     rate: float = RATE
     burst: int = BURST
+    free_failures: int = FREE_FAILURES
     fail_delay: float = FAIL_DELAY
     max_fail_delay: float = MAX_FAIL_DELAY
     max_failures: int = MAX_FAILURES
     fail_window: float = FAIL_WINDOW
     per_address: int = MAX_PER_ADDRESS
+    unseated: int = MAX_UNSEATED
 
 
 @dataclass(eq=False)
@@ -175,6 +184,11 @@ class Connection:
             self.queue.put_nowait(encode(message))
         except asyncio.QueueFull:
             self.close()
+
+    def abort(self) -> None:
+        """Hang up now (nothing more is sent)."""
+        self.closed = True
+        self.writer.transport.abort()
 
     def close(self) -> None:
         """Send what is queued, then hang up."""
@@ -512,8 +526,9 @@ class Host:
         for other in self.connections():
             other.send(line)
 
-    def end(self, reason: str = "the host ended the game") -> None:
-        """The table is over: every client is told and cut."""
+    def end(self, code: str = ENDED) -> None:
+        """The table is over: every client is told why (``ENDED``,
+        ``HOST_GONE``) and cut."""
         if self.over:
             return
         self.over = True
@@ -521,7 +536,7 @@ class Host:
             if seat.timer is not None:
                 seat.timer.cancel()
         for conn in self.connections():
-            conn.send({"type": "bye", "reason": reason})
+            conn.send(bye(code))
             conn.close()
         if self.driver is not None:
             self.driver.cancel()
@@ -545,8 +560,13 @@ class Host:
         assert self.thinker is not None
         try:
             reason = await self.thinker.save(self.feed.take_ops(), path)
-        except (OSError, ValueError) as exc:
-            reason = str(exc)
+        except (OSError, ValueError):  # the worker failed: saved from here
+            await self.lose_worker()
+            try:
+                save(self.feed, path)
+                reason = None
+            except Exception as exc:  # a save never ends the game
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         if reason is None:
             conn.send({"type": "saved", "ok": True, "file": path, "when": time.ctime()})
         else:
@@ -565,7 +585,12 @@ class Host:
         target = path or recovery.new_path()
         if path is None:
             os.makedirs(recovery.directory(), mode=recovery.DIRECTORY_MODE, exist_ok=True)
-        reason = await self.thinker.save(self.feed.take_ops(), target)
+        try:
+            reason = await self.thinker.save(self.feed.take_ops(), target)
+        except (OSError, ValueError):  # the worker failed: kept from here
+            await self.lose_worker()
+            save(self.feed, target)
+            return target
         if reason is not None:
             raise OSError(reason)
         return target
@@ -610,7 +635,7 @@ class Host:
             try:
                 played = feed.computer_plays(seat, move, stand_in=entry.person)
             except IllegalMove:  # the worker's replica went astray: think here from now on
-                self.thinker = None
+                await self.lose_worker()
                 continue
             self.moved(played.stale)
 
@@ -632,9 +657,26 @@ class Host:
             try:
                 return await self.thinker.think(feed.take_ops(), seat, stand_in)
             except (OSError, ValueError):
-                self.thinker = None
+                await self.lose_worker()
         player = None if stand_in is None else feed.stand_in(seat, stand_in)
         return await asyncio.to_thread(feed.think, seat, player)
+
+    async def lose_worker(self) -> None:
+        """The worker process failed: the computers think here from now
+        on, with the memory the worker's replica had (rebuilt from the game
+        it started from and every move told it, ``worker.replay``, in a
+        thread; the moves made meanwhile are told the rebuilt computers too)."""
+        thinker, self.thinker = self.thinker, None
+        if thinker is None:
+            return
+        feed = self.feed
+        ops = thinker.sent + feed.take_ops()  # feed.ops stays a list: moves go on being noted
+        with contextlib.suppress(Exception):
+            await thinker.stop()
+        replica = await asyncio.to_thread(replay, thinker.saved, ops)
+        for op in feed.take_ops():
+            apply_op(replica, op)
+        feed.take_computers(replica.computers)
 
     async def _start_worker(self) -> None:
         thinker = Thinker()
@@ -658,6 +700,11 @@ class Server:
         self.open: dict[str, int] = {}  # connections by address
         self.answered = 0  # connections served (the fuzz counts them)
         self.server: asyncio.Server | None = None
+        self.ssl_context: ssl.SSLContext | None = None
+        # the connections without a seat yet, by address, oldest first
+        self.unseated: dict[str, deque[Connection]] = {}
+        self.unseated_count = 0
+        self.evicted = 0  # unseated connections cut to let another in (the flood test counts)
 
     def add(self, host: Host) -> Host:
         """Serve ``host``'s table (with the server's limits unless it has its own)."""
@@ -674,20 +721,30 @@ class Server:
     ) -> tuple[str, int]:
         """Listen; the address and port taken.
 
+        With ``ssl_context`` each connection's TLS handshake is made after
+        it is accepted, within the connection limits (per address, and of
+        the connections not yet seated) and the first message's deadline.
+
         The process's thread switch interval is cut to ``SWITCH`` seconds:
         a computer searching in a worker thread then lets go of the
         interpreter that often, so the loop answers the others within
         about that long (rather than 5 ms each time it waits)."""
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH))
-        self.server = await asyncio.start_server(
-            self.handle, address, port, ssl=ssl_context, limit=MAX_LINE + 1
-        )
+        self.ssl_context = ssl_context
+        loop = asyncio.get_running_loop()
+        paused = ssl_context is not None
+
+        def connection() -> asyncio.StreamReaderProtocol:
+            reader = asyncio.StreamReader(limit=MAX_LINE + 1, loop=loop)
+            return _Accepted(reader, self.handle, loop=loop, paused=paused)
+
+        self.server = await loop.create_server(connection, address, port)
         name = self.server.sockets[0].getsockname()
         return name[0], name[1]
 
     async def close(self) -> None:
         for host in list(self.tables.values()):
-            host.end("the host went away")
+            host.end(HOST_GONE)
         for host in list(self.tables.values()):
             if host.driver is not None:
                 with contextlib.suppress(BaseException):
@@ -718,37 +775,83 @@ class Server:
         times = self._recent_failures(conn.address)
         times.append(time.monotonic())
         limits = self.limits
-        delay = min(limits.fail_delay * 2 ** (len(times) - 1), limits.max_fail_delay)
-        await asyncio.sleep(delay)
+        slowed = len(times) - limits.free_failures
+        if slowed > 0:
+            await asyncio.sleep(min(limits.fail_delay * 2 ** (slowed - 1), limits.max_fail_delay))
         raise ProtocolError(code)
+
+    # ----- connections without a seat ----------------------------------------------------
+
+    def _admit(self, conn: Connection) -> bool:
+        """Count ``conn`` among the connections without a seat; at the cap,
+        the oldest one of the address that holds the most goes to make
+        room (a flood from many addresses does not keep a newcomer out),
+        unless no address holds more than ``conn``'s would: False."""
+        if self.unseated_count >= self.limits.unseated:
+            most = max(self.unseated, key=lambda address: len(self.unseated[address]))
+            if len(self.unseated[most]) <= len(self.unseated.get(conn.address, ())) + 1:
+                return False
+            victim = self.unseated[most][0]
+            self._seated(victim)
+            victim.abort()
+            self.evicted += 1
+        self.unseated.setdefault(conn.address, deque()).append(conn)
+        self.unseated_count += 1
+        return True
+
+    def _seated(self, conn: Connection) -> None:
+        """``conn`` is no longer among the connections without a seat."""
+        waiting = self.unseated.get(conn.address)
+        if waiting is None or conn not in waiting:
+            return
+        waiting.remove(conn)
+        self.unseated_count -= 1
+        if not waiting:
+            del self.unseated[conn.address]
 
     # ----- a connection ------------------------------------------------------------------
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted = time.monotonic()
         peer = writer.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         conn = Connection(reader, writer, address, self.limits, tokens=float(self.limits.burst))
-        pump = asyncio.get_running_loop().create_task(conn.pump())
         self.open[address] = self.open.get(address, 0) + 1
+        pump: asyncio.Task[None] | None = None
         try:
+            refusal = None
             if self.open[address] > self.limits.per_address:
-                conn.send(error(TOO_MANY, "too many connections from your address"))
-            else:
-                await self._serve(conn)
+                refusal = error(TOO_MANY, "too many connections from your address")
+            elif not self._admit(conn):
+                refusal = error(BUSY)
+            if refusal is not None:
+                if self.ssl_context is None:  # (no handshake for a refusal: TLS is cut)
+                    with contextlib.suppress(Exception):
+                        writer.write(encode(refusal))
+                return
+            if self.ssl_context is not None:
+                await asyncio.wait_for(
+                    start_tls(writer, self.ssl_context), self.limits.first_deadline
+                )
+            pump = asyncio.get_running_loop().create_task(conn.pump())
+            left = self.limits.first_deadline - (time.monotonic() - accepted)
+            await self._serve(conn, max(left, 0.001))
         except ProtocolError as exc:
             conn.send(error(exc.code, exc.message))
-        except (ConnectionError, OSError, asyncio.IncompleteReadError):
+        except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError):
             pass
         finally:
             self.answered += 1
+            self._seated(conn)
             self.open[address] -= 1
             if not self.open[address]:
                 del self.open[address]
             if conn.table is not None:
                 conn.table.detach(conn)
             conn.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(pump, 5)
+            if pump is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(pump, 5)
             writer.close()
 
     async def _line(self, conn: Connection, deadline: float) -> bytes | None:
@@ -767,9 +870,9 @@ class Server:
             raise ProtocolError(TOO_SLOW) from None
         return line
 
-    async def _serve(self, conn: Connection) -> None:
+    async def _serve(self, conn: Connection, first_deadline: float) -> None:
         limits = self.limits
-        line = await self._line(conn, limits.first_deadline)
+        line = await self._line(conn, first_deadline)
         if line is None:
             return
         await self._hello(conn, decode(line))
@@ -876,12 +979,84 @@ class Server:
         if refused is not None:  # why the joiner's --name is not the seat's
             welcome["name_refused"] = escape(shorten(refused, 100))
         conn.send(welcome)
+        self._seated(conn)
         table.attach(seat, conn)
         table.update(conn, force=True)
         table.wake.set()
 
 
 BAD_JSON_LINE = "bad-json"
+
+
+class _Accepted(asyncio.StreamReaderProtocol):
+    """A connection as ``asyncio.start_server`` makes it, which reads
+    nothing until the server looks at it if ``paused`` (a TLS handshake is
+    to come: its first bytes are the handshake's, not the stream's)."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        handle: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]],
+        *,
+        loop: asyncio.AbstractEventLoop,
+        paused: bool,
+    ) -> None:
+        super().__init__(reader, handle, loop=loop)
+        self.paused = paused
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        if self.paused and isinstance(transport, asyncio.ReadTransport):
+            transport.pause_reading()
+        super().connection_made(transport)
+
+
+async def start_tls(writer: asyncio.StreamWriter, context: ssl.SSLContext) -> None:
+    """The server's side of a TLS handshake on an accepted connection
+    (``StreamWriter.start_tls`` from Python 3.11; the same by hand before)."""
+    start = getattr(writer, "start_tls", None)
+    if start is not None:
+        await start(context)
+        return
+    loop = asyncio.get_running_loop()  # Python 3.10
+    transport = writer.transport
+    protocol: Any = transport.get_protocol()
+    secure = await loop.start_tls(transport, protocol, context, server_side=True)
+    if secure is None:
+        raise ConnectionResetError("the connection closed during the TLS handshake")
+    writer._transport = secure  # type: ignore[attr-defined]
+    protocol._transport = secure
+    protocol._over_ssl = True
+    reader = getattr(protocol, "_stream_reader", None)
+    if reader is not None:
+        reader._transport = secure
+
+
+def quiet(loop: asyncio.AbstractEventLoop) -> None:
+    """Nothing of asyncio's on the host's terminal: what it would log (a
+    refused handshake, descriptors running out while a flood lasts) is
+    dropped; the server has its own limits and answers."""
+    import logging
+
+    loop.set_exception_handler(lambda loop, context: None)
+    logger = logging.getLogger("asyncio")
+    logger.addHandler(logging.NullHandler())
+    logger.propagate = False
+
+
+def raise_descriptor_limit() -> None:
+    """The soft limit of open files raised to the hard one, where the
+    system lets a program (a host under a flood has room for its seats)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = MAX_DESCRIPTORS if hard == resource.RLIM_INFINITY else hard
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    except (ValueError, OSError):
+        pass
 
 
 def json_text(value: Any) -> str:

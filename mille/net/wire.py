@@ -61,6 +61,15 @@ REFUSED = "refused"  # the engine refused the move: its message; nothing changed
 STALE = "stale"  # the move was for an older state: nothing changed
 NOT_HOST = "not-host"  # only the host may do this (save, deal, end)
 TABLE_OVER = "table-over"  # the host ended the table
+BUSY = "busy"  # the host holds too many connections not yet seated: try again later
+
+# the errors after which a client stops (the table, or the seat, is not to be had)
+FATAL = (VERSION, WRONG_CODE, TOO_MANY, WRONG_TOKEN, TABLE_FULL, TABLE_OVER, BUSY)
+
+# a bye's code: why the host hangs up on everyone
+ENDED = "ended"  # the host ended the game (its q, or Another game? n)
+HOST_GONE = "host-gone"  # the host's program stopped (the game is kept on its machine)
+BYE_REASONS = {ENDED: "the host ended the game", HOST_GONE: "the host went away"}
 
 MESSAGES = {
     BAD_JSON: "not a JSON object on one line",
@@ -75,6 +84,7 @@ MESSAGES = {
     STALE: "the table changed: your move was not made",
     NOT_HOST: "only the host may do this",
     TABLE_OVER: "the host ended the game",
+    BUSY: "the host is busy: try again in a minute",
 }
 
 
@@ -126,6 +136,22 @@ def error(code: str, message: str | None = None) -> dict[str, Any]:
         "code": code,
         "message": MESSAGES.get(code, code) if message is None else message,
     }
+
+
+def bye(code: str) -> dict[str, Any]:
+    """The host's goodbye to every connection: ``code`` (``ENDED``,
+    ``HOST_GONE``) for programs, ``reason`` for people."""
+    return {"type": "bye", "code": code, "reason": BYE_REASONS[code]}
+
+
+def bye_code(message: dict[str, Any]) -> str:
+    """Why a ``bye`` came: its ``code``, or (from a host of 2.1, which sent
+    only the reason) the code its English reason stands for;
+    ``HOST_GONE`` when neither says."""
+    code = message.get("code")
+    if code in BYE_REASONS:
+        return str(code)
+    return ENDED if message.get("reason") == BYE_REASONS[ENDED] else HOST_GONE
 
 
 def shown(text: Any, limit: int = 60) -> str:

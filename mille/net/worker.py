@@ -15,7 +15,11 @@ The replica's computers are the only ones that play: while a worker
 serves a table, the server's own copies of them neither watch the moves
 nor answer questions (``seats.Feed._play``), and the table is saved and
 kept from the replica (``save``, ``keep``), whose computers are up to
-date.
+date.  Their memory lives there alone: the :class:`Thinker` keeps what
+rebuilds it, the game the replica held at the last deal (``dump``) and
+every move, deal and decision told it since, and if the process fails the
+host rebuilds the replica (:func:`replay`) and its computers play on in
+the server, their memory (and random state) as the worker's.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..engine.moves import Move
+    from ..game.session import Session
 
 
 class Thinker:
@@ -43,21 +48,30 @@ class Thinker:
     def __init__(self) -> None:
         self.process: asyncio.subprocess.Process | None = None
         self.lock = asyncio.Lock()
+        self.saved = b""  # the game the replica started from
+        self.sent: list[str] = []  # every move (and deal) told it since: replay() rebuilds it
 
     async def start(self, saved: bytes) -> None:
+        self.saved = saved
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
             "mille.net.worker",
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
-            limit=1 << 16,
+            limit=1 << 23,  # a dump is a save file's text (at most 4 MiB)
         )
         self._send({"load": saved.decode("ascii")})
 
     def _send(self, message: dict[str, Any]) -> None:
         assert self.process is not None and self.process.stdin is not None
         self.process.stdin.write(json.dumps(message).encode() + b"\n")
+
+    def _tell(self, ops: list[str]) -> None:
+        """The moves made since (``ops``: move texts, and ``deal``)."""
+        self.sent += ops
+        for op in ops:
+            self._send({"deal": True} if op == DEAL else {"apply": op})
 
     async def think(self, ops: list[str], seat: int, stand_in: int | None) -> Move:
         """Tell the replica the moves made since (``ops``: move texts, and
@@ -66,13 +80,34 @@ class Thinker:
         async with self.lock:
             process = self.process
             assert process is not None and process.stdout is not None
-            for op in ops:
-                self._send({"deal": True} if op == "deal" else {"apply": op})
+            await self._rebase(ops)
             self._send({"think": seat, "stand_in": stand_in})
+            asked = len(self.sent)
+            if stand_in is None:  # its computer's decision may change its memory
+                self.sent.append(f"{THINK}{seat}")
             line = await process.stdout.readline()
             if not line:
+                if stand_in is None:  # never made: the host makes it itself
+                    del self.sent[asked]
                 raise OSError("the worker process ended")
             return parse_move(json.loads(line)["move"])
+
+    async def _rebase(self, ops: list[str]) -> None:
+        """Tell ``ops``; once a new hand was told since the last dump, take
+        the replica's game as it is (``dump``) as the one to rebuild it
+        from (so a rebuild replays one hand at most)."""
+        self._tell(ops)
+        if DEAL not in self.sent:
+            return
+        process = self.process
+        assert process is not None and process.stdout is not None
+        self._send({"dump": True})
+        mark = len(self.sent)  # what is told from now on comes after the dump
+        line = await process.stdout.readline()
+        if not line:
+            raise OSError("the worker process ended")
+        self.saved = json.loads(line)["saved"].encode("ascii")
+        self.sent = self.sent[mark:]
 
     async def save(self, ops: list[str], path: str) -> str | None:
         """Tell the replica the moves made since, then have it save the game
@@ -80,8 +115,7 @@ class Thinker:
         async with self.lock:
             process = self.process
             assert process is not None and process.stdout is not None
-            for op in ops:
-                self._send({"deal": True} if op == "deal" else {"apply": op})
+            await self._rebase(ops)
             self._send({"save": path})
             line = await process.stdout.readline()
             if not line:
@@ -92,8 +126,7 @@ class Thinker:
     def keep(self, ops: list[str], path: str) -> None:
         """The same without waiting: the game to ``path`` (the host's
         recovery file after every move); the worker answers nothing."""
-        for op in ops:
-            self._send({"deal": True} if op == "deal" else {"apply": op})
+        self._tell(ops)
         self._send({"keep": path})
 
     async def stop(self) -> None:
@@ -107,6 +140,48 @@ class Thinker:
         except asyncio.TimeoutError:
             process.kill()
             await process.wait()
+
+
+DEAL = "deal"  # an op: the next hand is dealt
+THINK = "think "  # an op (then a seat): the seat's computer chose a move (not made by it)
+
+
+def apply_op(session: Session, op: str) -> None:
+    """One move the table made (its text), ``DEAL``, or ``THINK`` and a
+    seat, made on a replica: its computers watch the move as the host's
+    would (no answers added: the computers' answers are moves of their
+    own); a ``THINK`` has the seat's computer choose again, for what
+    choosing changes in its memory (the move chosen is one of the ops)."""
+    if op == DEAL:
+        session.next_hand()
+    elif op.startswith(THINK):
+        from ..engine.view import SeatView
+
+        seat = int(op[len(THINK) :])
+        session.computers[seat].choose(SeatView(session.table, seat))
+    elif op.startswith(SAY_OP):  # a chat line, kept with the hand's log
+        said_by, text = op[1:].split(":", 1)
+        session.chat.append((len(session.log), int(said_by), text))
+    elif op.startswith(NAME_OP):  # a person seat named (a joiner's --name)
+        named, name = op[1:].split(NAME_OP, 1)
+        session.people[int(named)] = name
+    else:
+        stand_in = op.startswith(STAND_IN_OP)  # a computer's move for an absent person
+        session._apply(parse_move(op.lstrip(STAND_IN_OP)))  # as made: no answers added
+        if stand_in:
+            session.log[-1] = replace(session.log[-1], stand_in=True)
+
+
+def replay(saved: bytes, ops: list[str]) -> Session:
+    """The replica a worker holds after being told ``ops`` from ``saved``:
+    its computers' memory as the worker's (the host rebuilds it so when
+    the worker fails, the computers' memory living in one place)."""
+    from ..storage import savefile
+
+    session = savefile.loads(saved.decode("ascii"))
+    for op in ops:
+        apply_op(session, op)
+    return session
 
 
 def serve() -> None:
@@ -130,21 +205,12 @@ def serve() -> None:
             continue
         assert session is not None
         if "apply" in request:
-            op = request["apply"]
-            if op.startswith(SAY_OP):  # a chat line, kept with the hand's log
-                seat, text = op[1:].split(":", 1)
-                session.chat.append((len(session.log), int(seat), text))
-                continue
-            if op.startswith(NAME_OP):  # a person seat named (a joiner's --name)
-                seat, name = op[1:].split(NAME_OP, 1)
-                session.people[int(seat)] = name
-                continue
-            stand_in = op.startswith(STAND_IN_OP)  # a computer's move for an absent person
-            session._apply(parse_move(op.lstrip(STAND_IN_OP)))  # as made: no answers added
-            if stand_in:
-                session.log[-1] = replace(session.log[-1], stand_in=True)
+            apply_op(session, request["apply"])
         elif "deal" in request:
-            session.next_hand()
+            apply_op(session, DEAL)
+        elif "dump" in request:
+            sys.stdout.write(json.dumps({"saved": savefile.dumps(session)}) + "\n")
+            sys.stdout.flush()
         elif "save" in request or "keep" in request:
             try:
                 path = request.get("save") or request["keep"]
