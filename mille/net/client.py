@@ -467,19 +467,19 @@ def keep_token(seat_file: SeatFile | None, seat: int, token: str) -> None:
 
 
 def resume_hello(seat_file: SeatFile, hello: dict[str, Any]) -> dict[str, Any]:
-    """``hello`` with the token kept for this table, if any (a file that
-    cannot be used: one line on standard error, and ``hello`` as it is).
-    A file another ``mille --join`` holds is waited for up to ``LOCK_WAIT``
-    seconds (a program whose terminal just closed is still ending: its
-    seat is this one's), then this one joins as a new person."""
+    """``hello`` with the token kept for this table in a seat file no other
+    ``mille --join`` holds, if any (a file that cannot be used: one line on
+    standard error, and ``hello`` as it is).  Where others hold every one,
+    they are waited for up to ``LOCK_WAIT`` seconds (a program whose
+    terminal just closed is still ending: its seat is this one's), then
+    this one joins as a new person."""
     try:
         token = seat_file.load()
         deadline = time.monotonic() + LOCK_WAIT
-        while seat_file.in_use and time.monotonic() < deadline:
-            # another mille --join holds the seat: one whose terminal just
-            # closed lets go within a moment, and this one takes the seat over
+        while token is None and seat_file.in_use and time.monotonic() < deadline:
+            # other mille --join hold the table's seats: one whose terminal
+            # just closed lets go within a moment, and this one takes it over
             time.sleep(0.05)
-            seat_file.in_use = False
             token = seat_file.load()
     except SeatFileError as exc:
         print(

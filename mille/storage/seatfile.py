@@ -66,6 +66,7 @@ class SeatFile:
         self.fd: int | None = None  # the file, locked, while this program holds it
         self.stored: str | None = None  # the token written or read
         self.unusable: list[str] = []  # files found that cannot be used (replaced by store)
+        self.in_use = False  # the last load found a file another program holds
 
     def path_for(self, seat: int | None) -> str:
         return os.path.join(self.directory, name_for(self.address, self.port, self.code, seat))
@@ -93,6 +94,7 @@ class SeatFile:
         ``SeatFileError`` if none can be used and one cannot be read (the
         caller says so and joins as a new person)."""
         failure: SeatFileError | None = None
+        self.in_use = False
         for path in self.candidates():
             try:
                 token = self._load(path)
@@ -116,6 +118,7 @@ class SeatFile:
         try:
             if not _lock(fd):  # another mille --join plays that seat
                 os.close(fd)
+                self.in_use = True
                 return None
             data = os.read(fd, MAX_BYTES + 1)
         except OSError as exc:
