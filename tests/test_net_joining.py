@@ -255,7 +255,7 @@ def test_a_rejoin_while_the_old_program_still_ends_takes_the_seat_over(table: Ta
     try:
         first.wait_for("You sit at seat 1.")
         path = pathlib.Path(recovery.directory()) / name_for(
-            "127.0.0.1", table.port, table.host.code
+            "127.0.0.1", table.port, table.host.code, 1
         )
         table.wait_for(lambda: path.exists(), "the seat file")
         first.proc.send_signal(signal.SIGSTOP)
@@ -295,7 +295,7 @@ def test_a_board_joiner_whose_terminal_closes_lets_its_seat_go_at_once(table: Ta
     os.close(child)
     try:
         path = pathlib.Path(recovery.directory()) / name_for(
-            "127.0.0.1", table.port, table.host.code
+            "127.0.0.1", table.port, table.host.code, 1
         )
         table.wait_for(lambda: table.host.seats[1].conn is not None and path.exists(), "seated")
         shown, end = b"", time.monotonic() + 30
