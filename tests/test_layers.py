@@ -2,7 +2,7 @@
 
 ``mille.engine`` (the rules) is at the bottom, then ``mille.players`` (who
 moves), ``mille.game`` (a game in progress), ``mille.storage`` (games on
-disk), ``mille.net`` (the game over the network: the protocol,
+disk, and the JSON shapes that files and the protocol share), ``mille.net`` (the game over the network: the protocol,
 the server, the client's connection), ``mille.frontends`` (what a person
 sees); ``mille.selfplay`` and
 ``mille.__main__`` are tools on top.  A module imports only from its own
@@ -129,6 +129,34 @@ def test_the_line_mode_needs_no_curses() -> None:
     assert {"mille.frontends.flow", "mille.frontends.process", "mille.frontends.commands"} < seen
     users = sorted(name for name in seen if {"curses", "_curses"} & imports(MODULES[name]))
     assert users == []
+
+
+def imported_names(path: Path) -> set[str]:
+    """The names ``path`` imports from modules (``from X import NAME``), anywhere."""
+    return {
+        alias.name
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+
+
+def test_one_module_writes_and_reads_the_json_shapes() -> None:
+    """The shapes of cards, moves, tableaux, views and events are
+    ``mille.storage.shapes``'s: the network layer reads none of the save
+    format's module, and outside the engine and the computers only the
+    shapes and the checks they read through name cards."""
+    net = sorted(name for name in MODULES if name.startswith("mille.net"))
+    assert [name for name in net if "mille.storage.current" in GRAPH[name]] == []
+    assert {"mille.net.seats", "mille.net.client", "mille.net.wire"} <= {
+        name for name in net if "mille.storage.shapes" in GRAPH[name]
+    }
+    naming = sorted(
+        name
+        for name, path in MODULES.items()
+        if "ALL_NAMES" in imported_names(path) and rank(name) > LAYERS.index("players")
+    )
+    assert naming == ["mille.storage.checks", "mille.storage.shapes"]
 
 
 def test_the_checks_see_relative_imports() -> None:

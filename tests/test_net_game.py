@@ -21,9 +21,9 @@ from mille.engine.view import SeatView
 from mille.game.session import Session
 from mille.net import server as server_module
 from mille.net.bot import Bot
-from mille.net.seats import view_dict
 from mille.net.server import Host, Limits, Server
-from mille.storage.current import event_to_dict
+from mille.storage.shapes import event_to_dict
+from mille.storage.shapes import view_to_dict as view_dict
 
 TIMEOUT = 120.0  # seconds a whole game may take (it takes a few)
 

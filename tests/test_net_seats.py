@@ -14,7 +14,7 @@ from mille.net.bot import choose
 from mille.net.client import table_of
 from mille.net.seats import Feed
 from mille.net.wire import ProtocolError, parse_move
-from mille.storage.current import table_to_dict
+from mille.storage.shapes import table_to_dict
 
 
 def state(feed: Feed) -> Any:

@@ -19,8 +19,8 @@ from mille.game.session import Session
 from mille.net.bot import Bot
 from mille.net.server import Host, Limits, Server
 from mille.net.wire import MAX_LINE, PROTOCOL, encode
-from mille.storage.current import table_to_dict
 from mille.storage.savefile import load_session
+from mille.storage.shapes import table_to_dict
 
 FAST = Limits(
     grace=30,

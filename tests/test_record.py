@@ -23,7 +23,7 @@ from mille.frontends import flow, plain, recorder
 from mille.game import rating
 from mille.game.session import Session
 from mille.storage import record
-from mille.storage.current import rules_to_dict
+from mille.storage.shapes import rules_to_dict
 from support.scripted import Scripted
 
 MILLE = [sys.executable, "-m", "mille"]

@@ -14,8 +14,8 @@ from mille.engine.describe import describe, hand_result, seat_name, side_members
 from mille.engine.rules import find_rules
 from mille.engine.table import NO, PICK, Use
 from mille.game.session import Session, check_name
-from mille.storage.current import event_to_dict
 from mille.storage.savefile import SaveError, dumps, loads
+from mille.storage.shapes import event_to_dict
 
 CLASSIC4 = find_rules("classic", players=4)
 
@@ -304,7 +304,7 @@ def test_the_board_shows_your_stop_with_the_karma_clash_it_caused() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_every_event_of_a_stream_is_plain_json_and_back(players: int) -> None:
-    from mille.storage.current import event_from_dict
+    from mille.storage.shapes import event_from_dict
 
     rules = find_rules("milebymile", players=players)
     s = Session.new(rules, seed=players, humans=())
@@ -317,7 +317,7 @@ def test_every_event_of_a_stream_is_plain_json_and_back(players: int) -> None:
 
 
 def test_a_stream_event_that_is_no_event_is_refused() -> None:
-    from mille.storage.current import event_from_dict
+    from mille.storage.shapes import event_from_dict
 
     s = Session.new(seed=1)
     s.play(PICK)

@@ -139,7 +139,7 @@ def _record(
     import uuid
 
     from ..storage import record
-    from ..storage.current import rules_to_dict
+    from ..storage.shapes import rules_to_dict
 
     rules = view.rules
     game = record.Game(

@@ -3,7 +3,8 @@ from what it is sent.
 
 :class:`Client` connects (TLS if asked), says ``hello`` and reads and
 sends messages.  :func:`table_of` rebuilds a table from a seat's view as
-sent (``seats.view_dict``): what the seat sees as it is, the places hidden
+sent (``storage.shapes.view_to_dict``, read back by
+``storage.shapes.table_from_view``): what the seat sees as it is, the places hidden
 from it filled with the cards it has not seen, in card order (no secret:
 the client knows no more), so the front ends' words and boards, which read
 a :class:`~mille.engine.view.SeatView`, work on it unchanged.
@@ -15,12 +16,11 @@ import asyncio
 import sys
 import time
 
-from ..engine.cards import NO_CARD
-from ..engine.moves import Event, Outcome
+from ..engine.moves import Event
 from ..engine.table import Table
 from ..engine.view import SeatView
-from ..storage.current import table_from_dict
 from ..storage.seatfile import SeatFile, SeatFileError
+from ..storage.shapes import event_from_dict, table_from_view
 from .wire import (
     BAD_MESSAGE,
     MAX_SERVER_LINE,
@@ -30,10 +30,8 @@ from .wire import (
     WRONG_CODE,
     WRONG_TOKEN,
     ProtocolError,
-    card_of,
     decode,
     encode,
-    parse_move,
     shown,
 )
 
@@ -91,92 +89,28 @@ if TYPE_CHECKING:
     from ..engine.rules import Rules
 
 
-def _rules(data: Any) -> Rules:
-    from ..storage.current import _rules as read_rules
-
-    return read_rules(data, "view.rules")
-
-
 def table_of(view: dict[str, Any]) -> Table:
     """The table a seat may imagine from its ``view`` (see the module
     docstring); ``ProtocolError`` if the view is not a valid one."""
     try:
-        rules = _rules(view.get("rules"))
-        seat = view["seat"]
-        hand = [card_of(card) for card in view["hand"]]
-        counts = list(rules.deck) + [rules.false_virtues]
-        seen: list[int] = hand + [card_of(c) for c in view["discard"] + view["set_aside"]]
-        for tab in view["tableaux"]:
-            for key in ("battle", "speed", "miles", "safeties"):  # as SeatView.unseen
-                seen += [card_of(card) for card in tab[key]]
-        for card in seen:
-            if card != NO_CARD:
-                counts[card] -= 1
-        pool = [card for card, n in enumerate(counts) for _ in range(n)]
-        pool.reverse()
-        hands: list[list[str | None]] = []
-        for other, filled in enumerate(view["slots"]):
-            if other == seat:
-                hands.append(view["hand"])
-            else:
-                hands.append([_name(pool.pop()) if full else None for full in filled])
-        deck = [_name(pool.pop()) for _ in range(view["deck_size"])]
-        offer = view["offer"]
-        data = {
-            "hands": hands,
-            "tableaux": view["tableaux"],
-            "deck": deck,
-            "discard": view["discard"],
-            "set_aside": view["set_aside"],
-            "target": view["target"],
-            "to_move": view["to_move"],
-            "starter": view["starter"],
-            "phase": view["phase"],
-            "asked": view["asked"],
-            "offer": None
-            if offer is None
-            else {"side": offer[0], "safety": offer[1], "hazard": offer[2]},
-            "extender": view["extender"],
-            "totals": view["totals"],
-            "games": view["games"],
-            "ordering": view["ordering"],
-            "marks": view.get("marks", [0] * rules.sides),
-            "seed": 0,
-            "refills": view["refills"],
-        }
-        table = table_from_dict(data, rules)
-    except ProtocolError:
-        raise
+        return table_from_view(view)
     except (KeyError, TypeError, IndexError, ValueError) as exc:
-        raise ProtocolError(BAD_MESSAGE, f"bad view from the host: {shown(exc)}") from None
-    table.notices = [str(notice) for notice in view.get("notices", [])]
-    return table
+        raise ProtocolError(BAD_MESSAGE, f"bad view from the host: {shown(exc, 200)}") from None
 
 
-def _name(card: int) -> str:
-    from ..engine.cards import ALL_NAMES
-
-    return ALL_NAMES[card]
-
-
-def event_of(data: dict[str, Any]) -> Event | None:
-    """A move event as sent (None for a new hand's deal)."""
+def event_of(data: dict[str, Any], rules: Rules | None = None) -> Event | None:
+    """A move event as sent (None for a new hand's deal), checked as a
+    save's log items are (under ``rules`` if given: a move the engine
+    could have made); ``ProtocolError`` if it is not one."""
+    if not isinstance(data, dict):
+        raise ProtocolError(BAD_MESSAGE, "bad event from the host: not an object")
     if data.get("deal"):
         return None
+    event = {key: value for key, value in data.items() if key != "version"}
     try:
-        outcome = Outcome(
-            int(data["seat"]),
-            parse_move(data["move"]),
-            card_of(data["card"]),
-            tuple(card_of(card) for card in data["drawn"]),
-            bool(data["coup_fourre"]),
-            bool(data["extra_turn"]),
-        )
-        notices = tuple(str(notice) for notice in data["notices"])
-        stand_in = data.get("stand_in") is True  # a computer played for the absent person
-        return Event(outcome, notices, str(data["phase"]), int(data["mileage"]), stand_in)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ProtocolError(BAD_MESSAGE, f"bad event from the host: {shown(exc)}") from None
+        return event_from_dict(event, rules)
+    except ValueError as exc:
+        raise ProtocolError(BAD_MESSAGE, f"bad event from the host: {shown(exc, 200)}") from None
 
 
 # ----- who is at the table (both front ends' words) ----------------------------
@@ -346,16 +280,17 @@ class Remote:
     def update(self, message: dict[str, Any]) -> list[Event]:
         """Take in an update; the new events to tell (a deal empties the log)."""
         new: list[Event] = []
+        view = message["view"]
+        table = table_of(view)
         for data in message.get("events", []):
-            event = event_of(data)
+            event = event_of(data, table.rules)
             if event is None:
                 self.log.clear()
                 new.clear()
             else:
                 self.log.append(event)
                 new.append(event)
-        view = message["view"]
-        self.table = table_of(view)
+        self.table = table
         names = view.get("names")
         if isinstance(names, list):
             self.names = {

@@ -8,7 +8,8 @@ by the engine (a refusal changes nothing), refusing a move made against an
 older version.  Everything sent to a seat is made from its
 :class:`~mille.engine.view.SeatView` (``Session.view``) and its event
 stream (``Session.events``, whose one rule is ``SeatView.event``), each
-event as ``storage.current.event_to_dict`` writes it: no other hand, no
+event as ``storage.shapes.event_to_dict`` writes it (the view as
+``storage.shapes.view_to_dict`` does): no other hand, no
 deck order, no seed.  What a seat may see is decided there, not here.
 
 A seat's version counts the changes it was shown (moves it may see, new
@@ -41,8 +42,8 @@ from ..engine.moves import COUP, IllegalMove, Move
 from ..engine.table import Table
 from ..engine.view import SeatView
 from ..players.registry import make_computer
-from ..storage.current import event_to_dict, rules_to_dict
-from .wire import STALE, ProtocolError, card_text
+from ..storage.shapes import event_to_dict, shared_to_dict, view_to_dict
+from .wire import STALE, ProtocolError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,83 +56,6 @@ NAME_OP = "="  # ``=SEAT=NAME`` in ``ops``: a person seat named (no name holds "
 SAY_OP = "#"  # ``#SEAT:TEXT`` in ``ops``: a chat line said (kept in the save's log)
 STAND_IN_OP = "!"  # before a move's text in ``ops``: a computer made it for an absent person
 KEPT_EVENTS = 2000  # events kept per seat for a client that comes back
-
-
-def _cards(cards: list[int]) -> list[str | None]:
-    return [card_text(card) for card in cards]
-
-
-def _tableau(view: SeatView, index: int) -> dict[str, Any]:
-    tab = view.tableaux[index]
-    return {
-        "battle": _cards(tab.battle),
-        "speed": _cards(tab.speed),
-        "miles": _cards(tab.miles),
-        "safeties": _cards(tab.safeties),
-        "coups": list(tab.coups),
-        "mileage": tab.mileage,
-        "top": card_text(tab.top),
-        "speed_top": card_text(tab.speed_top),
-        "can_go": tab.can_go,
-        "battle_window": tab.battle_window,
-        "speed_window": tab.speed_window,
-        "record": _cards(tab.record),
-        "problems": _cards(tab.problems),
-        "saved": _cards(tab.saved),
-        "karma": tab.karma,
-        "needs_go": tab.needs_go,
-    }
-
-
-def view_dict(view: SeatView, shared: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What ``view``'s seat may know, as JSON: its hand, every side's
-    piles, the discard pile, the cards set aside, how many cards each hand
-    and the deck hold, the scores, whose turn it is, the question pending
-    if it is the seat's or everyone's (not another seat's ``Coup
-    Fourre?``), and the seat's legal moves.  ``shared``: what every seat
-    is shown of this table now (:func:`shared_dict`), if already made."""
-    offer = view.offer
-    return (
-        {
-            "rules": None,  # (first, as in the file; filled below)
-            "seat": view.seat,
-            "hand": _cards(view.hand),
-        }
-        | (shared_dict(view) if shared is None else shared)
-        | {
-            "phase": view.phase,
-            "asked": view.asked,
-            "offer": None
-            if offer is None
-            else [offer[0], card_text(offer[1]), card_text(offer[2])],
-            "legal": [str(move) for move in view.legal_moves()],
-        }
-    )
-
-
-def shared_dict(view: SeatView) -> dict[str, Any]:
-    """The part of a view every seat is shown alike (made once a change)."""
-    return {
-        "rules": rules_to_dict(view.rules),
-        "tableaux": [_tableau(view, index) for index in range(view.rules.sides)],
-        "discard": _cards(view.discard),
-        "set_aside": _cards(view.set_aside),
-        "deck_size": view.deck_size,
-        "hand_sizes": list(view.hand_sizes),
-        "slots": view.filled_slots(),
-        "target": view.target,
-        "to_move": view.to_move,
-        "starter": view.starter,
-        "extender": view.extender,
-        "totals": list(view.totals),
-        "games": list(view.games),
-        "ordering": view.ordering,
-        "refills": view.refills,
-        "notices": list(view.notices),
-        # the people's names by seat (None: a computer), for the words that
-        # name seats relative to the reader (``describe``)
-        "names": [view.names.get(seat) for seat in range(view.rules.players)],
-    }
 
 
 @dataclass
@@ -181,9 +105,9 @@ class Feed:
         # seats changes only the phase, the question and the turn), made once a change
         key = (self.stamp, len(self.session.log), id(self.session.table))
         if key != self._shared_key:
-            self._shared = shared_dict(view)
+            self._shared = shared_to_dict(view)
             self._shared_key = key
-        return view_dict(view, self._shared) | {
+        return view_to_dict(view, self._shared) | {
             "version": self.version(seat),
             "level": self.session.level,  # how the computers play (the boards' ? page)
         }

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from ..engine.moves import IllegalMove
 from ..engine.text import escape, shorten
-from ..storage.current import MAX_SAY
+from ..storage.shapes import MAX_SAY
 from .seats import Feed, keep, save, saved_bytes
 from .wire import (
     BAD_MESSAGE,

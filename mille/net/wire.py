@@ -18,15 +18,15 @@ mille.net.wire.ProtocolError: bad-move: not a move: "X"
 from __future__ import annotations
 
 import json
-import re
 
-from ..engine.cards import ALL_NAMES, NO_CARD
-from ..engine.moves import DISCARDS, NO, PICK, USE_AT, USES, YES, Move
 from ..engine.text import escape, shorten
+from ..storage.shapes import move_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from ..engine.moves import Move
 
 PROTOCOL = 1  # the version spoken; a client and a host must speak the same
 DEFAULT_PORT = 7477  # "mille" has no port of its own; the host says which it took
@@ -161,46 +161,16 @@ def shown(text: Any, limit: int = 60) -> str:
 
 # ----- moves and cards as text -----------------------------------------------------
 
-_MOVE = re.compile(r"(P)|U([P1-6])(?:>([1-9]))?|D([P1-6])|(y)|(n)")
-
 
 def parse_move(text: Any) -> Move:
-    """A move written as the save format writes it: ``P``, ``U3``, ``UP``,
-    ``U3>2`` (a hazard on side 2), ``D5``, ``y``, ``n``."""
-    match = _MOVE.fullmatch(text) if isinstance(text, str) and len(text) <= 8 else None
-    if match is None:
+    """A move written as the save format writes it (``storage.shapes.move_of``):
+    ``P``, ``U3``, ``UP``, ``U3>2`` (a hazard on side 2), ``D5``, ``y``, ``n``."""
+    move = move_of(text)
+    if move is None:
         raise ProtocolError(BAD_MOVE, f"not a move: {shown(json.dumps(text), 20)}")
-    pick, use, target, discard, yes, _no = match.groups()
-    if pick:
-        return PICK
-    if yes:
-        return YES
-    if use:
-        slot = 0 if use == "P" else int(use)
-        return USES[slot] if target is None else USE_AT[slot][int(target)]
-    if discard:
-        return DISCARDS[0 if discard == "P" else int(discard)]
-    return NO
+    return move
 
 
 def move_text(move: Move) -> str:
     """The text of ``move`` (what :func:`parse_move` reads)."""
     return str(move)
-
-
-def card_text(card: int) -> str | None:
-    """A card's name on the wire (``None`` for an empty slot or a hidden card)."""
-    return None if card == NO_CARD else ALL_NAMES[card]
-
-
-_CARD_BY_NAME = {name: card for card, name in enumerate(ALL_NAMES)}
-
-
-def card_of(name: Any) -> int:
-    """The card a name on the wire names (``None``: no card)."""
-    if name is None:
-        return NO_CARD
-    card = _CARD_BY_NAME.get(name) if isinstance(name, str) else None
-    if card is None:
-        raise ProtocolError(BAD_MESSAGE, f"bad message: no card {shown(json.dumps(name), 20)}")
-    return card

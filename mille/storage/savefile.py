@@ -43,17 +43,9 @@ if TYPE_CHECKING:
 from ..game.session import Session
 from . import atomic
 from .checks import MESSAGE_LIMIT, SaveError, fail, show
-from .current import (
-    FORMAT,
-    TABLE_OPTIONAL,
-    TABLEAU_OPTIONAL,
-    VERSION,
-    from_v3,
-    session_to_dict,
-    table_from_dict,
-    table_to_dict,
-)
+from .current import FORMAT, VERSION, from_v3, session_to_dict
 from .legacy import from_v1, from_v2
+from .shapes import TABLE_OPTIONAL, TABLEAU_OPTIONAL, table_from_dict, table_to_dict
 
 __all__ = [
     "FORMAT",
