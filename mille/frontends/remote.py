@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import sys
 import threading
 
@@ -651,17 +650,10 @@ def join(
             return play_board(
                 address, port, hello, context, color, seat_file=seat_file, back=back, patience=wait
             )
-        return asyncio.run(
-            play_seat(
-                address,
-                port,
-                hello,
-                sys.stdout,
-                context,
-                seat_file=seat_file,
-                back=back,
-                patience=wait,
-            )
+        from .remote_lines import play_lines
+
+        return play_lines(
+            address, port, hello, context, seat_file=seat_file, back=back, patience=wait
         )
     except KeyboardInterrupt:
         return 130
@@ -912,38 +904,23 @@ def host(
                 hosting.run(hosting.drop_kept())
             hosting.shut()
 
-    status = 1
-    loop = asyncio.new_event_loop()
-    main = loop.create_task(play_seat(address, taken, hello, sys.stdout, client_tls(cert)))
-    reasons: list[str] = []
+    from .remote_lines import play_lines
 
-    def on_signal(reason: str) -> None:
-        reasons.append(reason)
-        main.cancel()
-
-    for signame, reason in (("SIGTERM", "terminated"), ("SIGHUP", "hang-up")):
-        signum = getattr(signal, signame, None)
-        if signum is not None:
-            try:
-                loop.add_signal_handler(signum, on_signal, reason)
-            except (NotImplementedError, RuntimeError):
-                pass
     try:
-        status = loop.run_until_complete(main)
-        if status != 0 and not table.over:
-            keep_game("terminal lost")
-    except asyncio.CancelledError:
-        keep_game(reasons[0] if reasons else "interrupted")
-        status = 1
+        return play_lines(
+            address,
+            taken,
+            hello,
+            client_tls(cert),
+            keep=lambda reason: keep_game(reason, tell=False),
+        )
     except KeyboardInterrupt:
         keep_game("interrupted")
-        status = 130
+        return 130
     finally:
-        loop.close()
         if not kept:  # the game ended here: nothing to offer next time
             hosting.run(hosting.drop_kept())
         hosting.shut()
-    return status
 
 
 LOOPBACK = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}  # every address: this machine's
