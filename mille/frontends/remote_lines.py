@@ -16,7 +16,9 @@ one of these waits for the seat's next prompt).  Only the host saves
 hand's order); a joiner is not asked ``Another hand?``: it waits for the
 host's deal (saying so).  Quitting ends the game for
 everyone at the host, and leaves the table elsewhere (the seat waits;
-the command to come back is told).
+the command to come back is told).  A line to the host that breaks is
+said, and the seat taken back (:func:`relink`: ten tries, a second
+apart), with what the host said since.
 
 :func:`play_lines` runs it: the welcome (or the one line that says why
 not), the game, the exit status (``net.client``'s ``*_STATUS``).
@@ -28,6 +30,7 @@ import os
 import queue
 import sys
 import threading
+import time
 
 from ..engine.table import OVER
 from ..net.client import (
@@ -71,6 +74,9 @@ START_LINE = (
 WAITING_START = "Waiting for the host to start the game."
 WAITING_DEAL = "Waiting for the host to deal."
 LEAVE = "You leave the table; your seat waits for you."
+BROKE = "mille: the line to the host broke; trying again"
+BROKE_MOVE = "the line to the host broke: try again"
+RETRIES = 10  # tries to come back after the line to the host broke, a second apart
 NETWORK_HELP = """Over the network: who (the join command and the seats), say WORDS (a
 line to the table), start (the host, before the game starts); s saves at the
 host only; q leaves the table (your seat waits for you), and at the host ends
@@ -82,12 +88,32 @@ class LineSession(RemoteSession):
     told at once, through ``out`` (a line each)."""
 
     out: Callable[[str], None] = staticmethod(lambda line: None)
+    # the line to the host broke: a new link to the seat, or None (see relink)
+    relink: Callable[[LineSession], Link | dict[str, Any] | None] = staticmethod(
+        lambda session: None
+    )
+    token = ""  # the seat's token (to come back to it)
 
     def tell(self, line: str) -> None:
         super().tell(line)
         self.out(line)
 
     def take(self, message: dict[str, Any] | None) -> None:
+        if message is None or message.get("type") == "broken":
+            link = self.relink(self)  # the line broke: back to the seat, if it can be
+            if isinstance(link, Link):
+                self.link = link
+                self.taken += 1
+                self.resumed()
+                return
+            if link is not None:  # the host's refusal or goodbye: the seat is gone
+                text = shown(link.get("message") or link.get("reason"), 120)
+                code = link.get("code")
+                if link.get("type") == "bye":
+                    status = ENDED_STATUS if bye_code(link) == ENDED else GONE_STATUS
+                else:
+                    status = ENDED_STATUS if code == TABLE_OVER else REFUSED_STATUS
+                raise Gone(f"mille: {text}", status, final=True)
         if message is None or message.get("type") != "seats":
             super().take(message)
             return
@@ -103,6 +129,23 @@ class LineSession(RemoteSession):
         waiting = presence.waiting_for
         if waiting is not None and waiting != waited:
             self.out(f"Waiting for {presence.name(waiting)} (seat {waiting}).")
+
+    def resumed(self) -> None:
+        """Back at the seat: what the host said since (its update first);
+        a move or save whose answer was lost is refused, to be made again."""
+        while True:
+            try:
+                message = self.link.inbox.get(timeout=10)
+            except queue.Empty:
+                message = None
+            self.take(message)
+            if message is None or message.get("type") == "update":
+                break
+        self.drain()
+        if self.awaiting:
+            self.awaiting, self.refusal = False, BROKE_MOVE
+        if self.saved is None:
+            self.saved = {"ok": False, "reason": BROKE_MOVE}
 
     def next_hand(self) -> None:
         """The host deals; a joiner says it waits for that."""
@@ -349,6 +392,46 @@ def read_lines(stdin: BinaryIO, lines: queue.Queue[bytes | None]) -> None:
         pending = pending[-LINE_MAX:]
 
 
+def relink(
+    address: str, port: int, hello: dict[str, Any], context: ssl.SSLContext | None
+) -> Callable[[LineSession], Link | dict[str, Any] | None]:
+    """What a seat whose line to the host broke does: says so, and tries
+    ``RETRIES`` times, a second apart, to take its seat back (with its
+    token, from the version last seen); the new link (welcomed, the update
+    since to come), the host's refusal, or None."""
+
+    def again(session: LineSession) -> Link | dict[str, Any] | None:
+        session.out(BROKE)
+        resume = {
+            "type": "hello",
+            "protocol": PROTOCOL,
+            "code": hello.get("code"),
+            "token": session.token,
+            "version": session.version,
+        }
+        for attempt in range(RETRIES):
+            if attempt:
+                time.sleep(1)
+            link = Link(address, port, resume, context)
+            link.start()
+            while True:
+                try:
+                    message = link.inbox.get(timeout=10)
+                except queue.Empty:
+                    message = None
+                if message is None or message.get("type") in ("unreached", "broken"):
+                    link.close(bye=False)
+                    break
+                if message.get("type") in ("error", "bye"):
+                    link.close(bye=False)
+                    return message
+                if message.get("type") == "welcome":
+                    return link
+        return None
+
+    return again
+
+
 def play_lines(
     address: str,
     port: int,
@@ -430,6 +513,8 @@ def play_lines(
         elif kind == "update" and welcome is not None:
             break
     session = LineSession(link, welcome, message)
+    session.token = str(welcome.get("token", ""))
+    session.relink = relink(address, port, hello, context)
     lines: queue.Queue[bytes | None] = queue.Queue()
     threading.Thread(target=read_lines, args=(source, lines), daemon=True).start()
     ui = RemoteLineUi(session, source, out, lines)
