@@ -268,3 +268,32 @@ def test_a_name_in_a_view_from_the_network_is_escaped() -> None:
     message["view"]["names"] = ["Bo\x1b[2J", None, None, None]
     remote = LineSession(link, welcome(1, False), message)
     assert remote.people == {0: "Bo\\x1b[2J"}
+
+
+class Terminal(io.BytesIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_lines_typed_while_another_seat_decides() -> None:
+    """``who`` and ``say`` are done at once, ``s`` too at a terminal (the
+    host's alone saves); a move waits for the seat's prompt, and the lines
+    after it wait behind it."""
+    import queue
+
+    from mille.frontends.remote_lines import RemoteLineUi
+
+    remote, _ = session(1)
+    lines: queue.Queue[bytes | None] = queue.Queue()
+    for line in (b"who", b"say hi", b"s", b"p", b"say later"):
+        lines.put(line)
+    out = io.StringIO()
+    ui = RemoteLineUi(remote, Terminal(), out, lines)
+    for _ in range(5):
+        ui.meanwhile()
+    assert out.getvalue().splitlines() == [
+        "Seats:",
+        "Only the host may save (a save holds every hand).",
+    ]
+    assert ui.kept == [b"p"] and lines.get_nowait() == b"say later"
+    assert remote.link.sent == [{"type": "say", "text": "hi"}]  # type: ignore[attr-defined]
