@@ -3,6 +3,7 @@ own lines, and docs/protocol.md against the code."""
 
 from __future__ import annotations
 
+import io
 import json
 import pathlib
 import re
@@ -159,7 +160,8 @@ def test_tls(tmp_path: pathlib.Path) -> None:
     import shutil
 
     from mille.engine.rules import find_rules
-    from mille.frontends.remote import client_tls, play_seat, server_tls
+    from mille.frontends.remote import client_tls, server_tls
+    from mille.frontends.remote_lines import play_lines
     from mille.game.session import Session
     from mille.net.bot import Bot
     from mille.net.client import NOT_WELCOMED
@@ -200,7 +202,15 @@ def test_tls(tmp_path: pathlib.Path) -> None:
 
             hello = {"type": "hello", "protocol": PROTOCOL, "code": host.code, "name": "x"}
             status = await asyncio.wait_for(
-                play_seat("127.0.0.1", port, hello, Out(), None, typed=False),  # type: ignore[arg-type]
+                asyncio.to_thread(
+                    play_lines,
+                    "127.0.0.1",
+                    port,
+                    hello,
+                    None,
+                    stdin=io.BytesIO(),
+                    stdout=Out(),  # type: ignore[arg-type]
+                ),
                 30,
             )
             assert (status, Out.text) == (1, NOT_WELCOMED + "\n")

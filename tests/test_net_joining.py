@@ -8,6 +8,7 @@ Real ``mille`` processes over loopback."""
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import pathlib
 import select
@@ -24,7 +25,8 @@ from typing import Any
 import pytest
 
 from mille.engine.rules import find_rules
-from mille.frontends.remote import client_tls, join_command, play_seat, server_tls
+from mille.frontends.remote import client_tls, join_command, server_tls
+from mille.frontends.remote_lines import play_lines
 from mille.game.session import Session
 from mille.net.client import (
     ENDED_STATUS,
@@ -458,7 +460,15 @@ def test_a_certificate_that_does_not_verify_says_so(tmp_path: pathlib.Path) -> N
         hello = {"type": "hello", "protocol": PROTOCOL, "code": host.code, "name": "x"}
         try:
             return await asyncio.wait_for(
-                play_seat("127.0.0.1", port, hello, Out(), client_tls(str(other)), typed=False),  # type: ignore[arg-type]
+                asyncio.to_thread(
+                    play_lines,
+                    "127.0.0.1",
+                    port,
+                    hello,
+                    client_tls(str(other)),
+                    stdin=io.BytesIO(),
+                    stdout=Out(),  # type: ignore[arg-type]
+                ),
                 30,
             )
         finally:

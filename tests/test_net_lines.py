@@ -1,32 +1,95 @@
-"""The line mode over the network (``frontends.remote.LineClient``): what
-it says, word for word, for each message of the host and each line typed."""
+"""The line mode over the network (``frontends.remote_lines``): the line
+mode's front end driven by the flow over a ``RemoteSession``, against a
+stand-in host (``test_net_remote_session.StandIn``); what it says, word
+for word, for the host's messages and the lines typed."""
 
 from __future__ import annotations
 
 import io
 from typing import Any
 
+import pytest
+from test_net_remote_session import StandIn
+
 from mille.engine.rules import find_rules
-from mille.frontends.remote import LineClient
+from mille.frontends import remote_lines
+from mille.frontends.remote_lines import LineSession, who_lines
 from mille.game.session import Session
-from mille.net.client import Client
 from mille.net.seats import Feed
 
+BACK = "mille --join 127.0.0.1:7477 abcdefghjkmn"
 
-class FakeClient(Client):
-    def __init__(self) -> None:
-        super().__init__()
-        self.sent: list[dict[str, Any]] = []
+
+class Host(StandIn):
+    """The stand-in host, with the computers' moves made after each move
+    sent, a save answered, an end said goodbye to, and no thread."""
+
+    def __init__(self, feed: Feed, seat: int) -> None:
+        super().__init__(feed, seat)
+        self.closed_with: bool | None = None
+
+    def start(self) -> None:
+        pass
 
     def send(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "move":
+            super().send(message)
+            feed = self.feed
+            while (seat := feed.to_decide()) is not None and feed.is_computer(seat):
+                feed.computer_plays(seat, feed.think(seat))
+            self.inbox.put(self.update())
+            return
         self.sent.append(message)
+        if kind == "save":
+            self.inbox.put({"type": "saved", "ok": True, "file": message["file"], "when": "now"})
+        elif kind == "end":
+            self.inbox.put({"type": "bye", "code": "ended", "reason": "the host ended the game"})
+
+    def close(self, bye: bool) -> None:
+        self.closed_with = bye
 
 
-def client(seat: int = 1, host: bool = False) -> tuple[LineClient, FakeClient, io.StringIO]:
-    fake, out = FakeClient(), io.StringIO()
-    ui = LineClient(fake, out)
-    ui.on({"type": "welcome", "protocol": 1, "seat": seat, "token": "t", "host": host})
-    return ui, fake, out
+def welcome(seat: int, host: bool, **more: Any) -> dict[str, Any]:
+    return {"type": "welcome", "protocol": 1, "seat": seat, "token": "t", "host": host} | more
+
+
+def play(
+    monkeypatch: pytest.MonkeyPatch,
+    feed: Feed,
+    seat: int,
+    script: str,
+    *,
+    host: bool = False,
+    first: list[dict[str, Any]] | None = None,
+    hello: dict[str, Any] | None = None,
+) -> tuple[int, str, Host]:
+    """``play_lines`` for ``seat`` with ``script`` typed; the status, what
+    was said, the stand-in host."""
+    link = Host(feed, seat)
+    link.inbox.put(hello or welcome(seat, host))
+    for message in first or []:
+        link.inbox.put(message)
+    link.inbox.put(link.update())
+    monkeypatch.setattr(remote_lines, "Link", lambda *args: link)
+    out = io.StringIO()
+    status = remote_lines.play_lines(
+        "127.0.0.1", 7477, {}, None, stdin=io.BytesIO(script.encode()), stdout=out, back=BACK
+    )
+    return status, out.getvalue(), link
+
+
+def four(people: tuple[int, ...] = (1,)) -> Feed:
+    return Feed(Session.new(find_rules("classic", players=4), seed=3, humans=people))
+
+
+def session(seat: int = 1, host: bool = False) -> tuple[LineSession, list[str]]:
+    feed = four((0, 1, 2, 3))
+    link = Host(feed, seat)
+    said: list[str] = []
+    remote = LineSession(link, welcome(seat, host), link.update())
+    remote.out = said.append
+    return remote, said
 
 
 def seats(*rows: tuple[int, str, str], waiting: int | None = None) -> dict[str, Any]:
@@ -37,22 +100,12 @@ def seats(*rows: tuple[int, str, str], waiting: int | None = None) -> dict[str, 
     }
 
 
-def test_welcome_lines() -> None:
-    _, _, out = client(1)
-    assert out.getvalue() == "You sit at seat 1.\n"
-    _, _, out = client(0, host=True)
-    assert out.getvalue() == (
-        "You sit at seat 0 (you host this table: only you may deal, save or end).\n"
-    )
-
-
 def test_who_is_here_and_whom_the_table_waits_for() -> None:
-    ui, _, out = client(1)
-    out.truncate(0), out.seek(0)
-    ui.on(seats((0, "Bo\\x1b", "here"), (1, "Ann", "here"), (2, "Cy", "here")))
-    ui.on(seats((0, "Bo\\x1b", "here"), (1, "Ann", "here"), (2, "Cy", "away"), waiting=2))
-    ui.on(seats((0, "Bo\\x1b", "here"), (1, "Ann", "here"), (2, "Cy", "computer-for-now")))
-    assert out.getvalue().splitlines() == [
+    remote, said = session(1)
+    remote.take(seats((0, "Bo\\x1b", "here"), (1, "Ann", "here"), (2, "Cy", "here")))
+    remote.take(seats((0, "Bo\\x1b", "here"), (1, "Ann", "here"), (2, "Cy", "away"), waiting=2))
+    remote.take(seats((0, "Bo\\x1b", "here"), (1, "Ann", "here"), (2, "Cy", "computer-for-now")))
+    assert said == [
         "Seats:",
         "   1 Bo\\x1b           here, the host",
         "   2 Ann              you",
@@ -66,19 +119,19 @@ def test_who_is_here_and_whom_the_table_waits_for() -> None:
 def test_joined_left_back_and_the_waiting_room() -> None:
     """Who comes and goes, in lines; before the start the host is told how
     to start, and ``who`` shows the whole join command and the seats."""
-    ui, fake, out = client(0, host=True)
-    out.truncate(0), out.seek(0)
+    remote, said = session(0, host=True)
     command = "mille --join 127.0.0.1:7477 abcdefghjkmn"
 
-    def said(*rows: tuple[int, str, str], started: bool = False) -> None:
-        ui.on(seats(*rows) | {"started": started, "join": command})
+    def told(*rows: tuple[int, str, str], started: bool = False) -> None:
+        remote.take(seats(*rows) | {"started": started, "join": command})
 
-    said((0, "Hal", "here"), (1, "Ann", "free"), (2, "Bob", "free"))
-    said((0, "Hal", "here"), (1, "Ann", "here"), (2, "Bob", "free"))
-    said((0, "Hal", "here"), (1, "Ann", "here"), (2, "Bob", "computer-for-now"), started=True)
-    said((0, "Hal", "here"), (1, "Ann", "left"), (2, "Bob", "here"), started=True)
-    said((0, "Hal", "here"), (1, "Ann", "here"), (2, "Bob", "here"), started=True)
-    assert out.getvalue().splitlines() == [
+    told((0, "Hal", "here"), (1, "Ann", "free"), (2, "Bob", "free"))
+    assert who_lines(remote)[-1].startswith("Type start to begin now")
+    told((0, "Hal", "here"), (1, "Ann", "here"), (2, "Bob", "free"))
+    told((0, "Hal", "here"), (1, "Ann", "here"), (2, "Bob", "computer-for-now"), started=True)
+    told((0, "Hal", "here"), (1, "Ann", "left"), (2, "Bob", "here"), started=True)
+    told((0, "Hal", "here"), (1, "Ann", "here"), (2, "Bob", "here"), started=True)
+    assert said == [
         f"To join this table: {command}",
         "Seats:",
         "   1 Hal              you, the host",
@@ -93,171 +146,106 @@ def test_joined_left_back_and_the_waiting_room() -> None:
         "Bob joined.",
         "Ann is back.",
     ]
-    out.truncate(0), out.seek(0)
-    ui.line("who")
-    assert out.getvalue().splitlines()[:2] == [f"To join this table: {command}", "Seats:"]
-    ui.line("say  hello  there ")
-    ui.line("start")
-    assert fake.sent == [{"type": "say", "text": "hello  there"}]
-    assert "start: the game has started" in out.getvalue()
+    assert who_lines(remote) == [
+        f"To join this table: {command}",
+        "Seats:",
+        "   1 Hal              you, the host",
+        "   2 Ann              here",
+        "   3 Bob              here",
+    ]
 
 
-def test_chat_lines_and_a_refused_name() -> None:
-    ui, _, out = client(1)
-    out.truncate(0), out.seek(0)
-    ui.on({"type": "said", "seat": 0, "name": "Hal", "text": "hi \\x1b"})
-    ui.on({"type": "said", "seat": 1, "name": "Ann", "text": "hello"})
-    assert out.getvalue().splitlines() == ["Hal says: hi \\x1b", "You say: hello"]
-    out = io.StringIO()
-    ui = LineClient(FakeClient(), out)
-    ui.on(
-        {
-            "type": "welcome", "protocol": 1, "seat": 1, "token": "t", "host": False,
-            "name": "Bob", "name_refused": "the host named this seat Bob",
-        }
-    )  # fmt: skip
-    assert out.getvalue().splitlines()[-1] == (
-        "mille: your name is not used (the host named this seat Bob); you are Bob."
-    )
+def test_chat_lines_and_a_name_from_the_network_escaped() -> None:
+    remote, said = session(1)
+    remote.take({"type": "said", "seat": 0, "name": "Hal", "text": "hi \\x1b"})
+    remote.take({"type": "said", "seat": 1, "name": "Ann", "text": "hello"})
+    remote.take(seats((0, "Bo\x1b[2J", "here")))
+    remote.take(seats((0, "Bo\x1b[2J", "away")))
+    assert said[:2] == ["Hal says: hi \\x1b", "You say: hello"]
+    assert said[-1] == "Bo\\x1b[2J dropped; the seat waits for Bo\\x1b[2J."
 
 
-def test_a_name_from_the_network_is_escaped() -> None:
-    ui, _, out = client(1)
-    out.truncate(0), out.seek(0)
-    ui.on(seats((0, "Bo\x1b[2J", "here")))
-    ui.on(seats((0, "Bo\x1b[2J", "away")))
-    assert out.getvalue().splitlines()[-1] == "Bo\\x1b[2J dropped; the seat waits for Bo\\x1b[2J."
+def test_who_say_and_start_at_the_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
+    room = seats((0, "Hal", "here"), (1, "Ann", "here")) | {"started": False, "join": ""}
+    status, out, link = play(monkeypatch, four(), 1, "say  hello  there \nsay\n", first=[room])
+    assert out.splitlines()[:5] == [
+        "You sit at seat 1.",
+        "Seats:",
+        "   1 Hal              here, the host",
+        "   2 Ann              you",
+        "Waiting for the host to start the game.",
+    ]
+    assert "say what? (say and the words, on one line)" in out.splitlines()
+    assert link.sent == [{"type": "say", "text": "hello  there"}]
+    assert status == 0  # the input ended in the waiting room: the seat leaves
 
 
-def update(feed: Feed, seat: int, since: int = 0) -> dict[str, Any]:
-    return {
-        "type": "update",
-        "version": feed.version(seat),
-        "events": feed.events_since(seat, since) or [],
-        "missed": False,
-        "view": feed.snapshot(seat),
-    }
-
-
-def test_a_turn_the_host_and_the_errors() -> None:
-    feed = Feed(Session.new(find_rules("classic", players=4), seed=3, humans=(0, 1, 2, 3)))
-    starter = feed.session.table.current_player
-    assert starter is not None
-    ui, fake, out = client(starter)
-    out.truncate(0), out.seek(0)
-    ui.on(update(feed, starter))
-    lines = out.getvalue().splitlines()
-    assert lines[-2].startswith("Your hand: ") and lines[-1] == "Your move: "
-    out.truncate(0), out.seek(0)
-    ui.line("p")
-    assert fake.sent[-1] == {"type": "move", "version": 0, "move": "P"}
-    ui.line("u 9")
-    ui.line("o")
-    ui.line("s")
-    ui.on({"type": "error", "code": "refused", "message": "must pick first"})
-    assert out.getvalue() == (
-        "no such slot: 9 (P or 0, 1-6)\n"
-        "Your move: o is not offered over the network.\n"
-        "Your move: Only the host may save (a save holds every hand).\n"
-        "Your move: mille: must pick first\n"
-        "Your move: "
-    )
-    ui.on({"type": "saved", "ok": False, "file": "f", "reason": "Permission denied"})
-    ui.on({"type": "bye", "reason": "the host ended the game"})
-    assert out.getvalue().endswith(
-        "Not saved: Permission denied.\nmille: the host ended the game\n"
-    )
-    assert (ui.done, ui.status) == (True, 0)
-    other, _, out = client(2)
-    other.on({"type": "bye", "reason": "the host went away"})
-    assert (other.status, out.getvalue().splitlines()[-1]) == (3, "mille: the host went away")
-
-
-def test_the_end_of_a_hand() -> None:
-    feed = Feed(Session.new(find_rules("classic", players=4), seed=3, humans=()))
-    session = feed.session
-    while not session.table.hand_over:
-        seat = session.table.current_player
+def test_a_turn_in_the_line_modes_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At its turn a joiner gets the line mode's words: a refusal as at
+    home, ``o`` not offered, ``s`` the host's; the end of the input leaves
+    the table, with the command to come back."""
+    feed = four((1,))
+    while feed.to_decide() != 1:
+        seat = feed.to_decide()
         assert seat is not None
         feed.computer_plays(seat, feed.think(seat))
-    host, fake, out = client(0, host=True)
-    host.on(update(feed, 0, feed.version(0)))
-    assert out.getvalue().endswith("Another hand? ")
-    host.line("maybe")
-    assert out.getvalue().endswith("Answer y or n.\nAnother hand? ")
-    host.line("y")
-    assert fake.sent[-1] == {"type": "deal"}
-    guest, _, out = client(1)
-    guest.on(update(feed, 1, feed.version(1)))
-    assert out.getvalue().endswith("Waiting for the host to deal.\n")
-    feed.next_hand()
-    guest.on(update(feed, 1, feed.version(1) - 1))
-    assert "A new hand is dealt.\n" in out.getvalue()
-
-
-def test_quitting_asks_really_and_the_host_saves() -> None:
-    feed = Feed(Session.new(find_rules("classic", players=4), seed=3, humans=(0, 1, 2, 3)))
-    guest, fake, out = client(1)
-    guest.on(update(feed, 1))
-    out.truncate(0), out.seek(0)
-    guest.line("q")
-    guest.line("maybe")
-    guest.line("n")
-    assert out.getvalue() == "Really? Answer y or n.\nReally? "
-    assert not guest.done and fake.sent == []
-    guest.back = "mille --join 127.0.0.1:7477 abcdefghjkmn"
-    guest.line("q")
-    guest.line("y")
-    assert out.getvalue().endswith(
-        "Really? You leave the table; your seat waits for you.\n"
-        "To come back: mille --join 127.0.0.1:7477 abcdefghjkmn\n"
+    status, out, link = play(monkeypatch, feed, 1, "u 9\nu 2\no\ns\n")
+    assert out.startswith("You sit at seat 1.\n")
+    assert (
+        "Your move: u 9\n"
+        "no such slot: 9 (P or 0, 1-6)\n"
+        "Your move: u 2\n"
+        "must pick first\n"
+        "Your move: o\n"
+        "o is not offered over the network.\n"
+        "Your move: s\n"
+        "Only the host may save (a save holds every hand).\n"
+    ) in out
+    assert out.endswith(
+        f"Your move: \nYou leave the table; your seat waits for you.\nTo come back: {BACK}\n"
     )
-    assert fake.sent == [{"type": "bye"}] and guest.done
-
-    host, fake, out = client(0, host=True)
-    host.on(update(feed, 0))
-    out.truncate(0), out.seek(0)
-    host.line("s")
-    host.line("game.sav")
-    assert fake.sent[-1] == {"type": "save", "file": "game.sav"}
-    host.on({"type": "saved", "ok": True, "file": "game.sav", "when": "now"})
-    host.line("q")
-    host.line("y")
-    assert fake.sent[-1] == {"type": "end"} and not host.done  # until the host's bye
-    assert out.getvalue() == "file: Saved to game.sav.\nReally? "
+    assert (status, link.closed_with) == (0, True)
 
 
-def test_each_seat_is_named_as_it_sees_the_table() -> None:
+def test_quitting_asks_really_and_the_host_saves_and_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    feed = four((0, 1))
+    status, out, link = play(monkeypatch, feed, 0, "q\nmaybe\nn\ns\ngame.sav\nq\ny\n", host=True)
+    assert out.splitlines()[0] == (
+        "You sit at seat 0 (you host this table: only you may deal, save or end)."
+    )
+    assert "Your move: q\nReally? maybe\nAnswer y or n.\nReally? n\nYour move: s\n" in out
+    assert "file: game.sav\ngame.sav [now]\nYour move: q\nReally? y\n" in out
+    assert out.endswith("mille: the host ended the game\n")
+    assert {"type": "save", "file": "game.sav"} in link.sent and link.sent[-1] == {"type": "end"}
+    assert status == 0
+
+
+def test_a_refused_name_and_each_seat_named_as_it_sees_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A joiner is ``You`` to itself, the others by their names, partners
-    as at one table (issue 29's words, relative to the seat reading)."""
+    as at one table; a ``--name`` the host did not take is said why."""
     rules = find_rules("classic", players=4)
     feed = Feed(Session.new(rules, seed=3, humans=(0, 1), names={0: "Ann"}))
     assert feed.rename(1, "Bob") == "Bob"
     assert feed.rename(1, "ann") == "Bob"  # another's name (any case): kept as it was
     assert feed.rename(1, "You") == "Bob"  # a name mille gives a seat
-    assert feed.session.people == {0: "Ann", 1: "Bob"}  # a save keeps them
-    session = feed.session
-    while not (len(session.log) > 8 and session.table.current_player == 1):
-        seat = session.table.current_player
+    game = feed.session
+    while not (len(game.log) > 8 and game.table.current_player == 1):
+        seat = game.table.current_player
         assert seat is not None
         if feed.is_computer(seat):
             feed.computer_plays(seat, feed.think(seat))
         else:
             feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
-    assert feed.snapshot(1)["names"] == ["Ann", "Bob", None, None]
-    host, _, out = client(0, host=True)
-    host.on(update(feed, 0))
-    assert out.getvalue().splitlines()[1:6] == [
-        "You drew Out of Gas",
-        "You played Go",
-        "Bob played Go",
-        "Partner played 50: Team A 50 miles",
-        "Comp 3 played Stop on side 1 (Team A)",
-    ]
-    guest, _, out = client(1)
-    guest.on(update(feed, 1))
-    assert out.getvalue().splitlines() == [
+    hello = welcome(1, False, name="Bob", name_refused="the host named this seat Bob")
+    _, out, _ = play(monkeypatch, feed, 1, "", hello=hello)
+    lines = out.splitlines()
+    assert lines[:2] == [
         "You sit at seat 1.",
+        "mille: your name is not used (the host named this seat Bob); you are Bob.",
+    ]
+    assert lines[4:16] == [
         "Ann played Go",
         "You drew Go",
         "You played Go",
@@ -269,30 +257,43 @@ def test_each_seat_is_named_as_it_sees_the_table() -> None:
         "Deck: 77 cards. Discard pile: empty.",
         "Your hand: P: -, 1: Go, 2: Repairs, 3: 25, 4: 100, 5: Repairs, 6: 75.",
         "Your move: ",
+        "You leave the table; your seat waits for you.",
     ]
 
 
 def test_a_name_in_a_view_from_the_network_is_escaped() -> None:
-    feed = Feed(Session.new(find_rules("classic", players=4), seed=3, humans=(0, 1)))
-    message = update(feed, 1)
+    feed = four((0, 1))
+    link = Host(feed, 1)
+    message = link.update()
     message["view"]["names"] = ["Bo\x1b[2J", None, None, None]
-    guest, _, _ = client(1)
-    guest.on(message)
-    assert guest.remote.view.names == {0: "Bo\\x1b[2J"}
+    remote = LineSession(link, welcome(1, False), message)
+    assert remote.people == {0: "Bo\\x1b[2J"}
 
 
-def test_a_joiners_words_before_the_start() -> None:
-    ui, fake, out = client(1)
-    out.truncate(0), out.seek(0)
-    ui.on(seats((0, "Hal", "here"), (1, "Ann", "here")) | {"started": False, "join": ""})
-    ui.line("start")
-    ui.line("say")
+class Terminal(io.BytesIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_lines_typed_while_another_seat_decides() -> None:
+    """``who`` and ``say`` are done at once, ``s`` too at a terminal (the
+    host's alone saves); a move waits for the seat's prompt, and the lines
+    after it wait behind it."""
+    import queue
+
+    from mille.frontends.remote_lines import RemoteLineUi
+
+    remote, _ = session(1)
+    lines: queue.Queue[bytes | None] = queue.Queue()
+    for line in (b"who", b"say hi", b"s", b"p", b"say later"):
+        lines.put(line)
+    out = io.StringIO()
+    ui = RemoteLineUi(remote, Terminal(), out, lines)
+    for _ in range(5):
+        ui.meanwhile()
     assert out.getvalue().splitlines() == [
         "Seats:",
-        "   1 Hal              here, the host",
-        "   2 Ann              you",
-        "Waiting for the host to start the game.",
-        "start: only the host starts the game",
-        "say what? (say and the words, on one line)",
+        "Only the host may save (a save holds every hand).",
     ]
-    assert fake.sent == []
+    assert ui.kept == [b"p"] and lines.get_nowait() == b"say later"
+    assert remote.link.sent == [{"type": "say", "text": "hi"}]  # type: ignore[attr-defined]

@@ -279,3 +279,34 @@ def test_two_joins_started_together_each_keep_their_seats_token() -> None:
         for joiner in joiners:
             joiner.kill()
         table.shut()
+
+
+def test_a_line_mode_joiner_whose_line_breaks_comes_back_by_itself(table: Table) -> None:
+    """The host cuts a ``--plain`` joiner's connection: it says so, takes
+    its seat back with its token (no new program), and plays on."""
+    joiner = Joiner(table.port, table.host.code)
+    try:
+        joiner.wait_for("You sit at seat 1.")
+        table.wait_for(lambda: table.host.feed.to_decide() == 1, "seat 1's turn")
+        end = time.monotonic() + 30
+        while not any(line.startswith("Your hand: ") for line in joiner.out):
+            assert time.monotonic() < end, joiner.out
+            time.sleep(0.05)
+        first = table.call(lambda: table.host.seats[1].conn)
+        assert first is not None
+        table.call(first.close)
+        broke = "mille: the line to the host broke; trying again"
+        while not any(line.endswith(broke) for line in joiner.out):  # (after the prompt)
+            assert time.monotonic() < end, joiner.out
+            time.sleep(0.05)
+        table.wait_for(lambda: table.host.seats[1].conn not in (None, first), "seat 1 taken back")
+        assert joiner.proc.stdin is not None
+        joiner.proc.stdin.write("p\n")
+        joiner.proc.stdin.flush()
+        end = time.monotonic() + 30
+        while not any(line.startswith("You drew ") for line in joiner.out):
+            assert time.monotonic() < end, joiner.out
+            time.sleep(0.05)
+        assert joiner.err == []
+    finally:
+        joiner.kill()

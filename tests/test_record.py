@@ -755,29 +755,40 @@ def test_the_board_says_when_the_game_was_not_recorded(monkeypatch: pytest.Monke
 
 
 def test_the_joiners_line_mode_records_the_game_at_its_end() -> None:
-    from test_net_lines import client, update
+    """The line mode's joiner (``remote_lines``: the flow's end of a hand
+    calls ``recorder.hand_over``) records the game for its seat and says
+    the record at the game's end."""
+    import queue
 
+    from test_net_remote_session import StandIn
+
+    from mille.frontends.remote_lines import LineSession, RemoteLineUi
     from mille.net.seats import Feed
 
-    rules = short(3)
-    feed = Feed(new(rules, seed=2, names={0: "Ann", 1: "Bob"}))
+    feed = Feed(new(short(3), seed=2, names={0: "Ann", 1: "Bob"}))
     session = feed.session
-    guest, _, out = client(1)
-    table = session.table
+    link = StandIn(feed, 1)
+    welcome = {"type": "welcome", "seat": 1, "host": False, "token": "t", "protocol": 1}
+    remote = LineSession(link, welcome, link.update())
+    out = io.StringIO()
+    ui = RemoteLineUi(remote, io.BytesIO(), out, queue.Queue())
+    recorder.begin(remote)
     while True:
-        while table.phase != OVER:
-            if session.computer_to_move:
-                session.computer_move()
-            else:
-                legal = [m for m in table.legal_moves() if not table.discards_safety(m)]
-                session.play(next((m for m in legal if isinstance(m, Use)), legal[0]))
-        feed.sync()
-        guest.on(update(feed, 1))
-        guest.on(update(feed, 1))  # an update again: the hand counts once
-        if table.game_over:
+        while not session.table.hand_over:  # every seat's moves, by the host
+            seat = session.table.current_player
+            assert seat is not None
+            feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
+        link.inbox.put(link.update())
+        while remote.computer_to_move:
+            ui.computer_moved(remote.computer_move())
+        recorder.hand_over(remote)  # flow.finish_hand
+        ui.hand_over()
+        if session.table.game_over:
             break
         feed.next_hand()
-        guest.on(update(feed, 1))
+        link.inbox.put(link.update())
+        remote.next_hand()
+        ui.new_hand()
     (game_,) = record.games()
     assert game_.place == "network" and game_.level == "standard"
     assert [(s.name, s.level, s.here) for s in game_.seats] == [
@@ -785,6 +796,7 @@ def test_the_joiners_line_mode_records_the_game_at_its_end() -> None:
         ("Bob", None, True),
         (None, "standard", False),
     ]
+    table = session.table
     assert [s.total for s in game_.sides] == [table.total(side) for side in (1, 2, 3)]
     assert [sum(s.hands) for s in game_.sides] == [s.total for s in game_.sides]
     result = side_result(session, 1)
@@ -806,63 +818,6 @@ def test_the_help_pages_name_the_record() -> None:
     ]
     said = "Finished games are recorded: mille --stats shows them (--no-record: not)."
     assert said in plain_board.help_text(find_rules("bsd")).splitlines()
-
-
-def test_a_whole_game_over_loopback_is_recorded_at_each_end() -> None:
-    """A host and a joiner over loopback (scripted bots play): each end's
-    line mode (``LineClient``, fed every message its bot was sent) records
-    the game for its own seat."""
-    import asyncio
-
-    from test_net_lines import FakeClient
-
-    from mille.frontends.remote import LineClient
-    from mille.net.bot import Bot
-    from mille.net.server import Host, Limits, Server
-
-    class Recording(Bot):
-        def __init__(self, name: str, deal: bool) -> None:
-            super().__init__(name, deal=deal)
-            self.out = io.StringIO()
-            self.lines_mode = LineClient(FakeClient(), self.out)
-
-        async def on(self, message: dict[str, Any]) -> bool:
-            self.lines_mode.on(message)
-            return await super().on(message)
-
-    session = new(short(3), seed=7, names={0: "Ann", 1: "Bob"})
-
-    async def play() -> list[Recording]:
-        server = Server(Limits(grace=30, rate=1000, burst=1000))
-        host = server.add(Host(session, host_seat=0))
-        _, port = await server.start()
-        bots = [Recording("Ann", True), Recording("Bob", False)]
-        try:
-            token = host.seats[0].token
-            assert token is not None
-            await bots[0].join(port, host.code, token=token)
-            await bots[1].join(port, host.code)
-            await asyncio.wait_for(asyncio.gather(*(bot.run() for bot in bots)), 120)
-        finally:
-            await server.close()
-            for bot in bots:
-                await bot.client.close()
-        return bots
-
-    bots = asyncio.run(play())
-    table = session.table
-    assert table.game_over
-    games = record.games()
-    assert sorted([s.name for s in g.seats if s.here] for g in games) == [["Ann"], ["Bob"]]
-    for one in games:
-        assert one.place == "network" and one.level == "standard"
-        assert [s.total for s in one.sides] == [table.total(side) for side in (1, 2, 3)]
-    for bot, seat in zip(bots, (0, 1)):
-        result = side_result(session, seat)
-        assert (
-            f"Your record against standard at milebymile: won {int(result == 'won')}, "
-            f"lost {int(result == 'lost')}" in bot.out.getvalue()
-        )
 
 
 def test_stats_says_each_persons_record_word_for_word() -> None:

@@ -2,9 +2,8 @@
 each hand as it ends, write the game when it ends, and the words shown.
 
 The game flow calls :func:`begin` when a game is played and
-:func:`hand_over` at the end of every hand (``flow.finish_hand``); the line
-mode over the network (``remote.LineClient``), which has its own loop,
-calls :func:`seen` with each update.  At the end of a game the record is
+:func:`hand_over` at the end of every hand (``flow.finish_hand``), for
+every front end, a remote seat's too.  At the end of a game the record is
 written and :func:`lines` (the line mode: the record and the rating) or
 :func:`board_line` (the boards: one line) say it; a record that could not
 be written costs one line instead, and the game goes on.
@@ -62,25 +61,6 @@ def hand_over(session: Session) -> None:
         here=session.at_keyboard(),
         network=bool(getattr(session, "over_network", False)),
     )
-
-
-def seen(key: object, view: SeatView, update: Mapping[str, Any], here: int) -> list[str]:
-    """The network line mode's update: the lines to say at the end of a
-    game (none before), the game recorded then."""
-    begin(key)
-    if not view.hand_over:
-        return []
-    level = update.get("view", {}).get("level")
-    people = view.names
-    note(
-        key,
-        view,
-        people=people,
-        level=level if isinstance(level, str) and len(people) < view.rules.players else "",
-        here=(here,),
-        network=True,
-    )
-    return lines(key, here)
 
 
 def note(

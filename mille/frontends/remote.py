@@ -1,15 +1,13 @@
-"""``mille --host`` and ``mille --join``: the line mode over the network.
+"""``mille --host`` and ``mille --join``: the runners.
 
-:class:`LineClient` plays a seat of a table held by a host
-(:mod:`mille.net.server`), in plain lines: it tells the moves its seat may
-see (the log's words), shows the table and the hand at each turn, reads
-the line mode's commands and sends the moves; the host's engine checks
-them.  ``who`` shows the join command and the seats, ``say WORDS`` says a
-line to the table, ``start`` (the host) ends the waiting room; who comes
-and goes is told as it happens (``net.client.Presence``).  :func:`join` runs it for ``mille --join``; :func:`host` starts the
+:func:`join` plays a seat of a table held by a host
+(:mod:`mille.net.server`) for ``mille --join``; :func:`host` starts the
 server in a thread of its own, shows the command to give the others, and
-runs a :class:`LineClient` for the host's own seat (or its board:
-``remote_ui.play_board``).  A hang-up, SIGTERM or
+plays the host's own seat over loopback.  Either plays it in lines
+(``--plain``, or off a terminal for the host:
+:func:`mille.frontends.remote_lines.play_lines`, the line mode's front
+end driven by ``flow.run``) or on the board
+(:func:`mille.frontends.remote_ui.play_board`).  A hang-up, SIGTERM or
 a lost terminal on the host keeps the game in the recovery file
 (``process.keep``), which the next ``mille --host`` offers.
 
@@ -20,531 +18,37 @@ line lost).  The join command shown names an address the others can
 reach (:func:`join_command`).
 
 Every string that came over the network (names, messages) is escaped
-before it is printed.  With ``--plain`` (or off a terminal, for the
-host) a seat plays in lines, else on the board
-(:mod:`mille.frontends.remote_ui`).
+before it is printed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import sys
 import threading
 
-from ..engine import describe
-from ..engine.moves import Move
 from ..engine.text import escape
 from ..net.client import (
-    ENDED_STATUS,
     FAILED_STATUS,
-    GONE,
-    GONE_STATUS,
-    NOT_WELCOMED,
-    REFUSED_STATUS,
-    TABLE_GONE,
     WAIT_FOR_HOST,
-    Client,
-    Presence,
-    Remote,
     address_text,
-    keep_token,
-    name_refused,
-    said_line,
-    waiting_line,
 )
-from ..net.client import failure_reason as _reason
 from ..net.wire import (
     DEFAULT_PORT,
-    ENDED,
-    FATAL,
     PROTOCOL,
-    TABLE_OVER,
-    VERSION,
-    ProtocolError,
-    bye_code,
     shown,
 )
-from . import process, recorder
-from .commands import Command, Mistake, answer, parse
-from .plain_board import hand_so_far, score_lines, table_lines
+from . import process
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import ssl
     from collections.abc import Coroutine
-    from typing import Any, TextIO
+    from typing import Any
 
     from ..game.session import Session
     from ..net.server import Host, Limits, Server
-    from ..storage.seatfile import SeatFile
-
-LINE_MAX = 4096  # bytes of a typed line
-RETRIES = 10  # tries to reconnect after the line to the host breaks, a second apart
-
-
-class HostGone(Exception):
-    """The line to the host broke and did not come back."""
-
-
-class LineClient:
-    """One seat over the network in plain lines (see the module docstring)."""
-
-    def __init__(self, client: Client, out: TextIO) -> None:
-        self.client = client
-        self.remote = Remote()
-        self.out = out
-        self.tracking = False
-        self.question = ""  # the question the next line answers ("" for a move)
-        self.file_prompt = False  # the next line is a file name (the host's save)
-        self.done = False
-        self.told_turn = -1  # the version whose table was shown
-        self.status = 0  # the exit status once done
-        self.welcomes = 0  # welcomes received (each connection that was let in)
-        self.really = False  # q was typed: the next line answers Really?
-        self.seat_file: SeatFile | None = None  # the seat's token kept for mille --join
-        self.presence = Presence()
-        self.back = ""  # the command that comes back to this seat (mille --join)
-
-    def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
-
-    # ----- what the host says ----------------------------------------------------
-
-    def on(self, message: dict[str, Any]) -> None:
-        kind = message.get("type")
-        remote = self.remote
-        if kind == "welcome":
-            remote.welcome(message)
-            self.welcomes += 1
-            self.presence.me = remote.seat
-            keep_token(self.seat_file, remote.seat, remote.token)
-            role = " (you host this table: only you may deal, save or end)" if remote.host else ""
-            self.say(f"You sit at seat {remote.seat}{role}.")
-            refused = name_refused(message)
-            if refused:
-                self.say(refused)
-        elif kind == "seats":
-            self.on_seats(message)
-        elif kind == "update":
-            self.on_update(message)
-        elif kind == "error":
-            self.say(f"mille: {shown(message.get('message'), 120)}")
-            if message.get("code") in TABLE_GONE and self.seat_file is not None:
-                self.seat_file.remove()
-            self.prompt()
-        elif kind == "said":
-            line = said_line(message, remote.seat)
-            if line is not None:
-                self.say(line)
-        elif kind == "ping":
-            self.client.send({"type": "pong"})
-        elif kind == "saved":
-            if message.get("ok"):
-                self.say(f"Saved to {shown(message.get('file'), 100)}.")
-            else:
-                self.say(f"Not saved: {shown(message.get('reason'), 100)}.")
-        elif kind == "bye":
-            reason = shown(message.get("reason"), 100)
-            self.say(f"mille: {reason}")
-            if self.seat_file is not None:  # the table is gone
-                self.seat_file.remove()
-            self.done = True
-            self.status = ENDED_STATUS if bye_code(message) == ENDED else GONE_STATUS
-
-    def on_seats(self, message: dict[str, Any]) -> None:
-        remote = self.remote
-        remote.seats = [row for row in message.get("seats", []) if isinstance(row, dict)]
-        presence = self.presence
-        first = not presence.heard
-        for line in presence.take(message):
-            self.say(line)
-        if first:
-            self.who()
-        waiting = message.get("waiting_for")
-        if waiting != remote.waiting_for and isinstance(waiting, int):
-            self.say(f"Waiting for {remote.name(waiting)} (seat {waiting}).")
-        remote.waiting_for = waiting if isinstance(waiting, int) else None
-
-    def who(self) -> None:
-        """``who``: the join command and who sits where (and, before the
-        game starts, how the host starts it)."""
-        presence = self.presence
-        if presence.join:
-            self.say(f"To join this table: {presence.join}")
-        self.say("Seats:")
-        for line in presence.seat_lines():
-            self.say(line)
-        if not presence.started:
-            if self.remote.host:
-                self.say(START_LINE)
-            else:
-                self.say("Waiting for the host to start the game.")
-
-    def on_update(self, message: dict[str, Any]) -> None:
-        remote = self.remote
-        dealt = any(isinstance(e, dict) and e.get("deal") for e in message.get("events", []))
-        new = remote.update(message)
-        view = remote.view
-        if dealt:
-            self.say("A new hand is dealt.")
-        for event in new:
-            for line in describe.describe(view, event):
-                self.say(escape(line))
-        phase = view.phase
-        recorded = recorder.seen(self, view, message, remote.seat)  # the record, at a game's end
-        if phase == "hand over":
-            for line in describe.end_lines(view):
-                self.say(line)
-            for line in score_lines(view):
-                self.say(line)
-            for line in recorded:
-                self.say(escape(line))
-            if remote.host:
-                self.question = "Another game?" if view.game_over else "Another hand?"
-            else:
-                self.question = ""
-                self.say("Waiting for the host to deal.")
-        elif phase in ("extension", "coup") and remote.legal:
-            self.question = "Extension?" if phase == "extension" else "Coup Fourre?"
-        else:
-            self.question = ""
-        if remote.legal and remote.version != self.told_turn and not self.question:
-            self.told_turn = remote.version
-            for line in table_lines(view, self.tracking):
-                self.say(line)
-        self.prompt()
-
-    def prompt(self) -> None:
-        if self.really:
-            self.out.write("Really? ")
-        elif self.file_prompt:
-            self.out.write("file: ")
-        elif self.question:
-            self.out.write(self.question + " ")
-        elif self.remote.legal:
-            self.out.write("Your move: ")
-        else:
-            return
-        self.out.flush()
-
-    # ----- what the player types ------------------------------------------------
-
-    def send_move(self, move: Move) -> None:
-        self.client.send({"type": "move", "version": self.remote.version, "move": str(move)})
-
-    def line(self, text: str) -> None:
-        """One line the player typed."""
-        remote = self.remote
-        if not (self.file_prompt or self.really) and self.table_word(text):
-            return
-        if remote.table is None:
-            return
-        if self.file_prompt:
-            self.file_prompt = False
-            if text:
-                self.client.send({"type": "save", "file": text})
-            return
-        if self.really:
-            said = answer(text)
-            if said == "y":
-                self.leave()
-            elif said == "n":
-                self.really = False
-                self.prompt()
-            else:
-                self.say("Answer y or n.")
-                self.prompt()
-            return
-        if self.question:
-            said = answer(text)
-            if said in ("y", "n"):
-                if self.question in ("Another hand?", "Another game?"):
-                    if said == "y":
-                        self.client.send({"type": "deal"})
-                    else:
-                        self.client.send({"type": "end"})
-                    self.question = ""
-                else:
-                    self.send_move(_answer_move(said))
-                return
-            if said == "s":
-                self.save()
-                return
-            self.say("Answer y or n.")
-            self.prompt()
-            return
-        parsed = parse(text)
-        if parsed is None:
-            self.prompt()
-            return
-        if isinstance(parsed, Mistake):
-            self.say(parsed.text)
-            self.prompt()
-            return
-        if isinstance(parsed, Command):
-            self.command(parsed.letter)
-            return
-        if not remote.legal:
-            self.say("not your turn")
-            return
-        self.send_move(parsed)
-
-    def table_word(self, text: str) -> bool:
-        """``who``, ``say WORDS`` and (the host, before the game starts)
-        ``start``: True if ``text`` was one of them."""
-        word, _, rest = text.strip().partition(" ")
-        word, rest = word.lower(), rest.strip()
-        if word == "who" and not rest:
-            self.who()
-        elif word == "say":
-            if rest:
-                self.client.send({"type": "say", "text": rest})
-            else:
-                self.say("say what? (say and the words, on one line)")
-        elif word == "start" and not rest:
-            if self.remote.host and not self.presence.started:
-                self.client.send({"type": "start"})
-            else:
-                self.say("start: the game has started" if self.presence.started else NOT_HOST)
-        else:
-            return False
-        self.prompt()
-        return True
-
-    def leave(self) -> None:
-        """``q``, ``Really?`` y: the host ends the game for everyone (the
-        host's ``bye`` ends this too); another leaves, and the seat waits."""
-        self.really = False
-        if self.remote.host:
-            self.client.send({"type": "end"})
-            return
-        self.say("You leave the table; your seat waits for you.")
-        if self.back:
-            self.say(f"To come back: {self.back}")
-        self.client.send({"type": "bye"})
-        self.done = True
-
-    def save(self) -> None:
-        if not self.remote.host:
-            self.say("Only the host may save (a save holds every hand).")
-            self.prompt()
-            return
-        self.file_prompt = True
-        self.prompt()
-
-    def command(self, letter: str) -> None:
-        remote = self.remote
-        view = remote.view
-        if letter == "w":
-            for line in score_lines(view):
-                self.say(line)
-        elif letter == "r":
-            for line in table_lines(view, self.tracking):
-                self.say(line)
-        elif letter == "l":
-            for line in hand_so_far(view, remote.log):
-                self.say(escape(line))
-        elif letter == "t":
-            self.tracking = not self.tracking
-            self.say("Card tracker " + ("on." if self.tracking else "off."))
-        elif letter == "h":
-            from .flow import hint
-
-            self.say(hint(view)[0])
-        elif letter == "s":
-            self.save()
-            return
-        elif letter == "q":
-            self.really = True
-            self.prompt()
-            return
-        elif letter == "o":
-            self.say("o is not offered over the network.")
-        else:
-            self.say(HELP)
-        self.prompt()
-
-
-def _answer_move(said: str) -> Move:
-    from ..engine.moves import NO, YES
-
-    return YES if said == "y" else NO
-
-
-HELP = """Over the network, the line mode's commands: p, u N [S], d N, y, n,
-w, r, h, t, l, q (asks Really?; then you leave, and your seat waits for you;
-the host ends the game for everyone), s (the host only), ?; who (the join
-command and the seats), say WORDS (a line to the table), start (the host,
-before the game starts)."""
-NOT_HOST = "start: only the host starts the game"
-START_LINE = (
-    "Type start to begin now (a computer plays each empty seat until its person "
-    "joins); the game starts by itself when every seat is taken."
-)
-
-
-# ----- running one --------------------------------------------------------------
-
-
-def _read_lines(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None]) -> None:
-    """Standard input's lines into ``queue`` (None at its end); run in a
-    daemon thread, which a blocked read does not keep from exiting (it
-    reads the descriptor, not the buffered file, whose lock would)."""
-
-    def put(text: str | None) -> bool:
-        try:
-            loop.call_soon_threadsafe(queue.put_nowait, text)
-        except RuntimeError:  # the loop is closed
-            return False
-        return True
-
-    pending = b""
-    while True:
-        try:
-            chunk = os.read(0, 4096)
-        except OSError:
-            chunk = b""
-        if not chunk:
-            if pending:
-                put(pending.decode("utf-8", "replace").strip())
-            put(None)
-            return
-        pending += chunk
-        while b"\n" in pending:
-            raw, pending = pending.split(b"\n", 1)
-            if not put(raw[:LINE_MAX].decode("utf-8", "replace").strip()):
-                return
-        pending = pending[-LINE_MAX:]
-
-
-async def play_seat(
-    address: str,
-    port: int,
-    hello: dict[str, Any],
-    out: TextIO,
-    ssl_context: ssl.SSLContext | None = None,
-    *,
-    typed: bool = True,
-    seat_file: SeatFile | None = None,
-    back: str = "",
-    patience: float = 0.0,
-) -> int:
-    """Play a seat until the game ends, the player leaves or the host goes
-    away (after trying to come back); the exit status (``ENDED_STATUS``,
-    ``FAILED_STATUS``, ``REFUSED_STATUS``, ``GONE_STATUS``).  The player's
-    lines come from standard input (none if not ``typed``), read once the
-    seat is taken.  A host not listening yet is waited for up to
-    ``patience`` seconds (saying so)."""
-    lines: asyncio.Queue[str | None] = asyncio.Queue()
-    loop = asyncio.get_running_loop()
-    if typed:
-        threading.Thread(target=_read_lines, args=(loop, lines), daemon=True).start()
-    ui: LineClient | None = None
-    tries = 0  # connections in a row that came to nothing
-
-    def waiting() -> None:
-        out.write(waiting_line(address, port) + "\n")
-        out.flush()
-
-    while True:
-        client = Client()
-        try:
-            if ui is None:
-                await client.connect_waiting(
-                    address, port, ssl_context, patience=patience, waiting=waiting
-                )
-            else:
-                await client.connect(address, port, ssl_context)
-        except OSError as exc:
-            if ui is None:
-                where = shown(address_text(address, port))
-                out.write(f"mille: cannot reach {where}: {shown(_reason(exc), 200)}\n")
-                return FAILED_STATUS
-            tries += 1
-            if tries > RETRIES:
-                out.write(GONE + "\n")
-                return GONE_STATUS
-            await asyncio.sleep(1)
-            continue
-        if ui is None:
-            ui = LineClient(client, out)
-            ui.seat_file = seat_file
-            ui.back = back
-        else:  # back with the seat's token, from the version last seen
-            ui.client = client
-            hello = {
-                "type": "hello",
-                "protocol": PROTOCOL,
-                "code": hello["code"],
-                "token": ui.remote.token,
-                "version": ui.remote.version,
-            }
-        client.send(hello)
-        welcomed = ui.welcomes
-        status = await _session(client, ui, lines)
-        await client.close()
-        if status is not None:
-            return status
-        if not ui.welcomes:  # never let in: the host is something else, or wants TLS
-            out.write(NOT_WELCOMED + "\n")
-            return FAILED_STATUS
-        tries = 0 if ui.welcomes > welcomed else tries + 1
-        if tries > RETRIES:
-            out.write(GONE + "\n")
-            return GONE_STATUS
-        out.write("mille: the line to the host broke; trying again\n")
-        await asyncio.sleep(0 if tries == 0 else 1)
-
-
-async def _session(client: Client, ui: LineClient, lines: asyncio.Queue[str | None]) -> int | None:
-    """Read the host and the player until the end (a status) or a broken
-    line (None).  The player's lines wait until the table is known (a
-    piped script's end is then no goodbye before the host answered)."""
-    receive: asyncio.Task[dict[str, Any] | None] = asyncio.ensure_future(client.receive())
-    typed: asyncio.Task[str | None] | None = None
-    try:
-        while True:
-            if typed is None and ui.remote.table is not None:
-                typed = asyncio.ensure_future(lines.get())
-            waited = {receive} if typed is None else {receive, typed}
-            done, _ = await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
-            if receive in done:
-                try:
-                    message = receive.result()
-                except ProtocolError as exc:
-                    ui.say(f"mille: {exc.message}")
-                    return GONE_STATUS
-                if message is None:
-                    return ui.status if ui.done else None
-                try:
-                    ui.on(message)
-                except ProtocolError as exc:
-                    ui.say(f"mille: {exc.message}")
-                    if exc.code == VERSION:
-                        return REFUSED_STATUS
-                if message.get("type") == "error" and message.get("code") in FATAL:
-                    return ENDED_STATUS if message.get("code") == TABLE_OVER else REFUSED_STATUS
-                if ui.done:
-                    return ui.status
-                receive = asyncio.ensure_future(client.receive())
-            if typed is not None and typed in done:
-                text = typed.result()
-                if text is None:
-                    ui.say("")
-                    client.send({"type": "bye"})
-                    return ENDED_STATUS
-                ui.line(text)
-                if ui.done:
-                    return ENDED_STATUS
-                typed = asyncio.ensure_future(lines.get())
-    finally:
-        receive.cancel()
-        # a line typed but not read stays for the next connection
-        if typed is not None and not typed.done():
-            typed.cancel()
 
 
 def split_address(text: str) -> tuple[str, int]:
@@ -627,7 +131,7 @@ def join(
 ) -> int:
     """``mille --join ADDRESS[:PORT] CODE``: play a person seat, in lines
     or on the ``board`` (``remote_ui``), waiting up to ``wait`` seconds for
-    a host that is not listening yet; the exit status (see ``play_seat``)."""
+    a host that is not listening yet; the exit status (``net.client``'s ``*_STATUS``)."""
     try:
         address, port = split_address(target)
         context = client_tls(cert)
@@ -651,17 +155,10 @@ def join(
             return play_board(
                 address, port, hello, context, color, seat_file=seat_file, back=back, patience=wait
             )
-        return asyncio.run(
-            play_seat(
-                address,
-                port,
-                hello,
-                sys.stdout,
-                context,
-                seat_file=seat_file,
-                back=back,
-                patience=wait,
-            )
+        from .remote_lines import play_lines
+
+        return play_lines(
+            address, port, hello, context, seat_file=seat_file, back=back, patience=wait
         )
     except KeyboardInterrupt:
         return 130
@@ -912,38 +409,23 @@ def host(
                 hosting.run(hosting.drop_kept())
             hosting.shut()
 
-    status = 1
-    loop = asyncio.new_event_loop()
-    main = loop.create_task(play_seat(address, taken, hello, sys.stdout, client_tls(cert)))
-    reasons: list[str] = []
+    from .remote_lines import play_lines
 
-    def on_signal(reason: str) -> None:
-        reasons.append(reason)
-        main.cancel()
-
-    for signame, reason in (("SIGTERM", "terminated"), ("SIGHUP", "hang-up")):
-        signum = getattr(signal, signame, None)
-        if signum is not None:
-            try:
-                loop.add_signal_handler(signum, on_signal, reason)
-            except (NotImplementedError, RuntimeError):
-                pass
     try:
-        status = loop.run_until_complete(main)
-        if status != 0 and not table.over:
-            keep_game("terminal lost")
-    except asyncio.CancelledError:
-        keep_game(reasons[0] if reasons else "interrupted")
-        status = 1
+        return play_lines(
+            address,
+            taken,
+            hello,
+            client_tls(cert),
+            keep=lambda reason: keep_game(reason, tell=False),
+        )
     except KeyboardInterrupt:
         keep_game("interrupted")
-        status = 130
+        return 130
     finally:
-        loop.close()
         if not kept:  # the game ended here: nothing to offer next time
             hosting.run(hosting.drop_kept())
         hosting.shut()
-    return status
 
 
 LOOPBACK = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}  # every address: this machine's
