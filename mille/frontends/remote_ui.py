@@ -332,7 +332,9 @@ class RemoteSession(Session):
         table = table_of(view)
         events: list[Event] = []
         for data in message.get("events", []):
-            event = event_of(data)
+            event = event_of(
+                data, table.rules
+            )  # checked as a save's log: a move the engine could make
             if event is None:  # a new hand: what came before it is gone
                 self.log.clear()
                 self.notes.clear()
