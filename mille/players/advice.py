@@ -4,7 +4,12 @@ one line of why).  The card tracker's counts are :func:`mille.engine.describe.un
 The hint is given the seat's view (:class:`mille.engine.view.SeatView`) and
 asks a fresh expert computer for that seat's move, so it knows only what
 the seat may know; it never plays the move: the front end shows
-the line (on the error line, or as a line of the line mode).
+the line (on the error line, or as a line of the line mode).  It names
+another move than the standard computer's only when a confident analysis
+(``search.confirm``: the two moves played out in worlds of their own until
+one is ahead by 2.5 standard errors, 400 worlds at most) finds it better,
+and says by how many hands won in 100; else it names the standard move,
+and that the playouts found no clear better one.
 
 No curses, no I/O.
 """
@@ -12,6 +17,7 @@ No curses, no I/O.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from ..engine.cards import (
     D200,
@@ -29,6 +35,10 @@ from ..engine.describe import card_name, side_name
 from ..engine.rules import other_side
 from ..engine.table import COUP, EXTENSION, OVER, Answer, Discard, Move, Pick, Use
 from ..engine.view import SeatView
+from .search import Sampler, Verdict, confirm
+
+if TYPE_CHECKING:
+    from .expert import Expert
 
 HINT_SEED = 0x4D494C4C45  # the hint's own random stream: same position, same hint
 
@@ -49,26 +59,56 @@ def hint(view: SeatView) -> str:
     expert = Expert(random.Random(HINT_SEED), seat)
     move = expert.choose(view)
     choice = expert.last_choice
-    if choice is not None and choice.standard is not None and choice.move != choice.standard:
-        return f"hint: {label(view, move)} - {searched(view, choice.standard)}"
-    return f"hint: {label(view, move)} - {reason(view, move)}"
+    if choice is None or choice.standard is None or choice.move == choice.standard:
+        return f"hint: {label(view, move)} - {reason(view, move)}"
+    verdict = analyse(view, expert, choice.standard, move)
+    if verdict.better:
+        return f"hint: {label(view, move)} - {searched(view, verdict)}"
+    standard = choice.standard
+    return f"hint: {label(view, standard)} - {reason(view, standard)}; {unclear(view, standard)}"
 
 
-def searched(view: SeatView, standard: Move) -> str:
-    """Why the expert's search chose another move than the standard
-    computer's (whose reason, ``the card needed least`` and the like, did
-    not decide it): the playouts, and the move they beat.  (Not by how
-    much: a search cut short by its time cap would give another figure on
-    a busier machine.)
+def analyse(view: SeatView, expert: Expert, standard: Move, rival: Move) -> Verdict:
+    """The confident analysis behind a hint that names another move than
+    the standard computer's: the two played out in worlds of their own
+    (not those of the search that chose ``rival``), by the hands won, until
+    one is clearly ahead (``search.confirm``)."""
+    sampler = Sampler(view, expert.beliefs, expert.needs, expert.safeties, "hands")
+    return confirm(sampler, standard, rival, random.Random(HINT_SEED + 1))
 
-    >>> from mille.engine.table import Discard
+
+def searched(view: SeatView, verdict: Verdict) -> str:
+    """Why the hint names another move than the standard computer's (whose
+    reason, ``the card needed least`` and the like, did not decide it): the
+    playouts, the move they beat and by how many hands won in 100.
+
     >>> from mille.engine.rules import BSD
-    >>> from mille.engine.table import Table
+    >>> from mille.engine.table import Discard, Table
     >>> t = Table.new(BSD, random.Random(1))
-    >>> searched(SeatView(t, 0), Discard(3))
-    'played out, it beats the usual D3 Extra Tank'
+    >>> searched(SeatView(t, 0), Verdict(Discard(3), Discard(0), True, 3.1, 0.042, 96))
+    'played out, it beats the usual D3 Extra Tank: about 4 more hands won in 100'
     """
-    return f"played out, it beats the usual {label(view, standard)}"
+    more = round(verdict.hands * 100)
+    if more >= 2:
+        worth = f"about {more} more hands won in 100"
+    elif more == 1:
+        worth = "about 1 more hand won in 100"
+    else:
+        worth = "under 1 more hand won in 100"
+    return f"played out, it beats the usual {label(view, verdict.standard)}: {worth}"
+
+
+def unclear(view: SeatView, standard: Move) -> str:
+    """What the hint adds when the search leaned to another move but the
+    confident analysis did not find it clearly better.
+
+    >>> from mille.engine.rules import BSD
+    >>> from mille.engine.table import Discard, Table
+    >>> t = Table.new(BSD, random.Random(1))
+    >>> unclear(SeatView(t, 0), Discard(3))
+    'played out, no clear better move than D3 Extra Tank'
+    """
+    return f"played out, no clear better move than {label(view, standard)}"
 
 
 def label(view: SeatView, move: Move) -> str:
