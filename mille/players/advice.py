@@ -17,7 +17,6 @@ No curses, no I/O.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from ..engine.cards import (
     D200,
@@ -37,9 +36,6 @@ from ..engine.table import COUP, EXTENSION, OVER, Answer, Discard, Move, Pick, U
 from ..engine.view import SeatView
 from .search import Sampler, Verdict, confirm
 
-if TYPE_CHECKING:
-    from .expert import Expert
-
 HINT_SEED = 0x4D494C4C45  # the hint's own random stream: same position, same hint
 
 
@@ -54,27 +50,33 @@ def hint(view: SeatView) -> str:
     legal = view.legal_moves()
     if len(legal) == 1:
         return f"hint: {label(view, legal[0])} - {reason(view, legal[0])}"
+    move, verdict = advise(view)
+    if verdict is None:
+        return f"hint: {label(view, move)} - {reason(view, move)}"
+    if verdict.better:
+        return f"hint: {label(view, move)} - {searched(view, verdict)}"
+    return f"hint: {label(view, move)} - {reason(view, move)}; {unclear(view, move)}"
+
+
+def advise(view: SeatView) -> tuple[Move, Verdict | None]:
+    """The move a hint names for the view's seat (to decide, more than one
+    legal move), and the confident analysis that made it, if any.
+
+    A fresh expert searches; when it leans to another move than the
+    standard computer's, the two are played out again in worlds of their
+    own (not those of the search that chose the rival), by the hands won,
+    until one is clearly ahead (``search.confirm``): the rival is named
+    only if it is clearly better, else the standard computer's move."""
     from .expert import Expert
 
-    expert = Expert(random.Random(HINT_SEED), seat)
+    expert = Expert(random.Random(HINT_SEED), view.seat)
     move = expert.choose(view)
     choice = expert.last_choice
     if choice is None or choice.standard is None or choice.move == choice.standard:
-        return f"hint: {label(view, move)} - {reason(view, move)}"
-    verdict = analyse(view, expert, choice.standard, move)
-    if verdict.better:
-        return f"hint: {label(view, move)} - {searched(view, verdict)}"
-    standard = choice.standard
-    return f"hint: {label(view, standard)} - {reason(view, standard)}; {unclear(view, standard)}"
-
-
-def analyse(view: SeatView, expert: Expert, standard: Move, rival: Move) -> Verdict:
-    """The confident analysis behind a hint that names another move than
-    the standard computer's: the two played out in worlds of their own
-    (not those of the search that chose ``rival``), by the hands won, until
-    one is clearly ahead (``search.confirm``)."""
+        return move, None
     sampler = Sampler(view, expert.beliefs, expert.needs, expert.safeties, "hands")
-    return confirm(sampler, standard, rival, random.Random(HINT_SEED + 1))
+    verdict = confirm(sampler, choice.standard, move, random.Random(HINT_SEED + 1))
+    return (move if verdict.better else choice.standard), verdict
 
 
 def searched(view: SeatView, verdict: Verdict) -> str:
