@@ -33,7 +33,9 @@ safeties dealt from its guesses, as before it kept them apart),
 ``oracle-halves`` (the best move by half the oracle's playouts, measured
 on the other half: what knowing the hands and a large budget can gain),
 ``objective-hands`` and ``objective-points`` (the expert valuing its
-playouts by the hand won or lost, or by the points: ``search.OBJECTIVES``).
+playouts by the hand won or lost, or by the points: ``search.OBJECTIVES``),
+``no-guess`` (no guesses at the other hands: its worlds dealt at random
+from the unseen cards, the safeties too).
 Each player after the first is also compared with the first, decision by
 decision (the difference of their sign gains, with a 95% interval).
 
@@ -192,6 +194,9 @@ def decide(args: tuple[Decision, str, int]) -> tuple[str, float]:
         expert.budget = dataclasses.replace(
             UNCAPPED, moves=UNCAPPED.moves // 2, extra=UNCAPPED.extra // 2
         )
+    elif player == "no-guess":
+        expert.beliefs = {}
+        expert.track_safeties = False
     elif player.startswith("objective-"):
         expert.objective = player[len("objective-") :]
     elif player == "sees-hands":
@@ -343,6 +348,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             "oracle-halves",
             "objective-hands",
             "objective-points",
+            "no-guess",
         ) and not player.startswith("conf-"):
             parser.error(f"unknown player {player!r}")
     began = time.perf_counter()
