@@ -13,9 +13,8 @@ The player is three parts, each in its own module:
 * where each unseen safety is, which those guesses cannot tell
   (``SafetyTracker``, in ``mille.players.safeties``);
 * the search: worlds dealt from both, each candidate move played out to
-  the end of the hand by the standard computer in every seat and valued
-  by the hand won or lost (``OBJECTIVE``), a budget of simulated moves
-  (``search``, ``Budget``, in ``mille.players.search``).
+  the end of the hand by the standard computer in every seat, a budget
+  of simulated moves (``search``, ``Budget``, in ``mille.players.search``).
 
 This module joins them: each move watched updates the guesses, then the
 safeties' chances, then foresees the next seat's move with each guess;
@@ -48,10 +47,9 @@ from .search import (
     search,
 )
 
-# how the expert values a playout (search.OBJECTIVES): by the hand won or
-# lost; the points objective gained less of the sign of the hand a decision
-# (bench_decisions, classic 2 seats: docs/benchmarks.md, issue 35)
-OBJECTIVE = "hands"
+# how the expert values a playout (search.OBJECTIVES); "hands" is not yet
+# shown to gain over it (bench_decisions, docs/benchmarks.md: issue 35)
+OBJECTIVE = "points"
 
 
 class Expert:
