@@ -82,7 +82,9 @@ def advise(view: SeatView) -> tuple[Move, Verdict | None]:
 def searched(view: SeatView, verdict: Verdict) -> str:
     """Why the hint names another move than the standard computer's (whose
     reason, ``the card needed least`` and the like, did not decide it): the
-    playouts, the move they beat and by how many hands won in 100.
+    playouts, the move they beat and by how many hands won in 100 (an
+    analysis cut short by its time cap, ``search.Trial.seconds``, may give
+    another figure on a busier machine).
 
     >>> from mille.engine.rules import BSD
     >>> from mille.engine.table import Discard, Table
