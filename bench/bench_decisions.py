@@ -31,7 +31,17 @@ safeties dealt from its guesses, as before it kept them apart),
 ``budget-x4`` and ``budget-half`` (four times, half the simulated moves),
 ``conf-X`` (departing from the standard move at X standard errors),
 ``oracle-halves`` (the best move by half the oracle's playouts, measured
-on the other half: what knowing the hands and a large budget can gain).
+on the other half: what knowing the hands and a large budget can gain),
+``objective-hands`` and ``objective-points`` (the expert valuing its
+playouts by the hand won or lost, or by the points: ``search.OBJECTIVES``),
+``no-guess`` (no guesses at the other hands: its worlds dealt at random
+from the unseen cards, the safeties too).
+Each player after the first is also compared with the first, decision by
+decision (the difference of their sign gains, with a 95% interval).
+
+``--twice`` asks each player a second time, with another random stream:
+the stability of its departures from the standard move (how many a second
+search of the same position makes again, to the same move).
 ``--dump FILE`` writes each decision's standard move, chosen move and
 gains, by player (JSON), to see which kinds of departure gain.
 
@@ -184,6 +194,11 @@ def decide(args: tuple[Decision, str, int]) -> tuple[str, float]:
         expert.budget = dataclasses.replace(
             UNCAPPED, moves=UNCAPPED.moves // 2, extra=UNCAPPED.extra // 2
         )
+    elif player == "no-guess":
+        expert.beliefs = {}
+        expert.track_safeties = False
+    elif player.startswith("objective-"):
+        expert.objective = player[len("objective-") :]
     elif player == "sees-hands":
         expert.beliefs = {
             s: [[c for c in hand if c != NO_CARD]]
@@ -264,6 +279,25 @@ def halves(
     return signs, points
 
 
+def stability(standard: Sequence[str], first: Sequence[str], second: Sequence[str]) -> str:
+    """How often a second search departs from the standard move as the
+    first did: the shares of decisions, with 95% intervals."""
+    n = len(standard)
+    dep1 = [a != s for a, s in zip(first, standard)]
+    dep2 = [b != s for b, s in zip(second, standard)]
+    same = [d and a == b for d, a, b in zip(dep1, first, second)]
+
+    def share(flags: Sequence[bool]) -> str:
+        mean, half = mean_interval([float(f) for f in flags])
+        return f"{mean:.1%} (±{half:.1%})"
+
+    confirmed = sum(same) / max(1, sum(dep1))
+    return (
+        f"twice: departs {share(dep1)} then {share(dep2)}; departs to the same move in both "
+        f"{share(same)} of {n} decisions; {confirmed:.0%} of its departures made again"
+    )
+
+
 def line(
     label: str,
     signs: list[float],
@@ -296,6 +330,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--players", default="expert,sees-hands,sees-safeties,budget-x4,oracle-halves"
     )
     parser.add_argument("--dump", help="write each decision's moves and gains (JSON)")
+    parser.add_argument(
+        "--twice", action="store_true", help="ask each player twice: its departures' stability"
+    )
     args = parser.parse_args(argv)
     dumps: dict[str, list[dict[str, object]]] = {}
     rules = find_rules(args.rules, players=args.seats)
@@ -309,6 +346,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             "budget-x4",
             "budget-half",
             "oracle-halves",
+            "objective-hands",
+            "objective-points",
+            "no-guess",
         ) and not player.startswith("conf-"):
             parser.error(f"unknown player {player!r}")
     began = time.perf_counter()
@@ -337,6 +377,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"  its guesses hold {sum(r for r, _ in shares) / len(shares):.1%} of the other "
             f"hands' cards (a random guess {sum(c for _, c in shares) / len(shares):.1%})"
         )
+        first: list[float] | None = None
         for player in players:
             if player == "oracle-halves":
                 signs, points = halves(worths, standard)
@@ -356,6 +397,18 @@ def main(argv: Sequence[str] | None = None) -> None:
                 ]
             departs = sum(c != s for c, s in zip(chosen, standard)) / len(chosen)
             print(line(player, signs, points, departs, [r[1] for r in results]))
+            if first is None:
+                first = signs
+            else:
+                mean, half = mean_interval([a - b for a, b in zip(signs, first)])
+                print(f"    less {players[0]}: sign gain {mean:+.4f} (±{half:.4f})")
+            if args.twice:
+                again = pool.map(
+                    decide,
+                    [(d, player, args.seed * 37 + 1_000_003 + i) for i, d in enumerate(decisions)],
+                    chunksize=4,
+                )
+                print("    " + stability(standard, chosen, [r[0] for r in again]))
     if args.dump:
         with open(args.dump, "w", encoding="utf-8") as out:
             json.dump(dumps, out)

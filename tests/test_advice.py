@@ -21,10 +21,10 @@ from mille.engine.cards import (
     is_safety,
 )
 from mille.engine.rules import find_rules
-from mille.engine.table import PICK, Discard, Table, Use
+from mille.engine.table import PICK, Discard, Move, Table, Use
 from mille.engine.view import SeatView
 from mille.players.advice import hint, label, reason
-from mille.players.search import Choice
+from mille.players.search import Choice, Sampler, Verdict
 
 
 def test_false_virtue_is_not_a_safety() -> None:
@@ -66,17 +66,60 @@ def test_a_distance_past_the_target_is_discarded_for_that() -> None:
     assert hint(view) == "hint: DP 100 - 100 would pass 700"
 
 
-def test_a_move_the_search_preferred_says_what_it_beat(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 28: when the expert's playouts overrule the standard computer's
-    discard, the hint names that, not the standard computer's reason."""
-    from mille.players import expert
+def overruled(monkeypatch: pytest.MonkeyPatch, better: bool, hands: float) -> list[object]:
+    """The expert's search prefers DP 100 to the standard computer's D2 50;
+    the confident analysis finds it ``better`` or not, by ``hands``.  The
+    analyses asked for, with their arguments."""
+    from mille.players import advice, expert
 
     def searched(*args: object) -> Choice:
         return Choice(Discard(0), 1, 1, standard=Discard(2))
 
+    asked: list[object] = []
+
+    def confirm(sampler: Sampler, standard: Move, rival: Move, rng: object) -> Verdict:
+        asked.append((sampler.objective, standard, rival))
+        return Verdict(standard, rival, better, 3.0 if better else 1.2, hands, 96)
+
     monkeypatch.setattr(expert, "search", searched)
+    monkeypatch.setattr(advice, "confirm", confirm)
+    return asked
+
+
+def test_a_move_the_search_preferred_says_what_it_beat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: when the expert's playouts overrule the standard computer's
+    discard, the hint names that, not the standard computer's reason;
+    issue 35: only when a confident analysis finds it clearly better, and
+    with what it is worth in hands won."""
+    asked = overruled(monkeypatch, True, 0.063)
     t = classic_at(0, [D100, D75, D50, D50, REPAIRS, SPARE_TIRE, GASOLINE])
-    assert hint(SeatView(t, 0)) == ("hint: DP 100 - played out, it beats the usual D2 50")
+    assert hint(SeatView(t, 0)) == (
+        "hint: DP 100 - played out, it beats the usual D2 50: about 6 more hands won in 100"
+    )
+    assert asked == [("hands", Discard(2), Discard(0))]
+
+
+@pytest.mark.parametrize(
+    ("hands", "worth"),
+    [(0.012, "about 1 more hand won in 100"), (0.004, "under 1 more hand won in 100")],
+)
+def test_a_small_clear_gain_says_so(
+    monkeypatch: pytest.MonkeyPatch, hands: float, worth: str
+) -> None:
+    overruled(monkeypatch, True, hands)
+    t = classic_at(0, [D100, D75, D50, D50, REPAIRS, SPARE_TIRE, GASOLINE])
+    assert hint(SeatView(t, 0)) == f"hint: DP 100 - played out, it beats the usual D2 50: {worth}"
+
+
+def test_a_move_not_clearly_better_is_not_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: the search leaned to DP 100, the confident analysis did not
+    find it clearly better: the hint names the standard computer's move,
+    with its reason, and says that no clear better move was found."""
+    overruled(monkeypatch, False, 0.01)
+    t = classic_at(0, [D100, D75, D50, D50, REPAIRS, SPARE_TIRE, GASOLINE])
+    assert hint(SeatView(t, 0)) == (
+        "hint: D2 50 - the card needed least; played out, no clear better move than D2 50"
+    )
 
 
 def test_the_standard_move_kept_keeps_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -271,7 +271,8 @@ def test_the_pages_say_what_decides_a_hint() -> None:
     page = flat((ROOT / "mille.6").read_text())
     for text in (readme, page):
         assert "100 would pass 700" in text
-        assert "played out, it beats the usual D2 50" in text
+        assert "played out, it beats the usual D2 50: about 6 more hands won in 100" in text
+        assert "played out, no clear better move than D2 50" in text
 
 
 def test_the_pages_tell_the_colours_and_how_to_turn_them_off() -> None:

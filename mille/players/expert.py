@@ -38,6 +38,7 @@ from .memory import integer, quote
 from .safeties import SafetyTracker
 from .search import (
     DEFAULT_BUDGET,
+    OBJECTIVES,
     Budget,
     Choice,
     ExpertError,
@@ -46,18 +47,32 @@ from .search import (
     search,
 )
 
+# how the expert values a playout (search.OBJECTIVES); "hands" is not yet
+# shown to gain over it (bench_decisions, docs/benchmarks.md: issue 35)
+OBJECTIVE = "points"
+
 
 class Expert:
     """The search player of one seat (see the module docstring)."""
 
     track_safeties = True  # deal the worlds' safeties from ``safeties``
 
-    def __init__(self, rng: random.Random, seat: int, *, budget: Budget = DEFAULT_BUDGET) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        seat: int,
+        *,
+        budget: Budget = DEFAULT_BUDGET,
+        objective: str = OBJECTIVE,
+    ) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
             raise ExpertError(f"seat must be a whole number from 0, not {seat!r}")
+        if objective not in OBJECTIVES:
+            raise ExpertError(f"unknown objective {objective!r}")
         self.rng = rng
         self.seat = seat
         self.budget = budget
+        self.objective = objective  # how its playouts are valued (search.OBJECTIVES)
         # what the other hands may hold
         self.others = Beliefs(seat)
         # where each unseen safety is (the guesses cannot tell: see safeties.py)
@@ -144,6 +159,7 @@ class Expert:
             self.others.particles,
             self.others.needs,
             self.safeties if self.track_safeties else None,
+            self.objective,
         )
         choice = search(sampler, candidates, self.budget, rng)
         self.last_choice = choice

@@ -23,10 +23,17 @@ For each real decision (more than one distinct legal move):
    so a move that changes who draws when (a safety's extra turn) does not
    change what each seat draws: differences between candidates are the
    moves' own.
-4. **Value.**  A playout is worth its side's hand score less the best
-   opposing side's, plus ``GAME_WEIGHT`` times an estimate of its chance
-   to win the game from the totals after the hand (1 or 0 once the game is
-   over).
+4. **Value.**  By the ``objective`` (``OBJECTIVES``).  ``hands`` (the
+   expert's): a playout is worth the hand won (+1), lost (-1) or even
+   (0) for its side against the best opposing side, plus a small term of
+   the points, squashed (``POINTS_WEIGHT`` times the hyperbolic tangent of
+   the score difference over ``POINTS_SCALE``), and, when the game may end
+   with this hand (a side within ``HAND_POINTS`` of the winning score when
+   the decision is made), ``GAME_HANDS`` times twice its chance to win the
+   game less one: what decides hands, not how many points they make.
+   ``points`` (before): its side's hand score less the best opposing
+   side's, plus ``GAME_WEIGHT`` times an estimate of its chance to win the
+   game from the totals after the hand (1 or 0 once the game is over).
 5. **Budget.**  Sequential halving around the standard computer's own
    move: every live candidate gets the same worlds; those clearly worse
    than the standard move (``Budget.decisive`` standard errors of the
@@ -71,6 +78,12 @@ from .safeties import SafetyTracker
 GAME_WEIGHT = 3000.0  # points a sure game win is worth over a lost one
 HAND_SPREAD = 900.0  # the spread of one hand's score difference (bsd, about)
 HAND_POINTS = 1000.0  # what a side scores in a hand, about
+POINTS_WEIGHT = 0.1  # the hands objective: the squashed points term's weight
+POINTS_SCALE = 500.0  # the hands objective: the score difference that counts about 0.76
+GAME_HANDS = 2.0  # the hands objective, near the end: a sure game win over a lost one, in hands
+
+# how a playout is valued (see the module docstring); the expert's is ``hands``
+OBJECTIVES = ("hands", "points")
 
 # the standard computers, by the kind their rules name (see players.registry)
 STANDARD_COMPUTERS: dict[str, type[Player]] = {"bsd": BsdComputer, "heuristic": Heuristic}
@@ -224,10 +237,74 @@ def search(sampler: Sampler, candidates: list[Move], budget: Budget, rng: random
     return Choice(base.move, used, playouts, base.move)
 
 
+@dataclass(frozen=True)
+class Trial:
+    """How a confident analysis is made (``confirm``): worlds in steps of
+    ``step``, at least ``least`` and at most ``most`` (``seconds``: a time
+    cap, None for none), until the paired difference is ``bar`` standard
+    errors from 0 either way."""
+
+    bar: float = 2.5
+    step: int = 16
+    least: int = 32
+    most: int = 400
+    seconds: float | None = 2.0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a confident analysis found about ``rival`` against ``standard``:
+    ``better`` when it beats it by ``Trial.bar`` standard errors of the
+    paired difference of values; ``z`` those standard errors; ``hands`` the
+    hands won more by the rival a hand (half the mean difference of the
+    hands' signs); ``worlds`` how many each move met."""
+
+    standard: Move
+    rival: Move
+    better: bool
+    z: float
+    hands: float
+    worlds: int
+
+
+def confirm(
+    sampler: Sampler, standard: Move, rival: Move, rng: random.Random, trial: Trial = Trial()
+) -> Verdict:
+    """Whether ``rival`` is clearly better than ``standard``: both played
+    out in the same fresh worlds (common random numbers), a step at a time,
+    until the difference of their values is ``trial.bar`` standard errors
+    from 0 (at ``trial.least`` worlds or more) or ``trial.most`` worlds are
+    played.  Worlds of its own: a rival chosen by a search is judged on
+    worlds that did not choose it."""
+    diffs: list[float] = []
+    signs: list[int] = []
+    deadline = None if trial.seconds is None else monotonic() + trial.seconds
+    z = 0.0
+    while len(diffs) < trial.most:
+        for _ in range(min(trial.step, trial.most - len(diffs))):
+            world, seed = sampler.world(rng), rng.getrandbits(64)
+            a, _ = sampler.play(world, rival, seed)
+            b, _ = sampler.play(world, standard, seed)
+            diffs.append(sampler.value(a) - sampler.value(b))
+            signs.append(sampler.sign(a) - sampler.sign(b))
+        z = _paired_z(diffs)
+        if len(diffs) >= trial.least and abs(z) >= trial.bar:
+            break
+        if deadline is not None and monotonic() >= deadline:
+            break
+    hands = sum(signs) / len(signs) / 2
+    return Verdict(standard, rival, z >= trial.bar, z, hands, len(diffs))
+
+
 def _z(a: _Stats, b: _Stats, n: int) -> float:
     """How many standard errors ``a``'s mean beats ``b``'s by, paired over
     the first ``n`` worlds."""
-    diffs = [x - y for x, y in zip(a.values[:n], b.values[:n])]
+    return _paired_z([x - y for x, y in zip(a.values[:n], b.values[:n])])
+
+
+def _paired_z(diffs: Sequence[float]) -> float:
+    """How many standard errors the mean of paired ``diffs`` is from 0."""
+    n = len(diffs)
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
     if var <= 0:
@@ -289,7 +366,8 @@ class Sampler:
     ``beliefs`` are the guesses at each other seat's hand (a world deals
     the hand from one of them), ``needs`` BSD's Numneed of each other seat
     (its standard computer in the playouts starts from it), ``safeties``
-    where the unseen safeties are (None: dealt at random with the rest).
+    where the unseen safeties are (None: dealt at random with the rest);
+    ``objective`` how a playout is valued (one of ``OBJECTIVES``).
     """
 
     def __init__(
@@ -298,8 +376,15 @@ class Sampler:
         beliefs: dict[int, list[list[int]]] | None = None,
         needs: dict[int, list[int]] | None = None,
         safeties: SafetyTracker | None = None,
+        objective: str = "points",
     ) -> None:
+        if objective not in OBJECTIVES:
+            raise ExpertError(f"unknown objective {objective!r}")
         self.view = view
+        self.objective = objective
+        rules = view.rules
+        # the game may end with this hand: its chance counts (hands objective)
+        self.near_end = max(view.totals) + HAND_POINTS >= rules.winning_score
         self.safeties = safeties
         self.seat = seat = view.seat
         self.needs = needs or {}
@@ -391,7 +476,14 @@ class Sampler:
 
     def playout(self, world: Table, move: Move, seed: int) -> tuple[float, int]:
         """``move`` in a copy of ``world``, then the standard computers to
-        the end of the hand: the value for the seat's side, and the moves made.
+        the end of the hand (``play``): the value for the seat's side, and
+        the moves made."""
+        t, moves = self.play(world, move, seed)
+        return self.value(t), moves
+
+    def play(self, world: Table, move: Move, seed: int) -> tuple[Table, int]:
+        """``move`` in a copy of ``world``, then the standard computers to
+        the end of the hand: the finished table, and the moves made.
 
         Each seat draws from its own stream of the world's deck (the cards
         at every n-th place from the top, n the number of seats, starting
@@ -442,7 +534,7 @@ class Sampler:
             assert next_seat is not None
             seat = next_seat
             move = players[seat].choose(views[seat])
-        return self.value(t), moves
+        return t, moves
 
     def streams(self, world: Table) -> list[list[int]] | None:
         """Each seat's cards of the world's deck, the first to draw last
@@ -458,6 +550,14 @@ class Sampler:
             stream.reverse()
         return streams
 
+    def sign(self, t: Table) -> int:
+        """A finished hand for the seat's side: won 1, lost -1, even 0 (its
+        score against the best opposing side's)."""
+        scores = [t.hand_score(side).total for side in range(1, t.rules.sides + 1)]
+        mine = scores[self.side - 1]
+        best = max(s for i, s in enumerate(scores) if i != self.side - 1)
+        return (mine > best) - (mine < best)
+
     def value(self, t: Table) -> float:
         """A finished hand's worth to the seat's side (see the module docstring)."""
         sides = t.rules.sides
@@ -466,7 +566,12 @@ class Sampler:
         others = [s for i, s in enumerate(scores) if i != self.side - 1]
         diff = mine - max(others)
         totals = [t.totals[i] + scores[i] for i in range(sides)]
-        return diff + GAME_WEIGHT * game_chance(t, totals, self.side)
+        if self.objective == "points":
+            return diff + GAME_WEIGHT * game_chance(t, totals, self.side)
+        worth = (diff > 0) - (diff < 0) + POINTS_WEIGHT * math.tanh(diff / POINTS_SCALE)
+        if self.near_end:
+            worth += GAME_HANDS * (2.0 * game_chance(t, totals, self.side) - 1.0)
+        return worth
 
 
 def _views(world: Table) -> list[SeatView]:
@@ -516,7 +621,14 @@ __all__ = [
     "Budget",
     "Choice",
     "ExpertError",
+    "GAME_HANDS",
+    "OBJECTIVES",
+    "POINTS_SCALE",
+    "POINTS_WEIGHT",
     "Sampler",
+    "Trial",
+    "Verdict",
+    "confirm",
     "distinct_moves",
     "expand",
     "game_chance",
