@@ -107,9 +107,9 @@ def test_who_is_here_and_whom_the_table_waits_for() -> None:
     remote.take(seats((0, "Bo\\x1b", "here"), (1, "Ann", "here"), (2, "Cy", "computer-for-now")))
     assert said == [
         "Seats:",
-        "   1 Bo\\x1b           here, the host",
-        "   2 Ann              you",
-        "   3 Cy               here",
+        "   0 Bo\\x1b           here, the host",
+        "   1 Ann              you",
+        "   2 Cy               here",
         "Cy dropped; the seat waits for Cy.",
         "Waiting for Cy (seat 2).",
         "A computer plays Cy's seat until Cy is back.",
@@ -134,9 +134,9 @@ def test_joined_left_back_and_the_waiting_room() -> None:
     assert said == [
         f"To join this table: {command}",
         "Seats:",
-        "   1 Hal              you, the host",
-        "   2 Ann              awaited",
-        "   3 Bob              awaited",
+        "   0 Hal              you, the host",
+        "   1 Ann              awaited",
+        "   2 Bob              awaited",
         "Type start to begin now (a computer plays each empty seat until its person joins); "
         "the game starts by itself when every seat is taken.",
         "Ann joined.",
@@ -149,9 +149,9 @@ def test_joined_left_back_and_the_waiting_room() -> None:
     assert who_lines(remote) == [
         f"To join this table: {command}",
         "Seats:",
-        "   1 Hal              you, the host",
-        "   2 Ann              here",
-        "   3 Bob              here",
+        "   0 Hal              you, the host",
+        "   1 Ann              here",
+        "   2 Bob              here",
     ]
 
 
@@ -171,8 +171,8 @@ def test_who_say_and_start_at_the_prompt(monkeypatch: pytest.MonkeyPatch) -> Non
     assert out.splitlines()[:5] == [
         "You sit at seat 1.",
         "Seats:",
-        "   1 Hal              here, the host",
-        "   2 Ann              you",
+        "   0 Hal              here, the host",
+        "   1 Ann              you",
         "Waiting for the host to start the game.",
     ]
     assert "say what? (say and the words, on one line)" in out.splitlines()

@@ -209,7 +209,9 @@ class Presence:
         )
 
     def seat_lines(self) -> list[str]:
-        """A line a seat: its number (from 1), name and who plays it."""
+        """A line a seat: its number (from 0, as ``--people``, ``You sit at
+        seat N`` and the default names ``Player N`` count them), name and
+        who plays it."""
         lines = []
         for row in self.rows:
             seat = row.get("seat")
@@ -220,7 +222,7 @@ class Presence:
                 words = "you" + (", the host" if row.get("host") else "")
             elif row.get("host"):
                 words += ", the host"
-            lines.append(f"  {seat + 1:>2} {self.name(seat):<16} {words}")
+            lines.append(f"  {seat:>2} {self.name(seat):<16} {words}")
         return lines
 
 

@@ -46,8 +46,8 @@ def test_a_friend_on_bsds_board(spawn: Spawn, tmp_path: Path) -> None:
     )  # fmt: skip
     address, code = the_command(host)
     assert host.lines()[5:7] == [
-        "   1 Hal              you, the host",
-        "   2 Bob              awaited",
+        "   0 Hal              you, the host",
+        "   1 Bob              awaited",
     ]
     assert "RETURN: start now" in host.text()
     bob = spawn("--join", address, code, state_home=tmp_path / "bob")  # (no --name: Bob's seat)
@@ -59,7 +59,7 @@ def test_a_friend_on_bsds_board(spawn: Spawn, tmp_path: Path) -> None:
     host.send("j")
     host.wait_for("The table (J shows this page at any time)", row=0, timeout=TIMEOUT)
     seen(host, f"mille --join {address} {code}")
-    seen(host, "   2 Bob              here")
+    seen(host, "   1 Bob              here")
     host.send(" ")
     host.wait(lambda: "--HAND--" in host.text(), TIMEOUT, "the board again")
     # a chat line, to every seat
@@ -113,7 +113,7 @@ def test_a_friend_on_the_row_board(spawn: Spawn, tmp_path: Path) -> None:
         "--port", "0", "--seed", "3", "--grace", "1", cwd=tmp_path,
     )  # fmt: skip
     address, code = the_command(host)
-    seen(host, "   3 Computer 2       a computer")
+    seen(host, "   2 Computer 2       a computer")
     bob = spawn("--join", address, code, "--name", "Cy", state_home=tmp_path / "bob")
     bob.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
     seen(bob, "At the table: Hal (the host).")
@@ -273,7 +273,7 @@ def test_the_line_mode_host(spawn: Spawn) -> None:
     seen(bob, "Hal says: hi Bob")
     host.send("who\r")
     host.wait(lambda: host.raw.count(b"To join this table:") == 2, TIMEOUT, "who")
-    seen(host, "   3 Player 2         a computer plays it for now")
+    seen(host, "   2 Player 2         a computer plays it for now")
     host.send("q\r")
     seen(host, "Really?")
     host.send("y\r")
@@ -301,7 +301,7 @@ def test_a_resumed_bsd_table(spawn: Spawn, tmp_path: Path) -> None:
     seen(again, "Resume it?")
     again.send("y")
     address, code = the_command(again)
-    seen(again, "   2 Bob              awaited")
+    seen(again, "   1 Bob              awaited")
     bob = spawn("--join", address, code, "--name", "bob")
     seen(bob, "At the table: Hal (the host).")
     row_ends(bob, 0, ["You", "Hal", "Value"])
