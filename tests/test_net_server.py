@@ -135,6 +135,14 @@ def test_a_full_table_and_a_seat_taken_back() -> None:
             {"type": "error", "code": "table-full", "message": "every person seat is taken"}
         ]
         assert closed
+        # p1 dropped (its connection closed): a p1 without its token is told how p1 comes back
+        answers, closed = await exchange(port, hello(host.code, name="P1"))
+        message = (
+            "every person seat is taken; p1's waits for the person who sat there: "
+            "the same mille --join on their machine takes it back"
+        )
+        assert answers == [{"type": "error", "code": "table-full", "message": message}]
+        assert closed
 
     run(test)
 

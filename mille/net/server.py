@@ -56,6 +56,7 @@ from .wire import (
     IDLE_DEADLINE,
     MAX_LINE,
     MAX_NAME,
+    MESSAGES,
     NOT_HOST,
     PING_EVERY,
     PROTOCOL,
@@ -288,6 +289,20 @@ class Host:
         unnamed = [s for s in free if not self.feed.named(s.number)]
         chosen = unnamed or free
         return chosen[0] if chosen else None
+
+    def full_reason(self, name: object) -> str:
+        """Why a joiner without a token finds no seat: every person seat is
+        taken, and if one of them is ``name``'s and its person is away, how
+        that person comes back (their seat file: a name alone would give
+        anyone their hand)."""
+        wanted = name.strip().casefold() if isinstance(name, str) else None
+        for seat in self.seats:
+            if seat.person and seat.conn is None and seat.name.casefold() == wanted:
+                return (
+                    f"every person seat is taken; {seat.name}'s waits for the person who sat "
+                    "there: the same mille --join on their machine takes it back"
+                )
+        return MESSAGES[TABLE_FULL]
 
     def name_seat(self, seat: Seat, name: object) -> str | None:
         """A joiner's ``--name`` names a seat the host left unnamed; why
@@ -965,7 +980,7 @@ class Server:
             name = hello.get("name")
             seat = table.free_seat(name)
             if seat is None:
-                raise ProtocolError(TABLE_FULL)
+                raise ProtocolError(TABLE_FULL, table.full_reason(name))
             seat.token = secrets.token_urlsafe(24)
             refused = table.name_seat(seat, name)
         welcome = {
