@@ -62,7 +62,7 @@ def test_host_two_joins_sigterm_and_resume(spawn: Spawn) -> None:
     ann.wait_for("You sit at seat 1", timeout=20)
     bob = spawn("--join", address, code, "--name", "Bob", "--plain")
     bob.wait_for("You sit at seat 2", timeout=20)
-    ann.wait(lambda: b"1 Hal              here, the host" in ann.raw, what="the host's name")
+    ann.wait(lambda: b"0 Hal              here, the host" in ann.raw, what="the host's name")
     said(ann, b"Bob joined.")  # every person seat is taken: the game starts
     said(ann, b"The game starts.")
     play_turns([host, ann, bob], 2)
