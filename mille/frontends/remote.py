@@ -431,6 +431,20 @@ def host(
 LOOPBACK = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}  # every address: this machine's
 
 
+def outward_address(family: int, probe_address: str) -> str | None:
+    """This machine's address of ``family`` on the network its traffic to
+    ``probe_address`` would take (a UDP socket's ``connect``, which sends
+    no packet), or None."""
+    import socket
+
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((probe_address, 9))
+            return str(probe.getsockname()[0])
+    except OSError:
+        return None
+
+
 def reachable_address(listening: str) -> str:
     """The address a friend reaches a host listening on ``listening`` at:
     itself, unless it is every address (``0.0.0.0``, or ``::``, which
@@ -447,13 +461,7 @@ def reachable_address(listening: str) -> str:
     family, probe_address = (
         (socket.AF_INET6, "2001:db8::1") if ":" in listening else (socket.AF_INET, "192.0.2.1")
     )
-    found: list[str] = []
-    try:
-        with socket.socket(family, socket.SOCK_DGRAM) as probe:
-            probe.connect((probe_address, 9))  # a UDP connect sends no packet
-            found.append(str(probe.getsockname()[0]))
-    except OSError:
-        pass
+    found = [address for address in (outward_address(family, probe_address),) if address]
     name = socket.gethostname()
     try:
         infos = socket.getaddrinfo(name, None, family, socket.SOCK_STREAM)
