@@ -40,17 +40,14 @@ from ..net.client import (
     GONE_STATUS,
     NOT_WELCOMED,
     REFUSED_STATUS,
-    TABLE_GONE,
-    address_text,
     keep_token,
     name_refused,
     said_line,
-    waiting_line,
 )
 from ..net.wire import ENDED, PROTOCOL, TABLE_OVER, bye_code, shown
 from . import flow, process
 from .plain import EndOfInput, Hangup, LineUi, OutputLost, Quit
-from .remote_ui import WAIT, Gone, Link, Overtaken, RemoteSession
+from .remote_ui import WAIT, Gone, Link, Overtaken, RemoteSession, before_seat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -468,23 +465,11 @@ def play_lines(
             say(GONE if welcome is not None else NOT_WELCOMED)
             return GONE_STATUS if welcome is not None else FAILED_STATUS
         kind = message.get("type")
+        status = before_seat(message, link, address, port, seat_file, say)
+        if status is not None:
+            return status
         if kind == "waiting":
-            say(waiting_line(address, port))
             continue
-        if kind == "unreached":
-            where = shown(address_text(address, port))
-            say(f"mille: cannot reach {where}: {shown(message.get('reason'), 200)}")
-            return FAILED_STATUS
-        if kind in ("error", "broken", "bye"):
-            say(f"mille: {shown(message.get('message') or message.get('reason'), 120)}")
-            if seat_file is not None and (kind == "bye" or message.get("code") in TABLE_GONE):
-                seat_file.remove()
-            link.close(bye=False)
-            if kind == "bye":
-                return ENDED_STATUS if bye_code(message) == ENDED else GONE_STATUS
-            if kind == "error":
-                return ENDED_STATUS if message.get("code") == TABLE_OVER else REFUSED_STATUS
-            return GONE_STATUS
         if kind == "welcome":
             if message.get("protocol") != PROTOCOL:
                 say(

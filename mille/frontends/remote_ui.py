@@ -762,6 +762,44 @@ def board_for(session: Session) -> type[Ui]:
     return RemoteBsdUi if board_class(session) is Ui else RemoteTableUi
 
 
+def say(line: str) -> None:
+    """A line on standard output, at once (before curses starts)."""
+    print(line, flush=True)
+
+
+def before_seat(
+    message: dict[str, Any],
+    link: Link,
+    address: str,
+    port: int,
+    seat_file: SeatFile | None,
+    say: Callable[[str], None],
+) -> int | None:
+    """What the host or the link said before the seat was taken, for both
+    front ends: the waiting for a host not yet up said (None), or the line
+    and exit status of a message that ends the join (the link closed, the
+    seat file gone with the table); None for any other message."""
+    kind = message.get("type")
+    if kind == "waiting":
+        say(waiting_line(address, port))
+        return None
+    if kind == "unreached":
+        where = shown(address_text(address, port))
+        say(f"mille: cannot reach {where}: {shown(message.get('reason'), 200)}")
+        return FAILED_STATUS
+    if kind not in ("error", "broken", "bye"):
+        return None
+    say(f"mille: {shown(message.get('message') or message.get('reason'), 120)}")
+    if seat_file is not None and (kind == "bye" or message.get("code") in TABLE_GONE):
+        seat_file.remove()
+    link.close(bye=False)
+    if kind == "bye":
+        return ENDED_STATUS if bye_code(message) == ENDED else GONE_STATUS
+    if kind == "error":
+        return ENDED_STATUS if message.get("code") == TABLE_OVER else REFUSED_STATUS
+    return GONE_STATUS
+
+
 def play_board(
     address: str,
     port: int,
@@ -795,23 +833,11 @@ def play_board(
             print(GONE if welcome is not None else NOT_WELCOMED)
             return GONE_STATUS if welcome is not None else FAILED_STATUS
         kind = message.get("type")
+        status = before_seat(message, link, address, port, seat_file, say)
+        if status is not None:
+            return status
         if kind == "waiting":
-            print(waiting_line(address, port), flush=True)
             continue
-        if kind == "unreached":
-            where = shown(address_text(address, port))
-            print(f"mille: cannot reach {where}: {shown(message.get('reason'), 200)}")
-            return FAILED_STATUS
-        if kind in ("error", "broken", "bye"):
-            print(f"mille: {shown(message.get('message') or message.get('reason'), 120)}")
-            if seat_file is not None and (kind == "bye" or message.get("code") in TABLE_GONE):
-                seat_file.remove()
-            link.close(bye=False)
-            if kind == "bye":
-                return ENDED_STATUS if bye_code(message) == ENDED else GONE_STATUS
-            if kind == "error":
-                return ENDED_STATUS if message.get("code") == TABLE_OVER else REFUSED_STATUS
-            return GONE_STATUS
         if kind == "welcome":
             welcome = message
             keep_token(seat_file, int(message.get("seat", 0)), str(message.get("token")))
