@@ -15,6 +15,7 @@ from mille.engine.rules import find_rules
 from mille.engine.table import EXTENSION, OVER, PICK, PLAYING, Discard, Move, Outcome, Use
 from mille.engine.view import SeatView
 from mille.frontends import flow
+from mille.frontends.recorder import Recorder
 from mille.game.session import Session
 from mille.storage.savefile import load_session
 from support.fakedialogue import FakeDialogue
@@ -138,6 +139,7 @@ class FakeFront(FakeDialogue):
         self.stop_after = stop_after  # checkpoints before a hang-up comes
         self.calls: list[str] = []
         self.seat = min(session.people, default=0)
+        self.recorder = Recorder()
 
     def ask(self, question: str, can_save: bool = True) -> bool:
         return flow.ask(self, question, can_save)

@@ -38,7 +38,7 @@ def test_the_network_options() -> None:
 @pytest.mark.parametrize(
     ("argv", "line"),
     [
-        (["--name", "x"], "mille: --name goes with --host or --join"),
+        (["--grace", "9"], "mille: --grace goes with --host or --join"),
         (["--host", "--join", "a", "b"], "mille: --host and --join cannot be used together"),
         (["--join", "a", "b", "--listen", "::"], "mille: --listen goes with --host"),
         (["--join", "a", "b", "file"], "mille: --join takes no file: the host holds the game"),

@@ -22,12 +22,19 @@ from mille.engine.table import OVER, Discard, Use
 from mille.frontends import flow, plain, recorder
 from mille.game import rating
 from mille.game.session import Session
-from mille.storage import record
+from mille.storage import record, stats
 from mille.storage.shapes import rules_to_dict
 from support.scripted import Scripted
 
 MILLE = [sys.executable, "-m", "mille"]
 SHORT = {"distance": 300, "winning_score": 1000}  # milebymile games of a few hands
+
+
+@pytest.fixture(autouse=True)
+def _login_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The account's name, which the record keeps for a person alone under
+    the name mille gives a seat (their own name: none remembered)."""
+    monkeypatch.setenv("LOGNAME", "ann-login")
 
 
 def short(players: int = 2, **options: Any) -> Rules:
@@ -151,7 +158,7 @@ def game(
 ) -> record.Game:
     """A recorded game of one seat a side (a None name: a computer)."""
     return record.Game(
-        key=key,
+        key=f"{key:0>32}",
         ended=f"2026-01-01T00:00:{int(key):02d}Z" if key.isdigit() else "2026-01-01T00:00:00Z",
         seconds=1.0,
         rules=rules,
@@ -171,9 +178,9 @@ def test_ratings_replay_the_games_in_order_against_computer_sides_only() -> None
     expect = rating.update(
         rating.update(rating.update(1500, [(1500, 1)]), [(1500, 0)]), [(1572, 1)]
     )
-    assert record.ratings(games) == {"Ann": pytest.approx(expect)}
+    assert stats.ratings(games) == {"Ann": pytest.approx(expect)}
     # people alone: no rating
-    assert record.ratings([game("4", (5000, 100), names=("Ann", "Bob"))]) == {}
+    assert stats.ratings([game("4", (5000, 100), names=("Ann", "Bob"))]) == {}
 
 
 # ----- the database ------------------------------------------------------------
@@ -192,14 +199,14 @@ def test_the_schema_has_a_version_and_a_newer_one_is_refused(tmp_path: Path) -> 
     where = str(tmp_path / "r.sqlite3")
     record.add(game("1", (5000, 0)), where)
     db = sqlite3.connect(where)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == record.VERSION == 1
-    db.execute("PRAGMA user_version = 2")
+    assert db.execute("PRAGMA user_version").fetchone()[0] == record.VERSION == 2
+    db.execute("PRAGMA user_version = 3")
     db.commit()
     db.close()
     with pytest.raises(record.RecordError) as caught:
         record.games(where)
     assert (
-        str(caught.value) == "the record was written by a newer mille (schema 2, this one reads 1)"
+        str(caught.value) == "the record was written by a newer mille (schema 3, this one reads 2)"
     )
 
 
@@ -229,8 +236,8 @@ def test_forget_keeps_the_others_records_whole(tmp_path: Path) -> None:
     record.add(game("1", (5000, 0), names=("Ann", "Bob")), where)
     record.add(game("2", (5000, 0)), where)
     assert record.forget("Ann", where) == 2
-    stats = record.statistics(record.games(where))
-    assert [person["name"] for person in stats["people"]] == ["Bob"]
+    found = stats.statistics(record.games(where))
+    assert [person["name"] for person in found["people"]] == ["Bob"]
     assert b"Ann" not in Path(where).read_bytes()
 
 
@@ -242,7 +249,7 @@ def test_statistics_by_rules_and_level_streaks_best_and_the_last_games() -> None
         game("4", (5200, 100), level="expert"),
         game("5", (1000, 1000), rules="classic"),
     ]
-    (ann,) = record.statistics(games)["people"]
+    (ann,) = stats.statistics(games)["people"]
     assert ann["games"] == 5 and (ann["won"], ann["lost"], ann["tied"]) == (3, 1, 1)
     assert ann["share"] == 60.0 and ann["best"] == 5200 and ann["average"] == 3300.0
     assert ann["by"] == [
@@ -299,7 +306,7 @@ def test_a_finished_game_is_recorded_and_its_end_says_the_record_and_the_rating(
     new_rating = round(rating.update(1500, [(1500, won)]))
     assert lines_after_result(out) == [
         f"Your record against standard at milebymile: won {won}, lost {lost} ({100 * won}% of 1).",
-        f"Your rating {new_rating}; standard 1500.",
+        f"Your rating {new_rating}? ({new_rating - 1500:+d}), provisional; standard 1500.",
     ]
 
 
@@ -307,16 +314,20 @@ def test_a_hot_seat_says_each_persons_record_and_a_game_of_people_has_no_rating(
     session = new(short(3), seed=5, names={0: "Ann", 1: "Bob", 2: "Cy"})
     _, out, _ = play(session)
     said = []
-    for seat, name in session.people.items():
-        result = side_result(session, seat)
-        won, lost = int(result == "won"), int(result == "lost")
-        tied = ", tied 1" if result == "tied" else ""
-        said.append(
-            f"{name}'s record against people at milebymile: won {won}, lost {lost}{tied}"
-            f" ({100 * won}% of 1)."
-        )
+    table = session.table
+    for seat, name in session.people.items():  # each against each other, by name
+        for other, rival in session.people.items():
+            if other == seat:
+                continue
+            mine, theirs = table.total(seat + 1), table.total(other + 1)
+            won, lost = int(mine > theirs), int(mine < theirs)
+            tied = ", tied 1" if mine == theirs else ""
+            said.append(
+                f"{name}'s record against {rival}: won {won}, lost {lost}{tied}"
+                f" ({100 * won}% of 1)."
+            )
     assert lines_after_result(out) == said
-    assert record.ratings(record.games()) == {}
+    assert stats.ratings(record.games()) == {}
 
 
 def test_no_record_leaves_no_trace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -470,23 +481,23 @@ def test_the_statistics_are_those_of_the_games_played(
         if finished:
             flow.run(front)
         else:  # some moves, then given up (a game ended on the way is recorded)
-            recorder.begin(session)
+            front.recorder.begin()
             try:
                 for _ in range(seed % 40):
                     flow.step(front)
             except flow.Quit:  # (its last game ended on the way)
                 pass
-    stats = record.statistics(record.games())
+    shown = stats.statistics(record.games())
     found = {
         (person["name"], row["against"]): [row["won"], row["lost"], row["tied"]]
-        for person in stats["people"]
+        for person in shown["people"]
         for row in person["by"]
     }
     assert found == {
         key: [results.count(word) for word in ("won", "lost", "tied")]
         for key, results in expected.items()
     }
-    for person in stats["people"]:
+    for person in shown["people"]:
         assert person["best"] == max(scores[person["name"]])
         assert person["average"] == round(
             sum(scores[person["name"]]) / len(scores[person["name"]]), 1
@@ -534,7 +545,7 @@ def test_whole_games_in_the_line_mode_leave_their_results_and_stats_shows_them()
     assert "Bob's rating " in hot.stdout
     games = record.games()
     assert [(g.rules, g.place, [s.name for s in g.seats if s.here]) for g in games] == [
-        ("bsd", "keyboard", ["Player 0"]),
+        ("bsd", "keyboard", ["ann-login"]),  # (alone: the account's name)
         ("classic", "keyboard", ["Ann", "Bob"]),
     ]
     for done, session in zip(games, (alone, hot_seat)):  # exactly the games played
@@ -543,8 +554,9 @@ def test_whole_games_in_the_line_mode_leave_their_results_and_stats_shows_them()
             (table.total(side), table.total(side)) for side in range(1, table.rules.sides + 1)
         ]
         assert done.options == rules_to_dict(table.rules)
+        names = session.people | ({0: "ann-login"} if session is alone else {})
         assert [(s.seat, s.side, s.name, s.level) for s in done.seats] == [
-            (seat, table.rules.side_of(seat), session.people.get(seat),
+            (seat, table.rules.side_of(seat), names.get(seat),
              None if seat in session.people else "standard")
             for seat in range(table.rules.players)
         ]  # fmt: skip
@@ -555,11 +567,14 @@ def test_whole_games_in_the_line_mode_leave_their_results_and_stats_shows_them()
     assert stats.returncode == 0
     shown = json.loads(stats.stdout)
     assert shown["record"] == record.path()
-    assert [p["name"] for p in shown["people"]] == ["Ann", "Bob", "Player 0"]
+    assert [p["name"] for p in shown["people"]] == ["Ann", "ann-login", "Bob"]
     assert all(p["games"] == 1 for p in shown["people"])
     text = mille("--stats").stdout.splitlines()
     assert text[0] == f"The record: {record.path()}"
-    assert text[-1] == "The computers' ratings: easy 1259, standard 1500, expert 1572."
+    assert text[-2:] == [
+        "The computers' ratings: easy 1259, standard 1500, expert 1572.",
+        "A rating marked ? is provisional: fewer than 10 games.",
+    ]
     assert any(line.startswith("Ann: 1 game, won ") for line in text)
     assert "  classic against standard: 1 game, " in "\n".join(text)
 
@@ -570,8 +585,10 @@ def test_no_record_in_a_process_and_forget() -> None:
     assert done.returncode == 0 and "Your record" not in done.stdout
     assert mille("--stats").stdout == f"No game recorded yet (the record: {record.path()}).\n"
     mille("--plain", "--seed", "3", script=script)
-    assert mille("--forget", "Player 0").stdout == "Forgot Player 0: 1 game.\n"
-    assert mille("--forget", "Player 0").stdout == "No game of Player 0 in the record.\n"
+    assert mille("--forget", "ann-login").stdout == "Forgot ann-login: 1 game.\n"
+    again = mille("--forget", "ann-login")
+    assert again.returncode == 1 and again.stdout == ""
+    assert again.stderr == "mille: --forget: no game of ann-login in the record (it has no names)\n"
     assert mille("--stats").stdout == f"No game recorded yet (the record: {record.path()}).\n"
 
 
@@ -700,14 +717,16 @@ def test_sqlite3_is_not_imported_to_start_a_game() -> None:
 # ----- the boards and the network's line mode -----------------------------------
 
 
-def ended(rules: Rules, names: dict[int, str]) -> Session:
+def ended(rules: Rules, names: dict[int, str], keeper: recorder.Recorder | None = None) -> Session:
     """A game played to its end by the session alone (people's moves: the
-    first use, else the first legal move; y to every question)."""
+    first use, else the first legal move; y to every question), each hand
+    noted by ``keeper``."""
     session = new(rules, seed=2, names=names)
+    keeper = keeper or recorder.Recorder()
     table = session.table
     while not (table.phase == OVER and table.game_over):
         if table.phase == OVER:
-            recorder.hand_over(session)
+            keeper.hand_over(session)
             session.next_hand()
         elif session.computer_to_move:
             session.computer_move()
@@ -726,7 +745,6 @@ def test_the_boards_show_the_record_on_their_error_line_at_the_games_end(rules: 
     from support.fakewindow import OutOfKeys
 
     session = ended(rules, {0: "Ann"})
-    recorder.begin(session)
     window = FakeWindow("")
     board = (Ui if rules.name == "bsd" else TableUi)(window, session)  # type: ignore[arg-type]
     with pytest.raises(OutOfKeys):
@@ -738,7 +756,8 @@ def test_the_boards_show_the_record_on_their_error_line_at_the_games_end(rules: 
         (1500.0, 1.0 if mine > other else 0.5 if mine == other else 0.0)
         for other in (table.total(side) for side in range(2, rules.sides + 1))
     ]
-    line = f"{won}-{1 - won} vs standard; rating {round(rating.update(1500, results))}"
+    after = round(rating.update(1500, results))
+    line = f"{won}-{1 - won} vs standard; rating {after}? ({after - 1500:+d})"
     assert board.screen.message == line
     assert line in window.text()
 
@@ -748,10 +767,11 @@ def test_the_board_says_when_the_game_was_not_recorded(monkeypatch: pytest.Monke
         raise record.RecordError("database is locked", kept=True)
 
     monkeypatch.setattr(record, "add", broken)
-    session = ended(short(3), {0: "Ann"})
-    recorder.hand_over(session)
-    assert recorder.board_line(session, 0) == "not recorded: database is locked"
-    assert recorder.lines(session, 0) == [NOT_RECORDED.format("database is locked")]
+    keeper = recorder.Recorder()
+    session = ended(short(3), {0: "Ann"}, keeper)
+    keeper.hand_over(session)
+    assert keeper.board_line(0) == "not recorded: database is locked"
+    assert keeper.lines(0) == [NOT_RECORDED.format("database is locked")]
 
 
 def test_the_joiners_line_mode_records_the_game_at_its_end() -> None:
@@ -772,7 +792,7 @@ def test_the_joiners_line_mode_records_the_game_at_its_end() -> None:
     remote = LineSession(link, welcome, link.update())
     out = io.StringIO()
     ui = RemoteLineUi(remote, io.BytesIO(), out, queue.Queue())
-    recorder.begin(remote)
+    keeper = ui.recorder
     while True:
         while not session.table.hand_over:  # every seat's moves, by the host
             seat = session.table.current_player
@@ -781,7 +801,7 @@ def test_the_joiners_line_mode_records_the_game_at_its_end() -> None:
         link.inbox.put(link.update())
         while remote.computer_to_move:
             ui.computer_moved(remote.computer_move())
-        recorder.hand_over(remote)  # flow.finish_hand
+        keeper.hand_over(remote)  # flow.finish_hand
         ui.hand_over()
         if session.table.game_over:
             break
@@ -820,31 +840,45 @@ def test_the_help_pages_name_the_record() -> None:
     assert said in plain_board.help_text(find_rules("bsd")).splitlines()
 
 
-def test_stats_says_each_persons_record_word_for_word() -> None:
+@pytest.fixture
+def three_hours_east(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """This machine's local time: UTC+3 (a POSIX TZ, no time zone files)."""
+    import time
+
+    monkeypatch.setenv("TZ", "XYZ-3")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_stats_says_each_persons_record_word_for_word(three_hours_east: None) -> None:
     games = [
         game("1", (5000, 100)),
         game("2", (200, 5000)),
         game("3", (5100, 100)),
         game("4", (5200, 4100), names=("Bob", None), level="expert"),
     ]
-    stats = record.statistics(games)
-    assert recorder.stats_lines(stats, "/x/record.sqlite3") == [
+    found = stats.statistics(games)
+    assert recorder.stats_lines(found, "/x/record.sqlite3", recorder.ASCII_SPARKS) == [
         "The record: /x/record.sqlite3",
-        "Ann: 3 games, won 2, lost 1 (66.7% won); rating 1515",
+        "Ann: 3 games, won 2, lost 1 (66.7% won); rating 1515?",
         "  bsd against standard: 3 games, won 2, lost 1 (66.7% won)",
         "  best 5100, average 3433.3; 1 won in a row, longest winning streak 1",
-        "  last games:",
-        "    2026-01-01 00:00 bsd against standard (keyboard): won, 5100 to 100",
-        "    2026-01-01 00:00 bsd against standard (keyboard): lost, 200 to 5000",
-        "    2026-01-01 00:00 bsd against standard (keyboard): won, 5000 to 100",
-        "Bob: 1 game, won 1, lost 0 (100% won); rating 1519",
+        "  rating, last 3 games: #_# 1499 to 1516",
+        "  last games (local time):",
+        "    2026-01-01 03:00 bsd vs standard: won 5100-100; rating 1515? (+16)",
+        "    2026-01-01 03:00 bsd vs standard: lost 200-5000; rating 1499? (-17)",
+        "    2026-01-01 03:00 bsd vs standard: won 5000-100; rating 1516? (+16)",
+        "Bob: 1 game, won 1, lost 0 (100% won); rating 1519?",
         "  bsd against expert: 1 game, won 1, lost 0 (100% won)",
         "  best 5200, average 5200; 1 won in a row, longest winning streak 1",
-        "  last games:",
-        "    2026-01-01 00:00 bsd against expert (keyboard): won, 5200 to 4100",
+        "  last games (local time):",
+        "    2026-01-01 03:00 bsd vs expert: won 5200-4100; rating 1519? (+19)",
         "The computers' ratings: easy 1259, standard 1500, expert 1572.",
+        "A rating marked ? is provisional: fewer than 10 games.",
     ]
-    assert recorder.stats_lines(record.statistics([]), "/x/r") == [
+    assert recorder.stats_lines(stats.statistics([]), "/x/r") == [
         "No game recorded yet (the record: /x/r)."
     ]
 
@@ -862,7 +896,7 @@ def test_a_joiners_board_records_the_game_as_played_over_the_network() -> None:
     link = StandIn(feed, 1)
     welcome = {"type": "welcome", "seat": 1, "host": False, "token": "t", "protocol": 1}
     remote = RemoteSession(link, welcome, link.update())
-    recorder.begin(remote)
+    keeper = recorder.Recorder()
     while True:
         while not session.table.hand_over:  # every seat's moves, by the host
             seat = session.table.current_player
@@ -871,7 +905,7 @@ def test_a_joiners_board_records_the_game_as_played_over_the_network() -> None:
         link.inbox.put(link.update())
         while remote.computer_to_move:
             remote.computer_move()
-        recorder.hand_over(remote)  # flow.finish_hand
+        keeper.hand_over(remote)  # flow.finish_hand
         if session.table.game_over:
             break
         feed.next_hand()
@@ -886,7 +920,7 @@ def test_a_joiners_board_records_the_game_as_played_over_the_network() -> None:
     ]
     table = session.table
     assert [s.total for s in done.sides] == [table.total(side) for side in (1, 2, 3)]
-    assert recorder.board_line(remote, 1).startswith(
+    assert keeper.board_line(1).startswith(
         f"{int(side_result(session, 1) == 'won')}-{int(side_result(session, 1) == 'lost')} vs standard"
     )
 

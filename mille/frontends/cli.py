@@ -16,7 +16,9 @@ from .. import __version__
 USAGE = "usage: mille [--rules NAME] [--players N] [--people SEATS] [options] [file]"
 NET_USAGE = """       mille --host [--people SEATS] [--listen ADDRESS] [--port N] [options] [file]
        mille --join ADDRESS[:PORT] CODE [--name NAME] [--wait SECONDS] [--plain]
-       mille --stats [--json] | --forget NAME"""
+       mille --stats [NAME] [--last N] [--rules NAME] [--level LEVEL]
+                    [--people NAME,...] [--json]
+       mille --forget NAME [--yes]"""
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
 MORE_PLAYERS = "for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)"
@@ -80,17 +82,25 @@ over the network:
   --join ADDRESS[:PORT] CODE
                         take a free seat at a hosted table, on the board
                         (--plain: in lines, for the host too)
-  --name NAME           your name at the table
+  --name NAME           your name, at the table and in the record (at home
+                        too); remembered for the next games
   --wait SECONDS        how long --join waits for a host that has not
                         started yet (default 300; 0: not at all)
 
 the record (every finished game, kept in $XDG_DATA_HOME/mille):
-  --stats               each person's games won and lost by rule set and
-                        computer level, scores, streaks, the last games and
-                        the rating against the computers (--json: as JSON)
+  --stats [NAME]        each person's (NAME's) games won and lost by rule set,
+                        computer level and person met, scores, streaks, the
+                        rating against the computers and its chart, the last
+                        games (local time) with the rating after each
+                        (--json: all of it as JSON)
+  --last N              with --stats: the last N games (default 5)
+  --rules, --level, --people NAME,...
+                        with --stats: only the games of those rules, against
+                        that level, with those people
   --no-record           play without recording the game
-  --forget NAME         remove NAME from the record (their games stay,
-                        nameless, in the others' records)
+  --forget NAME         remove NAME (any case) from the record (their games
+                        stay, nameless, in the others' records); asks first
+                        at a terminal (--yes: does not ask)
 
 the screen:
   --plain               no curses: plain lines and a prompt, for screen
@@ -169,6 +179,19 @@ class Options:
     record: bool = True  # --no-record: False
     as_json: bool = False  # --stats --json
     forget: str | None = None  # --forget NAME
+    name: str | None = None  # --name NAME at home (remembered), or --stats NAME
+    stats: Stats | None = None  # --stats: what to show
+    yes: bool = False  # --forget --yes: no question
+
+
+@dataclass(frozen=True)
+class Stats:
+    """``--stats``: the filters and how many of the last games."""
+
+    rules: str | None = None
+    level: str | None = None
+    people: tuple[str, ...] = ()
+    last: int | None = None
 
 
 @dataclass(frozen=True)
@@ -241,6 +264,8 @@ def _parser() -> _Parser:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-record", action="store_true")
     parser.add_argument("--forget")
+    parser.add_argument("--yes", action="store_true")
+    parser.add_argument("--last", type=_seed)
     parser.add_argument("--wait", type=_seed)
     parser.add_argument("files", nargs="*")
     return parser
@@ -252,7 +277,7 @@ def parse_args(argv: list[str]) -> Options:
     >>> parse_args(["--seed", "7"])  # doctest: +NORMALIZE_WHITESPACE
     Options(seed=7, file=None, action='play', rules=None, level='standard', plain=False,
             chosen=True, color=True, people=None, net=None, record=True, as_json=False,
-            forget=None)
+            forget=None, name=None, stats=None, yes=False)
     >>> parse_args(["--no-color"]).color
     False
     >>> parse_args(["a", "b"])
@@ -275,10 +300,16 @@ def parse_args(argv: list[str]) -> Options:
     files = args.files + unknown + rest
     if args.version:
         return Options(action="version")
-    record = _record(args, head)
+    record = _record(args, files)
     if record is not None:
         return record
+    if args.yes or args.last is not None:
+        flag = "--yes" if args.yes else "--last"
+        raise UsageError(
+            f"mille: {flag} goes with {'--forget' if args.yes else '--stats'}\n{USAGE}"
+        )
     net = _network(args, files)
+    name = _own_name(args) if net is None else None
     if len(files) > 1:
         raise UsageError(BSD_USAGE)
     given = {key: getattr(args, key) for _, key in _GAME_OPTIONS}
@@ -303,6 +334,7 @@ def parse_args(argv: list[str]) -> Options:
             color=not args.no_color,
             net=net,
             record=not args.no_record,
+            name=name,
         )
     rules = None
     if args.rules is not None or given:
@@ -343,29 +375,58 @@ def parse_args(argv: list[str]) -> Options:
         people=people,
         net=net,
         record=not args.no_record,
+        name=name,
     )
 
 
-def _record(args: argparse.Namespace, head: list[str]) -> Options | None:
-    """``--stats [--json]`` and ``--forget NAME``, which go alone; None
-    for a game."""
+_STATS_OPTIONS = {"stats", "json", "last", "rules", "level", "people"}  # --stats's own
+
+
+def _record(args: argparse.Namespace, files: list[str]) -> Options | None:
+    """``--stats [NAME] [filters] [--json]`` and ``--forget NAME [--yes]``,
+    which go alone; None for a game."""
     if args.json and not args.stats:
         raise UsageError(f"mille: --json goes with --stats\n{USAGE}")
     if not args.stats and args.forget is None:
         return None
     flag = "--stats" if args.stats else "--forget"
-    alone = {"--stats", "--json"} if args.stats else {"--forget", args.forget}
-    others = [arg for arg in head if arg not in alone and not arg.startswith("--forget=")]
-    if others or (args.stats and args.forget is not None):
+    own = _STATS_OPTIONS if args.stats else {"forget", "yes"}
+    given = {
+        key
+        for key, value in vars(args).items()
+        if value is not None and value is not False and key != "files"
+    }
+    if given - own or len(files) > (1 if args.stats else 0):
         raise UsageError(f"mille: {flag} takes no other option or file\n{USAGE}")
-    if args.stats:
-        return Options(action="stats", as_json=args.json)
-    return Options(action="forget", forget=args.forget)
+    if args.forget is not None:
+        return Options(action="forget", forget=args.forget, yes=args.yes)
+    if args.rules is not None:
+        from ..engine.rules import PRESETS
+
+        if args.rules not in PRESETS:
+            raise UsageError(f"mille: --rules: {_quote(args.rules)} is not {', '.join(PRESETS)}")
+    if args.last is not None and not 0 <= args.last <= 100_000:
+        raise UsageError("mille: --last must be 0 to 100000")
+    people = tuple(name for name in (args.people or "").split(",") if name)
+    stats = Stats(rules=args.rules, level=args.level, people=people, last=args.last)
+    return Options(action="stats", as_json=args.json, name=files[0] if files else None, stats=stats)
+
+
+def _own_name(args: argparse.Namespace) -> str | None:
+    """``--name NAME`` at home: the person's own name, checked."""
+    if args.name is None:
+        return None
+    from ..game.session import BadName, check_name
+
+    try:
+        return check_name(args.name)
+    except BadName as exc:
+        raise UsageError(f"mille: --name: {_quote(str(exc), 120)}") from None
 
 
 def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
     """The network options, checked; None without --host or --join."""
-    own = ("name", "listen", "port", "grace", "cert", "key", "wait")
+    own = ("listen", "port", "grace", "cert", "key", "wait")
     given = [name for name in own if getattr(args, name) is not None]
     if not args.host and args.join is None:
         if given:
@@ -500,8 +561,27 @@ def main(argv: list[str] | None = None) -> int:
         from . import recorder
 
         if options.action == "stats":
-            return recorder.show_stats(options.as_json)
-        return recorder.forget(options.forget or "")
+            asked = options.stats or Stats()
+            return recorder.show_stats(
+                options.as_json,
+                options.name,
+                rules=asked.rules,
+                level=asked.level,
+                people=asked.people,
+                last=asked.last,
+            )
+        return recorder.forget(options.forget or "", options.yes)
+    name = options.name or (options.net.name if options.net is not None else None)
+    if name is not None:  # remembered for the next games
+        from ..storage import settings
+
+        settings.remember_name(name)
+    elif options.net is not None:  # (the name remembered, at a table too)
+        from dataclasses import replace
+
+        from ..storage import settings
+
+        options = replace(options, net=replace(options.net, name=settings.name()))
     if not options.record:
         from . import recorder
 
@@ -614,6 +694,8 @@ def _play(options: Options) -> int:
                 session = Session.new(seed=options.seed, level=options.level)
             else:
                 session = Session.new(options.rules, seed=options.seed, level=options.level)
+            if options.net is None:
+                name_yourself(session, options.name)
             message = ""
         else:
             session, message, resumed = found
@@ -635,6 +717,20 @@ def _play(options: Options) -> int:
         if resumed is not None and status != 0:
             offer.keep_again(session, *resumed)
     return status
+
+
+def name_yourself(session: Session, name: str | None) -> None:
+    """A new game at home: the first person's seat, if nobody named it,
+    takes the person's own name (``--name``, else the one remembered)."""
+    from ..game.session import default_name
+    from ..storage import settings
+
+    name = name or settings.name()
+    seat = min(session.people, default=None)
+    if name is None or seat is None or session.people[seat] != default_name(seat):
+        return
+    if all(other.casefold() != name.casefold() for other in session.people.values()):
+        session.people[seat] = name
 
 
 def _host(session: Session, net: Network, board: bool, color: bool) -> int:

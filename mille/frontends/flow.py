@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from ..engine.table import Move, Outcome
     from ..engine.view import SeatView
     from ..game.session import Session
+    from .recorder import Recorder
 
     class Dialogue(Protocol):
         """What a front end does for the shared dialogues."""
@@ -92,6 +93,7 @@ if TYPE_CHECKING:
         person at that seat."""
 
         seat: int
+        recorder: Recorder  # the record of the games it plays (its own)
 
         def hand_off(self, seat: int) -> None:
             """Hide the hand shown, have the person at ``seat`` take the
@@ -263,9 +265,7 @@ def finish_hand(front: Front) -> None:
     """The end of a hand: note it for the record (which writes a game that
     ended), show it, ask :func:`end_of_hand`'s questions; :class:`Quit`
     when the player is done."""
-    from . import recorder
-
-    recorder.hand_over(front.session)
+    front.recorder.hand_over(front.session)
     front.hand_over()
     if not end_of_hand(front):
         raise Quit
@@ -373,9 +373,7 @@ def step(front: Front) -> None:
 def run(front: Front) -> None:
     """Play until a player quits (returns) or is gone (:class:`Hangup`)."""
     session = front.session
-    from . import recorder
-
-    recorder.begin(session)  # (the game's time, for the record)
+    front.recorder.begin()  # (the game's time, for the record)
     front.introduce()
     if session.table.phase == OVER:  # saved at an end-of-hand question
         session.next_hand()

@@ -133,6 +133,7 @@ class LineUi:
         self.in_really = False  # ^C at Really? quits
         self.stop: str | None = None  # a hang-up or SIGTERM came: why the game is kept
         self.interrupted = False  # ^C came while busy: Really? at the next safe point
+        self.recorder = recorder.Recorder()  # the record of the games played here
         self.waiting = False  # reading a line: a signal's handler raises at once
 
     # ----- output ------------------------------------------------------------
@@ -416,7 +417,7 @@ class LineUi:
         if won:
             self.say(won)
             for seat in self.session.at_keyboard():  # the record, each person's
-                for line in recorder.lines(self.session, seat):
+                for line in self.recorder.lines(seat):
                     self.say(escape(line))
 
     def go_on_after_failed_save(self) -> None:

@@ -1,22 +1,28 @@
 """What every front end does for the record (``storage/record.py``): note
 each hand as it ends, write the game when it ends, and the words shown.
 
-The game flow calls :func:`begin` when a game is played and
-:func:`hand_over` at the end of every hand (``flow.finish_hand``), for
-every front end, a remote seat's too.  At the end of a game the record is
-written and :func:`lines` (the line mode: the record and the rating) or
-:func:`board_line` (the boards: one line) say it; a record that could not
-be written costs one line instead, and the game goes on.
+Each front end holds a :class:`Recorder`, its own (``front.recorder``):
+the game flow calls :meth:`Recorder.begin` when a game is played and
+:meth:`Recorder.hand_over` at the end of every hand (``flow.finish_hand``),
+for every front end, a remote seat's too.  At the end of a game the record
+is written and :meth:`Recorder.lines` (the line mode: the record and the
+rating) or :meth:`Recorder.board_line` (the boards: one line) say it; a
+record that could not be written costs one line instead, and the game
+goes on.
 
-``mille --no-record`` sets :data:`enabled` to False: nothing is written.
-This module is cheap to import: ``sqlite3`` comes with ``storage.record``,
-imported only at the end of a game (or by ``mille --stats``).
+The person at this machine is recorded under their own name
+(:func:`own_name`) when they play alone under the name mille gives a
+seat (``Player 0``; the screens say ``You``).
+
+``mille --no-record`` sets :data:`enabled` to False: the recorders made
+from then on write nothing.  This module is cheap to import: ``sqlite3``
+comes with ``storage.record``, imported only at the end of a game (or by
+``mille --stats``).
 """
 
 from __future__ import annotations
 
 import time
-import weakref
 from dataclasses import dataclass, field
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
@@ -27,7 +33,7 @@ if TYPE_CHECKING:
     from ..engine.view import SeatView
     from ..game.session import Session
 
-enabled = True  # mille --no-record: False
+enabled = True  # mille --no-record: False (the recorders made after it write nothing)
 
 
 @dataclass
@@ -42,68 +48,111 @@ class Tally:
     board: dict[int, str] = field(default_factory=dict)  # by seat, at the end
 
 
-_tallies: weakref.WeakKeyDictionary[Any, Tally] = weakref.WeakKeyDictionary()
+class Recorder:
+    """A front end's record keeper: the game it plays, noted hand by hand
+    and written at its end (``enabled`` False: never written)."""
+
+    def __init__(self, record: bool | None = None) -> None:
+        self.enabled = enabled if record is None else record
+        self.tally = Tally()
+
+    def begin(self) -> None:
+        """A game is played from now on (its time counts from here)."""
+        self.tally = Tally()
+
+    def hand_over(self, session: Session) -> None:
+        """The flow's end of a hand: note it; at the end of the game, write it."""
+        people = session.people
+        self.note(
+            session.view(min(people) if people else 0),
+            people=people,
+            level=session.level if len(people) < session.rules.players else "",
+            here=session.at_keyboard(),
+            network=bool(getattr(session, "over_network", False)),
+        )
+
+    def note(
+        self,
+        view: SeatView,
+        *,
+        people: Mapping[int, str],
+        level: str,
+        here: Iterable[int],
+        network: bool,
+    ) -> None:
+        """A hand over (``view`` shows it): note it, and at the end of the
+        game write the game and make the words to say (never raises)."""
+        tally = self.tally
+        sides = range(1, view.rules.sides + 1)
+        scores = [view.hand_score(side) for side in sides]
+        mark = (tuple(view.totals), tuple(scores), tuple(view.games))
+        if mark == tally.last:
+            return
+        tally.last = mark
+        tally.said, tally.board = {}, {}
+        tally.rows.append(
+            [
+                (
+                    score.total,
+                    sum(view.tableaux[side - 1].coups),
+                    len(view.tableaux[side - 1].safeties),
+                )
+                for side, score in zip(sides, scores)
+            ]
+        )
+        if not view.game_over:
+            return
+        rows, started = tally.rows, tally.started
+        tally.rows, tally.started = [], time.monotonic()  # the next game's
+        here = tuple(seat for seat in here if seat in people)
+        if not self.enabled or not here:  # (--no-record; nobody here to keep it for)
+            return
+        try:
+            _record(tally, view, recorded_names(people, here), level, here, network, rows, started)
+        except Exception as exc:  # the record never ends a game
+            reason = " ".join(str(exc).split()) or type(exc).__name__
+            _failed(tally, here, reason, False)
+
+    def lines(self, seat: int) -> list[str]:
+        """What the line mode says for ``seat`` at the end of a game (the
+        record and the rating, or why it was not recorded); none otherwise."""
+        return list(self.tally.said.get(seat, ()))
+
+    def board_line(self, seat: int) -> str:
+        """The board's line for ``seat`` at the end of a game ("" otherwise)."""
+        return self.tally.board.get(seat, "")
 
 
-def begin(key: object) -> None:
-    """A game (``key``: its session or client) is played from now on."""
-    _tallies.setdefault(key, Tally())
+def own_name() -> str | None:
+    """The person's own name: the one ``--name`` remembered, else their
+    account's login name where mille accepts it as a name; None otherwise."""
+    from ..storage import settings
 
+    remembered = settings.name()
+    if remembered is not None:
+        return remembered
+    import getpass
 
-def hand_over(session: Session) -> None:
-    """The flow's end of a hand: note it; at the end of the game, write it."""
-    people = session.people
-    note(
-        session,
-        session.view(min(people) if people else 0),
-        people=people,
-        level=session.level if len(people) < session.rules.players else "",
-        here=session.at_keyboard(),
-        network=bool(getattr(session, "over_network", False)),
-    )
+    from ..game.session import check_name
 
-
-def note(
-    key: object,
-    view: SeatView,
-    *,
-    people: Mapping[int, str],
-    level: str,
-    here: Iterable[int],
-    network: bool,
-) -> None:
-    """A hand over (``view`` shows it): note it, and at the end of the game
-    write the game and make the words to say (never raises)."""
-    tally = _tallies.setdefault(key, Tally())
-    sides = range(1, view.rules.sides + 1)
-    scores = [view.hand_score(side) for side in sides]
-    mark = (tuple(view.totals), tuple(scores), tuple(view.games))
-    if mark == tally.last:
-        return
-    tally.last = mark
-    tally.said, tally.board = {}, {}
-    tally.rows.append(
-        [
-            (
-                score.total,
-                sum(view.tableaux[side - 1].coups),
-                len(view.tableaux[side - 1].safeties),
-            )
-            for side, score in zip(sides, scores)
-        ]
-    )
-    if not view.game_over:
-        return
-    rows, started = tally.rows, tally.started
-    tally.rows, tally.started = [], time.monotonic()  # the next game's
-    here = tuple(seat for seat in here if seat in people)
-    if not enabled or not here:  # (--no-record; nobody here to keep it for)
-        return
     try:
-        _record(tally, view, people, level, here, network, rows, started)
-    except Exception as exc:  # the record never ends a game
-        reason = " ".join(str(exc).split()) or type(exc).__name__
-        _failed(tally, here, reason, False)
+        return check_name(getpass.getuser())
+    except Exception:  # no login name, or none mille takes
+        return None
+
+
+def recorded_names(people: Mapping[int, str], here: tuple[int, ...]) -> dict[int, str]:
+    """The names the record keeps: the people's, but a person alone at
+    this machine under the name mille gives their seat (``Player N``) is
+    recorded under :func:`own_name`."""
+    from ..game.session import default_name
+
+    names = dict(people)
+    if len(here) == 1 and names.get(here[0]) == default_name(here[0]):
+        mine = own_name()
+        if mine is not None and all(mine != name for name in names.values()):
+            names[here[0]] = mine
+    return names
 
 
 def _record(
@@ -118,7 +167,7 @@ def _record(
 ) -> None:
     import uuid
 
-    from ..storage import record
+    from ..storage import record, stats
     from ..storage.shapes import rules_to_dict
 
     rules = view.rules
@@ -153,47 +202,81 @@ def _record(
     )
     try:
         record.add(game)
-        stats = record.statistics(record.games())
+        found = stats.statistics(record.games(), last=1)
     except record.RecordError as exc:
         _failed(tally, here, str(exc), exc.kept)
         return
-    found = {person["name"]: person for person in stats["people"]}
-    against = record.opponents(game)
+    persons = {record.fold(person["name"]): person for person in found["people"]}
     for seat in here:
-        person = found.get(people[seat])
-        if person is None:  # (forgotten meanwhile)
-            continue
+        person = persons.get(record.fold(people[seat]))
+        if person is None or not person["last"] or person["last"][0]["key"] != game.key:
+            continue  # (forgotten meanwhile)
         tally.said[seat], tally.board[seat] = words(
-            person, rules.name, against, stats["levels"], None if len(here) == 1 else people[seat]
+            person, found["levels"], None if len(here) == 1 else people[seat]
         )
 
 
+def _rating(game: Mapping[str, Any]) -> str:
+    """``1516? (+16)``: a rating after a game, ``?`` while provisional."""
+    mark = "?" if game["provisional"] else ""
+    return f"{game['rating']}{mark} ({game['change']:+d})"
+
+
+def _score(row: Mapping[str, Any]) -> str:
+    """``3-1`` (won-lost), ``3-1-2`` with ties."""
+    return f"{row['won']}-{row['lost']}" + (f"-{row['tied']}" if row["tied"] else "")
+
+
 def words(
-    person: Mapping[str, Any], rules: str, against: str, levels: Mapping[str, int], name: str | None
+    person: Mapping[str, Any], levels: Mapping[str, int], name: str | None
 ) -> tuple[list[str], str]:
     """The line mode's lines and the board's line for ``person`` (their
-    statistics) at the end of a game of ``rules`` against ``against`` (a
-    level or ``people``); ``name`` None: the only person here ("Your").
+    statistics: the game just ended first in ``last``) at the end of a
+    game; ``name`` None: the only person here ("Your").
 
-    >>> person = {"rating": 1512, "by": [{"rules": "bsd", "against": "standard",
-    ...     "games": 5, "won": 3, "lost": 2, "tied": 0, "share": 60.0}]}
-    >>> words(person, "bsd", "standard", {"standard": 1500}, None)
+    >>> game = {"rules": "bsd", "against": "standard", "opponents": [{"level": "standard"}],
+    ...     "rating": 1512, "change": 16, "provisional": True}
+    >>> person = {"last": [game], "head_to_head": [], "by": [{"rules": "bsd",
+    ...     "against": "standard", "games": 5, "won": 3, "lost": 2, "tied": 0, "share": 60.0}]}
+    >>> words(person, {"standard": 1500}, None)
     (['Your record against standard at bsd: won 3, lost 2 (60% of 5).', \
-'Your rating 1512; standard 1500.'], '3-2 vs standard; rating 1512')
+'Your rating 1512? (+16), provisional; standard 1500.'], '3-2 vs standard; rating 1512? (+16)')
     """
-    row = next(r for r in person["by"] if r["rules"] == rules and r["against"] == against)
+    game = person["last"][0]
     whose = "Your" if name is None else f"{name}'s"
-    tied = f", tied {row['tied']}" if row["tied"] else ""
-    said = [
-        f"{whose} record against {against} at {rules}: won {row['won']}, lost {row['lost']}"
-        f"{tied} ({row['share']:g}% of {row['games']})."
-    ]
-    board = f"{row['won']}-{row['lost']}" + (f"-{row['tied']}" if row["tied"] else "")
-    board += f" vs {against}"
-    if against in levels and person["rating"] is not None:
-        said.append(f"{whose} rating {person['rating']}; {against} {levels[against]}.")
-        board += f"; rating {person['rating']}"
-    return said, board
+    said: list[str] = []
+    board: list[str] = []
+
+    def record_line(against: str, row: Mapping[str, Any], rules: str = "") -> None:
+        tied = f", tied {row['tied']}" if row["tied"] else ""
+        said.append(
+            f"{whose} record against {against}{rules}: won {row['won']}, lost {row['lost']}"
+            f"{tied} ({row['share']:g}% of {row['games']})."
+        )
+        board.append(f"{_score(row)} vs {against}")
+
+    if game["against"] != "people":  # the computers of the game
+        row = next(
+            r
+            for r in person["by"]
+            if r["rules"] == game["rules"] and r["against"] == game["against"]
+        )
+        record_line(game["against"], row, f" at {game['rules']}")
+    from ..storage.record import fold
+
+    met = {fold(r["name"]): r for r in person["head_to_head"]}
+    for opponent in game["opponents"]:
+        row = met.get(fold(opponent.get("name") or ""))
+        if row is not None:  # each person played, by name
+            record_line(opponent["name"], row)
+    line = "; ".join(board)
+    if game["rating"] is not None and game["against"] in levels:
+        mark = ", provisional" if game["provisional"] else ""
+        said.append(
+            f"{whose} rating {_rating(game)}{mark}; {game['against']} {levels[game['against']]}."
+        )
+        line += f"; rating {_rating(game)}"
+    return said, line
 
 
 def _failed(tally: Tally, here: tuple[int, ...], reason: str, kept: bool) -> None:
@@ -205,52 +288,96 @@ def _failed(tally: Tally, here: tuple[int, ...], reason: str, kept: bool) -> Non
         tally.board[seat] = f"not recorded: {reason}"
 
 
-def lines(key: object, seat: int) -> list[str]:
-    """What the line mode says for ``seat`` at the end of a game (the
-    record and the rating, or why it was not recorded); none otherwise."""
-    tally = _tallies.get(key)
-    return list(tally.said.get(seat, ())) if tally is not None else []
-
-
-def board_line(key: object, seat: int) -> str:
-    """The board's line for ``seat`` at the end of a game ("" otherwise)."""
-    tally = _tallies.get(key)
-    return tally.board.get(seat, "") if tally is not None else ""
-
-
 # ----- mille --stats and mille --forget -----------------------------------------
 
+SPARKS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"  # a sparkline's eight heights
+ASCII_SPARKS = "_.-~=+*#"  # the same, for an output that cannot show them
+CHART = 50  # the most games the rating chart shows (the last ones): it fits 80 columns
+NAMES_SHOWN = 8  # the most names a --forget that found nothing lists
 
-def stats_lines(stats: Mapping[str, Any], where: str) -> list[str]:
+
+def sparkline(values: list[int], sparks: str = SPARKS) -> str:
+    """``values`` as a row of bars, one a value, the lowest ``sparks[0]``.
+
+    >>> sparkline([1500, 1516, 1532, 1516], ASCII_SPARKS)
+    '_=#='
+    """
+    low, high = min(values), max(values)
+    top = len(sparks) - 1
+    return "".join(
+        sparks[0 if high == low else round((value - low) * top / (high - low))] for value in values
+    )
+
+
+def _name(text: str) -> str:
+    """A name as a line shows it: escaped, and cut past
+    :data:`mille.storage.record.NAME_SHOWN` characters."""
+    from ..engine.text import escape, shorten
+    from ..storage.record import NAME_SHOWN
+
+    return shorten(escape(text), NAME_SHOWN)
+
+
+def _when(game: Mapping[str, Any]) -> str:
+    """A game's end in local time, to the minute (``2026-11-27 23:50``)."""
+    return str(game["local"]).replace("T", " ")[:16]
+
+
+def _against_words(game: Mapping[str, Any]) -> str:
+    """Whom a game was played against: the people by name, the computers
+    by level (``Bob, standard``); a person forgotten: ``someone``."""
+    return ", ".join(
+        _name(one["name"]) if "name" in one else one.get("level", "someone")
+        for one in game["opponents"]
+    )
+
+
+def stats_lines(stats: Mapping[str, Any], where: str, sparks: str = SPARKS) -> list[str]:
     """``mille --stats``: each person's record (``stats`` as
-    :func:`mille.storage.record.statistics` makes it), then the levels'
-    ratings."""
+    :func:`mille.storage.stats.statistics` makes it), then the levels'
+    ratings (times local; ``sparks``: the rating chart's bars)."""
     from ..engine.text import escape
 
     people = stats["people"]
     if not people:
         return [f"No game recorded yet (the record: {escape(where)})."]
     said = [f"The record: {escape(where)}"]
+    provisional = False
     for person in people:
-        rated = f"; rating {person['rating']}" if person["rating"] is not None else ""
-        said.append(f"{escape(person['name'])}: {_counts(person)}{rated}")
+        rated = ""
+        if person["rating"] is not None:
+            provisional = provisional or person["provisional"]
+            rated = f"; rating {person['rating']}{'?' if person['provisional'] else ''}"
+        said.append(f"{_name(person['name'])}: {_counts(person)}{rated}")
         for row in person["by"]:
             said.append(f"  {row['rules']} against {row['against']}: {_counts(row)}")
+        for row in person["head_to_head"]:
+            said.append(f"  {_name(person['name'])} vs {_name(row['name'])}: {_score(row)}")
         streak = person["streak"]
         said.append(
             f"  best {person['best']}, average {person['average']:g};"
             f" {streak['games']} {streak['result']} in a row,"
             f" longest winning streak {streak['longest_won']}"
         )
-        said.append("  last games:")
-        for game in person["last"]:
-            when = game["ended"].replace("T", " ").rstrip("Z")[:16]
+        history = person["history"][-CHART:]
+        if len(history) > 1:
             said.append(
-                f"    {when} {game['rules']} against {game['against']}"
-                f" ({game['place']}): {game['result']}, {game['score']} to {game['best_other']}"
+                f"  rating, last {len(history)} games: {sparkline(history, sparks)}"
+                f" {min(history)} to {max(history)}"
+            )
+        said.append("  last games (local time):")
+        for game in person["last"]:
+            place = " (network)" if game["place"] == "network" else ""
+            rating = "" if game["rating"] is None else f"; rating {_rating(game)}"
+            provisional = provisional or bool(game["provisional"])
+            said.append(
+                f"    {_when(game)} {game['rules']} vs {_against_words(game)}{place}:"
+                f" {game['result']} {game['score']}-{game['best_other']}{rating}"
             )
     levels = ", ".join(f"{level} {value}" for level, value in stats["levels"].items())
     said.append(f"The computers' ratings: {levels}.")
+    if provisional:
+        said.append(f"A rating marked ? is provisional: fewer than {stats['provisional']} games.")
     return said
 
 
@@ -263,42 +390,136 @@ def _counts(row: Mapping[str, Any]) -> str:
     )
 
 
-def show_stats(as_json: bool) -> int:
-    """``mille --stats [--json]``: print the statistics; the exit status."""
+def json_text(value: object) -> str:
+    """``value`` as JSON, every character a terminal would act on
+    (controls, C1's among them, bidi overrides, and any other not printable)
+    escaped as ``\\uXXXX``."""
+    import json
+
+    text = json.dumps(value, indent=1, ensure_ascii=False)
+    if text.isprintable():
+        return text
+
+    def one(char: str) -> str:
+        if char == "\n" or char.isprintable():
+            return char
+        return json.dumps(char, ensure_ascii=True)[1:-1]
+
+    return "".join(one(char) for char in text)
+
+
+def _write(text: str) -> int:
+    """Print ``text``; a reader gone (``mille --stats | head -1``) ends it
+    quietly: 0, no traceback."""
+    import os
     import sys
 
-    from ..storage import record
-
-    where = record.path()
     try:
-        stats = record.statistics(record.games(where))
-    except record.RecordError as exc:
-        print(f"mille: the record: {exc}", file=sys.stderr)
-        return 1
-    if as_json:
-        import json
-
-        print(json.dumps({"record": where} | stats, indent=1, ensure_ascii=False))
-    else:
-        for line in stats_lines(stats, where):
-            print(line)
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        try:  # the interpreter's own flush at exit would fail again
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 0
     return 0
 
 
-def forget(name: str) -> int:
-    """``mille --forget NAME``: the name's games keep no name; the exit status."""
+def _sparks() -> str:
     import sys
 
-    from ..engine.text import escape
-    from ..storage import record
+    try:
+        SPARKS.encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return ASCII_SPARKS
+    return SPARKS
+
+
+def show_stats(
+    as_json: bool,
+    name: str | None = None,
+    *,
+    rules: str | None = None,
+    level: str | None = None,
+    people: tuple[str, ...] = (),
+    last: int | None = None,
+) -> int:
+    """``mille --stats [NAME] [--json]``: print the statistics (of NAME
+    alone; the games of ``rules``, against ``level``, with ``people``; the
+    ``last`` games); the exit status.  A record that cannot be read, or
+    with no game of NAME, costs one line (status 1); rows changed by
+    another program that cannot be read are left out, with one line."""
+    import sys
+
+    from ..storage import record, stats
+
+    where = record.path()
+    try:
+        history, damaged = record.read(where)
+        found = stats.statistics(
+            history,
+            name=name,
+            rules=rules,
+            level=level,
+            people=people,
+            last=stats.LAST if last is None else last,
+        )
+    except record.RecordError as exc:
+        print(f"mille: the record: {exc}", file=sys.stderr)
+        return 1
+    if damaged:
+        games = "game" if damaged == 1 else "games"
+        print(f"mille: the record: {damaged} {games} could not be read (left out)", file=sys.stderr)
+    if name is not None and not found["people"]:
+        print(f"mille: --stats: no game of {_name(name)} in the record", file=sys.stderr)
+        return 1
+    if as_json:
+        return _write(json_text({"record": where} | found) + "\n")
+    return _write("".join(line + "\n" for line in stats_lines(found, where, _sparks())))
+
+
+def _stdin_is_terminal() -> bool:
+    import sys
 
     try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def forget(name: str, yes: bool = False) -> int:
+    """``mille --forget NAME [--yes]``: the name's games (its name in any
+    case or Unicode spelling) keep no name, after ``Forget NAME?`` when a
+    person is at the terminal (not with ``--yes``); the exit status (1:
+    nothing forgotten)."""
+    import sys
+
+    from ..storage import record
+
+    shown = _name(name)
+    try:
+        count = record.count(name)
+        if not count:
+            known = record.names()
+            listed = ", ".join(_name(one) for one in known[:NAMES_SHOWN])
+            more = ", ..." if len(known) > NAMES_SHOWN else ""
+            hint = f" (its names: {listed}{more})" if known else " (it has no names)"
+            print(f"mille: --forget: no game of {shown} in the record{hint}", file=sys.stderr)
+            return 1
+        games = "game" if count == 1 else "games"
+        if not yes and _stdin_is_terminal():
+            try:
+                answer = input(f"Forget {shown} in {count} {games}? (y/n) ")
+            except (EOFError, KeyboardInterrupt):
+                answer = ""
+            if answer.strip().lower() not in ("y", "yes"):
+                print("Nothing forgotten.")
+                return 1
         count = record.forget(name)
     except record.RecordError as exc:
         print(f"mille: the record: {exc}", file=sys.stderr)
         return 1
-    if count:
-        print(f"Forgot {escape(name)}: {count} {'game' if count == 1 else 'games'}.")
-    else:
-        print(f"No game of {escape(name)} in the record.")
+    print(f"Forgot {shown}: {count} {'game' if count == 1 else 'games'}.")
     return 0

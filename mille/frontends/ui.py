@@ -58,6 +58,7 @@ from .curses_keys import (
     is_kill,
     shown_name,
 )
+from .recorder import Recorder
 from .screen import MOVE_PROMPT, Screen, fit_line
 
 PAUSE_PROMPT = "Your side was hit: press a key"  # a person handed the keyboard for nothing
@@ -113,6 +114,7 @@ class Ui:
         self.saved = False  # the last yes/no prompt saved the game (BSD's Saved)
         self.welcoming = False  # WELCOME is on the error line until the first key
         self.heard = False  # news from elsewhere (the host) woke the key reader
+        self.recorder = Recorder()  # the record of the games played here
 
     # ----- the screen ------------------------------------------------------
 
@@ -588,9 +590,7 @@ class Ui:
     def hand_over(self) -> None:
         self.screen.message = ""  # the score window switches layout, as in BSD
         if self.session.table.game_over:  # the record's line (recorder.board_line)
-            from . import recorder
-
-            self.screen.message = recorder.board_line(self.session, self.seat)
+            self.screen.message = self.recorder.board_line(self.seat)
 
     def end_of_hand(self) -> None:
         """The end of a hand (``flow.finish_hand``): Quit when done."""

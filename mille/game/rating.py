@@ -32,11 +32,13 @@ Plackett-Luce) would add a dependency for nothing this needs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 START = 1500.0  # a person's rating before any game
 K = 32.0  # the most a game moves a rating
-LEVELS = {"easy": 1259.0, "standard": 1500.0, "expert": 1572.0}  # fixed by self-play
+# fixed by self-play, one for each level a person may choose (players.registry.LEVELS)
+LEVELS = {"easy": 1259.0, "standard": 1500.0, "expert": 1572.0}
+PROVISIONAL = 10  # a rating from fewer rated games than this is provisional
 
 
 def expected(rating: float, opponent: float) -> float:
@@ -61,3 +63,47 @@ def update(rating: float, results: Sequence[tuple[float, float]]) -> float:
 def level_rating(level: str) -> float:
     """A computer level's fixed rating (an unknown level: the standard's)."""
     return LEVELS.get(level, LEVELS["standard"])
+
+
+def after_game(
+    before: Mapping[str, float],
+    people: Sequence[tuple[str, int]],
+    sides: Sequence[tuple[int, int, Sequence[str | None]]],
+) -> dict[str, float]:
+    """The rule applied to one game: the new rating of each person of
+    ``people`` (name, side) who played a side of computers alone, from
+    ``before`` (:data:`START` for a person not in it); ``sides`` are the
+    game's (side, total at the end, each member's level: None for a
+    person).  Everyone moves at once, from their rating before the game;
+    a person with no side of computers against them is not in the result.
+
+    >>> sides = [(1, 5000, [None]), (2, 4000, ["standard"])]
+    >>> after_game({}, [("Ann", 1)], sides)
+    {'Ann': 1516.0}
+    >>> after_game({}, [("Ann", 1), ("Bob", 2)], [(1, 5000, [None]), (2, 4000, [None])])
+    {}
+    """
+    totals = {side: total for side, total, _ in sides}
+    found: dict[str, float] = {}
+    for name, mine in people:
+        if mine not in totals:
+            continue
+        results = []
+        for side, total, members in sides:
+            if side == mine or not members or any(level is None for level in members):
+                continue  # the person's own side, or a side with a person on it
+            strength = sum(level_rating(level or "") for level in members) / len(members)
+            score = 1.0 if totals[mine] > total else 0.5 if totals[mine] == total else 0.0
+            results.append((strength, score))
+        if results:
+            found[name] = update(before.get(name, START), results)
+    return found
+
+
+def provisional(games: int) -> bool:
+    """Whether a rating from ``games`` rated games is still provisional.
+
+    >>> provisional(3), provisional(PROVISIONAL)
+    (True, False)
+    """
+    return games < PROVISIONAL

@@ -27,19 +27,24 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
+import stat
 import sys
 import time
-from collections.abc import Iterable, Sequence
+import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..game import rating
-
 FILE = "record.sqlite3"
 PENDING = "pending"
+ASIDE = ".aside"  # a pending file that is no game this version can read, set aside
 TIMEOUT = 2.0  # seconds to wait for another process's write
-VERSION = 1  # the schema's version
+VERSION = 2  # the schema's version
+PENDING_NAME = re.compile(r"[0-9a-f]{32}\.json")  # what _keep_pending writes: KEY.json
+PENDING_MAX = 1 << 20  # bytes: a pending game is far smaller
+NAME_SHOWN = 60  # characters of a name said back in a message (longer: cut)
 
 MIGRATIONS: dict[int, str] = {  # the script that brings version N-1 to N
     1: """
@@ -73,7 +78,33 @@ MIGRATIONS: dict[int, str] = {  # the script that brings version N-1 to N
         );
         CREATE INDEX seats_by_name ON seats(name);
     """,
+    # 2: each name also folded (NFC, then casefold: fold()), as names are
+    # compared at a table; --forget and the people's lines look names up by it
+    2: """
+        ALTER TABLE seats ADD COLUMN folded TEXT;
+        UPDATE seats SET folded = fold(name) WHERE name IS NOT NULL;
+        CREATE INDEX seats_by_folded ON seats(folded);
+    """,
 }
+
+
+def fold(name: str) -> str:
+    """A name as names are compared (at a table, by ``--forget``): NFC,
+    then casefolded, so ``ann``, ``Ann`` and its decomposed spelling are one.
+
+    >>> fold("Ann") == fold("ANN") == fold("ann"), fold("E\u0301lodie") == fold("\u00c9lodie")
+    (True, True)
+    """
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _fold_sql(value: object) -> str | None:
+    return fold(value) if isinstance(value, str) else None
+
+
+class Later(ValueError):
+    """A pending game written by a later version (a field this one does
+    not know): kept for that version."""
 
 
 class RecordError(ValueError):
@@ -144,20 +175,103 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Game:
-        """A game from :meth:`to_dict`'s value (``KeyError``, ``TypeError``
-        or ``ValueError`` when it is not one)."""
-        return cls(
-            key=str(data["key"]),
-            ended=str(data["ended"]),
-            seconds=float(data["seconds"]),
-            rules=str(data["rules"]),
-            options=dict(data["options"]),
-            place=str(data["place"]),
-            level=str(data["level"]),
-            seats=tuple(Seat(**seat) for seat in data["seats"]),
-            sides=tuple(Side(**(side | {"hands": tuple(side["hands"])})) for side in data["sides"]),
+    def from_dict(cls, data: object) -> Game:
+        """A game from :meth:`to_dict`'s value: ValueError when it is not
+        one (:class:`Later` for a field this version does not know)."""
+        top = _fields(data, _GAME_FIELDS)
+        game = cls(
+            key=_typed(top["key"], str),
+            ended=_typed(top["ended"], str),
+            seconds=float(_typed(top["seconds"], (int, float))),
+            rules=_typed(top["rules"], str),
+            options=_typed(top["options"], dict),
+            place=_typed(top["place"], str),
+            level=_typed(top["level"], str),
+            seats=tuple(_seat(item) for item in _typed(top["seats"], list)),
+            sides=tuple(_side(item) for item in _typed(top["sides"], list)),
         )
+        if not re.fullmatch(r"[0-9a-f]{32}", game.key):
+            raise ValueError("not a game's key")
+        return _checked(game)
+
+
+_GAME_FIELDS = ("key", "ended", "seconds", "rules", "options", "place", "level", "seats", "sides")
+_SEAT_FIELDS = ("seat", "side", "name", "level", "here")
+_SIDE_FIELDS = ("side", "total", "hands", "coups", "safeties")
+
+
+def _fields(data: object, names: tuple[str, ...]) -> dict[str, Any]:
+    """``data`` as an object with exactly ``names``: ValueError if one
+    lacks, Later if it has one more (a later version's)."""
+    if not isinstance(data, dict):
+        raise ValueError("not an object")
+    missing = [name for name in names if name not in data]
+    if missing:
+        raise ValueError(f"no {missing[0]}")
+    if len(data) != len(names):
+        raise Later("a field this version does not know")
+    return data
+
+
+def _typed(value: Any, kind: type | tuple[type, ...]) -> Any:
+    """``value`` if it is of ``kind`` (a bool is no number); ValueError otherwise."""
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise ValueError("a value of the wrong type")
+    return value
+
+
+def _maybe(value: Any, kind: type) -> Any:
+    return None if value is None else _typed(value, kind)
+
+
+def _seat(data: object) -> Seat:
+    item = _fields(data, _SEAT_FIELDS)
+    here = item["here"]
+    if here not in (0, 1) or isinstance(here, float):  # (a bool is 0 or 1)
+        raise ValueError("a value of the wrong type")
+    return Seat(
+        _typed(item["seat"], int),
+        _typed(item["side"], int),
+        _maybe(item["name"], str),
+        _maybe(item["level"], str),
+        bool(here),
+    )
+
+
+def _side(data: object) -> Side:
+    item = _fields(data, _SIDE_FIELDS)
+    return Side(
+        _typed(item["side"], int),
+        _typed(item["total"], int),
+        tuple(_typed(hand, int) for hand in _typed(item["hands"], list)),
+        _typed(item["coups"], int),
+        _typed(item["safeties"], int),
+    )
+
+
+def _checked(game: Game) -> Game:
+    """``game`` if its parts hold together (an end time, sides, each seat
+    on one of them); ValueError otherwise."""
+    ended_at(game.ended)
+    sides = [side.side for side in game.sides]
+    seats = [seat.seat for seat in game.seats]
+    if not sides or len(set(sides)) != len(sides) or len(set(seats)) != len(seats):
+        raise ValueError("sides or seats twice, or no side")
+    if any(seat.side not in sides for seat in game.seats):
+        raise ValueError("a seat on no side")
+    if any(seat.name is None and seat.here for seat in game.seats):
+        raise ValueError("a person here without a name")
+    return game
+
+
+def ended_at(text: str) -> float:
+    """The time (seconds since the epoch) of an end as the record writes
+    it (``2026-11-27T22:50:01Z``); ValueError for any other text."""
+    import calendar
+
+    if not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", text):
+        raise ValueError("not a time")
+    return float(calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ")))
 
 
 def data_dir() -> str:
@@ -192,19 +306,66 @@ def _reason(exc: BaseException) -> str:
     return text[:1].lower() + text[1:]
 
 
+def _shown(path: str) -> str:
+    from ..engine.text import escape
+
+    return escape(path)
+
+
+def _own(path: str, *, folder: bool = False) -> bool:
+    """Whether ``path`` exists as the record's own: a directory
+    (``folder``) or a regular file, never through a symbolic link;
+    RecordError for a link or anything else there (never followed)."""
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError) as exc:
+        raise RecordError(_reason(exc)) from None
+    if stat.S_ISLNK(found.st_mode):
+        raise RecordError(f"{_shown(path)} is a symbolic link (not followed)")
+    if not (stat.S_ISDIR if folder else stat.S_ISREG)(found.st_mode):
+        kind = "a directory" if folder else "a regular file"
+        raise RecordError(f"{_shown(path)} is not {kind}")
+    return True
+
+
+def _make_folder(folder: str) -> None:
+    """The record's folder, made (mode 0700) if need be, and its own."""
+    if not _own(folder, folder=True):
+        try:
+            parent = os.path.dirname(folder)
+            if parent:
+                os.makedirs(parent, exist_ok=True)
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise RecordError(_reason(exc)) from None
+        _own(folder, folder=True)
+
+
 def connect(where: str, *, create: bool = True) -> sqlite3.Connection:
     """The database at ``where``, brought to :data:`VERSION`; RecordError if
     it cannot be (``create=False``: None of it exists yet, an empty one in
-    memory)."""
-    try:
-        if create:
-            os.makedirs(os.path.dirname(where) or ".", exist_ok=True)
-        elif not os.path.exists(where):
+    memory).  A symbolic link at the database, its journals or its folder
+    is refused, never followed."""
+    folder = os.path.dirname(where) or "."
+    if create:
+        _make_folder(folder)
+    elif not _own(folder, folder=True):
+        where = ":memory:"
+    if where != ":memory:":
+        for companion in ("-journal", "-wal", "-shm"):
+            _own(where + companion)
+        if not _own(where) and not create:
             where = ":memory:"
+    try:
         db = sqlite3.connect(where, timeout=TIMEOUT, isolation_level=None)
     except (sqlite3.Error, OSError) as exc:
         raise RecordError(_reason(exc)) from None
     try:
+        db.create_function("fold", 1, _fold_sql, deterministic=True)
         db.execute("PRAGMA foreign_keys = ON")
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > VERSION:
@@ -215,6 +376,8 @@ def connect(where: str, *, create: bool = True) -> sqlite3.Connection:
         if version < VERSION:
             db.execute("BEGIN IMMEDIATE")
             version = db.execute("PRAGMA user_version").fetchone()[0]  # another won?
+            if version < 0:
+                raise RecordError(f"the record has no schema {version}")
             for step in range(version + 1, VERSION + 1):
                 for statement in MIGRATIONS[step].split(";"):
                     if statement.strip():
@@ -248,8 +411,12 @@ def _insert(db: sqlite3.Connection, game: Game) -> None:
         return
     number = cursor.lastrowid
     db.executemany(
-        "INSERT INTO seats (game, seat, side, name, level, here) VALUES (?, ?, ?, ?, ?, ?)",
-        [(number, s.seat, s.side, s.name, s.level, int(s.here)) for s in game.seats],
+        "INSERT INTO seats (game, seat, side, name, level, here, folded)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (number, s.seat, s.side, s.name, s.level, int(s.here), _fold_sql(s.name))
+            for s in game.seats
+        ],
     )
     db.executemany(
         "INSERT INTO sides (game, side, total, hands, coups, safeties) VALUES (?, ?, ?, ?, ?, ?)",
@@ -260,39 +427,79 @@ def _insert(db: sqlite3.Connection, game: Game) -> None:
     )
 
 
-def _claim_pending(folder: str) -> list[tuple[str, Game | None]]:
-    """The games waiting in ``folder``, each claimed by a rename (so two
-    programs never take the same one); a file that is no game: None."""
+def _read_pending(path: str) -> Game:
+    """The game in the pending file ``path``, read without following a
+    link; OSError if it cannot be read, ValueError (:class:`Later`) if it
+    is no game this version can take."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("not a regular file")
+        data = b""
+        while len(data) <= PENDING_MAX:
+            chunk = os.read(fd, PENDING_MAX + 1 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(fd)
+    if len(data) > PENDING_MAX:
+        raise ValueError("too long")
+    try:
+        return Game.from_dict(json.loads(data.decode("utf-8")))
+    except (UnicodeDecodeError, RecursionError) as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _claim_pending(folder: str) -> list[tuple[str, Game]]:
+    """The games waiting in ``folder`` (the record's own ``pending/``:
+    never a link), each claimed by a rename (so two programs never take
+    the same one).  Only the files it writes (``KEY.json``) are looked
+    at: a later version's game is put back for that version, a file that
+    is no game is set aside (``NAME.aside``), none is deleted."""
+    try:
+        if not _own(os.path.dirname(folder), folder=True) or not _own(folder, folder=True):
+            return []
         names = sorted(os.listdir(folder))
-    except OSError:
+    except (RecordError, OSError):
         return []
-    claimed: list[tuple[str, Game | None]] = []
+    claimed: list[tuple[str, Game]] = []
     for name in names:
-        if not name.endswith(".json"):
+        if not PENDING_NAME.fullmatch(name):
             continue
         mine = os.path.join(folder, f"{name}.{os.getpid()}.taken")
         try:
             os.rename(os.path.join(folder, name), mine)
-            with open(mine, encoding="utf-8") as file:
-                game: Game | None = Game.from_dict(json.load(file))
         except OSError:
+            continue  # (another program took it)
+        try:
+            game = _read_pending(mine)
+        except Later:
+            _release(mine)  # a later version's: it stays for that version
             continue
-        except (ValueError, KeyError, TypeError, AttributeError):
-            game = None
+        except (OSError, ValueError):
+            _set_aside(mine)
+            continue
         claimed.append((mine, game))
     return claimed
 
 
 def _keep_pending(folder: str, games: Iterable[Game]) -> bool:
-    """Write ``games`` to ``folder`` for the next time; False if it failed."""
+    """Write ``games`` to ``folder`` for the next time; False if it failed
+    (``folder`` a link, or anything not the record's own folder)."""
     from . import atomic
 
     try:
-        os.makedirs(folder, exist_ok=True)
+        if not _own(os.path.dirname(folder), folder=True):  # (the record's folder)
+            return False
+        if not _own(folder, folder=True):
+            os.mkdir(folder, 0o700)
+            _own(folder, folder=True)
         for game in games:
             text = json.dumps(game.to_dict(), sort_keys=True)
-            atomic.write(os.path.join(folder, f"{game.key}.json"), text.encode("utf-8"))
+            atomic.write(
+                os.path.join(folder, f"{game.key}.json"), text.encode("utf-8"), follow=False
+            )
     except Exception:  # never in the way: the caller says it was not kept
         return False
     return True
@@ -305,7 +512,7 @@ def add(game: Game, where: str | None = None) -> None:
     where = where or path()
     folder = os.path.join(os.path.dirname(where), PENDING)
     waiting = _claim_pending(folder)
-    games = [game] + [other for _, other in waiting if other is not None]
+    games = [game] + [other for _, other in waiting]
     try:
         db = connect(where)
         try:
@@ -327,80 +534,180 @@ def add(game: Game, where: str | None = None) -> None:
 
 
 def _remove(name: str) -> None:
+    """A claimed file whose game is in the record (or written anew) goes."""
     try:
         os.remove(name)
     except OSError:
         pass
 
 
+def _original(taken: str) -> str:
+    return taken.rsplit(".", 2)[0]
+
+
 def _release(taken: str) -> None:
     """Put a claimed file back for the next time."""
     try:
-        os.rename(taken, taken.rsplit(".", 2)[0])
+        os.rename(taken, _original(taken))
     except OSError:
         pass
 
 
-def games(where: str | None = None) -> list[Game]:
-    """Every game recorded, oldest first; RecordError if the record cannot
-    be read (none yet: no game)."""
+def _set_aside(taken: str) -> None:
+    """A claimed file that is no game: kept, under a name no program claims."""
+    try:
+        os.rename(taken, _original(taken) + ASIDE)
+    except OSError:
+        pass
+
+
+def _rows(db: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
+    return db.execute(sql).fetchall()
+
+
+def read(where: str | None = None) -> tuple[list[Game], int]:
+    """Every game recorded, oldest first, and how many rows could not be
+    read as a game (a record changed by another program: left out);
+    RecordError if the record cannot be read at all (none yet: no game)."""
     db = connect(where or path(), create=False)
     try:
-        rows = db.execute(
-            "SELECT id, key, ended, seconds, rules, options, place, level FROM games"
-            " ORDER BY ended, id"
-        ).fetchall()
-        seats: dict[int, list[Seat]] = {}
-        for game, seat, side, name, level, here in db.execute(
-            "SELECT game, seat, side, name, level, here FROM seats ORDER BY game, seat"
-        ):
-            seats.setdefault(game, []).append(Seat(seat, side, name, level, bool(here)))
-        sides: dict[int, list[Side]] = {}
-        for game, side, total, hands, coups, safeties in db.execute(
-            "SELECT game, side, total, hands, coups, safeties FROM sides ORDER BY game, side"
-        ):
-            sides.setdefault(game, []).append(
-                Side(side, total, tuple(json.loads(hands)), coups, safeties)
-            )
-        return [
-            Game(
-                key=key,
-                ended=ended,
-                seconds=seconds,
-                rules=rules,
-                options=json.loads(options),
-                place=place,
-                level=level,
-                seats=tuple(seats.get(number, ())),
-                sides=tuple(sides.get(number, ())),
-            )
-            for number, key, ended, seconds, rules, options, place, level in rows
-        ]
-    except (sqlite3.Error, ValueError) as exc:
+        rows = _rows(
+            db,
+            "SELECT id, key, ended, seconds, rules, options, place, level FROM games ORDER BY id",
+        )
+        seats: dict[object, list[tuple[Any, ...]]] = {}
+        for row in _rows(db, "SELECT game, seat, side, name, level, here FROM seats"):
+            seats.setdefault(row[0], []).append(row[1:])
+        sides: dict[object, list[tuple[Any, ...]]] = {}
+        for row in _rows(db, "SELECT game, side, total, hands, coups, safeties FROM sides"):
+            sides.setdefault(row[0], []).append(row[1:])
+    except sqlite3.Error as exc:
         raise RecordError(_reason(exc)) from None
     finally:
         db.close()
+    found: list[Game] = []
+    damaged = 0
+    for number, *columns in rows:
+        try:
+            found.append(_game_of(columns, seats.get(number, []), sides.get(number, [])))
+        except (ValueError, TypeError, OverflowError, RecursionError):
+            damaged += 1
+    found.sort(key=lambda game: game.ended)  # (stable: the order written when level)
+    return found, damaged
+
+
+def _game_of(
+    columns: list[Any], seats: list[tuple[Any, ...]], sides: list[tuple[Any, ...]]
+) -> Game:
+    """A game from its rows, each value checked (ValueError if one is not
+    what this version writes)."""
+    key, ended, seconds, rules, options, place, level = columns
+    hands = [json.loads(_typed(row[2], str)) for row in sides]
+    return _checked(
+        Game(
+            key=_typed(key, str),
+            ended=_typed(ended, str),
+            seconds=float(_typed(seconds, (int, float))),
+            rules=_typed(rules, str),
+            options=_typed(json.loads(_typed(options, str)), dict),
+            place=_typed(place, str),
+            level=_typed(level, str),
+            seats=tuple(
+                sorted(
+                    (_seat(dict(zip(_SEAT_FIELDS, row))) for row in seats),
+                    key=lambda seat: seat.seat,
+                )
+            ),
+            sides=tuple(
+                sorted(
+                    (
+                        _side(dict(zip(_SIDE_FIELDS, row[:2] + (hand,) + row[3:])))
+                        for row, hand in zip(sides, hands)
+                    ),
+                    key=lambda side: side.side,
+                )
+            ),
+        )
+    )
+
+
+def games(where: str | None = None) -> list[Game]:
+    """Every game recorded that can be read, oldest first; RecordError if
+    the record cannot be read (none yet: no game)."""
+    return read(where)[0]
+
+
+def names(where: str | None = None) -> list[str]:
+    """Every name in the record, each once (its folded spelling: the
+    first written), in order; RecordError if it cannot be read."""
+    db = connect(where or path(), create=False)
+    try:
+        rows = _rows(db, "SELECT name FROM seats WHERE name IS NOT NULL ORDER BY game, seat")
+    except sqlite3.Error as exc:
+        raise RecordError(_reason(exc)) from None
+    finally:
+        db.close()
+    found: dict[str, str] = {}
+    for (name,) in rows:
+        if isinstance(name, str):
+            found.setdefault(fold(name), name)
+    return sorted(found.values(), key=lambda name: (fold(name), name))
+
+
+def count(name: str, where: str | None = None) -> int:
+    """How many games ``name`` (compared as :func:`fold` does) played, the
+    games waiting in ``pending/`` included; RecordError if the record
+    cannot be read."""
+    where = where or path()
+    wanted = fold(name)
+    keys = {
+        game.key
+        for game in games(where)
+        if any(seat.name is not None and fold(seat.name) == wanted for seat in game.seats)
+    }
+    folder = os.path.join(os.path.dirname(where), PENDING)
+    try:
+        own = _own(os.path.dirname(folder), folder=True) and _own(folder, folder=True)
+        listed = sorted(os.listdir(folder)) if own else []
+    except (RecordError, OSError):
+        listed = []
+    for file in listed:
+        if PENDING_NAME.fullmatch(file):
+            try:
+                game = _read_pending(os.path.join(folder, file))
+            except (OSError, ValueError):
+                continue
+            if any(s.name is not None and fold(s.name) == wanted for s in game.seats):
+                keys.add(game.key)
+    return len(keys)
 
 
 def forget(name: str, where: str | None = None) -> int:
-    """Forget ``name``: its seats in every game (those waiting in
+    """Forget ``name`` (compared as :func:`fold` does: any case, any
+    Unicode spelling): its seats in every game (those waiting in
     ``pending/`` taken in first) become a person without a name (the other
     people's records stay whole); how many games it was in.  RecordError if
     the record cannot be written."""
     where = where or path()
     folder = os.path.join(os.path.dirname(where), PENDING)
-    if not os.path.exists(where) and not os.path.isdir(folder):
+    if not os.path.lexists(where) and not os.path.lexists(folder):
         return 0
     db = connect(where)
     waiting = _claim_pending(folder)
     try:
         db.execute("BEGIN IMMEDIATE")
         for _, game in waiting:
-            if game is not None:
-                _insert(db, game)
-        count = db.execute(
-            "UPDATE seats SET name = NULL, here = 0 WHERE name = ?", (name,)
-        ).rowcount
+            _insert(db, game)
+        wanted = fold(name)
+        found = db.execute(
+            "SELECT COUNT(DISTINCT game) FROM seats WHERE folded = ? OR fold(name) = ?",
+            (wanted, wanted),
+        ).fetchone()[0]
+        db.execute(
+            "UPDATE seats SET name = NULL, folded = NULL, here = 0"
+            " WHERE folded = ? OR fold(name) = ?",
+            (wanted, wanted),
+        )
         db.execute("COMMIT")
         db.execute("VACUUM")  # the name is gone from the file too
     except sqlite3.Error as exc:
@@ -411,118 +718,7 @@ def forget(name: str, where: str | None = None) -> int:
         db.close()
     for taken, _ in waiting:
         _remove(taken)
-    return count
-
-
-# ----- the statistics ---------------------------------------------------------
-
-LAST = 5  # the last games shown for each person
-
-
-def opponents(game: Game) -> str:
-    """Whom the people played: the computers' level, or ``people``."""
-    return game.level or "people"
-
-
-def ratings(history: Sequence[Game]) -> dict[str, float]:
-    """Each person's rating (at this machine) after ``history``, oldest
-    first (:mod:`mille.game.rating`)."""
-    found: dict[str, float] = {}
-    for game in history:
-        changes: dict[str, float] = {}
-        for seat in game.seats:
-            if not seat.here or seat.name is None:
-                continue
-            results = []
-            for side in game.sides:
-                members = [s for s in game.seats if s.side == side.side]
-                if side.side == seat.side or any(s.level is None for s in members):
-                    continue  # a person's side, theirs or another's
-                strength = sum(rating.level_rating(s.level or "") for s in members) / len(members)
-                mine = next(s.total for s in game.sides if s.side == seat.side)
-                score = 1.0 if mine > side.total else 0.5 if mine == side.total else 0.0
-                results.append((strength, score))
-            if results:
-                before = found.get(seat.name, rating.START)
-                changes[seat.name] = rating.update(before, results)
-        found.update(changes)
-    return found
-
-
-def _share(won: int, games: int) -> float:
-    return round(100.0 * won / games, 1) if games else 0.0
-
-
-def _tally(results: Sequence[str]) -> dict[str, Any]:
-    won, lost, tied = (results.count(word) for word in ("won", "lost", "tied"))
-    return {
-        "games": len(results),
-        "won": won,
-        "lost": lost,
-        "tied": tied,
-        "share": _share(won, len(results)),
-    }
-
-
-def statistics(history: Sequence[Game]) -> dict[str, Any]:
-    """The statistics of every person at this machine (by name) over
-    ``history``, oldest first: what ``mille --stats --json`` prints."""
-    rated = ratings(history)
-    played: dict[str, list[tuple[Game, Seat]]] = {}
-    for game in history:
-        for seat in game.seats:
-            if seat.here and seat.name is not None:
-                played.setdefault(seat.name, []).append((game, seat))
-    people = []
-    for name in sorted(played, key=lambda text: (text.casefold(), text)):
-        games_of = played[name]
-        results = [game.result(seat.side) for game, seat in games_of]
-        scores = [
-            next(s.total for s in game.sides if s.side == seat.side) for game, seat in games_of
-        ]
-        kinds: dict[tuple[str, str], list[str]] = {}
-        for (game, _), result in zip(games_of, results):
-            kinds.setdefault((game.rules, opponents(game)), []).append(result)
-        streak = 0
-        while streak < len(results) and results[-1 - streak] == results[-1]:
-            streak += 1
-        longest = run = 0
-        for result in results:
-            run = run + 1 if result == "won" else 0
-            longest = max(longest, run)
-        last = []
-        for (game, seat), result, score in list(zip(games_of, results, scores))[-LAST:][::-1]:
-            others = [s.total for s in game.sides if s.side != seat.side]
-            last.append(
-                {
-                    "ended": game.ended,
-                    "rules": game.rules,
-                    "against": opponents(game),
-                    "place": game.place,
-                    "result": result,
-                    "score": score,
-                    "best_other": max(others, default=0),
-                }
-            )
-        people.append(
-            {"name": name}
-            | _tally(results)
-            | {
-                "rating": round(rated[name]) if name in rated else None,
-                "best": max(scores),
-                "average": round(sum(scores) / len(scores), 1),
-                "streak": {"result": results[-1], "games": streak, "longest_won": longest},
-                "by": [
-                    {"rules": rules, "against": against} | _tally(kinds[rules, against])
-                    for rules, against in sorted(kinds)
-                ],
-                "last": last,
-            }
-        )
-    return {
-        "levels": {level: round(value) for level, value in rating.LEVELS.items()},
-        "people": people,
-    }
+    return int(found)
 
 
 def now() -> str:

@@ -10,6 +10,7 @@ import random
 
 from mille.engine.table import Discard, Move, Outcome, Use
 from mille.frontends import flow
+from mille.frontends.recorder import Recorder
 from mille.game.session import Session
 
 
@@ -23,6 +24,7 @@ class Scripted:
         self.calls: list[str] = []
         self.moves = 0
         self.answer = ""  # the answer to every Coup Fourre? and Extension? ("": at random)
+        self.recorder = Recorder()
 
     # the dialogues
     def ask(self, question: str, can_save: bool = True) -> bool:
