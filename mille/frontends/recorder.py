@@ -292,7 +292,7 @@ def _failed(tally: Tally, here: tuple[int, ...], reason: str, kept: bool) -> Non
 
 SPARKS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"  # a sparkline's eight heights
 ASCII_SPARKS = "_.-~=+*#"  # the same, for an output that cannot show them
-CHART = 50  # the most games the rating chart shows (the last ones): it fits 80 columns
+CHART = 40  # the most games the rating chart shows (the last ones): it fits 80 columns
 NAMES_SHOWN = 8  # the most names a --forget that found nothing lists
 
 
@@ -365,10 +365,10 @@ def stats_lines(stats: Mapping[str, Any], where: str, sparks: str = SPARKS) -> l
                 f"  rating, last {len(history)} games: {sparkline(history, sparks)}"
                 f" {min(history)} to {max(history)}"
             )
-        said.append("  last games (local time):")
+        said.append("  last games (local time; the rating after each):")
         for game in person["last"]:
             place = " (network)" if game["place"] == "network" else ""
-            rating = "" if game["rating"] is None else f"; rating {_rating(game)}"
+            rating = "" if game["rating"] is None else f"; {_rating(game)}"
             provisional = provisional or bool(game["provisional"])
             said.append(
                 f"    {_when(game)} {game['rules']} vs {_against_words(game)}{place}:"
