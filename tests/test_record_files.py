@@ -332,7 +332,10 @@ def test_the_rating_rule_and_its_levels_have_one_home() -> None:
     assert tuple(rating.LEVELS) == registry.LEVELS  # the levels a person chooses
     assert registry.STANDARD in rating.LEVELS and rating.LEVELS[registry.STANDARD] == rating.START
     # the rule, applied in rating.py: one person against a standard computer
-    sides = [(1, 5000, [None]), (2, 100, [registry.STANDARD])]
+    sides: list[tuple[int, int, list[str | None]]] = [
+        (1, 5000, [None]),
+        (2, 100, [registry.STANDARD]),
+    ]
     assert rating.after_game({}, [("ann", 1)], sides) == {"ann": 1516.0}
     assert stats.ratings([game(1)]) == {"Ann": 1516.0}
     assert not hasattr(record, "ratings") and not hasattr(rating, "sqlite3")
