@@ -573,7 +573,7 @@ def test_whole_games_in_the_line_mode_leave_their_results_and_stats_shows_them()
     assert text[0] == f"The record: {record.path()}"
     assert text[-2:] == [
         "The computers' ratings: easy 1259, standard 1500, expert 1572.",
-        "A rating marked ? is provisional: fewer than 10 games.",
+        "A rating marked ? is provisional: fewer than 10 games against computers.",
     ]
     assert any(line.startswith("Ann: 1 game, won ") for line in text)
     assert "  classic against standard: 1 game, " in "\n".join(text)
@@ -876,7 +876,7 @@ def test_stats_says_each_persons_record_word_for_word(three_hours_east: None) ->
         "  last games (local time; the rating after each):",
         "    2026-01-01 03:00 bsd vs expert: won 5200-4100; 1519? (+19)",
         "The computers' ratings: easy 1259, standard 1500, expert 1572.",
-        "A rating marked ? is provisional: fewer than 10 games.",
+        "A rating marked ? is provisional: fewer than 10 games against computers.",
     ]
     assert recorder.stats_lines(stats.statistics([]), "/x/r") == [
         "No game recorded yet (the record: /x/r)."

@@ -377,7 +377,10 @@ def stats_lines(stats: Mapping[str, Any], where: str, sparks: str = SPARKS) -> l
     levels = ", ".join(f"{level} {value}" for level, value in stats["levels"].items())
     said.append(f"The computers' ratings: {levels}.")
     if provisional:
-        said.append(f"A rating marked ? is provisional: fewer than {stats['provisional']} games.")
+        said.append(
+            f"A rating marked ? is provisional: fewer than {stats['provisional']} games"
+            " against computers."
+        )
     return said
 
 

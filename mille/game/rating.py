@@ -20,6 +20,12 @@ computers' level ratings, ``S_o`` 1 if the person's side ended above side
 with a person on them (partners, opponents over the network) do not move
 it: the rating says how a person does against the computers.
 
+The rule is applied here, one game at a time (:func:`after_game`);
+``storage/stats.py`` replays the record's games through it.  A rating from
+fewer than :data:`PROVISIONAL` rated games is provisional (shown ``1506?``).
+The levels are those a person chooses (``players.registry.LEVELS``, in
+its order: a test ties them).
+
 Plain arithmetic and no rating library: the
 levels are fixed and the update is one line, so a package (TrueSkill,
 Plackett-Luce) would add a dependency for nothing this needs.
