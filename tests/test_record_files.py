@@ -358,3 +358,16 @@ def test_each_front_holds_its_own_recorder() -> None:
     assert "(+" in first.board_line(0) or "(-" in first.board_line(0)
     off = recorder.Recorder(record=False)
     assert not off.enabled and recorder.Recorder().enabled
+
+
+@pytest.mark.parametrize("ended", ["9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z"])
+def test_stats_on_a_time_at_the_calendars_end(ended: str) -> None:
+    record.add(game(1))
+    db = sqlite3.connect(record.path())
+    db.execute("UPDATE games SET ended = ?", (ended,))
+    db.commit()
+    db.close()
+    for env in ({"TZ": "XYZ-3"}, {"TZ": "XYZ+3"}):
+        done = mille("--stats", "--json", env=env)
+        assert done.returncode == 0 and done.stderr == ""
+        assert json.loads(done.stdout)["people"][0]["last"][0]["ended"] == ended

@@ -81,8 +81,11 @@ def local_time(ended: str) -> str:
     with its offset (``2026-11-27T23:50:01+01:00``)."""
     import datetime
 
-    when = datetime.datetime.fromtimestamp(ended_at(ended), datetime.timezone.utc)
-    return when.astimezone().isoformat()
+    try:
+        when = datetime.datetime.fromtimestamp(ended_at(ended), datetime.timezone.utc)
+        return when.astimezone().isoformat()
+    except (OverflowError, OSError, ValueError):  # (a time at the calendar's ends)
+        return ended
 
 
 def _against(game: Game, seat: Seat) -> list[dict[str, str]]:
