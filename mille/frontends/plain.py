@@ -558,16 +558,7 @@ def play(
         except (OSError, ValueError):  # stderr is gone too
             pass
 
-    undo = []
-    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"):
-        signum = getattr(signal, name, None)
-        if signum is not None:
-            try:
-                undo.append(process.route(signum, ui.on_signal))
-            except (ValueError, OSError):  # not the main thread
-                pass
-    if undo:
-        process.release_exit_signals()  # held back while a resumed game had no file
+    undo = process.route_exit_signals(ui.on_signal)
     try:
         try:
             ui.run()

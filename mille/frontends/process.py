@@ -41,6 +41,26 @@ def route(signum: int, handler: Callable[[int, FrameType | None], None]) -> Call
     return restore
 
 
+def route_exit_signals(
+    handler: Callable[[int, FrameType | None], None],
+) -> list[Callable[[], None]]:
+    """``handler`` for ^C and the exit signals (SIGINT, SIGTERM, SIGHUP,
+    SIGQUIT, where the system has them), as the line mode takes them; what
+    puts each previous one back (nothing off the main thread).  Once they
+    are in place the exit signals held back may come."""
+    undo = []
+    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"):
+        signum = getattr(signal, name, None)
+        if signum is not None:
+            try:
+                undo.append(route(signum, handler))
+            except (ValueError, OSError):  # not the main thread
+                pass
+    if undo:
+        release_exit_signals()  # held back while a resumed game had no file
+    return undo
+
+
 def release_exit_signals() -> None:
     """The handlers are in place: the exit signals held back while a
     resumed game had no recovery file may come (see mille.storage.recovery)."""

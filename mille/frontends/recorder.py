@@ -59,7 +59,7 @@ def hand_over(session: Session) -> None:
         people=people,
         level=session.level if len(people) < session.rules.players else "",
         here=session.at_keyboard(),
-        network=bool(getattr(session, "over_network", False)),
+        network=session.networked,
     )
 
 

@@ -1,6 +1,7 @@
-"""``mille --join --plain`` (and ``mille --host --plain``): a remote seat
-in the line mode, driven by the same flow as every front end
-(``flow.run``) over a :class:`~mille.frontends.remote_ui.RemoteSession`.
+"""A remote seat in the line mode (``mille --join --plain``, and
+``mille --host --plain``), driven by the same flow as every front end
+(``flow.run``) over a :class:`~mille.frontends.remote.seat.RemoteSession`.
+No curses here, nor in anything this imports.
 
 :class:`RemoteLineUi` is the line mode's front end
 (:class:`~mille.frontends.plain.LineUi`): the same words, prompts,
@@ -14,14 +15,13 @@ file name's, and while the seat waits for the others (a line that is not
 one of these waits for the seat's next prompt).  Only the host saves
 (its table writes the file), ``o`` is not offered (the host keeps the
 hand's order); a joiner is not asked ``Another hand?``: it waits for the
-host's deal (saying so).  Quitting ends the game for
-everyone at the host, and leaves the table elsewhere (the seat waits;
-the command to come back is told).  A line to the host that breaks is
-said, and the seat taken back (:func:`relink`: ten tries, a second
-apart), with what the host said since.
+host's deal (saying so).  Quitting ends the game for everyone at the
+host, and leaves the table elsewhere (the seat waits; the command to come
+back is told).  A line to the host that breaks is said, and the seat
+taken back (``RemoteSession.come_back``), as on the boards.
 
-:func:`play_lines` runs it: the welcome (or the one line that says why
-not), the game, the exit status (``net.client``'s ``*_STATUS``).
+:func:`play_lines` runs it: the seat taken (``seat.sit``: or the one line
+that says why not), the game, the exit status (``seat``'s ``*_STATUS``).
 """
 
 from __future__ import annotations
@@ -30,50 +30,38 @@ import os
 import queue
 import sys
 import threading
-import time
 
-from ..engine.table import OVER
-from ..net.client import (
+from ...engine.table import OVER
+from .. import flow, process
+from ..plain import EndOfInput, Hangup, LineUi, OutputLost, Quit
+from .presence import who_lines
+from .seat import (
     ENDED_STATUS,
-    FAILED_STATUS,
-    GONE,
-    GONE_STATUS,
-    NOT_WELCOMED,
-    REFUSED_STATUS,
-    keep_token,
-    name_refused,
-    said_line,
+    ONLY_HOST,
+    WAIT,
+    WAITING_DEAL,
+    Gone,
+    Overtaken,
+    RemoteSession,
+    save_at_host,
+    sit,
 )
-from ..net.wire import ENDED, PROTOCOL, TABLE_OVER, bye_code, shown
-from . import flow, process
-from .plain import EndOfInput, Hangup, LineUi, OutputLost, Quit
-from .remote_ui import WAIT, Gone, Link, Overtaken, RemoteSession, before_seat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import ssl
     from collections.abc import Callable
-    from typing import Any, BinaryIO, TextIO
+    from typing import BinaryIO, TextIO
 
-    from ..engine.table import Move, Outcome
-    from ..storage.seatfile import SeatFile
+    from ...engine.table import Move, Outcome
+    from ...storage.seatfile import SeatFile
+    from .link import Join
 
 LINE_MAX = 4096  # bytes of a typed line
-ONLY_HOST = "Only the host may save (a save holds every hand)."
 NO_ORDER = "o is not offered over the network."
 NOT_HOST = "start: only the host starts the game"
 STARTED = "start: the game has started"
 SAY_WHAT = "say what? (say and the words, on one line)"
-START_LINE = (
-    "Type start to begin now (a computer plays each empty seat until its person "
-    "joins); the game starts by itself when every seat is taken."
-)
-WAITING_START = "Waiting for the host to start the game."
-WAITING_DEAL = "Waiting for the host to deal."
 LEAVE = "You leave the table; your seat waits for you."
-BROKE = "mille: the line to the host broke; trying again"
-BROKE_MOVE = "the line to the host broke: try again"
-RETRIES = 10  # tries to come back after the line to the host broke, a second apart
 NETWORK_HELP = """Over the network: who (the join command and the seats), say WORDS (a
 line to the table), start (the host, before the game starts); s saves at the
 host only; q leaves the table (your seat waits for you), and at the host ends
@@ -85,64 +73,21 @@ class LineSession(RemoteSession):
     told at once, through ``out`` (a line each)."""
 
     out: Callable[[str], None] = staticmethod(lambda line: None)
-    # the line to the host broke: a new link to the seat, or None (see relink)
-    relink: Callable[[LineSession], Link | dict[str, Any] | None] = staticmethod(
-        lambda session: None
-    )
-    token = ""  # the seat's token (to come back to it)
 
     def tell(self, line: str) -> None:
         super().tell(line)
         self.out(line)
 
-    def take(self, message: dict[str, Any] | None) -> None:
-        if message is None or message.get("type") == "broken":
-            link = self.relink(self)  # the line broke: back to the seat, if it can be
-            if isinstance(link, Link):
-                self.link = link
-                self.taken += 1
-                self.resumed()
-                return
-            if link is not None:  # the host's refusal or goodbye: the seat is gone
-                text = shown(link.get("message") or link.get("reason"), 120)
-                code = link.get("code")
-                if link.get("type") == "bye":
-                    status = ENDED_STATUS if bye_code(link) == ENDED else GONE_STATUS
-                else:
-                    status = ENDED_STATUS if code == TABLE_OVER else REFUSED_STATUS
-                raise Gone(f"mille: {text}", status, final=True)
-        if message is None or message.get("type") != "seats":
-            super().take(message)
-            return
-        self.taken += 1
+    def heard_seats(self, first: bool, waited: int | None) -> None:
+        """Who is here (and how the game starts) at first; whom the table
+        waits for, when that changes."""
         presence = self.presence
-        first = not presence.heard
-        waited = presence.waiting_for
-        for line in presence.take(message):
-            self.tell(line)
-        if first:  # who is here (and how the game starts)
-            for line in who_lines(self):
+        if first:
+            for line in who_lines(presence, self.host):
                 self.out(line)
         waiting = presence.waiting_for
         if waiting is not None and waiting != waited:
             self.out(f"Waiting for {presence.name(waiting)} (seat {waiting}).")
-
-    def resumed(self) -> None:
-        """Back at the seat: what the host said since (its update first);
-        a move or save whose answer was lost is refused, to be made again."""
-        while True:
-            try:
-                message = self.link.inbox.get(timeout=10)
-            except queue.Empty:
-                message = None
-            self.take(message)
-            if message is None or message.get("type") == "update":
-                break
-        self.drain()
-        if self.awaiting:
-            self.awaiting, self.refusal = False, BROKE_MOVE
-        if self.saved is None:
-            self.saved = {"ok": False, "reason": BROKE_MOVE}
 
     def next_hand(self) -> None:
         """The host deals; a joiner says it waits for that."""
@@ -150,17 +95,6 @@ class LineSession(RemoteSession):
         if not self.host and self.table.phase == OVER:
             self.out(WAITING_DEAL)
         super().next_hand()
-
-
-def who_lines(session: RemoteSession) -> list[str]:
-    """``who``: the join command and who sits where (and, before the game
-    starts, how the host starts it)."""
-    presence = session.presence
-    lines = [f"To join this table: {presence.join}"] if presence.join else []
-    lines += ["Seats:", *presence.seat_lines()]
-    if not presence.started:
-        lines.append(START_LINE if session.host else WAITING_START)
-    return lines
 
 
 class RemoteLineUi(LineUi):
@@ -227,7 +161,7 @@ class RemoteLineUi(LineUi):
                 raise EndOfInput
             line = (os.fsdecode(raw) if file_name else raw.decode("utf-8", "replace")).strip()
             if self.echo:
-                from ..engine.text import escape
+                from ...engine.text import escape
 
                 self.write(escape(line)[:80] + "\n")
             if words and self.table_word(line):
@@ -241,7 +175,7 @@ class RemoteLineUi(LineUi):
         word, rest = word.lower(), rest.strip()
         session = self.remote
         if word == "who" and not rest:
-            for line in who_lines(session):
+            for line in who_lines(session.presence, session.host):
                 self.say(line)
         elif word == "say":
             if rest:
@@ -309,24 +243,12 @@ class RemoteLineUi(LineUi):
         return flow.ask(self, question, can_save and host)
 
     def save(self) -> bool:
-        """The host's save dialogue (``file:``, ``Overwrite file?``), the
-        file written by the host's table; another seat is told who saves."""
-        session = self.remote
-        if not session.host:
+        """The host's save dialogue, the file written by the host's table;
+        another seat is told who saves."""
+        if not self.remote.host:
             self.say(ONLY_HOST)
             return False
-        name = self.read_file_name()
-        if not name:
-            return False
-        if os.path.exists(name) and not self.ask("Overwrite file?", can_save=False):
-            return False
-        answer = session.save_to(name)
-        if answer.get("ok"):
-            self.say(f"{shown(answer.get('file'), 100)} [{shown(answer.get('when'), 40)}]")
-            self.changed = False
-            return True
-        self.say(shown(answer.get("reason"), 100))
-        return False
+        return save_at_host(self, self.remote)
 
     def do(self, letter: str) -> None:
         if letter == "o":
@@ -389,148 +311,58 @@ def read_lines(stdin: BinaryIO, lines: queue.Queue[bytes | None]) -> None:
         pending = pending[-LINE_MAX:]
 
 
-def relink(
-    address: str, port: int, hello: dict[str, Any], context: ssl.SSLContext | None
-) -> Callable[[LineSession], Link | dict[str, Any] | None]:
-    """What a seat whose line to the host broke does: says so, and tries
-    ``RETRIES`` times, a second apart, to take its seat back (with its
-    token, from the version last seen); the new link (welcomed, the update
-    since to come), the host's refusal, or None."""
-
-    def again(session: LineSession) -> Link | dict[str, Any] | None:
-        session.out(BROKE)
-        resume = {
-            "type": "hello",
-            "protocol": PROTOCOL,
-            "code": hello.get("code"),
-            "token": session.token,
-            "version": session.version,
-        }
-        for attempt in range(RETRIES):
-            if attempt:
-                time.sleep(1)
-            link = Link(address, port, resume, context)
-            link.start()
-            while True:
-                try:
-                    message = link.inbox.get(timeout=10)
-                except queue.Empty:
-                    message = None
-                if message is None or message.get("type") in ("unreached", "broken"):
-                    link.close(bye=False)
-                    break
-                if message.get("type") in ("error", "bye"):
-                    link.close(bye=False)
-                    return message
-                if message.get("type") == "welcome":
-                    return link
-        return None
-
-    return again
-
-
 def play_lines(
-    address: str,
-    port: int,
-    hello: dict[str, Any],
-    context: ssl.SSLContext | None,
+    join: Join,
     *,
     stdin: BinaryIO | None = None,
     stdout: TextIO | None = None,
     keep: Callable[[str], str] | None = None,
     seat_file: SeatFile | None = None,
-    back: str = "",
-    patience: float = 0.0,
 ) -> int:
     """A remote seat in the line mode until the game ends, the player
     leaves or the host goes away; the exit status.  The host's own seat
     (``mille --host``): ``keep`` keeps the game after a hang-up (the line
     to tell), and quitting ends the game for everyone.  ``seat_file``
-    keeps a joiner's token, ``back`` is the command that comes back to
-    the seat (told on leaving)."""
+    keeps a joiner's token."""
     source = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout
 
     def say(line: str) -> None:
-        out.write(line + "\n")
-        out.flush()
+        try:
+            out.write(line + "\n")
+            out.flush()
+        except (OSError, ValueError):
+            pass
 
-    link = Link(address, port, hello, context, patience)
-    link.start()
-    welcome: dict[str, Any] | None = None
-    early: list[dict[str, Any]] = []  # who sits where, said before the first update
-    while True:
-        message = link.inbox.get()
-        if message is None:
-            say(GONE if welcome is not None else NOT_WELCOMED)
-            return GONE_STATUS if welcome is not None else FAILED_STATUS
-        kind = message.get("type")
-        status = before_seat(message, link, address, port, seat_file, say)
-        if status is not None:
-            return status
-        if kind == "waiting":
-            continue
-        if kind == "welcome":
-            if message.get("protocol") != PROTOCOL:
-                say(
-                    f"mille: the host speaks mille protocol {shown(message.get('protocol'), 10)}, "
-                    f"not {PROTOCOL}: play with the same version of mille"
-                )
-                link.close(bye=False)
-                return REFUSED_STATUS
-            welcome = message
-            keep_token(seat_file, int(message.get("seat", 0)), str(message.get("token")))
-            role = (
-                " (you host this table: only you may deal, save or end)"
-                if message.get("host")
-                else ""
-            )
-            say(f"You sit at seat {shown(message.get('seat'), 4)}{role}.")
-            refused = name_refused(message)
-            if refused:
-                say(refused)
-        elif kind == "seats":
-            early.append(message)
-        elif kind == "said" and welcome is not None:
-            line = said_line(message, int(welcome.get("seat", 0)))
-            if line is not None:
-                say(line)
-        elif kind == "update" and welcome is not None:
-            break
-    session = LineSession(link, welcome, message)
-    session.token = str(welcome.get("token", ""))
-    session.relink = relink(address, port, hello, context)
+    seated = sit(join, seat_file, say)
+    if isinstance(seated, int):
+        return seated
+    welcome = seated.welcome
+    role = " (you host this table: only you may deal, save or end)" if welcome.get("host") else ""
+    say(f"You sit at seat {int(welcome.get('seat', 0))}{role}.")
+    session = LineSession.seated(seated)
+    if session.name_refused:
+        say(session.name_refused)
     lines: queue.Queue[bytes | None] = queue.Queue()
     threading.Thread(target=read_lines, args=(source, lines), daemon=True).start()
     ui = RemoteLineUi(session, source, out, lines)
-    undo = []
-    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"):
-        import signal
-
-        signum = getattr(signal, name, None)
-        if signum is not None:
-            try:
-                undo.append(process.route(signum, ui.on_signal))
-            except (ValueError, OSError):  # not the main thread
-                pass
-    status = 0
+    session.notice = say
+    undo = process.route_exit_signals(ui.on_signal)
+    status = ENDED_STATUS
     left: Gone | None = None
     try:
-        for said in early:
-            session.take(said)
+        session.hear_early()
         ui.run()
     except Quit:
-        status = ENDED_STATUS
+        pass
     except EndOfInput:
-        status = ENDED_STATUS
         if session.host and keep is not None and ui.changed:  # kept, as at home
             _tell(out, keep("end of input"))
-            link.close(bye=False)
+            session.link.close(bye=False)
             return ENDED_STATUS
     except Gone as exc:
         left = exc
-        _say_quietly(out, exc.reason)
-        status = exc.status
+        say(exc.reason)
     except Hangup as exc:
         status = 1
         if keep is not None:
@@ -542,40 +374,7 @@ def play_lines(
     finally:
         for restore in undo:
             restore()
-    if left is not None:
-        if seat_file is not None and left.final:
-            seat_file.remove()
-        link.close(bye=False)
-        return status
-    if session.host and status == ENDED_STATUS:  # the host quit: the game ends
-        link.send({"type": "end"})
-        try:
-            while True:
-                session.take(link.inbox.get(timeout=5))
-        except Gone as exc:
-            _say_quietly(out, exc.reason)
-        except queue.Empty:
-            pass
-        link.close(bye=False)
-        return ENDED_STATUS
-    if status == ENDED_STATUS and not session.host:
-        try:
-            ui.say(LEAVE)
-            if back:
-                ui.say(f"To come back: {back}")
-            ui.flush()
-        except OutputLost:
-            pass
-    link.close(bye=status == ENDED_STATUS)
-    return status
-
-
-def _say_quietly(out: TextIO, line: str) -> None:
-    try:
-        out.write(line + "\n")
-        out.flush()
-    except (OSError, ValueError):
-        pass
+    return session.finish(status, left, seat_file, say, LEAVE, join.back)
 
 
 def _tell(out: TextIO, line: str) -> None:
