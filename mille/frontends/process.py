@@ -18,6 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from types import FrameType
+    from typing import TextIO
 
     from ..game.session import Session
 
@@ -93,6 +94,19 @@ def keep(
     except Exception as exc:  # the line says why; the exit status says it failed
         return f"mille: {reason}; the game could not be kept: {escape(why(exc))}", False
     return f"mille: {reason}; the game is kept in {escape(path)}{after}", True
+
+
+def tell_after(stream: TextIO, line: str) -> None:
+    """``line`` on standard error, after what was said on ``stream``
+    (flushed first); nothing if either is gone."""
+    try:
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr is gone too
+        pass
 
 
 def show_path(path: str) -> str:

@@ -37,16 +37,7 @@ from ..screen import MOVE_PROMPT
 from ..table_ui import TableUi
 from ..ui import Ui
 from .presence import WAITING_HOST, table_lines
-from .seat import (
-    ONLY_HOST,
-    WAIT,
-    WAITING_DEAL,
-    Gone,
-    Overtaken,
-    RemoteSession,
-    save_at_host,
-    sit,
-)
+from .seat import WAIT, WAITING_DEAL, Gone, Overtaken, RemoteSession, save_at_host, sit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -139,15 +130,7 @@ class _Remote(_Base):
                 session.drain()
                 if room and session.presence.started:
                     return  # every seat is taken: the game starts
-                if self.winched:
-                    self.winched = False
-                    self.sync_size()
-                    shown = -1
-                if self.heard:
-                    self.heard = False
-                if self.interrupted and not self.in_really:
-                    self.interrupted = False
-                    self.really()
+                if self.look_at_flags():
                     shown = -1
                 if session.taken != shown:
                     shown = session.taken
@@ -156,8 +139,7 @@ class _Remote(_Base):
                 if key is None:
                     continue
                 if key == RESIZE:
-                    if self.keys.keyboard.size() is None:
-                        screen.resized()
+                    self.follow_resize()
                     shown = -1
                     continue
                 if key == CTRL_L:
@@ -195,10 +177,8 @@ class _Remote(_Base):
         """The host's save dialogue (``file:``, ``Overwrite file?``), the
         file written by the host's table; another seat is told who saves."""
         session = self.session
-        if not isinstance(session, RemoteSession) or not session.host:
-            self.error(ONLY_HOST)
-            return False
-        return save_at_host(self, session)
+        assert isinstance(session, RemoteSession)
+        return save_at_host(self, session, self.error)
 
     def read_move(self) -> Move | None:
         """The seat's command at ``>>:Move:``; None (nothing done) if the
@@ -244,6 +224,25 @@ class _Remote(_Base):
     def toggle_order(self) -> None:
         self.error(NO_ORDER)
 
+    def look_at_flags(self) -> bool:
+        """While the host is awaited, between two looks at the keys: the
+        terminal's size followed, the news left to the session (drained
+        here), ^C's ``Really?``; True if the board is to be painted again."""
+        again = self.winched or (self.interrupted and not self.in_really)
+        self.heard = False
+        if self.winched:
+            self.winched = False
+            self.sync_size()
+        if self.interrupted and not self.in_really:
+            self.interrupted = False
+            self.really()
+        return again
+
+    def follow_resize(self) -> None:
+        """A resize key: where curses does not follow the size itself, the screen does."""
+        if self.keys.keyboard.size() is None:
+            self.screen.resized()
+
     def waiting(self) -> None:
         """While the host is awaited (another seat decides): the signals
         as between two moves, a resize repainted; ^C and Q ask
@@ -264,14 +263,7 @@ class _Remote(_Base):
         if shown != self.painted:  # what the host said meanwhile, on the board
             self.painted = shown
             self.render()
-        if self.winched:
-            self.winched = False
-            self.sync_size()
-        if self.heard:
-            self.heard = False
-        if self.interrupted and not self.in_really:
-            self.interrupted = False
-            self.really()
+        if self.look_at_flags():
             self.render()
         if self.keys.pending:  # a key kept for your turn: the rest wait behind it
             return
@@ -279,8 +271,7 @@ class _Remote(_Base):
         if key is None:
             return
         if key == RESIZE:  # (not kept for your turn: the keys after it are read)
-            if self.keys.keyboard.size() is None:
-                self.screen.resized()
+            self.follow_resize()
             self.render()
             return
         if key in (ord("q"), ord("Q")):

@@ -37,7 +37,6 @@ from ..plain import EndOfInput, Hangup, LineUi, OutputLost, Quit
 from .presence import who_lines
 from .seat import (
     ENDED_STATUS,
-    ONLY_HOST,
     WAIT,
     WAITING_DEAL,
     Gone,
@@ -118,14 +117,19 @@ class RemoteLineUi(LineUi):
 
     # ----- reading ------------------------------------------------------------
 
-    def next_line(self) -> bytes | None:
-        """The next line typed (None at the end of the input); what the
-        host says meanwhile is taken (and told)."""
+    def next_line(self) -> bytes:
+        """The next line typed (``b""`` at the end of the input, which
+        stays the end); what the host says meanwhile is taken (and told)."""
         while True:
             if self.kept:
-                return self.kept.pop(0)
+                raw = self.kept.pop(0)
+                if raw is None:
+                    self.kept.insert(0, None)
+                    return b""
+                return raw
             self.remote.drain()
             if self.choosing and (self.remote.pending or not self.remote.human_to_move):
+                self.write("\n")
                 raise Overtaken
             if self.stop is not None:
                 raise Hangup(self.stop)
@@ -133,40 +137,15 @@ class RemoteLineUi(LineUi):
                 self.interrupted = False
                 raise KeyboardInterrupt
             try:
-                return self.lines.get(timeout=WAIT)
+                raw = self.lines.get(timeout=WAIT)
             except queue.Empty:
                 continue
+            self.kept.append(raw)
 
-    def read_line(self, prompt: str, file_name: bool = False) -> str:
-        """As at home (``LineUi.read_line``), from the lines typed, with
-        ``who``, ``say`` and ``start`` done at any prompt but ``Really?``
-        and a file name's."""
-        words = not file_name and prompt != "Really? "
-        while True:
-            self.checkpoint()
-            self.write(prompt, flush=True)
-            try:
-                raw = self.next_line()
-            except KeyboardInterrupt:
-                self.write("\n")
-                if self.in_really or self.ask("Really?"):
-                    raise Quit from None
-                continue
-            except Overtaken:
-                self.write("\n")
-                raise
-            if raw is None:
-                self.kept.insert(0, None)  # (the end stays the end)
-                self.write("\n")
-                raise EndOfInput
-            line = (os.fsdecode(raw) if file_name else raw.decode("utf-8", "replace")).strip()
-            if self.echo:
-                from ...engine.text import escape
-
-                self.write(escape(line)[:80] + "\n")
-            if words and self.table_word(line):
-                continue
-            return line
+    def done_here(self, line: str, prompt: str, file_name: bool) -> bool:
+        """``who``, ``say`` and ``start`` are done at any prompt but
+        ``Really?`` and a file name's."""
+        return not file_name and prompt != "Really? " and self.table_word(line)
 
     def table_word(self, text: str) -> bool:
         """``who``, ``say WORDS`` and (the host, before the game starts)
@@ -245,10 +224,7 @@ class RemoteLineUi(LineUi):
     def save(self) -> bool:
         """The host's save dialogue, the file written by the host's table;
         another seat is told who saves."""
-        if not self.remote.host:
-            self.say(ONLY_HOST)
-            return False
-        return save_at_host(self, self.remote)
+        return save_at_host(self, self.remote, self.say)
 
     def do(self, letter: str) -> None:
         if letter == "o":
@@ -357,7 +333,7 @@ def play_lines(
         pass
     except EndOfInput:
         if session.host and keep is not None and ui.changed:  # kept, as at home
-            _tell(out, keep("end of input"))
+            process.tell_after(out, keep("end of input"))
             session.link.close(bye=False)
             return ENDED_STATUS
     except Gone as exc:
@@ -366,24 +342,12 @@ def play_lines(
     except Hangup as exc:
         status = 1
         if keep is not None:
-            _tell(out, keep(exc.reason))
+            process.tell_after(out, keep(exc.reason))
     except OutputLost:
         status = 1
         if keep is not None:
-            _tell(out, keep("output lost"))
+            process.tell_after(out, keep("output lost"))
     finally:
         for restore in undo:
             restore()
     return session.finish(status, left, seat_file, say, LEAVE, join.back)
-
-
-def _tell(out: TextIO, line: str) -> None:
-    """The line that says where the game is kept, on standard error."""
-    try:
-        out.flush()
-    except (OSError, ValueError):
-        pass
-    try:
-        print(line, file=sys.stderr, flush=True)
-    except (OSError, ValueError):
-        pass

@@ -193,9 +193,15 @@ def relink(join: Join, version: int, tries: int = RETRIES) -> Link | dict[str, A
     return None
 
 
-def save_at_host(front: flow.Dialogue, session: RemoteSession) -> bool:
+def save_at_host(
+    front: flow.Dialogue, session: RemoteSession, refuse: Callable[[str], None]
+) -> bool:
     """The host's save dialogue (``file:``, ``Overwrite file?``), the file
-    written by the host's table; True if it was."""
+    written by the host's table; True if it was.  Another seat is told
+    who saves (``refuse``)."""
+    if not session.host:
+        refuse(ONLY_HOST)
+        return False
     name = front.read_file_name()
     if not name:
         return False
