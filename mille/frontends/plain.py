@@ -210,16 +210,20 @@ class LineUi:
         hang-up while it is awaited raises at once."""
         self.waiting = True
         try:
-            if self.stop is not None:  # came since the checkpoint
-                raise Hangup(self.stop)
-            if self.interrupted:
-                self.interrupted = False
-                raise KeyboardInterrupt
+            self.signalled()  # came since the checkpoint
             return read_line(self.stdin)
         except OSError:  # the terminal or pipe is gone
             raise EndOfInput from None
         finally:
             self.waiting = False
+
+    def signalled(self) -> None:
+        """A hang-up or ^C that came while a line is awaited, raised."""
+        if self.stop is not None:
+            raise Hangup(self.stop)
+        if self.interrupted:
+            self.interrupted = False
+            raise KeyboardInterrupt
 
     def done_here(self, line: str, prompt: str, file_name: bool) -> bool:
         """Whether ``line``, read at ``prompt``, was done by the front end

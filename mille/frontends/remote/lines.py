@@ -131,11 +131,7 @@ class RemoteLineUi(LineUi):
             if self.choosing and (self.remote.pending or not self.remote.human_to_move):
                 self.write("\n")
                 raise Overtaken
-            if self.stop is not None:
-                raise Hangup(self.stop)
-            if self.interrupted:
-                self.interrupted = False
-                raise KeyboardInterrupt
+            self.signalled()
             try:
                 raw = self.lines.get(timeout=WAIT)
             except queue.Empty:
