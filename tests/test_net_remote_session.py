@@ -403,3 +403,29 @@ def test_a_move_whose_answer_the_break_lost_is_refused_to_be_made_again(
     with pytest.raises(IllegalMove, match="^the line to the host broke: try again$"):
         remote.play(PICK)
     assert remote.play(PICK).seat == 1  # made again, on the new line
+
+
+def test_the_join_is_one_value_and_says_its_hello() -> None:
+    join = Join("::1", 7477, "abcdefghjkmn", name="Ann", wait=3.0, back="mille --join x y")
+    assert join.where == "[::1]:7477"
+    assert join.hello() == {"type": "hello", "protocol": 1, "code": "abcdefghjkmn", "name": "Ann"}
+    back = join.taking_back("tok")
+    assert (back.token, back.name, back.wait, join.token) == ("tok", "Ann", 3.0, None)
+    assert back.hello(7) == {
+        "type": "hello", "protocol": 1, "code": "abcdefghjkmn", "token": "tok", "version": 7
+    }  # fmt: skip
+    assert back.hello() == {"type": "hello", "protocol": 1, "code": "abcdefghjkmn", "token": "tok"}
+
+
+def test_a_host_not_reached_is_the_links_answer_not_a_message() -> None:
+    """The link's own states are its return values and fields: the inbox
+    holds what the host says, and only its end (None) otherwise."""
+    import socket
+
+    with socket.socket() as probe:  # a loopback port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    link = Link(Join("127.0.0.1", port, "abcdefghjkmn"))
+    said = link.open(link.join.hello())
+    assert said == f"mille: cannot reach 127.0.0.1:{port}: Connection refused"
+    assert link.next(timeout=5) is None and link.inbox.empty() and link.broken is None
