@@ -284,7 +284,7 @@ def test_a_joiner_holding_the_safety_sees_the_coup_fourre_called_for_it() -> Non
     from test_net_remote_session import StandIn
 
     from mille.engine.describe import describe
-    from mille.frontends.remote_ui import RemoteSession
+    from mille.frontends.remote.seat import RemoteSession
     from mille.net.seats import Feed
 
     table = build(

@@ -131,6 +131,24 @@ def test_the_line_mode_needs_no_curses() -> None:
     assert users == []
 
 
+def test_the_network_line_mode_needs_no_curses() -> None:
+    """``mille --join --plain`` and ``mille --host --plain`` run where curses
+    cannot be imported: the remote seat's line mode and all it imports
+    import no curses (the board's module of the package, ``board_ui``, does)."""
+    seen = {"mille.frontends.remote.lines"}
+    todo = list(seen)
+    while todo:
+        for other in GRAPH[todo.pop()] - seen:
+            seen.add(other)
+            todo.append(other)
+    assert {"mille.frontends.remote.seat", "mille.frontends.remote.link"} < seen
+    assert "mille.frontends.remote.board_ui" not in seen
+    users = sorted(name for name in seen if {"curses", "_curses"} & imports(MODULES[name]))
+    assert users == []
+    # and the package itself imports nothing (importing lines runs it first)
+    assert GRAPH["mille.frontends.remote"] == set()
+
+
 def imported_names(path: Path) -> set[str]:
     """The names ``path`` imports from modules (``from X import NAME``), anywhere."""
     return {

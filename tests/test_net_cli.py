@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from mille.frontends.cli import USAGE, Network, UsageError, parse_args
-from mille.frontends.remote import split_address
+from mille.frontends.remote.joining import split_address
 from mille.net.client import Remote
 from mille.net.wire import MESSAGES, PROTOCOL, ProtocolError
 
@@ -160,11 +160,12 @@ def test_tls(tmp_path: pathlib.Path) -> None:
     import shutil
 
     from mille.engine.rules import find_rules
-    from mille.frontends.remote import client_tls, server_tls
-    from mille.frontends.remote_lines import play_lines
+    from mille.frontends.remote.lines import play_lines
+    from mille.frontends.remote.link import Join
+    from mille.frontends.remote.seat import NOT_WELCOMED
+    from mille.frontends.remote.tls import client_tls, server_tls
     from mille.game.session import Session
     from mille.net.bot import Bot
-    from mille.net.client import NOT_WELCOMED
     from mille.net.server import Host, Server
 
     if shutil.which("openssl") is None:
@@ -200,14 +201,10 @@ def test_tls(tmp_path: pathlib.Path) -> None:
                 def flush(self) -> None:
                     pass
 
-            hello = {"type": "hello", "protocol": PROTOCOL, "code": host.code, "name": "x"}
             status = await asyncio.wait_for(
                 asyncio.to_thread(
                     play_lines,
-                    "127.0.0.1",
-                    port,
-                    hello,
-                    None,
+                    Join("127.0.0.1", port, host.code, name="x"),
                     stdin=io.BytesIO(),
                     stdout=Out(),  # type: ignore[arg-type]
                 ),

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from mille.engine.rules import find_rules
-from mille.frontends.remote import server_tls
+from mille.frontends.remote.tls import server_tls
 from mille.game.session import Session
 from mille.net.server import Host, Limits, Server
 from mille.net.wire import PROTOCOL, encode

@@ -25,15 +25,13 @@ from typing import Any
 import pytest
 
 from mille.engine.rules import find_rules
-from mille.frontends.remote import client_tls, join_command, server_tls
-from mille.frontends.remote_lines import play_lines
+from mille.frontends.remote.hosting import join_command
+from mille.frontends.remote.lines import play_lines
+from mille.frontends.remote.link import Join
+from mille.frontends.remote.seat import ENDED_STATUS, FAILED_STATUS, REFUSED_STATUS
+from mille.frontends.remote.tls import client_tls, server_tls
 from mille.game.session import Session
-from mille.net.client import (
-    ENDED_STATUS,
-    FAILED_STATUS,
-    REFUSED_STATUS,
-    address_text,
-)
+from mille.net.client import address_text
 from mille.net.server import Host, Limits, Server
 from mille.net.wire import PROTOCOL
 from mille.storage import recovery
@@ -175,6 +173,33 @@ def test_a_full_table_is_one_line_with_its_status(table: Table) -> None:
         assert (status, out, err) == (REFUSED_STATUS, "mille: every person seat is taken\n", "")
     finally:
         first.kill()
+
+
+NO_CURSES = (  # mille's command line, where curses cannot be imported
+    "import sys; sys.modules['curses'] = sys.modules['_curses'] = None; "
+    "from mille.frontends.cli import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+def test_the_line_mode_joins_and_plays_where_curses_cannot_be_imported(table: Table) -> None:
+    """``mille --join --plain`` runs with curses unimportable: it takes
+    its seat, plays what is typed and leaves the table (before, the line
+    mode's network module imported the boards' and so curses)."""
+    run = subprocess.run(
+        [sys.executable, "-c", NO_CURSES, "--join", f"127.0.0.1:{table.port}", table.host.code,
+         "--plain"],
+        input="who\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )  # fmt: skip
+    lines = run.stdout.splitlines()
+    assert (run.returncode, run.stderr) == (ENDED_STATUS, "")
+    assert lines[:2] == ["You sit at seat 1.", "Seats:"]
+    assert lines[-2:] == [
+        "You leave the table; your seat waits for you.",
+        f"To come back: mille --join 127.0.0.1:{table.port} {table.host.code}",
+    ]
 
 
 def board_join(port: int, code: str) -> tuple[int, bytes, bytes]:
@@ -457,15 +482,12 @@ def test_a_certificate_that_does_not_verify_says_so(tmp_path: pathlib.Path) -> N
         host = server.add(Host(session, host_seat=0))
         _, port = await server.start("127.0.0.1", 0, server_tls(str(cert), str(key)))
         Out.port = port  # type: ignore[attr-defined]
-        hello = {"type": "hello", "protocol": PROTOCOL, "code": host.code, "name": "x"}
+        join = Join("127.0.0.1", port, host.code, name="x", context=client_tls(str(other)))
         try:
             return await asyncio.wait_for(
                 asyncio.to_thread(
                     play_lines,
-                    "127.0.0.1",
-                    port,
-                    hello,
-                    client_tls(str(other)),
+                    join,
                     stdin=io.BytesIO(),
                     stdout=Out(),  # type: ignore[arg-type]
                 ),
@@ -539,7 +561,7 @@ def test_the_join_command_names_an_address_a_friend_can_reach(
     address of that family, found by the outward probe (patched here: no
     socket is made to any address but loopback), else the host name's
     addresses that are not loopback, else the host name."""
-    from mille.frontends import remote
+    from mille.frontends.remote import hosting as remote
 
     assert (
         join_command("127.0.0.1", 7477, "k4mxq7hzp2wd")

@@ -1,4 +1,4 @@
-"""The line mode over the network (``frontends.remote_lines``): the line
+"""The line mode over the network (``frontends.remote.lines``): the line
 mode's front end driven by the flow over a ``RemoteSession``, against a
 stand-in host (``test_net_remote_session.StandIn``); what it says, word
 for word, for the host's messages and the lines typed."""
@@ -12,8 +12,11 @@ import pytest
 from test_net_remote_session import StandIn
 
 from mille.engine.rules import find_rules
-from mille.frontends import remote_lines
-from mille.frontends.remote_lines import LineSession, who_lines
+from mille.frontends.remote import lines as remote_lines
+from mille.frontends.remote import seat as remote_seat
+from mille.frontends.remote.lines import LineSession
+from mille.frontends.remote.link import Join
+from mille.frontends.remote.presence import who_lines
 from mille.game.session import Session
 from mille.net.seats import Feed
 
@@ -28,8 +31,8 @@ class Host(StandIn):
         super().__init__(feed, seat)
         self.closed_with: bool | None = None
 
-    def start(self) -> None:
-        pass
+    def open(self, hello: dict[str, Any], *args: Any, **kwargs: Any) -> None:
+        return None
 
     def send(self, message: dict[str, Any]) -> None:
         kind = message["type"]
@@ -71,11 +74,10 @@ def play(
     for message in first or []:
         link.inbox.put(message)
     link.inbox.put(link.update())
-    monkeypatch.setattr(remote_lines, "Link", lambda *args: link)
+    monkeypatch.setattr(remote_seat, "Link", lambda *args: link)
     out = io.StringIO()
-    status = remote_lines.play_lines(
-        "127.0.0.1", 7477, {}, None, stdin=io.BytesIO(script.encode()), stdout=out, back=BACK
-    )
+    join = Join("127.0.0.1", 7477, "abcdefghjkmn", back=BACK)
+    status = remote_lines.play_lines(join, stdin=io.BytesIO(script.encode()), stdout=out)
     return status, out.getvalue(), link
 
 
@@ -126,7 +128,7 @@ def test_joined_left_back_and_the_waiting_room() -> None:
         remote.take(seats(*rows) | {"started": started, "join": command})
 
     told((0, "Hal", "here"), (1, "Ann", "free"), (2, "Bob", "free"))
-    assert who_lines(remote)[-1].startswith("Type start to begin now")
+    assert who_lines(remote.presence, remote.host)[-1].startswith("Type start to begin now")
     told((0, "Hal", "here"), (1, "Ann", "here"), (2, "Bob", "free"))
     told((0, "Hal", "here"), (1, "Ann", "here"), (2, "Bob", "computer-for-now"), started=True)
     told((0, "Hal", "here"), (1, "Ann", "left"), (2, "Bob", "here"), started=True)
@@ -146,7 +148,7 @@ def test_joined_left_back_and_the_waiting_room() -> None:
         "Bob joined.",
         "Ann is back.",
     ]
-    assert who_lines(remote) == [
+    assert who_lines(remote.presence, remote.host) == [
         f"To join this table: {command}",
         "Seats:",
         "   0 Hal              you, the host",
@@ -281,7 +283,7 @@ def test_lines_typed_while_another_seat_decides() -> None:
     after it wait behind it."""
     import queue
 
-    from mille.frontends.remote_lines import RemoteLineUi
+    from mille.frontends.remote.lines import RemoteLineUi
 
     remote, _ = session(1)
     lines: queue.Queue[bytes | None] = queue.Queue()

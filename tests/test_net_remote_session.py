@@ -1,4 +1,4 @@
-"""``frontends.remote_ui.RemoteSession``: a remote seat's game as the flow
+"""``frontends.remote.seat.RemoteSession``: a remote seat's game as the flow
 and the boards read it, against a stand-in host (a :class:`Feed` answering
 each message as the server would)."""
 
@@ -10,7 +10,8 @@ import pytest
 
 from mille.engine.moves import PICK, IllegalMove, Use
 from mille.engine.rules import find_rules
-from mille.frontends.remote_ui import Gone, Link, RemoteSession
+from mille.frontends.remote.link import Join, Link
+from mille.frontends.remote.seat import Gone, RemoteSession
 from mille.game.session import Session
 from mille.net.seats import Feed
 from mille.net.wire import parse_move
@@ -20,7 +21,7 @@ class StandIn(Link):
     """A host in this process: a move sent is made by ``feed`` at once."""
 
     def __init__(self, feed: Feed, seat: int) -> None:
-        super().__init__("127.0.0.1", 0, {}, None)
+        super().__init__(Join("127.0.0.1", 0, "abcdefghjkmn"))
         self.feed, self.seat, self.shown = feed, seat, 0
         self.sent: list[dict[str, Any]] = []
 
@@ -175,7 +176,7 @@ def test_a_board_at_its_prompt_follows_the_table_that_moved_on() -> None:
     same): the host's news leaves the prompt, nothing is sent, and the flow
     shows the move (the board froze on the old table until the hand ended)."""
     from mille.frontends.curses_keys import Keyboard
-    from mille.frontends.remote_ui import RemoteTableUi
+    from mille.frontends.remote.board_ui import RemoteTableUi
     from mille.frontends.screen import MOVE_PROMPT
     from support.fakewindow import FakeWindow
 
@@ -212,7 +213,7 @@ def test_a_joiner_at_another_hand_follows_the_hosts_deal() -> None:
     """A joiner at ``Another hand?`` when the host deals: the question goes
     (as a ``y``) and the new hand is played, with nothing sent."""
     from mille.frontends.curses_keys import Keyboard
-    from mille.frontends.remote_ui import RemoteTableUi
+    from mille.frontends.remote.board_ui import RemoteTableUi
     from support.fakewindow import FakeWindow
 
     feed, link, remote = game()
@@ -312,3 +313,119 @@ def table_of_seat(feed: Feed, seat: int) -> Any:
     from mille.net.client import table_of
 
     return table_of(feed.snapshot(seat))
+
+
+def test_a_line_that_breaks_is_taken_back_by_the_seat_with_what_it_missed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The seat model comes back by itself (for the boards as for the line
+    mode): the break and the return said, the seat taken back with its
+    token from the version it saw, the moves made meanwhile shown."""
+    from mille.frontends.remote import seat
+
+    feed, link, remote = game()
+    remote.retries = 3
+    said: list[str] = []
+    remote.notice = said.append
+    asked: list[tuple[str | None, int, int]] = []
+    again = StandIn(feed, 1)
+    again.shown = link.shown
+
+    def relink(join: Join, version: int, tries: int) -> Link:
+        asked.append((join.token, version, tries))
+        again.inbox.put({"type": "seats", "seats": [], "waiting_for": None})
+        again.inbox.put(again.update())
+        return again
+
+    monkeypatch.setattr(seat, "relink", relink)
+    others_play(feed, 1)  # while the line is down
+    link.inbox.put(None)
+    outcomes = []
+    while remote.computer_to_move:
+        outcomes.append(remote.computer_move())
+    assert said == [seat.BROKE, seat.BACK_AGAIN]
+    assert asked == [("t", 0, 3)] and remote.link is again
+    assert outcomes == [event.outcome for event in feed.session.events(1)]
+    assert remote.human_to_move and remote.play(PICK).seat == 1
+
+
+@pytest.mark.parametrize(
+    ("back", "line", "status", "final"),
+    [
+        (None, "mille: the host went away", 3, False),
+        (
+            {"type": "error", "code": "wrong-token", "message": "no seat has this token"},
+            "mille: no seat has this token",
+            2,
+            True,
+        ),
+        ({"type": "bye", "code": "ended", "reason": "the host ended the game"}, "mille: the host ended the game", 0, True),
+    ],
+)  # fmt: skip
+def test_a_seat_that_cannot_come_back_is_gone_with_its_status(
+    monkeypatch: pytest.MonkeyPatch,
+    back: dict[str, Any] | None,
+    line: str,
+    status: int,
+    final: bool,
+) -> None:
+    from mille.frontends.remote import seat
+
+    _, link, remote = game()
+    remote.retries = 2
+    monkeypatch.setattr(seat, "relink", lambda join, version, tries: back)
+    link.inbox.put(None)
+    with pytest.raises(Gone) as gone:
+        remote.computer_move()
+    assert (gone.value.reason, gone.value.status, gone.value.final) == (line, status, final)
+
+
+def test_a_move_whose_answer_the_break_lost_is_refused_to_be_made_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mille.frontends.remote import seat
+
+    feed, link, remote = game()
+    others_play(feed, 1)
+    link.inbox.put(link.update())
+    while remote.computer_to_move:
+        remote.computer_move()
+    again = StandIn(feed, 1)
+    again.shown = link.shown
+
+    def relink(join: Join, version: int, tries: int) -> Link:
+        again.inbox.put(again.update())
+        return again
+
+    monkeypatch.setattr(seat, "relink", relink)
+    remote.retries = 1
+    link.send = lambda message: link.inbox.put(None)  # type: ignore[method-assign]
+    with pytest.raises(IllegalMove, match="^the line to the host broke: try again$"):
+        remote.play(PICK)
+    assert remote.play(PICK).seat == 1  # made again, on the new line
+
+
+def test_the_join_is_one_value_and_says_its_hello() -> None:
+    join = Join("::1", 7477, "abcdefghjkmn", name="Ann", wait=3.0, back="mille --join x y")
+    assert join.where == "[::1]:7477"
+    assert join.hello() == {"type": "hello", "protocol": 1, "code": "abcdefghjkmn", "name": "Ann"}
+    back = join.taking_back("tok")
+    assert (back.token, back.name, back.wait, join.token) == ("tok", "Ann", 3.0, None)
+    assert back.hello(7) == {
+        "type": "hello", "protocol": 1, "code": "abcdefghjkmn", "token": "tok", "version": 7
+    }  # fmt: skip
+    assert back.hello() == {"type": "hello", "protocol": 1, "code": "abcdefghjkmn", "token": "tok"}
+
+
+def test_a_host_not_reached_is_the_links_answer_not_a_message() -> None:
+    """The link's own states are its return values and fields: the inbox
+    holds what the host says, and only its end (None) otherwise."""
+    import socket
+
+    with socket.socket() as probe:  # a loopback port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    link = Link(Join("127.0.0.1", port, "abcdefghjkmn"))
+    said = link.open(link.join.hello())
+    assert said == f"mille: cannot reach 127.0.0.1:{port}: Connection refused"
+    assert link.next(timeout=5) is None and link.inbox.empty() and link.broken is None

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from mille.frontends.remote_lines import NETWORK_HELP
+from mille.frontends.remote.lines import NETWORK_HELP
 
 THREE = (  # a hazard's sides, the tracker, the hand so far, a hint, the scores, ?
     ("--seed", "3", "--rules", "classic", "--players", "3", "--people", "0"),

@@ -775,14 +775,14 @@ def test_the_board_says_when_the_game_was_not_recorded(monkeypatch: pytest.Monke
 
 
 def test_the_joiners_line_mode_records_the_game_at_its_end() -> None:
-    """The line mode's joiner (``remote_lines``: the flow's end of a hand
+    """The line mode's joiner (``remote.lines``: the flow's end of a hand
     calls ``recorder.hand_over``) records the game for its seat and says
     the record at the game's end."""
     import queue
 
     from test_net_remote_session import StandIn
 
-    from mille.frontends.remote_lines import LineSession, RemoteLineUi
+    from mille.frontends.remote.lines import LineSession, RemoteLineUi
     from mille.net.seats import Feed
 
     feed = Feed(new(short(3), seed=2, names={0: "Ann", 1: "Bob"}))
@@ -888,7 +888,7 @@ def test_a_joiners_board_records_the_game_as_played_over_the_network() -> None:
     of a hand calls ``recorder.hand_over``) records the game for its seat."""
     from test_net_remote_session import StandIn
 
-    from mille.frontends.remote_ui import RemoteSession
+    from mille.frontends.remote.seat import RemoteSession
     from mille.net.seats import Feed
 
     feed = Feed(new(short(3), seed=6, names={0: "Hal", 1: "Ann"}))

@@ -149,7 +149,7 @@ class BsdBoard(Screen):
 
     def help_lines(self) -> list[str]:
         lines = help_lines(self.session.level)
-        if getattr(self.session, "network", False):  # J and C beside Q
+        if self.session.networked:  # J and C beside Q
             lines[lines.index(QUIT_KEYS)] = QUIT_KEYS + NETWORK_KEYS
         return lines
 
@@ -231,7 +231,7 @@ class BsdBoard(Screen):
 
         text = escape(self.message)
         width = RIGHT - ERR_X + 1
-        network = getattr(self.session, "network", False)  # at home, cut as BSD's
+        network = self.session.networked  # at home, cut as BSD's
         if len(text) <= width or not network or self.hint_shown_whole():
             self.put(ERR_Y, ERR_X, text[:width])
             return

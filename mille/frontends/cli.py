@@ -196,7 +196,7 @@ class Stats:
 
 @dataclass(frozen=True)
 class Network:
-    """``--host`` or ``--join`` and their options (``frontends.remote`` runs them)."""
+    """``--host`` or ``--join`` and their options (``frontends.remote`` runs them: ``joining.join``, ``hosting.host``)."""
 
     join: tuple[str, str] | None = None  # ADDRESS[:PORT], CODE; None: --host
     name: str | None = None
@@ -588,7 +588,7 @@ def main(argv: list[str] | None = None) -> int:
         recorder.enabled = False
     try:
         if options.net is not None and options.net.join is not None:
-            from . import remote
+            from .remote.joining import join
 
             address, code = options.net.join
             if not options.plain and not _is_terminal():
@@ -600,7 +600,7 @@ def main(argv: list[str] | None = None) -> int:
                     "(for plain lines on pipes: mille --join ... --plain)",
                 )
                 return 1
-            return remote.join(
+            return join(
                 address,
                 code,
                 options.net.name,
@@ -736,9 +736,9 @@ def name_yourself(session: Session, name: str | None) -> None:
 def _host(session: Session, net: Network, board: bool, color: bool) -> int:
     """``mille --host``: the host plays the first person seat (``--people``'s
     first), the others are open to joiners."""
-    from . import remote
+    from .remote.hosting import host
 
-    return remote.host(
+    return host(
         session,
         listen=net.listen,
         port=net.port,

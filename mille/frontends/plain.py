@@ -185,35 +185,51 @@ class LineUi:
         """A line of input after ``prompt``; EndOfInput at the end.  ^C asks
         ``Really?``, as on the board, then asks again.  A ``file_name`` is
         decoded as the file system's names are (``os.fsdecode``, as the
-        boards do: the bytes typed are the name, in any locale)."""
+        boards do: the bytes typed are the name, in any locale).  A line
+        the front end does itself (:meth:`done_here`) is read past."""
         while True:
             self.checkpoint()
             self.write(prompt, flush=True)
             try:
-                self.waiting = True
-                try:
-                    if self.stop is not None:  # came since the checkpoint
-                        raise Hangup(self.stop)
-                    if self.interrupted:
-                        self.interrupted = False
-                        raise KeyboardInterrupt
-                    raw = read_line(self.stdin)
-                finally:
-                    self.waiting = False
-                break
+                raw = self.next_line()
             except KeyboardInterrupt:
                 self.write("\n")
                 if self.in_really or self.ask("Really?"):
                     raise Quit from None
-            except OSError:  # the terminal or pipe is gone
-                raise EndOfInput from None
-        if not raw:
-            self.write("\n")
-            raise EndOfInput
-        line = (os.fsdecode(raw) if file_name else raw.decode("utf-8", "replace")).strip()
-        if self.echo:
-            self.write(escape(line)[:80] + "\n")
-        return line
+                continue
+            if not raw:
+                self.write("\n")
+                raise EndOfInput
+            line = (os.fsdecode(raw) if file_name else raw.decode("utf-8", "replace")).strip()
+            if self.echo:
+                self.write(escape(line)[:80] + "\n")
+            if not self.done_here(line, prompt, file_name):
+                return line
+
+    def next_line(self) -> bytes:
+        """The next line typed (``b""`` at the end of the input); ^C or a
+        hang-up while it is awaited raises at once."""
+        self.waiting = True
+        try:
+            self.signalled()  # came since the checkpoint
+            return read_line(self.stdin)
+        except OSError:  # the terminal or pipe is gone
+            raise EndOfInput from None
+        finally:
+            self.waiting = False
+
+    def signalled(self) -> None:
+        """A hang-up or ^C that came while a line is awaited, raised."""
+        if self.stop is not None:
+            raise Hangup(self.stop)
+        if self.interrupted:
+            self.interrupted = False
+            raise KeyboardInterrupt
+
+    def done_here(self, line: str, prompt: str, file_name: bool) -> bool:
+        """Whether ``line``, read at ``prompt``, was done by the front end
+        itself (at one keyboard, none is)."""
+        return False
 
     def ask(self, question: str, can_save: bool = True) -> bool:
         """A yes/no question (``flow.ask``); ``s`` saves and asks again."""
@@ -550,25 +566,9 @@ def play(
     ui = LineUi(session, source, stdout if stdout is not None else sys.stdout, message)
 
     def tell(line: str) -> None:
-        try:
-            ui.stdout.flush()  # the line comes after what was said
-        except (OSError, ValueError):
-            pass
-        try:
-            print(line, file=sys.stderr, flush=True)
-        except (OSError, ValueError):  # stderr is gone too
-            pass
+        process.tell_after(ui.stdout, line)  # the line comes after what was said
 
-    undo = []
-    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"):
-        signum = getattr(signal, name, None)
-        if signum is not None:
-            try:
-                undo.append(process.route(signum, ui.on_signal))
-            except (ValueError, OSError):  # not the main thread
-                pass
-    if undo:
-        process.release_exit_signals()  # held back while a resumed game had no file
+    undo = process.route_exit_signals(ui.on_signal)
     try:
         try:
             ui.run()

@@ -18,6 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from types import FrameType
+    from typing import TextIO
 
     from ..game.session import Session
 
@@ -39,6 +40,26 @@ def route(signum: int, handler: Callable[[int, FrameType | None], None]) -> Call
         signal.signal(signum, kept)
 
     return restore
+
+
+def route_exit_signals(
+    handler: Callable[[int, FrameType | None], None],
+) -> list[Callable[[], None]]:
+    """``handler`` for ^C and the exit signals (SIGINT, SIGTERM, SIGHUP,
+    SIGQUIT, where the system has them), as the line mode takes them; what
+    puts each previous one back (nothing off the main thread).  Once they
+    are in place the exit signals held back may come."""
+    undo = []
+    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"):
+        signum = getattr(signal, name, None)
+        if signum is not None:
+            try:
+                undo.append(route(signum, handler))
+            except (ValueError, OSError):  # not the main thread
+                pass
+    if undo:
+        release_exit_signals()  # held back while a resumed game had no file
+    return undo
 
 
 def release_exit_signals() -> None:
@@ -73,6 +94,19 @@ def keep(
     except Exception as exc:  # the line says why; the exit status says it failed
         return f"mille: {reason}; the game could not be kept: {escape(why(exc))}", False
     return f"mille: {reason}; the game is kept in {escape(path)}{after}", True
+
+
+def tell_after(stream: TextIO, line: str) -> None:
+    """``line`` on standard error, after what was said on ``stream``
+    (flushed first); nothing if either is gone."""
+    try:
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr is gone too
+        pass
 
 
 def show_path(path: str) -> str:

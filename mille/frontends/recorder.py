@@ -68,7 +68,7 @@ class Recorder:
             people=people,
             level=session.level if len(people) < session.rules.players else "",
             here=session.at_keyboard(),
-            network=bool(getattr(session, "over_network", False)),
+            network=session.networked,
         )
 
     def note(

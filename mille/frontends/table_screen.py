@@ -363,7 +363,7 @@ class TableBoard(Screen):
     error_y, log_bottom, hint_y = ERROR_Y, LOG_BOTTOM, HINT_Y  # on 24 rows (layout)
 
     def help_lines(self) -> list[str]:
-        network = bool(getattr(self.session, "network", False))
+        network = self.session.networked
         return table_help(self.session.rules, self.session.level, network)
 
     def layout(self) -> None:

@@ -85,8 +85,10 @@ class Session:
     # every move of this hand, computers' answers too
     log: list[Event] = field(default_factory=list)
     people: dict[int, str] = field(default_factory=dict)  # by seat: the person's name
-    # played over the network (set by the host's ``net.seats.Feed``, so a
-    # resumed hosted game has it again; not saved): see ``calls_coup``
+    # played over the network, the one flag that says so (set by the host's
+    # ``net.seats.Feed``, so a resumed hosted game has it again, and by a
+    # remote seat's game; not saved): see ``calls_coup``; the boards offer
+    # J and C then, and the record says so
     networked: bool = False
     # this hand's chat lines (a network table's): the log's length when said, seat, text
     chat: list[tuple[int, int, str]] = field(default_factory=list)

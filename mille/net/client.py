@@ -37,15 +37,6 @@ from .wire import (
 
 NAME_SHOWN = 24  # the most of a name from the host shown
 
-# the exit statuses of mille --join (and of the host's own seat): what happened
-ENDED_STATUS = 0  # the game ended (the host ended it), or the player left the table
-FAILED_STATUS = 1  # no host reached (or a bad argument): nothing was played
-REFUSED_STATUS = 2  # the host refused the seat (wrong code, table full, ...)
-GONE_STATUS = 3  # the line to the host broke and did not come back
-GONE = "mille: the host went away"
-NOT_WELCOMED = "mille: the host closed the connection without a word (a host with TLS wants --cert)"
-
-
 WAIT_FOR_HOST = 300.0  # seconds a joiner waits for a host that is not listening yet
 RETRY_EVERY = 0.5  # seconds between two tries meanwhile
 
@@ -67,11 +58,6 @@ def failure_reason(exc: OSError) -> str:
 def address_text(address: str, port: int) -> str:
     """``ADDRESS:PORT`` as typed after ``--join`` (an IPv6 address in brackets)."""
     return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
-
-
-def waiting_line(address: str, port: int) -> str:
-    """What a joiner says while the host is not there yet."""
-    return f"mille: waiting for the host at {shown(address_text(address, port))}... (^C to stop)"
 
 
 def _refused(exc: OSError) -> bool:
@@ -111,138 +97,6 @@ def event_of(data: dict[str, Any], rules: Rules | None = None) -> Event | None:
         return event_from_dict(event, rules)
     except ValueError as exc:
         raise ProtocolError(BAD_MESSAGE, f"bad event from the host: {shown(exc, 200)}") from None
-
-
-# ----- who is at the table (both front ends' words) ----------------------------
-
-MARKS = {"free": "?", "away": "~", "left": "~", "computer-for-now": "+"}  # beside a name
-MARKS_LEGEND = "? awaited  ~ away  + a computer plays for now"
-STATUS_WORDS = {
-    "here": "here",
-    "free": "awaited",
-    "away": "away (dropped)",
-    "left": "away (left)",
-    "computer": "a computer",
-    "computer-for-now": "a computer plays it for now",
-}
-
-
-class Presence:
-    """Who sits where, as the host's ``seats`` messages say, and the lines
-    that tell what changed: joined, dropped, left, back, a computer
-    standing in, the game started."""
-
-    def __init__(self, me: int = -1) -> None:
-        self.me = me
-        self.rows: list[dict[str, Any]] = []
-        self.started = True
-        self.join = ""  # the whole join command, as the host gives it
-        self.waiting_for: int | None = None
-        self.came: set[int] = set()  # seats whose person has been here
-        self.heard = False  # a seats message came
-
-    def status(self, seat: int) -> str:
-        for row in self.rows:
-            if row.get("seat") == seat:
-                return str(row.get("status", ""))
-        return ""
-
-    def name(self, seat: int) -> str:
-        for row in self.rows:
-            if row.get("seat") == seat:
-                return shown(row.get("name", ""), NAME_SHOWN)
-        return f"Seat {seat}"
-
-    def mark(self, seat: int) -> str:
-        """A mark beside a seat's name on the boards (``MARKS``; "" if here)."""
-        return MARKS.get(self.status(seat), "")
-
-    def take(self, message: dict[str, Any]) -> list[str]:
-        """A ``seats`` message; the lines telling what changed."""
-        before = {row.get("seat"): row.get("status") for row in self.rows}
-        first = not self.heard
-        self.heard = True
-        self.rows = [row for row in message.get("seats", []) if isinstance(row, dict)]
-        started = message.get("started") is not False
-        join = message.get("join")
-        if isinstance(join, str) and join:
-            self.join = shown(join, 300)
-        lines: list[str] = []
-        for row in self.rows:
-            seat = row.get("seat")
-            status = row.get("status")
-            if not isinstance(seat, int):
-                continue
-            old = before.get(seat)
-            if status == "here" and seat != self.me:
-                if seat in self.came and old != "here":
-                    lines.append(f"{self.name(seat)} is back.")
-                elif old != "here" and not first:
-                    lines.append(f"{self.name(seat)} joined.")
-            if status == "here":
-                self.came.add(seat)
-            if first or old == status or seat == self.me:
-                continue
-            who = self.name(seat)
-            if status == "away":
-                lines.append(f"{who} dropped; the seat waits for {who}.")
-            elif status == "left":
-                lines.append(f"{who} left; the seat waits for {who}.")
-            elif status == "computer-for-now":
-                until = "is back" if seat in self.came else "joins"
-                lines.append(f"A computer plays {who}'s seat until {who} {until}.")
-        if started and not self.started:
-            lines.append("The game starts.")
-        self.started = started
-        waiting = message.get("waiting_for")
-        self.waiting_for = waiting if isinstance(waiting, int) else None
-        return lines
-
-    def others_here(self) -> str:
-        """The others at the table now, by name (``Hal (the host), Ann``)."""
-        return ", ".join(
-            self.name(seat) + (" (the host)" if row.get("host") else "")
-            for row in self.rows
-            if isinstance(seat := row.get("seat"), int)
-            and seat != self.me
-            and row.get("status") == "here"
-        )
-
-    def seat_lines(self) -> list[str]:
-        """A line a seat: its number (from 0, as ``--people``, ``You sit at
-        seat N`` and the default names ``Player N`` count them), name and
-        who plays it."""
-        lines = []
-        for row in self.rows:
-            seat = row.get("seat")
-            if not isinstance(seat, int):
-                continue
-            words = STATUS_WORDS.get(str(row.get("status")), "?")
-            if seat == self.me:
-                words = "you" + (", the host" if row.get("host") else "")
-            elif row.get("host"):
-                words += ", the host"
-            lines.append(f"  {seat:>2} {self.name(seat):<16} {words}")
-        return lines
-
-
-def said_line(message: dict[str, Any], me: int) -> str | None:
-    """A chat line as every seat shows it (``Ann says: hello``), escaped."""
-    text = message.get("text")
-    seat = message.get("seat")
-    if not isinstance(text, str) or not isinstance(seat, int):
-        return None
-    who = "You" if seat == me else shown(message.get("name", ""), NAME_SHOWN)
-    return f"{who} {'say' if seat == me else 'says'}: {shown(text, 200)}"
-
-
-def name_refused(welcome: dict[str, Any]) -> str:
-    """The line saying why the joiner's ``--name`` does not name the seat
-    ("" if it does)."""
-    reason = welcome.get("name_refused")
-    if not isinstance(reason, str):
-        return ""
-    return f"mille: your name is not used ({shown(reason, 100)}); you are {shown(welcome.get('name'), 24)}."
 
 
 class Remote:

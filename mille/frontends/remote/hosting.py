@@ -1,24 +1,11 @@
-"""``mille --host`` and ``mille --join``: the runners.
-
-:func:`join` plays a seat of a table held by a host
-(:mod:`mille.net.server`) for ``mille --join``; :func:`host` starts the
-server in a thread of its own, shows the command to give the others, and
-plays the host's own seat over loopback.  Either plays it in lines
-(``--plain``, or off a terminal for the host:
-:func:`mille.frontends.remote_lines.play_lines`, the line mode's front
-end driven by ``flow.run``) or on the board
-(:func:`mille.frontends.remote_ui.play_board`).  A hang-up, SIGTERM or
-a lost terminal on the host keeps the game in the recovery file
+"""``mille --host``: the server in a thread of its own (:class:`Hosting`),
+the command to give the others (:func:`join_command`, naming an address
+they can reach), and the host's own seat played over loopback as a joiner
+plays one: in lines (``--plain``, or off a terminal:
+:func:`~mille.frontends.remote.lines.play_lines`) or on the board
+(:func:`~mille.frontends.remote.board_ui.play_board`).  A hang-up,
+SIGTERM or a lost terminal keeps the game in the recovery file
 (``process.keep``), which the next ``mille --host`` offers.
-
-A joiner that starts before the host waits for it (``--wait``), and ends
-with a status that says what happened (``net.client``'s ``*_STATUS``: the
-game ended or the player left, no host reached, the seat refused, the
-line lost).  The join command shown names an address the others can
-reach (:func:`join_command`).
-
-Every string that came over the network (names, messages) is escaped
-before it is printed.
 """
 
 from __future__ import annotations
@@ -28,18 +15,12 @@ import os
 import sys
 import threading
 
-from ..engine.text import escape
-from ..net.client import (
-    FAILED_STATUS,
-    WAIT_FOR_HOST,
-    address_text,
-)
-from ..net.wire import (
-    DEFAULT_PORT,
-    PROTOCOL,
-    shown,
-)
-from . import process
+from ...engine.text import escape
+from ...net.client import address_text
+from ...net.wire import shown
+from .. import process
+from .link import Join, quiet_asyncio
+from .tls import CertError, client_tls, server_tls
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,133 +28,8 @@ if TYPE_CHECKING:
     from collections.abc import Coroutine
     from typing import Any
 
-    from ..game.session import Session
-    from ..net.server import Host, Limits, Server
-
-
-def split_address(text: str) -> tuple[str, int]:
-    """``ADDRESS[:PORT]`` (``[::1]:PORT`` for IPv6); ValueError if bad.
-
-    >>> split_address("example.org:7000"), split_address("[::1]"), split_address("::1")
-    (('example.org', 7000), ('::1', 7477), ('::1', 7477))
-    """
-    port = DEFAULT_PORT
-    if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
-        if rest:
-            if not rest.startswith(":"):
-                raise ValueError(f"bad address: {escape(text)}")
-            port = _port(rest[1:])
-        return host, port
-    if text.count(":") == 1:
-        host, _, number = text.partition(":")
-        return host, _port(number)
-    return text, port
-
-
-def _port(text: str) -> int:
-    if not (text.isascii() and text.isdecimal()) or not 0 < int(text) < 65536:
-        raise ValueError(f"bad port: {escape(text)[:20]}")
-    return int(text)
-
-
-TLS_WORDS = {  # OpenSSL's reasons, in words
-    None: "not a certificate and its key in PEM form",
-    "PEM_LIB": "not a certificate and its key in PEM form",
-    "NO_CERTIFICATE_OR_CRL_FOUND": "no certificate in it (PEM form)",
-    "KEY_VALUES_MISMATCH": "the key is not the certificate's",
-}
-
-
-def _tls_words(exc: OSError) -> str:
-    reason = getattr(exc, "reason", None)
-    return TLS_WORDS.get(reason, str(reason))
-
-
-class CertError(ValueError):
-    """A certificate or key that cannot be used (the message names it)."""
-
-
-def _readable(path: str, what: str) -> None:
-    """``CertError`` naming ``path`` if it cannot be read."""
-    try:
-        with open(path, "rb"):
-            pass
-    except OSError as exc:
-        raise CertError(f"cannot read the {what} {escape(path)}: {exc.strerror or exc}") from None
-
-
-def client_tls(cert: str | None) -> ssl.SSLContext | None:
-    """TLS trusting ``cert`` (the host's certificate), or None;
-    ``CertError`` if it cannot be used."""
-    if cert is None:
-        return None
-    import ssl
-
-    _readable(cert, "certificate")
-    try:
-        context = ssl.create_default_context(cafile=cert)
-    except ssl.SSLError as exc:
-        raise CertError(f"cannot use the certificate {escape(cert)}: {_tls_words(exc)}") from None
-    context.check_hostname = False  # the certificate itself is the trust
-    return context
-
-
-def join(
-    target: str,
-    code: str,
-    name: str | None,
-    cert: str | None,
-    *,
-    board: bool = False,
-    color: bool = True,
-    wait: float = WAIT_FOR_HOST,
-) -> int:
-    """``mille --join ADDRESS[:PORT] CODE``: play a person seat, in lines
-    or on the ``board`` (``remote_ui``), waiting up to ``wait`` seconds for
-    a host that is not listening yet; the exit status (``net.client``'s ``*_STATUS``)."""
-    try:
-        address, port = split_address(target)
-        context = client_tls(cert)
-    except (ValueError, OSError) as exc:
-        print(f"mille: {shown(exc, 300)}", file=sys.stderr)
-        return FAILED_STATUS
-    from ..net.client import resume_hello
-    from ..storage.seatfile import SeatFile
-
-    quiet_asyncio()
-    hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL, "code": code}
-    if name is not None:  # names a seat the host left unnamed
-        hello["name"] = name
-    seat_file = SeatFile(address, port, code)
-    hello = resume_hello(seat_file, hello)
-    back = join_command(address, port, code, cert)  # told on leaving
-    try:
-        if board:
-            from .remote_ui import play_board
-
-            return play_board(
-                address, port, hello, context, color, seat_file=seat_file, back=back, patience=wait
-            )
-        from .remote_lines import play_lines
-
-        return play_lines(
-            address, port, hello, context, seat_file=seat_file, back=back, patience=wait
-        )
-    except KeyboardInterrupt:
-        return 130
-    finally:
-        seat_file.release()
-
-
-def quiet_asyncio() -> None:
-    """Nothing from asyncio's logger reaches the terminal (the game's
-    screen): a refused or broken connection is told in the game's words."""
-    import logging
-
-    logger = logging.getLogger("asyncio")
-    logger.addHandler(logging.NullHandler())
-    logger.propagate = False
+    from ...game.session import Session
+    from ...net.server import Host, Limits, Server
 
 
 # ----- the host -----------------------------------------------------------------------
@@ -203,8 +59,8 @@ class Hosting:
         disk); a host that dies is offered by the next ``mille --host``."""
         from concurrent.futures import ThreadPoolExecutor
 
-        from ..net.seats import saved_bytes
-        from ..storage import atomic, recovery
+        from ...net.seats import saved_bytes
+        from ...storage import atomic, recovery
 
         table = self.table
         assert table is not None
@@ -244,7 +100,7 @@ class Hosting:
         self.ready.wait(30)
 
     def _run(self) -> None:
-        from ..net.server import quiet, raise_descriptor_limit
+        from ...net.server import quiet, raise_descriptor_limit
 
         asyncio.set_event_loop(self.loop)
         quiet(self.loop)  # nothing of asyncio's over the host's screen
@@ -252,7 +108,7 @@ class Hosting:
         self.loop.run_until_complete(self._main())
 
     async def _main(self) -> None:
-        from ..net.server import Host, Server
+        from ...net.server import Host, Server
 
         self.stop = asyncio.Event()
         server = self.server = Server(self.limits)
@@ -301,23 +157,6 @@ def listen_error(exc: OSError) -> str:
     return os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
 
 
-def server_tls(cert: str, key: str) -> ssl.SSLContext:
-    """TLS with ``cert`` and ``key``; ``CertError`` if they cannot be used."""
-    import ssl
-
-    _readable(cert, "certificate")
-    _readable(key, "key")
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    try:
-        context.load_cert_chain(cert, key)
-    except (ssl.SSLError, OSError) as exc:
-        reason = _tls_words(exc) if isinstance(exc, ssl.SSLError) else exc.strerror or str(exc)
-        raise CertError(
-            f"cannot use the certificate {escape(cert)} with the key {escape(key)}: {reason}"
-        ) from None
-    return context
-
-
 def host(
     session: Session,
     *,
@@ -334,7 +173,7 @@ def host(
     first person seat (``--people``'s first; seat 0 by default), in lines
     or on the ``board`` (``remote_ui``, the join command on its error
     line)."""
-    from ..net.server import Limits
+    from ...net.server import Limits
 
     if (cert is None) != (key is None):
         print("mille: --cert and --key go together", file=sys.stderr)
@@ -371,7 +210,7 @@ def host(
             )
     sys.stdout.flush()
     token = table.seats[host_seat].token
-    hello = {"type": "hello", "protocol": PROTOCOL, "code": table.code, "token": token}
+    join = Join(address, taken, table.code, token=token, context=client_tls(cert))
     kept: list[str] = []
 
     def write() -> str:
@@ -387,38 +226,15 @@ def host(
             hosting.run(hosting.drop_kept())
         return kept[0]
 
-    if board:
-        from .remote_ui import play_board
-
-        note = "J: the table, the join command" if people else ""
-        try:
-            return play_board(
-                address,
-                taken,
-                hello,
-                client_tls(cert),
-                color,
-                note=note,
-                keep=lambda reason: keep_game(reason, tell=False),
-            )
-        except KeyboardInterrupt:
-            keep_game("interrupted")
-            return 130
-        finally:
-            if not kept:  # the game ended here: nothing to offer next time
-                hosting.run(hosting.drop_kept())
-            hosting.shut()
-
-    from .remote_lines import play_lines
-
     try:
-        return play_lines(
-            address,
-            taken,
-            hello,
-            client_tls(cert),
-            keep=lambda reason: keep_game(reason, tell=False),
-        )
+        if board:
+            from .board_ui import play_board
+
+            note = "J: the table, the join command" if people else ""
+            return play_board(join, color, note=note, keep=lambda why: keep_game(why, tell=False))
+        from .lines import play_lines
+
+        return play_lines(join, keep=lambda why: keep_game(why, tell=False))
     except KeyboardInterrupt:
         keep_game("interrupted")
         return 130

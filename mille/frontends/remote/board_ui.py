@@ -1,0 +1,399 @@
+"""A remote seat on the boards (``mille --join`` and ``mille --host`` on a
+terminal): the same board as a local game, driven by the same flow
+(``flow.run``) over a :class:`~mille.frontends.remote.seat.RemoteSession`,
+no second loop.  The link wakes the board's key wait through its wake-up
+pipe (no signal) when the host says something.
+
+The table's lines (who joined, dropped, left or came back, a computer
+standing in, chat) are shown on the error line (whole on BSD's board) and
+in the row board's log; the boards mark the names.  ``J`` shows the
+table's page (``presence.table_lines``); before the game starts it is the
+host's waiting room (RETURN starts).  ``C`` says a line to the table.  A
+prompt the table overtakes (a hidden question answered, the host's deal)
+is left, so the board follows the table.  A line to the host that breaks
+is said on the error line, and the seat comes back by itself
+(``RemoteSession.come_back``), as in the line mode.
+
+The board's dialogues a joiner may not have are its own
+(:class:`RemoteBsdUi`, :class:`RemoteTableUi`): ``S`` says only the host
+saves, ``O`` is not offered (the hand's order is the host's),
+``Save game?`` is asked of the host alone (at the end, and after its
+``Q``), and ``Another hand?`` ``y`` waits for the host's deal, ``n``
+leaves.  The host's own seat (``mille --host`` on a terminal) is played
+the same way, over loopback: its ``S`` has the host's table write the
+file, its quitting ends the game for everyone, and a hang-up keeps the
+game as the line mode's does.
+"""
+
+from __future__ import annotations
+
+from ...engine.describe import stand_in_name
+from ...engine.moves import Move
+from ...engine.table import OVER
+from ...game.session import Session
+from .. import flow
+from ..curses_keys import CTRL_L, NEWLINE, RESIZE, RETURN, SPACE
+from ..screen import MOVE_PROMPT
+from ..table_ui import TableUi
+from ..ui import Ui
+from .presence import WAITING_HOST, table_lines
+from .seat import WAIT, WAITING_DEAL, Gone, Overtaken, RemoteSession, save_at_host, sit
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import curses
+    from collections.abc import Callable
+
+    from ...storage.seatfile import SeatFile
+    from .link import Join
+
+NO_ORDER = "O is not offered over the network (the host keeps the hand's order)."
+LEFT = "You left the table; a computer plays your seat after the grace period."
+SAY_MAX = 200  # bytes of a chat line typed
+NEWS_SHOWN = 3  # the table's lines said at once put together on the error line
+
+
+if TYPE_CHECKING:
+    _Base = Ui
+else:
+    _Base = object
+
+
+class _Remote(_Base):
+    """The dialogues of a remote seat's board (see the module docstring)."""
+
+    painted: tuple[int, int, int] = (0, 0, 0)  # the table, log and news last drawn waiting
+
+    news_shown = 0  # the table's lines already put on the error line
+    choosing = False  # at the seat's own prompt (its move), which the table may overtake
+    asking_deal = False  # a joiner at Another hand?, which the host's deal overtakes
+
+    def take_news(self) -> None:
+        """The link woke the key reader (the host said something): take it
+        and draw it."""
+        session = self.session
+        if isinstance(session, RemoteSession):
+            session.drain()
+            self.show_news()
+            if self.choosing and (session.pending or not session.human_to_move):
+                raise Overtaken  # the move asked for is no longer this seat's
+            if self.asking_deal and session.table.phase != OVER:
+                raise Overtaken  # the host dealt: the joiner plays on
+        self.render()
+
+    def show_news(self) -> None:
+        """The table's new lines (who came or went, chat: the last
+        ``NEWS_SHOWN``) on the error line; J shows them all, whole."""
+        session = self.session
+        if not isinstance(session, RemoteSession) or session.news == self.news_shown:
+            return
+        new = min(session.news - self.news_shown, NEWS_SHOWN)
+        self.news_shown = session.news
+        if session.said:
+            self.note("  ".join(session.said[-new:]))
+
+    def started(self) -> None:
+        """The game's first screen; before the game starts (the waiting
+        room), the host sees the table page, a joiner is told whom it waits for."""
+        super().started()
+        session = self.session
+        if isinstance(session, RemoteSession):
+            session.drain()
+            self.show_news()
+            if not session.presence.started:
+                if session.host:
+                    self.show_table()
+                else:
+                    session.tell(WAITING_HOST + ".")
+                    self.show_news()
+                    self.render()
+
+    def show_table(self) -> None:
+        """J: the table's page (the join command, the seats, the last
+        lines), kept up to date until a key; in the waiting room the host's
+        RETURN starts the game, which also starts once every seat is taken."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+        screen = self.screen
+
+        def page() -> list[str]:  # at the terminal's size now
+            height, width = screen.scr.getmaxyx()
+            return table_lines(session.presence, session.host, session.said, width - 1, height)
+
+        screen.page = page
+        room = not session.presence.started
+        shown = -1
+        try:
+            while True:
+                self.checkpoint()
+                session.drain()
+                if room and session.presence.started:
+                    return  # every seat is taken: the game starts
+                if self.look_at_flags():
+                    shown = -1
+                if session.taken != shown:
+                    shown = session.taken
+                    self.render()
+                key = self.keys.next_byte(WAIT)
+                if key is None:
+                    continue
+                if key == RESIZE:
+                    self.follow_resize()
+                    shown = -1
+                    continue
+                if key == CTRL_L:
+                    self.redraw()
+                    continue
+                if room and session.host and key in (RETURN, NEWLINE, SPACE):
+                    session.link.send({"type": "start"})
+                return
+        finally:
+            screen.page = None
+            self.heard = True  # what came meanwhile is looked at again (a prompt overtaken)
+            self.show_news()
+            self.render()
+
+    def chat(self) -> None:
+        """C: a line to the table (``say:``), sent to every seat."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+        screen = self.screen
+        kept = screen.prompt, screen.echo, screen.ghost
+        try:
+            text = self.read_line("say:", SAY_MAX).decode("utf-8", "replace").strip()
+        finally:
+            screen.prompt, screen.echo, screen.ghost = kept
+        if text:
+            session.link.send({"type": "say", "text": text})
+
+    @property
+    def is_host(self) -> bool:
+        session = self.session
+        return isinstance(session, RemoteSession) and session.host
+
+    def save(self) -> bool:
+        """The host's save dialogue (``file:``, ``Overwrite file?``), the
+        file written by the host's table; another seat is told who saves."""
+        session = self.session
+        assert isinstance(session, RemoteSession)
+        return save_at_host(self, session, self.error)
+
+    def read_move(self) -> Move | None:
+        """The seat's command at ``>>:Move:``; None (nothing done) if the
+        table moves on meanwhile: the flow then shows the moves, and the
+        board follows the table while it waits at any prompt."""
+        self.choosing = True
+        try:
+            return super().read_move()
+        except Overtaken:
+            self.screen.set_prompt(MOVE_PROMPT)
+            return None
+        finally:
+            self.choosing = False
+
+    def really(self) -> None:
+        """Q and ^C: ``Really?``; the host, leaving (which ends the game for
+        everyone), is then asked ``Save game?`` as at home; a save that
+        fails keeps the game going."""
+        try:
+            super().really()
+        except flow.Quit:
+            if self.is_host and self.ask("Save game?") and not self.save():
+                return
+            raise
+
+    def ask(self, question: str, can_save: bool = True) -> bool:
+        if question == "Save game?":  # the host holds the game: only it saves
+            return self.is_host and flow.ask(self, question, can_save=False)
+        if question in ("Another hand?", "Another game?") and not self.is_host:
+            self.asking_deal = True
+            try:
+                answer = flow.ask(self, question, can_save=False)
+            except Overtaken:  # the host dealt meanwhile: the next hand is on
+                return True
+            finally:
+                self.asking_deal = False
+            if answer:
+                self.note(WAITING_DEAL)
+                self.render()
+            return answer
+        return flow.ask(self, question, can_save and self.is_host)
+
+    def toggle_order(self) -> None:
+        self.error(NO_ORDER)
+
+    def look_at_flags(self) -> bool:
+        """While the host is awaited, between two looks at the keys: the
+        terminal's size followed, the news left to the session (drained
+        here), ^C's ``Really?``; True if the board is to be painted again."""
+        again = self.winched or (self.interrupted and not self.in_really)
+        self.heard = False
+        if self.winched:
+            self.winched = False
+            self.sync_size()
+        if self.interrupted and not self.in_really:
+            self.interrupted = False
+            self.really()
+        return again
+
+    def follow_resize(self) -> None:
+        """A resize key: where curses does not follow the size itself, the screen does."""
+        if self.keys.keyboard.size() is None:
+            self.screen.resized()
+
+    def waiting(self) -> None:
+        """While the host is awaited (another seat decides): the signals
+        as between two moves, a resize repainted; ^C and Q ask
+        ``Really?`` (y leaves), S says who saves, ^L redraws; another key
+        waits for your turn (and the keys after it)."""
+        self.checkpoint()
+        session = self.session
+        screen = self.screen
+        if not self.keys.pending and (screen.prompt, screen.echo, screen.ghost) != (
+            MOVE_PROMPT,
+            "",
+            "",
+        ):  # what was typed or answered is done: no stale text while waiting
+            screen.set_prompt(MOVE_PROMPT)
+        self.show_news()
+        taken = session.taken if isinstance(session, RemoteSession) else 0
+        shown = (id(session.table), len(session.log), taken)
+        if shown != self.painted:  # what the host said meanwhile, on the board
+            self.painted = shown
+            self.render()
+        if self.look_at_flags():
+            self.render()
+        if self.keys.pending:  # a key kept for your turn: the rest wait behind it
+            return
+        key = self.keys.next_byte(WAIT)
+        if key is None:
+            return
+        if key == RESIZE:  # (not kept for your turn: the keys after it are read)
+            self.follow_resize()
+            self.render()
+            return
+        if key in (ord("q"), ord("Q")):
+            self.really()
+        elif key in (ord("s"), ord("S")):
+            self.save()
+        elif key in (ord("j"), ord("J")):
+            self.show_table()
+        elif key in (ord("c"), ord("C")):
+            self.chat()
+        elif key == CTRL_L:
+            self.redraw()
+        elif 0 <= key <= 255:
+            self.keys.pending.append(key)
+        self.render()
+
+
+class RemoteBsdUi(_Remote, Ui):
+    """BSD's board for a remote seat."""
+
+
+class RemoteTableUi(_Remote, TableUi):
+    """The board with a row per side for a remote seat."""
+
+    def waiting(self) -> None:
+        """As a remote seat waits; the status follows who is there (a
+        person who drops is waited for, not thinking)."""
+        if self.screen.thinking or self.screen.awaited:
+            self.screen.thinking = self.thinker()
+        super().waiting()
+
+    def thinker(self) -> str:
+        """Who decides next: a connected person (or a computer, standing in
+        for one: ``Computer (for Bob)``) is thinking; for a person who is
+        not there, the status says ``waiting for Bob``."""
+        name = super().thinker()
+        session = self.session
+        self.screen.awaited = ""
+        if isinstance(session, RemoteSession) and not session.presence.started:
+            self.screen.awaited = "the host to start"  # the waiting room: nobody thinks
+            return ""
+        seat = session.table.current_player
+        if not name or not isinstance(session, RemoteSession) or seat is None:
+            return name
+        if seat not in session.people:
+            return name
+        status = session.presence.status(seat)
+        if status == "computer-for-now":
+            return stand_in_name(name)
+        if status not in ("here", ""):
+            self.screen.awaited = name
+            return ""
+        return name
+
+
+def board_for(session: Session) -> type[Ui]:
+    from ..tui import board_class
+
+    return RemoteBsdUi if board_class(session) is Ui else RemoteTableUi
+
+
+def say(line: str) -> None:
+    """A line on standard output, at once (before curses starts, or after)."""
+    print(line, flush=True)
+
+
+def play_board(
+    join: Join,
+    color: bool = True,
+    *,
+    note: str = "",
+    keep: Callable[[str], str] | None = None,
+    seat_file: SeatFile | None = None,
+) -> int:
+    """A remote seat on its board (``mille --join`` on a terminal); the
+    exit status.  The host's own seat (``mille --host``) too: ``note`` on
+    the error line first (the join command), ``keep`` keeps the game after
+    a hang-up (the line to tell), and quitting ends the game for everyone.
+    ``seat_file`` keeps a joiner's token."""
+    from .. import tui
+
+    seated = sit(join, seat_file, say)  # before curses: a refusal is one line
+    if isinstance(seated, int):
+        return seated
+    session = RemoteSession.seated(seated)
+    session.hear_early()
+    if session.name_refused:  # among the table's lines
+        session.tell(session.name_refused)
+    link = seated.link
+    left: list[Gone] = []
+
+    def gone(exc: flow.Hangup) -> tuple[str, int]:
+        if not isinstance(exc, Gone):
+            try:
+                session.drain()  # the host's bye, which woke the board?
+            except Gone as bye:
+                exc = bye
+        if isinstance(exc, Gone):
+            left.append(exc)
+            return exc.reason, exc.status
+        if keep is not None:  # the host's terminal: the game is kept
+            return keep(exc.reason), 1
+        return "", 1  # this terminal is gone: the seat waits for the grace period
+
+    def board(scr: curses.window, game: Session, note: str) -> Ui:
+        ui = board_for(game)(scr, game, note)
+        assert isinstance(ui, _Remote)
+        session.idle = ui.waiting
+
+        def notice(line: str) -> None:  # the line to the host broke, or is back
+            ui.note(line)
+            ui.render()
+
+        def wake() -> None:  # the key reader's wait ends: it looks at its flags
+            ui.heard = True
+            if session.link.has_bye():
+                ui.stop = ui.stop or "the host"
+            ui.keys.keyboard.wake()
+
+        session.notice = notice
+        link.wake = wake
+        return ui
+
+    status = tui.play(session, note, color, board=board, gone=gone)
+    return session.finish(status, left[0] if left else None, seat_file, say, LEFT, join.back)

@@ -1,0 +1,90 @@
+"""``mille --join``: the command's arguments made one :class:`Join`
+value, the seat's token taken from its seat file, and the seat played on
+the board or in lines; the exit status (``seat``'s ``*_STATUS``)."""
+
+from __future__ import annotations
+
+import sys
+
+from ...engine.text import escape
+from ...net.client import WAIT_FOR_HOST
+from ...net.wire import DEFAULT_PORT, shown
+from .link import Join, quiet_asyncio
+from .seat import FAILED_STATUS
+from .tls import client_tls
+
+
+def split_address(text: str) -> tuple[str, int]:
+    """``ADDRESS[:PORT]`` (``[::1]:PORT`` for IPv6); ValueError if bad.
+
+    >>> split_address("example.org:7000"), split_address("[::1]"), split_address("::1")
+    (('example.org', 7000), ('::1', 7477), ('::1', 7477))
+    """
+    port = DEFAULT_PORT
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        if rest:
+            if not rest.startswith(":"):
+                raise ValueError(f"bad address: {escape(text)}")
+            port = _port(rest[1:])
+        return host, port
+    if text.count(":") == 1:
+        host, _, number = text.partition(":")
+        return host, _port(number)
+    return text, port
+
+
+def _port(text: str) -> int:
+    if not (text.isascii() and text.isdecimal()) or not 0 < int(text) < 65536:
+        raise ValueError(f"bad port: {escape(text)[:20]}")
+    return int(text)
+
+
+def join(
+    target: str,
+    code: str,
+    name: str | None,
+    cert: str | None,
+    *,
+    board: bool = False,
+    color: bool = True,
+    wait: float = WAIT_FOR_HOST,
+) -> int:
+    """``mille --join ADDRESS[:PORT] CODE``: play a person seat, in lines
+    or on the ``board``, waiting up to ``wait`` seconds for a host that is
+    not listening yet; the exit status."""
+    try:
+        address, port = split_address(target)
+        context = client_tls(cert)
+    except (ValueError, OSError) as exc:
+        print(f"mille: {shown(exc, 300)}", file=sys.stderr)
+        return FAILED_STATUS
+    from ...net.client import resume_hello
+    from ...storage.seatfile import SeatFile
+    from .hosting import join_command
+
+    quiet_asyncio()
+    seat_file = SeatFile(address, port, code)
+    token = resume_hello(seat_file, {"code": code}).get("token")
+    the_join = Join(
+        address,
+        port,
+        code,
+        name=name,
+        token=token if isinstance(token, str) else None,
+        context=context,
+        wait=wait,
+        back=join_command(address, port, code, cert),  # told on leaving
+    )
+    try:
+        if board:
+            from .board_ui import play_board
+
+            return play_board(the_join, color, seat_file=seat_file)
+        from .lines import play_lines
+
+        return play_lines(the_join, seat_file=seat_file)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        seat_file.release()

@@ -1,0 +1,349 @@
+"""A remote seat in the line mode (``mille --join --plain``, and
+``mille --host --plain``), driven by the same flow as every front end
+(``flow.run``) over a :class:`~mille.frontends.remote.seat.RemoteSession`.
+No curses here, nor in anything this imports.
+
+:class:`RemoteLineUi` is the line mode's front end
+(:class:`~mille.frontends.plain.LineUi`): the same words, prompts,
+refusals and questions as at home.  What only the network has is added:
+the lines a table says (who joined, dropped, left or came back, a
+computer standing in, whom the table waits for, chat) are told as they
+come (:class:`LineSession`); ``who`` shows the join command and the
+seats, ``say WORDS`` says a line to the table, ``start`` (the host, in
+the waiting room) starts the game, at any prompt but ``Really?`` and a
+file name's, and while the seat waits for the others (a line that is not
+one of these waits for the seat's next prompt).  Only the host saves
+(its table writes the file), ``o`` is not offered (the host keeps the
+hand's order); a joiner is not asked ``Another hand?``: it waits for the
+host's deal (saying so).  Quitting ends the game for everyone at the
+host, and leaves the table elsewhere (the seat waits; the command to come
+back is told).  A line to the host that breaks is said, and the seat
+taken back (``RemoteSession.come_back``), as on the boards.
+
+:func:`play_lines` runs it: the seat taken (``seat.sit``: or the one line
+that says why not), the game, the exit status (``seat``'s ``*_STATUS``).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import sys
+import threading
+
+from ...engine.table import OVER
+from .. import flow, process
+from ..plain import EndOfInput, Hangup, LineUi, OutputLost, Quit
+from .presence import who_lines
+from .seat import (
+    ENDED_STATUS,
+    WAIT,
+    WAITING_DEAL,
+    Gone,
+    Overtaken,
+    RemoteSession,
+    save_at_host,
+    sit,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import BinaryIO, TextIO
+
+    from ...engine.table import Move, Outcome
+    from ...storage.seatfile import SeatFile
+    from .link import Join
+
+LINE_MAX = 4096  # bytes of a typed line
+NO_ORDER = "o is not offered over the network."
+NOT_HOST = "start: only the host starts the game"
+STARTED = "start: the game has started"
+SAY_WHAT = "say what? (say and the words, on one line)"
+LEAVE = "You leave the table; your seat waits for you."
+NETWORK_HELP = """Over the network: who (the join command and the seats), say WORDS (a
+line to the table), start (the host, before the game starts); s saves at the
+host only; q leaves the table (your seat waits for you), and at the host ends
+the game for everyone."""
+
+
+class LineSession(RemoteSession):
+    """The remote seat's game for the line mode: what the table says is
+    told at once, through ``out`` (a line each)."""
+
+    out: Callable[[str], None] = staticmethod(lambda line: None)
+
+    def tell(self, line: str) -> None:
+        super().tell(line)
+        self.out(line)
+
+    def heard_seats(self, first: bool, waited: int | None) -> None:
+        """Who is here (and how the game starts) at first; whom the table
+        waits for, when that changes."""
+        presence = self.presence
+        if first:
+            for line in who_lines(presence, self.host):
+                self.out(line)
+        waiting = presence.waiting_for
+        if waiting is not None and waiting != waited:
+            self.out(f"Waiting for {presence.name(waiting)} (seat {waiting}).")
+
+    def next_hand(self) -> None:
+        """The host deals; a joiner says it waits for that."""
+        self.drain()
+        if not self.host and self.table.phase == OVER:
+            self.out(WAITING_DEAL)
+        super().next_hand()
+
+
+class RemoteLineUi(LineUi):
+    """The line mode for a remote seat (see the module docstring)."""
+
+    def __init__(
+        self,
+        session: LineSession,
+        stdin: BinaryIO,
+        stdout: TextIO,
+        lines: queue.Queue[bytes | None],
+    ) -> None:
+        super().__init__(session, stdin, stdout)
+        self.seat = session.me
+        self.remote = session  # (self.remote, as a LineSession)
+        self.lines = lines  # what is typed, a line each (None at the end)
+        self.kept: list[bytes | None] = []  # a line typed while waiting, for the next prompt
+        self.choosing = False  # at the seat's move prompt, which the table may overtake
+        session.out = self.say
+        session.idle = self.meanwhile
+
+    # ----- reading ------------------------------------------------------------
+
+    def next_line(self) -> bytes:
+        """The next line typed (``b""`` at the end of the input, which
+        stays the end); what the host says meanwhile is taken (and told)."""
+        while True:
+            if self.kept:
+                raw = self.kept.pop(0)
+                if raw is None:
+                    self.kept.insert(0, None)
+                    return b""
+                return raw
+            self.remote.drain()
+            if self.choosing and (self.remote.pending or not self.remote.human_to_move):
+                self.write("\n")
+                raise Overtaken
+            self.signalled()
+            try:
+                raw = self.lines.get(timeout=WAIT)
+            except queue.Empty:
+                continue
+            self.kept.append(raw)
+
+    def done_here(self, line: str, prompt: str, file_name: bool) -> bool:
+        """``who``, ``say`` and ``start`` are done at any prompt but
+        ``Really?`` and a file name's."""
+        return not file_name and prompt != "Really? " and self.table_word(line)
+
+    def table_word(self, text: str) -> bool:
+        """``who``, ``say WORDS`` and (the host, before the game starts)
+        ``start``: True if ``text`` was one of them (done)."""
+        word, _, rest = text.strip().partition(" ")
+        word, rest = word.lower(), rest.strip()
+        session = self.remote
+        if word == "who" and not rest:
+            for line in who_lines(session.presence, session.host):
+                self.say(line)
+        elif word == "say":
+            if rest:
+                session.link.send({"type": "say", "text": rest})
+            else:
+                self.say(SAY_WHAT)
+        elif word == "start" and not rest:
+            if session.host and not session.presence.started:
+                session.link.send({"type": "start"})
+            else:
+                self.say(STARTED if session.presence.started else NOT_HOST)
+        else:
+            return False
+        self.flush()
+        return True
+
+    def meanwhile(self) -> None:
+        """While the host is awaited (another seat decides): the signals,
+        and a line typed meanwhile: ``who``, ``say`` and ``start`` are done,
+        ``q`` typed at a terminal asks ``Really?``, ``s`` saves (the host); another line waits for the seat's prompt
+        (and the lines after it)."""
+        self.checkpoint()
+        self.flush()
+        if self.kept or self.remote.awaiting:  # (a move of ours is under way)
+            return
+        try:
+            raw = self.lines.get_nowait()
+        except queue.Empty:
+            return
+        self.kept.append(raw)
+        if raw is None:
+            if not self.remote.presence.started:  # the waiting room: nothing will start it
+                raise EndOfInput
+            return
+        self.kept.pop()
+        text = raw.decode("utf-8", "replace").strip()
+        if self.table_word(text):
+            return
+        if text.lower() in ("q", "s") and not self.echo:  # typed now (a script's waits its turn)
+            if text.lower() == "q":
+                flow.really(self)
+            else:
+                self.save()
+            self.flush()
+            return
+        self.kept.append(raw)
+
+    # ----- the dialogues a remote seat has its own way -------------------------
+
+    def read_move(self) -> Move | None:
+        self.choosing = True
+        try:
+            return super().read_move()
+        except Overtaken:
+            return None
+        finally:
+            self.choosing = False
+
+    def ask(self, question: str, can_save: bool = True) -> bool:
+        host = self.remote.host
+        if question == "Save game?":  # the host holds the game: only it saves
+            return host and flow.ask(self, question, can_save=False)
+        if question in ("Another hand?", "Another game?") and not host:
+            return True  # the host deals (or ends the game): the seat waits for it
+        return flow.ask(self, question, can_save and host)
+
+    def save(self) -> bool:
+        """The host's save dialogue, the file written by the host's table;
+        another seat is told who saves."""
+        return save_at_host(self, self.remote, self.say)
+
+    def do(self, letter: str) -> None:
+        if letter == "o":
+            self.say(NO_ORDER)
+        elif letter == "?":
+            super().do(letter)
+            self.say(NETWORK_HELP)
+        else:
+            super().do(letter)
+
+    def played(self, outcome: Outcome) -> None:
+        """As at home, and what the move did is told at once (the next
+        seat may be a person, who takes its time)."""
+        super().played(outcome)
+        self.tell_events()
+        self.flush()
+
+    def introduce(self) -> None:
+        super().introduce()
+        self.flush()
+
+    def started(self) -> None:
+        """Before the game starts (the waiting room) the seat waits for it,
+        reading ``who``, ``say`` and the host's ``start`` meanwhile."""
+        super().started()
+        self.flush()
+        session = self.remote
+        while not session.presence.started:
+            if self.kept and self.kept[0] is None:  # nothing more will be typed
+                raise EndOfInput
+            session.wait()
+
+
+# ----- running one --------------------------------------------------------------
+
+
+def read_lines(stdin: BinaryIO, lines: queue.Queue[bytes | None]) -> None:
+    """Standard input's lines into ``lines`` (None at its end); run in a
+    daemon thread, which a blocked read does not keep from exiting (it
+    reads the descriptor, not the buffered file, whose lock would)."""
+    try:
+        fd: int | None = stdin.fileno()
+    except (AttributeError, ValueError, OSError):
+        fd = None
+    pending = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096) if fd is not None else stdin.readline(LINE_MAX)
+        except (OSError, ValueError):
+            chunk = b""
+        if not chunk:
+            if pending:
+                lines.put(pending[:LINE_MAX])
+            lines.put(None)
+            return
+        pending += chunk
+        while b"\n" in pending:
+            raw, pending = pending.split(b"\n", 1)
+            lines.put(raw[:LINE_MAX])
+        pending = pending[-LINE_MAX:]
+
+
+def play_lines(
+    join: Join,
+    *,
+    stdin: BinaryIO | None = None,
+    stdout: TextIO | None = None,
+    keep: Callable[[str], str] | None = None,
+    seat_file: SeatFile | None = None,
+) -> int:
+    """A remote seat in the line mode until the game ends, the player
+    leaves or the host goes away; the exit status.  The host's own seat
+    (``mille --host``): ``keep`` keeps the game after a hang-up (the line
+    to tell), and quitting ends the game for everyone.  ``seat_file``
+    keeps a joiner's token."""
+    source = stdin if stdin is not None else sys.stdin.buffer
+    out = stdout if stdout is not None else sys.stdout
+
+    def say(line: str) -> None:
+        try:
+            out.write(line + "\n")
+            out.flush()
+        except (OSError, ValueError):
+            pass
+
+    seated = sit(join, seat_file, say)
+    if isinstance(seated, int):
+        return seated
+    welcome = seated.welcome
+    role = " (you host this table: only you may deal, save or end)" if welcome.get("host") else ""
+    say(f"You sit at seat {int(welcome.get('seat', 0))}{role}.")
+    session = LineSession.seated(seated)
+    if session.name_refused:
+        say(session.name_refused)
+    lines: queue.Queue[bytes | None] = queue.Queue()
+    threading.Thread(target=read_lines, args=(source, lines), daemon=True).start()
+    ui = RemoteLineUi(session, source, out, lines)
+    session.notice = say
+    undo = process.route_exit_signals(ui.on_signal)
+    status = ENDED_STATUS
+    left: Gone | None = None
+    try:
+        session.hear_early()
+        ui.run()
+    except Quit:
+        pass
+    except EndOfInput:
+        if session.host and keep is not None and ui.changed:  # kept, as at home
+            process.tell_after(out, keep("end of input"))
+            session.link.close(bye=False)
+            return ENDED_STATUS
+    except Gone as exc:
+        left = exc
+        say(exc.reason)
+    except Hangup as exc:
+        status = 1
+        if keep is not None:
+            process.tell_after(out, keep(exc.reason))
+    except OutputLost:
+        status = 1
+        if keep is not None:
+            process.tell_after(out, keep("output lost"))
+    finally:
+        for restore in undo:
+            restore()
+    return session.finish(status, left, seat_file, say, LEAVE, join.back)

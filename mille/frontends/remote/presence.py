@@ -1,0 +1,202 @@
+"""Who is at the table, in words: the one home of what both front ends
+of a remote seat say about presence and the waiting room.
+
+:class:`Presence` follows the host's ``seats`` messages and says what
+changed (joined, dropped, left, back, a computer standing in, the game
+started), with the marks beside the names on the boards and a line a seat
+for ``who`` and ``J``; :func:`said_line` is a chat line as every seat
+shows it; :func:`who_lines` is the line mode's ``who`` and
+:func:`table_lines` the boards' ``J`` page (the join command, the seats,
+the last lines, and in the waiting room how the game starts).  Every
+string from the network is escaped here.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from ...net.wire import shown
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+NAME_SHOWN = 24  # the most of a name from the host shown
+
+MARKS = {"free": "?", "away": "~", "left": "~", "computer-for-now": "+"}  # beside a name
+MARKS_LEGEND = "? awaited  ~ away  + a computer plays for now"
+STATUS_WORDS = {
+    "here": "here",
+    "free": "awaited",
+    "away": "away (dropped)",
+    "left": "away (left)",
+    "computer": "a computer",
+    "computer-for-now": "a computer plays it for now",
+}
+
+
+class Presence:
+    """Who sits where, as the host's ``seats`` messages say, and the lines
+    that tell what changed: joined, dropped, left, back, a computer
+    standing in, the game started."""
+
+    def __init__(self, me: int = -1) -> None:
+        self.me = me
+        self.rows: list[dict[str, Any]] = []
+        self.started = True
+        self.join = ""  # the whole join command, as the host gives it
+        self.waiting_for: int | None = None
+        self.came: set[int] = set()  # seats whose person has been here
+        self.heard = False  # a seats message came
+
+    def status(self, seat: int) -> str:
+        for row in self.rows:
+            if row.get("seat") == seat:
+                return str(row.get("status", ""))
+        return ""
+
+    def name(self, seat: int) -> str:
+        for row in self.rows:
+            if row.get("seat") == seat:
+                return shown(row.get("name", ""), NAME_SHOWN)
+        return f"Seat {seat}"
+
+    def mark(self, seat: int) -> str:
+        """A mark beside a seat's name on the boards (``MARKS``; "" if here)."""
+        return MARKS.get(self.status(seat), "")
+
+    def take(self, message: dict[str, Any]) -> list[str]:
+        """A ``seats`` message; the lines telling what changed."""
+        before = {row.get("seat"): row.get("status") for row in self.rows}
+        first = not self.heard
+        self.heard = True
+        self.rows = [row for row in message.get("seats", []) if isinstance(row, dict)]
+        started = message.get("started") is not False
+        join = message.get("join")
+        if isinstance(join, str) and join:
+            self.join = shown(join, 300)
+        lines: list[str] = []
+        for row in self.rows:
+            seat = row.get("seat")
+            status = row.get("status")
+            if not isinstance(seat, int):
+                continue
+            old = before.get(seat)
+            if status == "here" and seat != self.me:
+                if seat in self.came and old != "here":
+                    lines.append(f"{self.name(seat)} is back.")
+                elif old != "here" and not first:
+                    lines.append(f"{self.name(seat)} joined.")
+            if status == "here":
+                self.came.add(seat)
+            if first or old == status or seat == self.me:
+                continue
+            who = self.name(seat)
+            if status == "away":
+                lines.append(f"{who} dropped; the seat waits for {who}.")
+            elif status == "left":
+                lines.append(f"{who} left; the seat waits for {who}.")
+            elif status == "computer-for-now":
+                until = "is back" if seat in self.came else "joins"
+                lines.append(f"A computer plays {who}'s seat until {who} {until}.")
+        if started and not self.started:
+            lines.append("The game starts.")
+        self.started = started
+        waiting = message.get("waiting_for")
+        self.waiting_for = waiting if isinstance(waiting, int) else None
+        return lines
+
+    def others_here(self) -> str:
+        """The others at the table now, by name (``Hal (the host), Ann``)."""
+        return ", ".join(
+            self.name(seat) + (" (the host)" if row.get("host") else "")
+            for row in self.rows
+            if isinstance(seat := row.get("seat"), int)
+            and seat != self.me
+            and row.get("status") == "here"
+        )
+
+    def seat_lines(self) -> list[str]:
+        """A line a seat: its number (from 0, as ``--people``, ``You sit at
+        seat N`` and the default names ``Player N`` count them), name and
+        who plays it."""
+        lines = []
+        for row in self.rows:
+            seat = row.get("seat")
+            if not isinstance(seat, int):
+                continue
+            words = STATUS_WORDS.get(str(row.get("status")), "?")
+            if seat == self.me:
+                words = "you" + (", the host" if row.get("host") else "")
+            elif row.get("host"):
+                words += ", the host"
+            lines.append(f"  {seat:>2} {self.name(seat):<16} {words}")
+        return lines
+
+
+def said_line(message: dict[str, Any], me: int) -> str | None:
+    """A chat line as every seat shows it (``Ann says: hello``), escaped."""
+    text = message.get("text")
+    seat = message.get("seat")
+    if not isinstance(text, str) or not isinstance(seat, int):
+        return None
+    who = "You" if seat == me else shown(message.get("name", ""), NAME_SHOWN)
+    return f"{who} {'say' if seat == me else 'says'}: {shown(text, 200)}"
+
+
+def name_refused(welcome: dict[str, Any]) -> str:
+    """The line saying why the joiner's ``--name`` does not name the seat
+    ("" if it does)."""
+    reason = welcome.get("name_refused")
+    if not isinstance(reason, str):
+        return ""
+    return f"mille: your name is not used ({shown(reason, 100)}); you are {shown(welcome.get('name'), 24)}."
+
+
+# ----- the waiting room and the table's page ----------------------------------
+
+START_LINE = (
+    "Type start to begin now (a computer plays each empty seat until its person "
+    "joins); the game starts by itself when every seat is taken."
+)
+WAITING_START = "Waiting for the host to start the game."
+TABLE_TITLE = "The table (J shows this page at any time)"
+START_KEYS = "RETURN: start now (a computer plays each empty seat until its person joins)"
+STARTS_ITSELF = "The game starts by itself when every seat is taken.  Another key: the board."
+BACK = "Press any key to go back to the game."
+WAITING_HOST = "Waiting for the host to start (J: the table)"
+
+
+def who_lines(presence: Presence, host: bool) -> list[str]:
+    """``who``: the join command and who sits where (and, before the game
+    starts, how the host starts it)."""
+    lines = [f"To join this table: {presence.join}"] if presence.join else []
+    lines += ["Seats:", *presence.seat_lines()]
+    if not presence.started:
+        lines.append(START_LINE if host else WAITING_START)
+    return lines
+
+
+def table_lines(
+    presence: Presence, host: bool, said: list[str], width: int, height: int
+) -> list[str]:
+    """J: the whole join command, the seats, and the table's last lines
+    (``said``), wrapped to ``width``, at most ``height`` lines; in the
+    waiting room (before the game starts), how the host starts it."""
+    lines = [TABLE_TITLE, ""]
+    if presence.join:
+        lines.append("To join, the others type:")
+        lines += textwrap.wrap(presence.join, width, initial_indent="  ", subsequent_indent="  ")
+    lines += ["Seats:", *presence.seat_lines(), f"Marks beside the names: {MARKS_LEGEND}"]
+    foot = [""]
+    if not presence.started:
+        foot += [START_KEYS, STARTS_ITSELF] if host else [WAITING_HOST + ".", BACK]
+    else:
+        foot.append(BACK)
+    room = height - len(lines) - len(foot) - 1
+    rows = [
+        row for line in said for row in textwrap.wrap(line, width, subsequent_indent="  ") or [""]
+    ]
+    if rows and room > 0:
+        lines += ["", "Lately:", *rows[-max(room - 1, 0) :]] if room > 1 else []
+    return [line[:width] for line in lines + foot][:height]
