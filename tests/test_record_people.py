@@ -213,6 +213,12 @@ def test_stats_name_the_last_games_and_the_filters() -> None:
     status, out, err = run_stats(False, "Cy")
     assert status == 1 and out == ""
     assert err == "mille: --stats: no game of Cy in the record\n"
+    status, out, err = run_stats(False, "jo")
+    assert status == 1 and out == ""
+    assert err == (
+        "mille: --stats: jo played no game at this machine"
+        " (the games against them: --stats --people jo)\n"
+    )
 
 
 def test_the_stats_options_are_read_and_go_alone() -> None:

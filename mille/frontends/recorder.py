@@ -476,7 +476,19 @@ def show_stats(
         games = "game" if damaged == 1 else "games"
         print(f"mille: the record: {damaged} {games} could not be read (left out)", file=sys.stderr)
     if name is not None and not found["people"]:
-        print(f"mille: --stats: no game of {_name(name)} in the record", file=sys.stderr)
+        met = any(
+            seat.name is not None and record.fold(seat.name) == record.fold(name)
+            for game in history
+            for seat in game.seats
+        )
+        if met:  # a person played against, not at this machine
+            print(
+                f"mille: --stats: {_name(name)} played no game at this machine"
+                f" (the games against them: --stats --people {_name(name)})",
+                file=sys.stderr,
+            )
+        else:
+            print(f"mille: --stats: no game of {_name(name)} in the record", file=sys.stderr)
         return 1
     if as_json:
         return _write(json_text({"record": where} | found) + "\n")
