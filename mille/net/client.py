@@ -19,6 +19,7 @@ import time
 from ..engine.moves import Event
 from ..engine.table import Table
 from ..engine.view import SeatView
+from ..game.limits import say_text
 from ..storage.seatfile import SeatFile, SeatFileError
 from ..storage.shapes import event_from_dict, table_from_view
 from .wire import (
@@ -46,6 +47,10 @@ GONE = "mille: the host went away"
 NOT_WELCOMED = "mille: the host closed the connection without a word (a host with TLS wants --cert)"
 
 
+HUNG_UP = (
+    "the host hung up at once (too many connections from your address, or it is busy: "
+    "try again in a minute)"
+)
 WAIT_FOR_HOST = 300.0  # seconds a joiner waits for a host that is not listening yet
 RETRY_EVERY = 0.5  # seconds between two tries meanwhile
 
@@ -60,8 +65,11 @@ def failure_reason(exc: OSError) -> str:
     if isinstance(exc, ssl.SSLCertVerificationError):
         return "the host's certificate did not verify (is --cert a copy of the host's own?)"
     if isinstance(exc, ssl.SSLError):
+        if exc.reason == "WRONG_VERSION_NUMBER":  # what came back was no TLS
+            return "the host does not use TLS (join without --cert)"
         return f"TLS failed: {exc.reason or exc}"
-    return os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
+    reason = os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
+    return reason or HUNG_UP  # (a TLS handshake cut short says nothing)
 
 
 def address_text(address: str, port: int) -> str:
@@ -234,6 +242,13 @@ def said_line(message: dict[str, Any], me: int) -> str | None:
         return None
     who = "You" if seat == me else shown(message.get("name", ""), NAME_SHOWN)
     return f"{who} {'say' if seat == me else 'says'}: {shown(text, 200)}"
+
+
+def say_message(text: str) -> dict[str, Any] | None:
+    """The ``say`` message for a chat line typed, cut as the host cuts it
+    (``limits.say_text``); None if nothing is left to say."""
+    line = say_text(text)
+    return {"type": "say", "text": line} if line else None
 
 
 def name_refused(welcome: dict[str, Any]) -> str:

@@ -169,8 +169,9 @@ class Feed:
 
     def say(self, seat: int, text: str) -> None:
         """A chat line, kept with the hand's log (the save keeps it); it
-        changes nothing else: no version, no view."""
-        self.session.chat.append((len(self.session.log), seat, text))
+        changes nothing else: no version, no view.  ``ValueError`` if a
+        save could not keep it (``Session.say``)."""
+        self.session.say(seat, text)
         if self.ops is not None:  # the worker's replica saves: it keeps it too
             self.ops.append(f"{SAY_OP}{seat}:{text}")
 
@@ -188,7 +189,7 @@ class Feed:
         """Call the person at ``seat`` ``name`` if a person may be called so
         (``check_name``) and nobody else at the table is; why not, if not
         (None: named so, or no name given)."""
-        from ..game.session import BadName, check_name
+        from ..game.limits import BadName, check_name, name_key
 
         people = self.session.people
         if not isinstance(name, str):
@@ -197,8 +198,8 @@ class Feed:
             name = check_name(name.strip())
         except BadName as exc:
             return str(exc)
-        taken = {other.casefold() for s, other in people.items() if s != seat}
-        if name.casefold() in taken:
+        taken = {name_key(other) for s, other in people.items() if s != seat}
+        if name_key(name) in taken:
             return f"{name!r} is taken at this table"
         if people.get(seat) != name:
             people[seat] = name

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from ..engine.moves import IllegalMove
 from ..engine.text import escape, shorten
-from ..storage.shapes import MAX_SAY
+from ..game.limits import SAY_BURST, SAY_WINDOW, name_key, say_text
 from .seats import Feed, keep, save, saved_bytes
 from .wire import (
     BAD_MESSAGE,
@@ -55,7 +55,6 @@ from .wire import (
     HOST_GONE,
     IDLE_DEADLINE,
     MAX_LINE,
-    MAX_NAME,
     MESSAGES,
     NOT_HOST,
     PING_EVERY,
@@ -104,9 +103,11 @@ MAX_PER_ADDRESS = 32  # connections open at once from one address
 MAX_DESCRIPTORS = 1 << 16  # the soft limit asked for where the hard one has none
 MAX_UNSEATED = 256  # connections open at once that have no seat yet, from all addresses
 MAX_ADDRESSES = 10000  # addresses whose failures are remembered
-SAY_BURST = 5  # chat lines one connection may say in SAY_WINDOW seconds
-SAY_WINDOW = 10.0
-MAX_CHAT_KEPT = 50  # the last chat lines the table keeps
+COMEBACKS = 10  # times a seat may come back (its token) at once, then ...
+COMEBACK_EVERY = 2.0  # ... once every this many seconds (a comeback waits its turn)
+ADDRESS_COMEBACKS = 40  # the same for all the seats of one address
+ADDRESS_COMEBACK_EVERY = 0.5
+COMEBACK_WAIT = 8.0  # the longest a comeback waits; past it it is refused (too-many-tries)
 SWITCH = 0.0005  # seconds a thread holds the interpreter before the others may run
 
 
@@ -116,12 +117,32 @@ def new_code() -> str:
 
 
 def clean_name(name: Any, seat: int) -> str:
-    """A player's name as the table keeps it: a string, at most
-    ``MAX_NAME`` characters, control characters escaped; ``Seat N`` if
-    none."""
+    """A player's name as the table shows it: the session's (checked by
+    ``limits.check_name``), control characters escaped; ``Seat N`` if none."""
     if not isinstance(name, str) or not name.strip():
         return f"Seat {seat}"
-    return shorten(escape(name.strip()), MAX_NAME)
+    return escape(name.strip())
+
+
+@dataclass
+class Pace:
+    """At most ``burst`` at once, then one every ``every`` seconds, each
+    waiting its turn up to ``most`` seconds (a cell rate: ``due`` is when
+    the next would come if they came evenly)."""
+
+    burst: int
+    every: float
+    most: float
+    due: float = 0.0
+
+    def reserve(self, now: float) -> float | None:
+        """How long one more must wait for its turn (taken now), None if
+        longer than ``most`` (and nothing is taken)."""
+        when = max(now, self.due - (self.burst - 1) * self.every)
+        if when - now > self.most:
+            return None
+        self.due = max(self.due, when) + self.every
+        return when - now
 
 
 @dataclass
@@ -141,6 +162,11 @@ class Limits:
     fail_window: float = FAIL_WINDOW
     per_address: int = MAX_PER_ADDRESS
     unseated: int = MAX_UNSEATED
+    comebacks: int = COMEBACKS
+    comeback_every: float = COMEBACK_EVERY
+    address_comebacks: int = ADDRESS_COMEBACKS
+    address_comeback_every: float = ADDRESS_COMEBACK_EVERY
+    comeback_wait: float = COMEBACK_WAIT
 
 
 @dataclass(eq=False)
@@ -157,6 +183,9 @@ class Seat:
     stand_in: bool = False  # a computer plays it while the person is away
     timer: asyncio.TimerHandle | None = None
     left: bool = False  # the person said bye (rather than dropped)
+    # when its chat lines were said: the seat's, however often it comes back
+    said: deque[float] = field(default_factory=deque)
+    comebacks: Pace | None = None  # its comebacks' pace (made at the first)
 
 
 @dataclass(eq=False)
@@ -174,7 +203,6 @@ class Connection:
     closed: bool = False
     tokens: float = 0.0
     refilled: float = field(default_factory=time.monotonic)
-    said: deque[float] = field(default_factory=deque)  # when its chat lines were said
     said_bye: bool = False  # the client left (bye), rather than dropped
 
     def send(self, message: dict[str, Any]) -> None:
@@ -271,7 +299,6 @@ class Host:
         self.join = ""  # the command that joins this table (the host's, for every seat)
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
-        self.chat: list[dict[str, Any]] = []  # the last chat lines said
         self.updates = 0  # updates sent (the bench counts them)
 
     # ----- seats ----------------------------------------------------------------------
@@ -282,9 +309,9 @@ class Host:
         person), else the first the host left unnamed, else the first."""
         free = [s for s in self.seats if s.person and s.token is None]
         if isinstance(name, str):
-            wanted = name.strip().casefold()
+            wanted = name_key(name.strip())
             for seat in free:
-                if seat.name.casefold() == wanted:
+                if name_key(seat.name) == wanted:
                     return seat
         unnamed = [s for s in free if not self.feed.named(s.number)]
         chosen = unnamed or free
@@ -295,9 +322,9 @@ class Host:
         taken, and if one of them is ``name``'s and its person is away, how
         that person comes back (their seat file: a name alone would give
         anyone their hand)."""
-        wanted = name.strip().casefold() if isinstance(name, str) else None
+        wanted = name_key(name.strip()) if isinstance(name, str) else None
         for seat in self.seats:
-            if seat.person and seat.conn is None and seat.name.casefold() == wanted:
+            if seat.person and seat.conn is None and name_key(seat.name) == wanted:
                 return (
                     f"every person seat is taken; {seat.name}'s waits for the person who sat "
                     "there: the same mille --join on their machine takes it back"
@@ -310,7 +337,7 @@ class Host:
         if not isinstance(name, str):
             return None
         if self.feed.named(seat.number):
-            if name.strip().casefold() == seat.name.casefold():
+            if name_key(name.strip()) == name_key(seat.name):
                 return None
             return f"the host named this seat {seat.name}"
         reason = self.feed.name_seat(seat.number, name)
@@ -517,27 +544,28 @@ class Host:
         self.moved([])
 
     def say(self, conn: Connection, message: dict[str, Any]) -> None:
-        """A chat line from ``conn``'s person to every seat: escaped, at
-        most ``MAX_SAY`` characters, ``SAY_BURST`` lines in ``SAY_WINDOW``
-        seconds; it carries no game data."""
+        """A chat line from ``conn``'s person to every seat, as
+        ``limits.say_text`` makes it (escaped, cut), ``SAY_BURST`` lines
+        in ``SAY_WINDOW`` seconds a seat; it carries no game data, and is
+        kept with the hand's log only if a save can keep it."""
         seat = conn.seat
         assert seat is not None
-        text = read_field(message, "text", str)
-        text = shorten(escape(" ".join(text.split())), MAX_SAY)
+        text = say_text(read_field(message, "text", str))
         if not text:
             return
         now = time.monotonic()
-        said = conn.said
+        said = seat.said
         while said and now - said[0] > SAY_WINDOW:
             said.popleft()
         if len(said) >= SAY_BURST:
             conn.send(error(TOO_FAST, "too many chat lines: wait a few seconds"))
             return
+        try:
+            self.feed.say(seat.number, text)
+        except ValueError as exc:  # (never, as say_text makes it: refused at the door)
+            raise ProtocolError(BAD_MESSAGE, f"bad message: {exc}") from None
         said.append(now)
-        self.feed.say(seat.number, text)
         line = {"type": "said", "seat": seat.number, "name": seat.name, "text": text}
-        self.chat.append(line)
-        del self.chat[:-MAX_CHAT_KEPT]
         for other in self.connections():
             other.send(line)
 
@@ -719,6 +747,7 @@ class Server:
         # the connections without a seat yet, by address, oldest first
         self.unseated: dict[str, deque[Connection]] = {}
         self.unseated_count = 0
+        self.comebacks: dict[str, Pace] = {}  # the comebacks' pace by address
         self.evicted = 0  # unseated connections cut to let another in (the flood test counts)
 
     def add(self, host: Host) -> Host:
@@ -794,6 +823,29 @@ class Server:
         if slowed > 0:
             await asyncio.sleep(min(limits.fail_delay * 2 ** (slowed - 1), limits.max_fail_delay))
         raise ProtocolError(code)
+
+    async def _come_back(self, conn: Connection, seat: Seat) -> None:
+        """A seat taken back with its token waits its turn: each seat,
+        and each address, comes back at a pace (``Limits.comebacks``),
+        so that coming back again and again floods nobody with who is
+        here; one that would wait too long is refused."""
+        limits = self.limits
+        now = time.monotonic()
+        if seat.comebacks is None:
+            seat.comebacks = Pace(limits.comebacks, limits.comeback_every, limits.comeback_wait)
+        pace = self.comebacks.get(conn.address)
+        if pace is None:
+            if len(self.comebacks) >= MAX_ADDRESSES:
+                self.comebacks.pop(next(iter(self.comebacks)))
+            pace = self.comebacks[conn.address] = Pace(
+                limits.address_comebacks, limits.address_comeback_every, limits.comeback_wait
+            )
+        waits = (seat.comebacks.reserve(now), pace.reserve(now))
+        if None in waits:
+            raise ProtocolError(TOO_MANY, "this seat came back too often: wait a minute")
+        wait = max(w for w in waits if w is not None)
+        if wait > 0:
+            await asyncio.sleep(wait)
 
     # ----- connections without a seat ----------------------------------------------------
 
@@ -973,6 +1025,9 @@ class Server:
             if seat is None:
                 await self._failed(conn, WRONG_TOKEN)
                 return
+            await self._come_back(conn, seat)
+            if table.over:
+                raise ProtocolError(TABLE_OVER)
             version = hello.get("version")
             if isinstance(version, int) and not isinstance(version, bool) and version >= 0:
                 conn.sent_version = version

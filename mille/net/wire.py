@@ -40,7 +40,6 @@ FIRST_DEADLINE = 10.0  # seconds to send the first message (hello)
 IDLE_DEADLINE = 60.0  # seconds without any message before the host hangs up
 PING_EVERY = 15.0  # the host pings an idle connection this often
 SEND_QUEUE = 256  # messages waiting to be sent; a client that falls further behind is cut
-MAX_NAME = 20  # characters of a player's name
 CODE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed
 CODE_LENGTH = 12  # about 59 bits: not guessed, even without the slowing down
 

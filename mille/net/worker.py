@@ -161,7 +161,7 @@ def apply_op(session: Session, op: str) -> None:
         session.computers[seat].choose(SeatView(session.table, seat))
     elif op.startswith(SAY_OP):  # a chat line, kept with the hand's log
         said_by, text = op[1:].split(":", 1)
-        session.chat.append((len(session.log), int(said_by), text))
+        session.say(int(said_by), text)
     elif op.startswith(NAME_OP):  # a person seat named (a joiner's --name)
         named, name = op[1:].split(NAME_OP, 1)
         session.people[int(named)] = name
