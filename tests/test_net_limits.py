@@ -40,8 +40,9 @@ from mille.game.limits import (
 from mille.game.session import Session
 from mille.net.bot import Bot
 from mille.net.client import HUNG_UP, Client, failure_reason, say_message
+from mille.net.connection import COMEBACK_EVERY, COMEBACKS
 from mille.net.seats import Feed
-from mille.net.server import COMEBACK_EVERY, COMEBACKS, Host, Limits, Server
+from mille.net.server import Host, Limits, Server
 from mille.storage import savefile
 
 CODE = "abcdefghjkmn"

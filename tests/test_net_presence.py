@@ -18,9 +18,10 @@ import pytest
 from mille.engine.describe import describe
 from mille.engine.moves import PICK
 from mille.engine.rules import find_rules
+from mille.game.limits import SAY_BURST
 from mille.game.session import Session
 from mille.net.seats import Feed
-from mille.net.server import SAY_BURST, Host, Limits, Server
+from mille.net.server import Host, Limits, Server
 from mille.net.wire import PROTOCOL, encode
 from mille.storage.savefile import SaveError, load_session, save_session
 

@@ -171,17 +171,28 @@ class Session:
         seat = self.table.current_player
         return seat is not None and seat not in self.computers
 
-    def play(self, move: Move) -> Outcome:
+    def play(self, move: Move, *, stand_in: bool = False) -> Outcome:
         """Make ``move`` for whoever must decide; ``IllegalMove`` if refused.
 
         Every computer sees the outcome.  A question the move puts to a
         computer (``Extension?``, ``Coup Fourre?``) is answered here, so a
         front end never finds one pending, and so is a person's ``Coup
         Fourre?`` where it is called for them (:attr:`calls_coup`).
+        ``stand_in``: a computer made the move for the seat's person, who
+        is away (a network table's, :meth:`stand_in`); the log credits it
+        to the computer (``Event.stand_in``) on every screen and in the save.
         """
-        outcome = self._apply(move)
+        outcome = self._apply(move, stand_in)
         self.settle()
         return outcome
+
+    def stand_in(self, seat: int, seed: int) -> Player:
+        """A computer to play ``seat`` while its person is away, at the
+        table's level, shown the hand as it is now (its moves are made with
+        ``play(move, stand_in=True)``)."""
+        player = make_computer(self.rules, seat, random.Random(seed), self.level)
+        player.start_hand(self.view(seat))
+        return player
 
     def settle(self) -> None:
         """Answer the question pending if nobody is to be asked it: a
@@ -197,12 +208,15 @@ class Session:
             else:
                 return
 
-    def _apply(self, move: Move) -> Outcome:
+    def _apply(self, move: Move, stand_in: bool = False) -> Outcome:
+        """Make ``move`` as made (no question answered): logged, and
+        watched by the computers (a replica of the game, ``net.worker``,
+        is told each move so, the answers being moves of their own)."""
         table = self.table
         phase = table.phase
         outcome = table.apply(move)
         mileage = table.tableaux[table.side_index(outcome.seat)].mileage
-        self.log.append(Event(outcome, tuple(table.notices), phase, mileage))
+        self.log.append(Event(outcome, tuple(table.notices), phase, mileage, stand_in))
         for seat, computer in self.computers.items():
             view = self.view(seat)
             seen = view.seen(outcome, phase)

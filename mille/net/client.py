@@ -35,6 +35,7 @@ from .wire import (
     encode,
     shown,
 )
+from .wire import hello as wire_hello
 
 NAME_SHOWN = 24  # the most of a name from the host shown
 
@@ -442,4 +443,4 @@ def resume_hello(seat_file: SeatFile, hello: dict[str, Any]) -> dict[str, Any]:
         return hello
     if token is None:
         return hello
-    return {"type": "hello", "protocol": PROTOCOL, "code": hello["code"], "token": token}
+    return wire_hello(hello["code"], token=token)

@@ -7,8 +7,10 @@ Both ends use this module; it has no I/O.
 b'{"type":"ping"}\\n'
 >>> decode(b'{"type": "ping"}\\n')
 {'type': 'ping'}
->>> parse_move("U3>2"), move_text(parse_move("DP"))
+>>> parse_move("U3>2"), str(parse_move("DP"))
 (Use(slot=3, target=2), 'DP')
+>>> hello("k4mxq7hzp2wd", name="Ann")
+{'type': 'hello', 'protocol': 1, 'code': 'k4mxq7hzp2wd', 'name': 'Ann'}
 >>> parse_move("X")
 Traceback (most recent call last):
 ...
@@ -128,6 +130,21 @@ def field(message: dict[str, Any], key: str, kind: type) -> Any:
     return value
 
 
+def hello(
+    code: str, *, name: str | None = None, token: str | None = None, version: int | None = None
+) -> dict[str, Any]:
+    """The first message: to take a free seat (``name``), or to come back
+    to a seat (its ``token``, and the last ``version`` seen if known)."""
+    message: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL, "code": code}
+    if token is not None:
+        message["token"] = token
+        if version is not None:
+            message["version"] = version
+    elif name is not None:
+        message["name"] = name
+    return message
+
+
 def error(code: str, message: str | None = None) -> dict[str, Any]:
     """The error message for ``code`` (its usual line unless ``message``)."""
     return {
@@ -170,6 +187,10 @@ def parse_move(text: Any) -> Move:
     return move
 
 
-def move_text(move: Move) -> str:
-    """The text of ``move`` (what :func:`parse_move` reads)."""
-    return str(move)
+def json_text(value: Any) -> str:
+    """A value from a client, quoted for an error line (short, escaped)."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = "?"
+    return escape(shorten(text, 30))
