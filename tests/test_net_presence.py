@@ -125,8 +125,9 @@ def test_the_waiting_room_starts_when_every_person_is_here() -> None:
         seats = await hal.kind("seats")
         assert seats["started"] is False and seats["waiting_for"] is None
         assert [row["status"] for row in seats["seats"]] == ["here", "free", "computer"]
-        await asyncio.sleep(0.3)  # nothing is played before the start (a computer's turn or not)
-        assert session.log == [] and not host.started
+        hal.send({"type": "ping"})  # answered after the table woke to Hal's coming and slept again
+        await hal.kind("pong")
+        assert session.log == [] and not host.started  # nothing is played before the start
         ann = await connect(port, name="Ann")
         await ann.kind("seats", started=True)
         started = await hal.kind("seats", started=True)
