@@ -24,6 +24,7 @@ from mille.net.bot import Bot
 from mille.net.server import Host, Limits, Server
 from mille.storage.shapes import event_to_dict
 from mille.storage.shapes import view_to_dict as view_dict
+from support.hidden import shuffled_hidden
 
 TIMEOUT = 120.0  # seconds a whole game may take (it takes a few)
 
@@ -54,25 +55,6 @@ def visible_now(table: Table, seat: int) -> set[str]:
     for tab in table.tableaux:
         cards += tab.cards() + tab.record + tab.problems + tab.saved
     return {ALL_NAMES[c] for c in cards}
-
-
-def shuffled_hidden(table: Table, seat: int, rng: random.Random) -> Table:
-    """A copy of ``table`` with the cards ``seat`` cannot see (the other
-    hands' and the deck's) dealt again at random into the same places,
-    and another reshuffle seed."""
-    other = table.copy()
-    places: list[tuple[list[int], int]] = []
-    for who, hand in enumerate(other.hands):
-        if who != seat:
-            places += [(hand, slot) for slot, card in enumerate(hand) if card != NO_CARD]
-    places += [(other.deck, index) for index in range(len(other.deck))]
-    cards = [where[index] for where, index in places]
-    rng.shuffle(cards)
-    for (where, index), card in zip(places, cards):
-        where[index] = card
-    other.seed = rng.randrange(2**32)
-    other.notices = list(table.notices)  # a copy starts with none
-    return other
 
 
 class Watch:
