@@ -212,6 +212,11 @@ def test_a_hand_keeps_its_last_chat_lines() -> None:
     assert session.chat[0][2].startswith("line 50 ")
     again = saves_and_loads(session)
     assert len(again.chat) == CHAT_KEPT
+    widest = "\U000e0100" * SAY_CHARACTERS  # the most bytes a chat line takes in a save
+    assert check_say(widest) is None
+    for _ in range(CHAT_KEPT):
+        feed.say(2, widest)
+    assert len(savefile.dumps(session)) < 1 << 20  # far below the 4 MiB a save may hold
     data = json.loads(savefile.dumps(session))
     data["log"] = [{"seat": 1, "say": f"old {n}"} for n in range(CHAT_KEPT + 7)]
     old = savefile.loads(json.dumps(data))
@@ -350,6 +355,8 @@ MESSAGES = st.one_of(
             {"type": "say", "text": 5},
             {"type": "what"},
             "comeback",
+            "play",
+            "play",
         ]
     ),
 )
@@ -376,6 +383,13 @@ def test_any_sequence_of_messages_leaves_a_game_that_saves_and_loads_back(
             if message == "comeback":
                 lines[seat].close()
                 lines[seat] = await Raw.hello(port, token=tokens[seat])
+            elif message == "play":  # a legal move, if the seat has one (chat falls among moves)
+                legal = host.feed.snapshot(seat)["legal"]
+                version = host.feed.version(seat)
+                if legal:
+                    lines[seat].send({"type": "move", "version": version, "move": legal[0]})
+                    lines[seat].send({"type": "ping"})
+                    await lines[seat].until("pong")
             elif isinstance(message, dict) and message.get("type") == "move":
                 version = host.feed.version(seat)
                 lines[seat].send(message | {"version": version})

@@ -122,6 +122,7 @@ class Host:
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
         self.updates = 0  # updates sent (the bench counts them)
+        self.last_waiting: int | None = None  # whom the table waited for, as last told
 
     # ----- seats ----------------------------------------------------------------------
 
@@ -317,8 +318,8 @@ class Host:
 
     def broadcast_waiting(self) -> None:
         waiting = self.waiting_for()
-        if waiting != getattr(self, "_last_waiting", None):
-            self._last_waiting = waiting
+        if waiting != self.last_waiting:
+            self.last_waiting = waiting
             self.broadcast_seats()
 
     # ----- moves ----------------------------------------------------------------------
