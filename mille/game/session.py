@@ -171,25 +171,31 @@ class Session:
         seat = self.table.current_player
         return seat is not None and seat not in self.computers
 
-    def play(self, move: Move, *, stand_in: bool = False) -> Outcome:
+    def play(self, move: Move) -> Outcome:
         """Make ``move`` for whoever must decide; ``IllegalMove`` if refused.
 
         Every computer sees the outcome.  A question the move puts to a
         computer (``Extension?``, ``Coup Fourre?``) is answered here, so a
         front end never finds one pending, and so is a person's ``Coup
         Fourre?`` where it is called for them (:attr:`calls_coup`).
-        ``stand_in``: a computer made the move for the seat's person, who
-        is away (a network table's, :meth:`stand_in`); the log credits it
-        to the computer (``Event.stand_in``) on every screen and in the save.
         """
-        outcome = self._apply(move, stand_in)
+        outcome = self._apply(move)
+        self.settle()
+        return outcome
+
+    def play_stand_in(self, move: Move) -> Outcome:
+        """:meth:`play` ``move``, chosen by a computer for the seat's
+        person, who is away (a network table's, :meth:`stand_in`): the log
+        credits it to the computer (``Event.stand_in``) on every screen and
+        in the save."""
+        outcome = self._apply(move, stand_in=True)
         self.settle()
         return outcome
 
     def stand_in(self, seat: int, seed: int) -> Player:
         """A computer to play ``seat`` while its person is away, at the
-        table's level, shown the hand as it is now (its moves are made with
-        ``play(move, stand_in=True)``)."""
+        table's level, shown the hand as it is now (its moves are made by
+        :meth:`play_stand_in`)."""
         player = make_computer(self.rules, seat, random.Random(seed), self.level)
         player.start_hand(self.view(seat))
         return player

@@ -8,8 +8,8 @@ and hands each seated connection's messages to :meth:`Host.handle`:
 one handler a kind, ``HANDLERS``).  A person who drops keeps the seat: a
 computer plays it after ``grace`` seconds, until the person comes back
 with the token; the others are told who is away (``seats``), and a move a
-computer makes for an absent person is marked so (``Session.play(move,
-stand_in=True)``).
+computer makes for an absent person is marked so
+(``Session.play_stand_in``).
 
 A table may open as a waiting room: nothing is played until the host
 starts it or every person seat is taken; each seat still free is then

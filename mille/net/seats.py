@@ -242,12 +242,13 @@ class Feed:
         put to them: the question waits for the worker like any decision,
         and saves are made from the replica."""
         session = self.session
+        play = session.play_stand_in if stand_in else session.play
         if self.ops is None:
-            session.play(move, stand_in=stand_in)
+            play(move)
             return
         computers, session.computers = session.computers, {}
         try:
-            session.play(move, stand_in=stand_in)
+            play(move)
         finally:
             session.computers = computers
 
