@@ -19,7 +19,7 @@ from mille.engine.rules import find_rules
 from mille.engine.table import Table
 from mille.engine.view import SeatView
 from mille.game.session import Session
-from mille.net import server as server_module
+from mille.net import connection as connection_module
 from mille.net.bot import Bot
 from mille.net.server import Host, Limits, Server
 from mille.storage.shapes import event_to_dict
@@ -115,9 +115,9 @@ def _move(text: str) -> Any:
 
 def watched(monkeypatch: pytest.MonkeyPatch, watch: Watch) -> None:
     """Every update goes through ``watch.check`` as it is sent."""
-    send = server_module.Connection.send
+    send = connection_module.Connection.send
 
-    def checked(conn: server_module.Connection, message: dict[str, Any]) -> None:
+    def checked(conn: connection_module.Connection, message: dict[str, Any]) -> None:
         if message.get("type") == "update" and conn.seat is not None:
             try:
                 watch.check(conn.seat.number, message)
@@ -126,7 +126,7 @@ def watched(monkeypatch: pytest.MonkeyPatch, watch: Watch) -> None:
                 watch.failed.set()
         send(conn, message)
 
-    monkeypatch.setattr(server_module.Connection, "send", checked)
+    monkeypatch.setattr(connection_module.Connection, "send", checked)
 
 
 async def play(session: Session, people: list[int], watch: Watch | None = None) -> list[Bot]:
