@@ -68,6 +68,7 @@ from mille.players.computer import (
     BsdComputer,
     ComputerError,
 )
+from support.hidden import shuffled_hidden
 
 HUMAN, COMPUTER = 0, 1  # BSD's seats: the player, the computer
 
@@ -551,14 +552,7 @@ def test_choice_ignores_hidden_cards() -> None:
     checked = 0
     for table, bot in _games(40, 21):
         twin = copy.deepcopy(bot)
-        other = table.copy()
-        hand = other.hands[HUMAN]
-        hidden = [c for c in hand if c != NO_CARD] + other.deck
-        mix.shuffle(hidden)
-        for i, c in enumerate(hand):
-            if c != NO_CARD:
-                hand[i] = hidden.pop()
-        other.deck = hidden
+        other = shuffled_hidden(table, 1 - HUMAN, mix)
         assert choose(copy.deepcopy(bot), table) == choose(twin, other)
         checked += 1
     assert checked > 1000

@@ -49,6 +49,7 @@ from mille.players.search import Sampler, distinct_moves, game_chance, standard_
 from mille.selfplay import PLAYERS, play_hands
 from support.builders import build as build_bsd
 from support.builders import player, watched
+from support.hidden import shuffled_hidden
 
 # (no time cap: the same stream gives the same choice on a busy machine too)
 QUICK = Budget(moves=100, worlds=2, seconds=None)  # a few playouts a decision: legal, not strong
@@ -244,27 +245,6 @@ def test_plays_the_finish_against_a_threat() -> None:
 # ----- what it may see -----------------------------------------------------------------
 
 
-def _hide(table: Table, seat: int, rng: random.Random) -> Table:
-    """The same table as ``seat`` sees it, the hidden cards (deck and other
-    hands) dealt again at random, the reshuffle seed changed too."""
-    other = table.copy()
-    unseen = other.deck[:]
-    for s, hand in enumerate(other.hands):
-        if s != seat:
-            unseen += [c for c in hand if c != NO_CARD]
-    rng.shuffle(unseen)
-    for s, hand in enumerate(other.hands):
-        if s != seat:
-            for i, card in enumerate(hand):
-                if card != NO_CARD:
-                    hand[i] = unseen.pop()
-    other.deck = unseen
-    if other.rules.reshuffle:
-        other.seed = rng.getrandbits(32)
-    other.validate()
-    return other
-
-
 HIDDEN_CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("bsd", {}),
     ("classic", dict(players=3)),
@@ -297,7 +277,7 @@ def test_hidden_cards_do_not_change_its_choice(preset: str, options: dict[str, A
             choices = []
             for _ in range(2):
                 bot.rng.setstate(state)
-                choices.append(choose(bot, _hide(table, 0, rng)))
+                choices.append(choose(bot, shuffled_hidden(table, 0, rng)))
             bot.rng.setstate(state)
             move = choose(bot, table)
             assert choices == [move, move]

@@ -46,6 +46,7 @@ from mille.players.base import choose, observe, start_hand
 from mille.players.heuristic import Heuristic, HeuristicError
 from mille.players.registry import make_computer
 from mille.selfplay import play_hands
+from support.hidden import shuffled_hidden
 
 
 def layouts(rules: Rules, other: str) -> list[tuple[list[str], set[int]]]:
@@ -153,24 +154,6 @@ def _visible(table: Table, seat: int) -> list[int]:
     return counts
 
 
-def _hide(table: Table, seat: int, rng: random.Random) -> Table:
-    """The same table as ``seat`` sees it, with the unseen cards (deck and
-    other hands) dealt again at random."""
-    other = table.copy()
-    unseen = other.deck[:]
-    for s, hand in enumerate(other.hands):
-        if s != seat:
-            unseen += [c for c in hand if c != NO_CARD]
-    rng.shuffle(unseen)
-    for s, hand in enumerate(other.hands):
-        if s != seat:
-            for i, card in enumerate(hand):
-                if card != NO_CARD:
-                    hand[i] = unseen.pop()
-    other.deck = unseen
-    return other
-
-
 @pytest.mark.parametrize(
     "preset, options",
     MEMORY_CONFIGS,
@@ -195,7 +178,7 @@ def test_memory_counts_what_is_in_view_and_ignores_the_hidden(
             bot = bots[seat]
             # the choice does not depend on the deck's order or other hands
             state = bot.rng.getstate()
-            hidden = _hide(table, seat, rng)
+            hidden = shuffled_hidden(table, seat, rng)
             bot.rng.setstate(state)
             other = choose(bot, hidden)
             bot.rng.setstate(state)

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 import mille
-from mille.engine.cards import NO_CARD
 from mille.engine.rules import find_rules
 from mille.engine.table import OVER, PICK, PLAYING, Table
 from mille.engine.view import SeatView
@@ -30,6 +29,7 @@ from mille.players.learned import (
     model_from_dict,
 )
 from mille.players.registry import kind_of, make_player
+from support.hidden import shuffled_hidden
 
 PACKAGE = Path(mille.__file__).parent
 ROOT = PACKAGE.parent
@@ -69,22 +69,6 @@ def decisions(
                 seen = v.seen(outcome, phase)
                 if seen is not None:
                     p.observe(v, seen)
-
-
-def shuffled_hidden(table: Table, seat: int, rng: random.Random) -> Table:
-    """The same table as ``seat`` sees it, the cards it cannot see shuffled
-    between the other hands and the deck."""
-    view = SeatView(table, seat)
-    hidden = [c for other, hand in enumerate(table.hands) if other != seat for c in hand]
-    hidden = [c for c in hidden if c != NO_CARD] + table.deck
-    rng.shuffle(hidden)
-    hands: list[list[int]] = []
-    for other, hand in enumerate(table.hands):
-        count = 0 if other == seat else sum(c != NO_CARD for c in hand)
-        hands.append([hidden.pop() for _ in range(count)])
-    world = view.world(hands, hidden)
-    assert world.hands[seat] == table.hands[seat]
-    return world
 
 
 @pytest.mark.parametrize("name,seats,teams", PRESETS)

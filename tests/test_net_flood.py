@@ -99,7 +99,10 @@ def test_a_newcomer_gets_in_past_the_cap_of_connections_without_a_seat() -> None
         try:
             for number in range(2, 12):  # 10 addresses, 4 silent connections each
                 await silent(port, 4, f"127.0.0.{number}")
-            await asyncio.sleep(0.2)
+            deadline = time.monotonic() + 10
+            while server.unseated_count + server.answered < 40:  # each one waiting, or cut
+                assert time.monotonic() < deadline, server.unseated_count
+                await asyncio.sleep(0.01)
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
             writer.write(encode({"type": "hello", "protocol": PROTOCOL, "code": host.code}))
             answer = json.loads(await asyncio.wait_for(reader.readline(), 10))
@@ -120,6 +123,7 @@ FLOODER = textwrap.dedent(
     """
     import asyncio, json, resource, sys, time
     port, seconds = int(sys.argv[1]), float(sys.argv[2])
+    HEIGHT = 2000  # connections opened: the flood is at its height (the host's 1024 are full)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
     counts = {"opened": 0, "failed": 0, "cut": 0, "peak": 0}
@@ -135,6 +139,8 @@ FLOODER = textwrap.dedent(
                 await asyncio.sleep(0.05)
                 continue
             counts["opened"] += 1
+            if counts["opened"] == HEIGHT:
+                print("at its height", flush=True)
             held.add(writer)
             counts["peak"] = max(counts["peak"], len(held))
             try:
@@ -210,7 +216,8 @@ def test_a_host_held_to_1024_descriptors_stays_up_under_a_flood_from_60_addresse
             )
             assert flooding.stdout is not None
             assert await flooding.stdout.readline() == b"flooding\n"
-            await asyncio.sleep(4)  # the flood at its height
+            height = await asyncio.wait_for(flooding.stdout.readline(), 12)
+            assert height == b"at its height\n", height  # (before its 12 s are over)
             figures = {"seated player served": await answered(reader, writer)}
             writer.close()
             again, reader, writer, took = await hello(port, code=code, token=seated["token"])

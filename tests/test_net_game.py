@@ -19,11 +19,12 @@ from mille.engine.rules import find_rules
 from mille.engine.table import Table
 from mille.engine.view import SeatView
 from mille.game.session import Session
-from mille.net import server as server_module
+from mille.net import connection as connection_module
 from mille.net.bot import Bot
 from mille.net.server import Host, Limits, Server
 from mille.storage.shapes import event_to_dict
 from mille.storage.shapes import view_to_dict as view_dict
+from support.hidden import shuffled_hidden
 
 TIMEOUT = 120.0  # seconds a whole game may take (it takes a few)
 
@@ -54,25 +55,6 @@ def visible_now(table: Table, seat: int) -> set[str]:
     for tab in table.tableaux:
         cards += tab.cards() + tab.record + tab.problems + tab.saved
     return {ALL_NAMES[c] for c in cards}
-
-
-def shuffled_hidden(table: Table, seat: int, rng: random.Random) -> Table:
-    """A copy of ``table`` with the cards ``seat`` cannot see (the other
-    hands' and the deck's) dealt again at random into the same places,
-    and another reshuffle seed."""
-    other = table.copy()
-    places: list[tuple[list[int], int]] = []
-    for who, hand in enumerate(other.hands):
-        if who != seat:
-            places += [(hand, slot) for slot, card in enumerate(hand) if card != NO_CARD]
-    places += [(other.deck, index) for index in range(len(other.deck))]
-    cards = [where[index] for where, index in places]
-    rng.shuffle(cards)
-    for (where, index), card in zip(places, cards):
-        where[index] = card
-    other.seed = rng.randrange(2**32)
-    other.notices = list(table.notices)  # a copy starts with none
-    return other
 
 
 class Watch:
@@ -133,9 +115,9 @@ def _move(text: str) -> Any:
 
 def watched(monkeypatch: pytest.MonkeyPatch, watch: Watch) -> None:
     """Every update goes through ``watch.check`` as it is sent."""
-    send = server_module.Connection.send
+    send = connection_module.Connection.send
 
-    def checked(conn: server_module.Connection, message: dict[str, Any]) -> None:
+    def checked(conn: connection_module.Connection, message: dict[str, Any]) -> None:
         if message.get("type") == "update" and conn.seat is not None:
             try:
                 watch.check(conn.seat.number, message)
@@ -144,7 +126,7 @@ def watched(monkeypatch: pytest.MonkeyPatch, watch: Watch) -> None:
                 watch.failed.set()
         send(conn, message)
 
-    monkeypatch.setattr(server_module.Connection, "send", checked)
+    monkeypatch.setattr(connection_module.Connection, "send", checked)
 
 
 async def play(session: Session, people: list[int], watch: Watch | None = None) -> list[Bot]:

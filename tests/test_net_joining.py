@@ -273,6 +273,19 @@ def test_a_piped_join_that_plays_and_leaves_exits_0(table: Table) -> None:
 # ----- a quick rejoin takes the seat over ----------------------------------------------------
 
 
+def asleep(proc: subprocess.Popen[str]) -> bool:
+    """Whether ``proc`` sleeps now (Linux's ``/proc``: a program that
+    waits for a seat file another holds looks again every 50 ms, and
+    sleeps between two looks)."""
+    try:
+        return "nanosleep" in pathlib.Path(f"/proc/{proc.pid}/wchan").read_text()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(
+    not os.path.exists(f"/proc/{os.getpid()}/wchan"), reason="no /proc/PID/wchan to watch"
+)
 def test_a_rejoin_while_the_old_program_still_ends_takes_the_seat_over(table: Table) -> None:
     """The old ``mille --join`` still holds its seat file and its connection
     (its terminal just closed: here it is stopped), then ends a moment
@@ -287,8 +300,8 @@ def test_a_rejoin_while_the_old_program_still_ends_takes_the_seat_over(table: Ta
         table.wait_for(lambda: path.exists(), "the seat file")
         first.proc.send_signal(signal.SIGSTOP)
         second = Joiner(table.port, table.host.code)
-        time.sleep(1)  # the old program takes a moment to end
-        first.kill()
+        table.wait_for(lambda: asleep(second.proc), "the new program waiting for the seat file")
+        first.kill()  # the old program ends a moment later
         second.wait_for("You sit at seat 1.")
         assert "mille: every person seat is taken" not in second.out
         table.wait_for(lambda: table.host.seats[1].conn is not None, "seat 1 taken back")

@@ -18,9 +18,10 @@ import pytest
 from mille.engine.describe import describe
 from mille.engine.moves import PICK
 from mille.engine.rules import find_rules
+from mille.game.limits import SAY_BURST
 from mille.game.session import Session
 from mille.net.seats import Feed
-from mille.net.server import SAY_BURST, Host, Limits, Server
+from mille.net.server import Host, Limits, Server
 from mille.net.wire import PROTOCOL, encode
 from mille.storage.savefile import SaveError, load_session, save_session
 
@@ -124,8 +125,9 @@ def test_the_waiting_room_starts_when_every_person_is_here() -> None:
         seats = await hal.kind("seats")
         assert seats["started"] is False and seats["waiting_for"] is None
         assert [row["status"] for row in seats["seats"]] == ["here", "free", "computer"]
-        await asyncio.sleep(0.3)  # nothing is played before the start (a computer's turn or not)
-        assert session.log == [] and not host.started
+        hal.send({"type": "ping"})  # answered after the table woke to Hal's coming and slept again
+        await hal.kind("pong")
+        assert session.log == [] and not host.started  # nothing is played before the start
         ann = await connect(port, name="Ann")
         await ann.kind("seats", started=True)
         started = await hal.kind("seats", started=True)

@@ -93,8 +93,12 @@ class Joiner:
         )
         self.out: list[str] = []
         self.err: list[str] = []
-        for stream, lines in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
-            threading.Thread(target=self._read, args=(stream, lines), daemon=True).start()
+        self.readers = [
+            threading.Thread(target=self._read, args=(stream, lines), daemon=True)
+            for stream, lines in ((self.proc.stdout, self.out), (self.proc.stderr, self.err))
+        ]
+        for reader in self.readers:
+            reader.start()
 
     @staticmethod
     def _read(stream: Any, lines: list[str]) -> None:
@@ -115,7 +119,8 @@ class Joiner:
 
     def exit_status(self) -> int:
         status = self.proc.wait(30)
-        time.sleep(0.2)  # the readers take the last lines
+        for reader in self.readers:  # the readers take the last lines (to the end of each)
+            reader.join(10)
         return status
 
 
@@ -208,7 +213,7 @@ def test_a_corrupt_seat_file_is_one_line_and_a_new_join(
     joiner = Joiner(table.port, table.host.code)
     try:
         joiner.wait_for("You sit at seat 1.")
-        time.sleep(0.3)
+        table.wait_for(lambda: bool(joiner.err), "the line about the seat file")
         assert joiner.err == [
             f"mille: ignoring the seat file: {path} is not a seat file: {why} (joining as a new person)"
         ]

@@ -9,6 +9,7 @@ import asyncio
 import json
 import pathlib
 import time
+from typing import Any
 
 from mille.engine.rules import find_rules
 from mille.game.session import Session
@@ -23,7 +24,7 @@ from mille.net.wire import (
     encode,
     error,
 )
-from mille.net.worker import DEAL, THINK, replay
+from mille.net.worker import replay
 from mille.storage import savefile
 
 
@@ -107,7 +108,7 @@ def second_hand(seed: int, saved: pathlib.Path, kill: bool) -> list[str]:
                 assert time.monotonic() < end, "no second hand"
                 await asyncio.sleep(0.001)
             host.auto_deal = False  # this hand is the last
-            assert DEAL not in host.thinker.sent  # rebuilt from this hand's deal on
+            assert {"deal": True} not in host.thinker.sent  # rebuilt from this hand's deal on
             if kill:
                 assert host.thinker.process is not None
                 host.thinker.process.kill()
@@ -137,15 +138,15 @@ def test_a_replica_rebuilt_is_the_workers() -> None:
     played them."""
     session = Session.new(find_rules("bsd"), seed=5, humans=())
     start = savefile.dumps(session).encode("ascii")
-    ops: list[str] = []
+    ops: list[dict[str, Any]] = []
     while not session.table.hand_over:
         seat = session.table.current_player
         assert seat is not None
         move = session.computers[seat].choose(session.view(seat))
-        ops += [f"{THINK}{seat}", str(move)]
+        ops += [{"think": seat}, {"move": str(move)}]
         session._apply(move)
     session.next_hand()
-    ops.append(DEAL)
+    ops.append({"deal": True})
     rebuilt = replay(start, ops)
     assert savefile.dumps(rebuilt) == savefile.dumps(session)
 

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from mille.engine.cards import NO_CARD
 from mille.engine.rules import find_rules
-from mille.engine.table import COUP, OVER, PICK, PLAYING, Answer, Event, Outcome, Pick, Table
+from mille.engine.table import COUP, OVER, PICK, Answer, Event, Outcome, Pick
 from mille.engine.view import SeatView
 from mille.game.session import Session
+from support.hidden import shuffled_hidden
 
 CASES = [
     ("bsd", 2, {}),
@@ -67,36 +67,6 @@ def snapshot(view: SeatView) -> tuple[Any, ...]:
     )
 
 
-def shuffled(table: Table, seat: int, rng: random.Random) -> Table:
-    """``table`` with the cards hidden from ``seat`` (the other hands and
-    the deck, and the next reshuffle's seed) dealt again at random; a
-    ``Coup Fourre?`` then goes to whoever the engine would ask."""
-    t = table.copy()
-    t.notices = list(table.notices)  # (a copy starts without)
-    places = [
-        (other, slot)
-        for other, hand in enumerate(t.hands)
-        if other != seat
-        for slot, card in enumerate(hand)
-        if card != NO_CARD
-    ]
-    cards = [t.hands[o][s] for o, s in places] + t.deck
-    rng.shuffle(cards)
-    for (other, slot), card in zip(places, cards):
-        t.hands[other][slot] = card
-    t.deck = cards[len(places) :]
-    t.seed = rng.getrandbits(32)
-    if t.phase == COUP and t.offer is not None and t.asked != seat:
-        side, safety, _ = t.offer
-        rules = t.rules
-        holders = [m for m in range(side - 1, rules.players, rules.sides) if safety in t.hands[m]]
-        if holders:
-            t.asked = holders[0]
-        else:
-            t.phase, t.asked, t.offer = PLAYING, None, None
-    return t
-
-
 def hidden_variant(log: list[Event], seat: int, rng: random.Random) -> list[Event]:
     """``log`` as it might have been, all ``seat`` cannot know changed:
     another seat's draws, and whether it was asked and let a coup go."""
@@ -141,7 +111,7 @@ def test_a_seat_sees_nothing_of_the_cards_hidden_from_it(case: Any) -> None:
         steps += 1
         for seat in range(players):
             view = session.view(seat)
-            other = SeatView(shuffled(table, seat, rng), seat)
+            other = SeatView(shuffled_hidden(table, seat, rng), seat)
             assert snapshot(other) == snapshot(view), (seat, steps)
             other.world().validate()
             assert stream(view, hidden_variant(session.log, seat, rng)) == session.events(seat)

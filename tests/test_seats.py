@@ -52,6 +52,14 @@ def test_names_are_relative_to_the_seat_reading() -> None:
         ("", "a name cannot be empty"),
         ("A" * 17, "a name has at most 16 characters (a wide one counts two)"),
         ("\u5c71" * 9, "a name has at most 16 characters (a wide one counts two)"),
+        (
+            "a" + "\u0301" * 60,  # one column, 61 characters
+            "a name has at most 32 characters, taking 16 columns (a wide one counts two)",
+        ),
+        (
+            "q\u0301\u0301" * 11,
+            "a name has at most 32 characters, taking 16 columns (a wide one counts two)",
+        ),
         ("Ann,Bob", "'Ann,Bob': a name is printable, without ',' or '=' or spaces at its ends"),
         (" Ann", "' Ann': a name is printable, without ',' or '=' or spaces at its ends"),
         ("a\tb", "'a\\tb': a name is printable, without ',' or '=' or spaces at its ends"),
@@ -69,12 +77,15 @@ def test_bad_names(name: str, message: str) -> None:
 
 def test_a_name_is_measured_by_its_width_on_screen() -> None:
     """16 columns at most: 8 wide (CJK) characters, 16 letters with their
-    accents written as combining marks (32 characters)."""
+    accents written as combining marks, composed (NFC) as the limits count
+    them; 32 characters at most (a letter and a mark no character composes)."""
     from mille.engine.text import fit, shorten, width
 
     assert check_name("\u5c71\u7530\u592a\u90ce" * 2) == "\u5c71\u7530\u592a\u90ce" * 2
     accented = "e\u0301" * 16
-    assert check_name(accented) == accented and width(accented) == 16
+    assert check_name(accented) == "\u00e9" * 16 and width(accented) == 16
+    marked = "q\u0301" * 16  # no composed q with an acute: 32 characters, 16 columns
+    assert check_name(marked) == marked
     assert width("\uff21\uff22") == 4  # full-width letters: two columns each
     assert fit("\u5c71\u7530\u592a", 5) == "\u5c71\u7530" and fit("e\u0301x", 1) == "e\u0301"
     assert shorten("\u5c71" * 10, 9) == "\u5c71\u5c71\u5c71..." and shorten("abc", 3) == "abc"

@@ -17,49 +17,15 @@ from dataclasses import dataclass, field
 
 from ..engine.rules import BSD, Rules
 from ..engine.table import COUP, EXTENSION, YES, Event, Move, Outcome, Table
-from ..engine.text import width
 from ..engine.view import SeatView
 from ..players.registry import STANDARD, level_of, make_computer
+from .limits import CHAT_KEPT, check_say, normal
+from .limits import BadName as BadName  # (the names' limits live in limits)
+from .limits import check_name as check_name
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from ..players.base import Player
-
-
-NAME_MAX = 16  # columns a person's name takes on screen (a wide character two)
-_TAKEN = r"(you|partner|(partner|comp|player) \d+|team [a-z])"  # the names mille gives seats
-
-
-class BadName(ValueError):
-    """A person's name mille cannot use; ``str()`` says why."""
-
-
-def check_name(name: str) -> str:
-    """``name`` if a person may be called so: printable characters that
-    take 1 to 16 columns on screen (a wide character, as CJK's, takes two,
-    a combining mark none: ``engine.text.width``), no ``,`` or ``=`` (the
-    command line's separators), no space at either end, and not a name
-    mille gives a seat (``You``, ``Partner``, ``Comp 1``, ``Player 2``,
-    ``Team A``).
-
-    >>> check_name("Ann")
-    'Ann'
-    >>> check_name("you")
-    Traceback (most recent call last):
-    ...
-    mille.game.session.BadName: 'you' is a name mille gives a seat
-    """
-    if not name:
-        raise BadName("a name cannot be empty")
-    if len(name) > 4 * NAME_MAX or width(name) > NAME_MAX:  # (combining marks take none)
-        raise BadName(f"a name has at most {NAME_MAX} characters (a wide one counts two)")
-    if not name.isprintable() or "," in name or "=" in name or name.strip() != name:
-        raise BadName(f"{name!r}: a name is printable, without ',' or '=' or spaces at its ends")
-    import re  # (only when a name is given: not at start-up)
-
-    if re.fullmatch(_TAKEN, name, re.IGNORECASE):
-        raise BadName(f"{name!r} is a name mille gives a seat")
-    return name
 
 
 def default_name(seat: int) -> str:
@@ -97,8 +63,8 @@ class Session:
         for seat in range(self.table.rules.players):
             if seat in self.computers:
                 self.people.pop(seat, None)
-            else:
-                self.people.setdefault(seat, default_name(seat))
+            else:  # a name as the limits count it (composed: limits.normal)
+                self.people[seat] = normal(self.people.get(seat, default_name(seat)))
         self.table.ordered = tuple(sorted(self.people))  # O sorts the people's hands
 
     @classmethod
@@ -219,6 +185,23 @@ class Session:
         self.settle()
         return outcome
 
+    def play_stand_in(self, move: Move) -> Outcome:
+        """:meth:`play` ``move``, chosen by a computer for the seat's
+        person, who is away (a network table's, :meth:`stand_in`): the log
+        credits it to the computer (``Event.stand_in``) on every screen and
+        in the save."""
+        outcome = self._apply(move, stand_in=True)
+        self.settle()
+        return outcome
+
+    def stand_in(self, seat: int, seed: int) -> Player:
+        """A computer to play ``seat`` while its person is away, at the
+        table's level, shown the hand as it is now (its moves are made by
+        :meth:`play_stand_in`)."""
+        player = make_computer(self.rules, seat, random.Random(seed), self.level)
+        player.start_hand(self.view(seat))
+        return player
+
     def settle(self) -> None:
         """Answer the question pending if nobody is to be asked it: a
         computer's (its own answer), or a person's ``Coup Fourre?`` where
@@ -233,18 +216,32 @@ class Session:
             else:
                 return
 
-    def _apply(self, move: Move) -> Outcome:
+    def _apply(self, move: Move, stand_in: bool = False) -> Outcome:
+        """Make ``move`` as made (no question answered): logged, and
+        watched by the computers (a replica of the game, ``net.worker``,
+        is told each move so, the answers being moves of their own)."""
         table = self.table
         phase = table.phase
         outcome = table.apply(move)
         mileage = table.tableaux[table.side_index(outcome.seat)].mileage
-        self.log.append(Event(outcome, tuple(table.notices), phase, mileage))
+        self.log.append(Event(outcome, tuple(table.notices), phase, mileage, stand_in))
         for seat, computer in self.computers.items():
             view = self.view(seat)
             seen = view.seen(outcome, phase)
             if seen is not None:  # (a coup fourre let go is not seen)
                 computer.observe(view, seen)
         return outcome
+
+    def say(self, seat: int, text: str) -> None:
+        """A chat line said at the table (a network game's), kept with
+        the hand's log where it was said; the last ``CHAT_KEPT`` lines of
+        a hand are kept.  ``ValueError`` if a save could not keep it
+        (``limits.check_say``: the host cuts every line to fit first)."""
+        reason = check_say(text)
+        if reason is not None:
+            raise ValueError(reason)
+        self.chat.append((len(self.log), seat, text))
+        del self.chat[:-CHAT_KEPT]
 
     def computer_move(self) -> Outcome:
         """Let the computer whose turn it is make one move."""

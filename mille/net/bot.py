@@ -14,7 +14,7 @@ import asyncio
 import time
 
 from .client import Client, Remote
-from .wire import PROTOCOL, decode
+from .wire import decode, hello
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -70,14 +70,7 @@ class Bot:
         ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         await self.client.connect(address, port, ssl_context)
-        hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL, "code": code}
-        if token is None:
-            hello["name"] = self.name
-        else:
-            hello["token"] = token
-            if version is not None:
-                hello["version"] = version
-        self.client.send(hello)
+        self.client.send(hello(code, name=self.name, token=token, version=version))
 
     async def run(self) -> None:
         """Read and answer until the game is over or the host hangs up."""

@@ -19,6 +19,7 @@ import time
 from ..engine.moves import Event
 from ..engine.table import Table
 from ..engine.view import SeatView
+from ..game.limits import say_text
 from ..storage.seatfile import SeatFile, SeatFileError
 from ..storage.shapes import event_from_dict, table_from_view
 from .wire import (
@@ -34,9 +35,14 @@ from .wire import (
     encode,
     shown,
 )
+from .wire import hello as wire_hello
 
 NAME_SHOWN = 24  # the most of a name from the host shown
 
+HUNG_UP = (
+    "the host hung up at once (too many connections from your address, or it is busy: "
+    "try again in a minute)"
+)
 WAIT_FOR_HOST = 300.0  # seconds a joiner waits for a host that is not listening yet
 RETRY_EVERY = 0.5  # seconds between two tries meanwhile
 
@@ -51,8 +57,11 @@ def failure_reason(exc: OSError) -> str:
     if isinstance(exc, ssl.SSLCertVerificationError):
         return "the host's certificate did not verify (is --cert a copy of the host's own?)"
     if isinstance(exc, ssl.SSLError):
+        if exc.reason == "WRONG_VERSION_NUMBER":  # what came back was no TLS
+            return "the host does not use TLS (join without --cert)"
         return f"TLS failed: {exc.reason or exc}"
-    return os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
+    reason = os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
+    return reason or HUNG_UP  # (a TLS handshake cut short says nothing)
 
 
 def address_text(address: str, port: int) -> str:
@@ -97,6 +106,13 @@ def event_of(data: dict[str, Any], rules: Rules | None = None) -> Event | None:
         return event_from_dict(event, rules)
     except ValueError as exc:
         raise ProtocolError(BAD_MESSAGE, f"bad event from the host: {shown(exc, 200)}") from None
+
+
+def say_message(text: str) -> dict[str, Any] | None:
+    """The ``say`` message for a chat line typed, cut as the host cuts it
+    (``limits.say_text``); None if nothing is left to say."""
+    line = say_text(text)
+    return {"type": "say", "text": line} if line else None
 
 
 class Remote:
@@ -281,4 +297,4 @@ def resume_hello(seat_file: SeatFile, hello: dict[str, Any]) -> dict[str, Any]:
         return hello
     if token is None:
         return hello
-    return {"type": "hello", "protocol": PROTOCOL, "code": hello["code"], "token": token}
+    return wire_hello(hello["code"], token=token)

@@ -34,14 +34,11 @@ no version: that a seat could have made a coup fourre is its secret.
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from ..engine.cards import HAND_SLOTS, NO_CARD
 from ..engine.moves import COUP, IllegalMove, Move
 from ..engine.table import Table
 from ..engine.view import SeatView
-from ..players.registry import make_computer
 from ..storage.shapes import event_to_dict, shared_to_dict, view_to_dict
 from .wire import STALE, ProtocolError
 
@@ -52,9 +49,11 @@ if TYPE_CHECKING:
     from ..game.session import Session
     from ..players.base import Player
 
-NAME_OP = "="  # ``=SEAT=NAME`` in ``ops``: a person seat named (no name holds "=")
-SAY_OP = "#"  # ``#SEAT:TEXT`` in ``ops``: a chat line said (kept in the save's log)
-STAND_IN_OP = "!"  # before a move's text in ``ops``: a computer made it for an absent person
+# ``ops``, what a worker's replica is told (``worker.apply_op``), one JSON object each:
+# {"move": TEXT} a move made ("stand_in": true: by a computer for an absent person),
+# {"deal": true} the next hand dealt, {"seat": N, "name": NAME} a person seat named,
+# {"seat": N, "say": TEXT} a chat line said (kept in the save's log), and
+# {"think": N} the seat's computer chose a move (``worker.Thinker.think``)
 KEPT_EVENTS = 2000  # events kept per seat for a client that comes back
 
 
@@ -84,8 +83,8 @@ class Feed:
         # a move that waits for another seat's Coup Fourre? (seat, version, move)
         self.waiting: tuple[int, int, Move] | None = None
         self.stamp = 0  # changes whenever the table does
-        # the moves made (as text, "deal", a seat named), for a worker's replica, when one listens
-        self.ops: list[str] | None = None
+        # the moves made (and the rest of ``ops``), for a worker's replica, when one listens
+        self.ops: list[dict[str, Any]] | None = None
         self._shared: dict[str, Any] = {}
         self._shared_key: tuple[int, int, int] | None = None
 
@@ -134,7 +133,7 @@ class Feed:
         changed: set[int] = set()
         if self.ops is not None:
             self.ops.extend(
-                STAND_IN_OP * event.stand_in + str(event.outcome.move)
+                {"move": str(event.outcome.move)} | ({"stand_in": True} if event.stand_in else {})
                 for event in log[self._read :]
             )
         for seat in range(self.players):
@@ -169,10 +168,11 @@ class Feed:
 
     def say(self, seat: int, text: str) -> None:
         """A chat line, kept with the hand's log (the save keeps it); it
-        changes nothing else: no version, no view."""
-        self.session.chat.append((len(self.session.log), seat, text))
+        changes nothing else: no version, no view.  ``ValueError`` if a
+        save could not keep it (``Session.say``)."""
+        self.session.say(seat, text)
         if self.ops is not None:  # the worker's replica saves: it keeps it too
-            self.ops.append(f"{SAY_OP}{seat}:{text}")
+            self.ops.append({"seat": seat, "say": text})
 
     def name(self, seat: int) -> str:
         """The person at ``seat``'s name (the session's)."""
@@ -188,7 +188,7 @@ class Feed:
         """Call the person at ``seat`` ``name`` if a person may be called so
         (``check_name``) and nobody else at the table is; why not, if not
         (None: named so, or no name given)."""
-        from ..game.session import BadName, check_name
+        from ..game.limits import BadName, check_name, name_key
 
         people = self.session.people
         if not isinstance(name, str):
@@ -197,14 +197,14 @@ class Feed:
             name = check_name(name.strip())
         except BadName as exc:
             return str(exc)
-        taken = {other.casefold() for s, other in people.items() if s != seat}
-        if name.casefold() in taken:
+        taken = {name_key(other) for s, other in people.items() if s != seat}
+        if name_key(name) in taken:
             return f"{name!r} is taken at this table"
         if people.get(seat) != name:
             people[seat] = name
             self.stamp += 1  # every seat's view names it
             if self.ops is not None:  # the worker's replica, which saves, names it too
-                self.ops.append(f"{NAME_OP}{seat}{NAME_OP}{name}")
+                self.ops.append({"seat": seat, "name": name})
         return None
 
     def hand_over(self) -> bool:
@@ -234,7 +234,7 @@ class Feed:
         self._play(move)
         return self._after()
 
-    def _play(self, move: Move) -> None:
+    def _play(self, move: Move, stand_in: bool = False) -> None:
         """The session makes ``move``.  While a worker's replica holds the
         computers (``ops`` is a list), the session's own copies neither
         watch the move (the expert's watching costs the server's loop
@@ -242,12 +242,13 @@ class Feed:
         put to them: the question waits for the worker like any decision,
         and saves are made from the replica."""
         session = self.session
+        play = session.play_stand_in if stand_in else session.play
         if self.ops is None:
-            session.play(move)
+            play(move)
             return
         computers, session.computers = session.computers, {}
         try:
-            session.play(move)
+            play(move)
         finally:
             session.computers = computers
 
@@ -285,16 +286,10 @@ class Feed:
         computer (``Event.stand_in``) on every screen and in the save."""
         if self.session.table.current_player != seat:
             raise IllegalMove("not your turn")
-        log = self.session.log
-        start = len(log)
-        self._play(move)
-        if stand_in:
-            for index in range(start, len(log)):
-                if log[index].outcome.seat == seat:
-                    log[index] = replace(log[index], stand_in=True)
+        self._play(move, stand_in)
         return self._after()
 
-    def take_ops(self) -> list[str]:
+    def take_ops(self) -> list[dict[str, Any]]:
         """The moves made since the last call (see ``ops``), and forget them."""
         ops = self.ops or []
         self.ops = []
@@ -309,10 +304,7 @@ class Feed:
     def stand_in(self, seat: int, seed: int) -> Player:
         """A computer to play ``seat`` while its person is away, at the
         table's level, shown the hand as it is now."""
-        session = self.session
-        player = make_computer(session.rules, seat, random.Random(seed), session.level)
-        player.start_hand(SeatView(session.table, seat))
-        return player
+        return self.session.stand_in(seat, seed)
 
     def next_hand(self) -> list[int]:
         """Deal the next hand (the last one over); every seat is shown it."""
@@ -327,19 +319,12 @@ class Feed:
                 session.next_hand()
             finally:
                 session.computers = computers
-            self.ops.append("deal")
+            self.ops.append({"deal": True})
         self._read = 0
         self.stamp += 1
         for seat in range(self.players):
             self._show(seat, {"version": self.version(seat) + 1, "deal": True})
         return list(range(self.players))
-
-
-def hidden_places(table: Table, seat: int) -> int:
-    """How many cards ``seat`` cannot see (the other hands and the deck)."""
-    return len(table.deck) + sum(
-        HAND_SLOTS - hand.count(NO_CARD) for other, hand in enumerate(table.hands) if other != seat
-    )
 
 
 def save(feed: Feed, path: str) -> None:

@@ -7,8 +7,10 @@ Both ends use this module; it has no I/O.
 b'{"type":"ping"}\\n'
 >>> decode(b'{"type": "ping"}\\n')
 {'type': 'ping'}
->>> parse_move("U3>2"), move_text(parse_move("DP"))
+>>> parse_move("U3>2"), str(parse_move("DP"))
 (Use(slot=3, target=2), 'DP')
+>>> hello("k4mxq7hzp2wd", name="Ann")
+{'type': 'hello', 'protocol': 1, 'code': 'k4mxq7hzp2wd', 'name': 'Ann'}
 >>> parse_move("X")
 Traceback (most recent call last):
 ...
@@ -40,7 +42,6 @@ FIRST_DEADLINE = 10.0  # seconds to send the first message (hello)
 IDLE_DEADLINE = 60.0  # seconds without any message before the host hangs up
 PING_EVERY = 15.0  # the host pings an idle connection this often
 SEND_QUEUE = 256  # messages waiting to be sent; a client that falls further behind is cut
-MAX_NAME = 20  # characters of a player's name
 CODE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed
 CODE_LENGTH = 12  # about 59 bits: not guessed, even without the slowing down
 
@@ -129,6 +130,21 @@ def field(message: dict[str, Any], key: str, kind: type) -> Any:
     return value
 
 
+def hello(
+    code: str, *, name: str | None = None, token: str | None = None, version: int | None = None
+) -> dict[str, Any]:
+    """The first message: to take a free seat (``name``), or to come back
+    to a seat (its ``token``, and the last ``version`` seen if known)."""
+    message: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL, "code": code}
+    if token is not None:
+        message["token"] = token
+        if version is not None:
+            message["version"] = version
+    elif name is not None:
+        message["name"] = name
+    return message
+
+
 def error(code: str, message: str | None = None) -> dict[str, Any]:
     """The error message for ``code`` (its usual line unless ``message``)."""
     return {
@@ -171,6 +187,10 @@ def parse_move(text: Any) -> Move:
     return move
 
 
-def move_text(move: Move) -> str:
-    """The text of ``move`` (what :func:`parse_move` reads)."""
-    return str(move)
+def json_text(value: Any) -> str:
+    """A value from a client, quoted for an error line (short, escaped)."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = "?"
+    return escape(shorten(text, 30))

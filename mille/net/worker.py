@@ -26,11 +26,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import sys
-from dataclasses import replace
 
-from .seats import NAME_OP, SAY_OP, STAND_IN_OP
 from .wire import parse_move
 
 NICE = 10  # the worker's lower priority
@@ -49,7 +46,9 @@ class Thinker:
         self.process: asyncio.subprocess.Process | None = None
         self.lock = asyncio.Lock()
         self.saved = b""  # the game the replica started from
-        self.sent: list[str] = []  # every move (and deal) told it since: replay() rebuilds it
+        # every op (seats.Feed.ops: moves, deals, names, chat, decisions) told it since:
+        # replay() rebuilds it
+        self.sent: list[dict[str, Any]] = []
 
     async def start(self, saved: bytes) -> None:
         self.saved = saved
@@ -67,16 +66,16 @@ class Thinker:
         assert self.process is not None and self.process.stdin is not None
         self.process.stdin.write(json.dumps(message).encode() + b"\n")
 
-    def _tell(self, ops: list[str]) -> None:
-        """The moves made since (``ops``: move texts, and ``deal``)."""
+    def _tell(self, ops: list[dict[str, Any]]) -> None:
+        """The moves made since (``ops``, as ``seats.Feed.ops``)."""
         self.sent += ops
         for op in ops:
-            self._send({"deal": True} if op == DEAL else {"apply": op})
+            self._send({"apply": op})
 
-    async def think(self, ops: list[str], seat: int, stand_in: int | None) -> Move:
-        """Tell the replica the moves made since (``ops``: move texts, and
-        ``deal`` for a new hand), then the move for ``seat`` (by its
-        computer, or by a stand-in made with the seed ``stand_in``)."""
+    async def think(self, ops: list[dict[str, Any]], seat: int, stand_in: int | None) -> Move:
+        """Tell the replica the moves made since (``ops``), then the move
+        for ``seat`` (by its computer, or by a stand-in made with the seed
+        ``stand_in``)."""
         async with self.lock:
             process = self.process
             assert process is not None and process.stdout is not None
@@ -84,7 +83,7 @@ class Thinker:
             self._send({"think": seat, "stand_in": stand_in})
             asked = len(self.sent)
             if stand_in is None:  # its computer's decision may change its memory
-                self.sent.append(f"{THINK}{seat}")
+                self.sent.append({"think": seat})
             line = await process.stdout.readline()
             if not line:
                 if stand_in is None:  # never made: the host makes it itself
@@ -92,12 +91,12 @@ class Thinker:
                 raise OSError("the worker process ended")
             return parse_move(json.loads(line)["move"])
 
-    async def _rebase(self, ops: list[str]) -> None:
+    async def _rebase(self, ops: list[dict[str, Any]]) -> None:
         """Tell ``ops``; once a new hand was told since the last dump, take
         the replica's game as it is (``dump``) as the one to rebuild it
         from (so a rebuild replays one hand at most)."""
         self._tell(ops)
-        if DEAL not in self.sent:
+        if not any(op.get("deal") for op in self.sent):
             return
         process = self.process
         assert process is not None and process.stdout is not None
@@ -109,7 +108,7 @@ class Thinker:
         self.saved = json.loads(line)["saved"].encode("ascii")
         self.sent = self.sent[mark:]
 
-    async def save(self, ops: list[str], path: str) -> str | None:
+    async def save(self, ops: list[dict[str, Any]], path: str) -> str | None:
         """Tell the replica the moves made since, then have it save the game
         to ``path`` (atomically); None, or why it could not."""
         async with self.lock:
@@ -123,7 +122,7 @@ class Thinker:
             reason: str | None = json.loads(line).get("error")
             return reason
 
-    def keep(self, ops: list[str], path: str) -> None:
+    def keep(self, ops: list[dict[str, Any]], path: str) -> None:
         """The same without waiting: the game to ``path`` (the host's
         recovery file after every move); the worker answers nothing."""
         self._tell(ops)
@@ -142,37 +141,29 @@ class Thinker:
             await process.wait()
 
 
-DEAL = "deal"  # an op: the next hand is dealt
-THINK = "think "  # an op (then a seat): the seat's computer chose a move (not made by it)
-
-
-def apply_op(session: Session, op: str) -> None:
-    """One move the table made (its text), ``DEAL``, or ``THINK`` and a
-    seat, made on a replica: its computers watch the move as the host's
-    would (no answers added: the computers' answers are moves of their
-    own); a ``THINK`` has the seat's computer choose again, for what
-    choosing changes in its memory (the move chosen is one of the ops)."""
-    if op == DEAL:
+def apply_op(session: Session, op: dict[str, Any]) -> None:
+    """One op of the table's (``seats.Feed.ops``) made on a replica: a
+    move as made, its computers watching it as the host's would (no
+    answers added: the computers' answers are moves of their own); the
+    next hand; a seat named; a chat line; a ``think``, which has the
+    seat's computer choose again, for what choosing changes in its
+    memory (the move chosen is one of the ops)."""
+    if "move" in op:
+        session._apply(parse_move(op["move"]), bool(op.get("stand_in")))
+    elif op.get("deal"):
         session.next_hand()
-    elif op.startswith(THINK):
-        from ..engine.view import SeatView
-
-        seat = int(op[len(THINK) :])
-        session.computers[seat].choose(SeatView(session.table, seat))
-    elif op.startswith(SAY_OP):  # a chat line, kept with the hand's log
-        said_by, text = op[1:].split(":", 1)
-        session.chat.append((len(session.log), int(said_by), text))
-    elif op.startswith(NAME_OP):  # a person seat named (a joiner's --name)
-        named, name = op[1:].split(NAME_OP, 1)
-        session.people[int(named)] = name
+    elif "think" in op:
+        seat = int(op["think"])
+        session.computers[seat].choose(session.view(seat))
+    elif "say" in op:  # a chat line, kept with the hand's log
+        session.say(int(op["seat"]), str(op["say"]))
+    elif "name" in op:  # a person seat named (a joiner's --name)
+        session.people[int(op["seat"])] = str(op["name"])
     else:
-        stand_in = op.startswith(STAND_IN_OP)  # a computer's move for an absent person
-        session._apply(parse_move(op.lstrip(STAND_IN_OP)))  # as made: no answers added
-        if stand_in:
-            session.log[-1] = replace(session.log[-1], stand_in=True)
+        raise ValueError(f"no such op: {sorted(op)}")
 
 
-def replay(saved: bytes, ops: list[str]) -> Session:
+def replay(saved: bytes, ops: list[dict[str, Any]]) -> Session:
     """The replica a worker holds after being told ``ops`` from ``saved``:
     its computers' memory as the worker's (the host rebuilds it so when
     the worker fails, the computers' memory living in one place)."""
@@ -188,8 +179,6 @@ def serve() -> None:
     """The worker process: read the requests, answer ``think``."""
     import os
 
-    from ..engine.view import SeatView
-    from ..players.registry import make_computer
     from ..storage import recovery, savefile
 
     if hasattr(os, "nice"):  # the search gives way to the server, which answers people
@@ -206,8 +195,6 @@ def serve() -> None:
         assert session is not None
         if "apply" in request:
             apply_op(session, request["apply"])
-        elif "deal" in request:
-            apply_op(session, DEAL)
         elif "dump" in request:
             sys.stdout.write(json.dumps({"saved": savefile.dumps(session)}) + "\n")
             sys.stdout.flush()
@@ -221,20 +208,17 @@ def serve() -> None:
                 reason = None
             except OSError as exc:
                 reason = exc.strerror or str(exc)
+            except ValueError as exc:  # (SaveError: never, the host checks at the door)
+                reason = str(exc)
             if "save" in request:
                 sys.stdout.write(json.dumps({"error": reason}) + "\n")
                 sys.stdout.flush()
         elif "think" in request:
             seat = request["think"]
-            view = SeatView(session.table, seat)
-            if request.get("stand_in") is None:
-                player = session.computers[seat]
-            else:
-                player = make_computer(
-                    session.rules, seat, random.Random(request["stand_in"]), session.level
-                )
-                player.start_hand(view)
-            sys.stdout.write(json.dumps({"move": str(player.choose(view))}) + "\n")
+            seed = request.get("stand_in")
+            player = session.computers[seat] if seed is None else session.stand_in(seat, seed)
+            move = player.choose(session.view(seat))
+            sys.stdout.write(json.dumps({"move": str(move)}) + "\n")
             sys.stdout.flush()
 
 

@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from ..players.base import Player
 
 from ..engine.table import COUP, EXTENSION, Event
-from ..game.session import Session, check_name, default_name
+from ..game.limits import CHAT_KEPT, check_name, check_say
+from ..game.session import Session, default_name
 from ..players.registry import computer_kinds, kind_of
 from .checks import (
     SaveError,
@@ -48,7 +49,6 @@ from .checks import (
     show,
 )
 from .shapes import (
-    MAX_SAY,
     event_to_dict,
     read_event,
     read_rules,
@@ -96,9 +96,12 @@ def session_to_dict(session: Session) -> dict[str, Any]:
 
 def log_to_list(session: Session) -> list[dict[str, Any]]:
     """The hand's log: its events, and a network table's chat lines
-    (``{"seat": N, "say": TEXT}``) where they were said among them."""
+    (``{"seat": N, "say": TEXT}``) where they were said among them: the
+    last ``CHAT_KEPT``, each one the reader takes (``Session.say`` lets no
+    other in: this only makes sure a save never fails on one)."""
     items: list[dict[str, Any]] = []
-    chat = sorted(session.chat, key=lambda line: line[0])
+    kept = [line for line in session.chat if check_say(line[2]) is None][-CHAT_KEPT:]
+    chat = sorted(kept, key=lambda line: line[0])
     said = 0
     for index, event in enumerate([*session.log, None]):
         while said < len(chat) and chat[said][0] <= index:
@@ -158,8 +161,9 @@ def read_body(d: dict[str, Any]) -> Session:
             said = read_object(item, f"log[{i}]", _SAY_KEYS)
             seat = read_int(said["seat"], f"log[{i}].seat", 0, rules.players - 1)
             text = read_str(said["say"], f"log[{i}].say")
-            if not 0 < len(text) <= MAX_SAY or not text.isprintable():
-                fail(f"log[{i}].say", f"a chat line is 1 to {MAX_SAY} printable characters")
+            reason = check_say(text)  # (the host's own limit: limits.say_text)
+            if reason is not None:
+                fail(f"log[{i}].say", reason)
             chat.append((len(log), seat, text))
         else:
             log.append(read_event(item, f"log[{i}]", rules))
@@ -170,7 +174,7 @@ def read_body(d: dict[str, Any]) -> Session:
         window_full=window_full,
         log=log,
         people=people,
-        chat=chat,
+        chat=chat[-CHAT_KEPT:],  # (a file of 2.x kept every line)
     )
 
 
@@ -196,7 +200,7 @@ def _seats(data: Any, where: str, rules: Rules) -> tuple[dict[int, Player], dict
                 people[seat] = check_name(name)
             except ValueError as exc:
                 fail(f"{here}.name", str(exc))
-            if list(people.values()).count(name) > 1:
+            if list(people.values()).count(people[seat]) > 1:
                 fail(f"{here}.name", f"{show(name)} is another seat's name too")
             continue
         if control != "computer":

@@ -125,7 +125,6 @@ _EVENT_KEYS = (
     "phase",
     "mileage",
 )
-MAX_SAY = 200  # characters of a chat line (in a save's log and on the wire)
 _PHASES = (PLAYING, EXTENSION, COUP, OVER)
 _MOVE_PHASES = (PLAYING, EXTENSION, COUP)  # a move is made in these (not once it is over)
 _NOTICE = re.compile(  # the notices mille gives: a reshuffle's, karma's

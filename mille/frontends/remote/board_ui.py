@@ -31,6 +31,7 @@ from ...engine.describe import stand_in_name
 from ...engine.moves import Move
 from ...engine.table import OVER
 from ...game.session import Session
+from ...net.client import say_message
 from .. import flow
 from ..curses_keys import CTRL_L, NEWLINE, RESIZE, RETURN, SPACE
 from ..screen import MOVE_PROMPT
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
 
 NO_ORDER = "O is not offered over the network (the host keeps the hand's order)."
 LEFT = "You left the table; a computer plays your seat after the grace period."
-SAY_MAX = 200  # bytes of a chat line typed
+SAY_MAX = 200  # bytes typed at the board's say: prompt (then cut as the host cuts: limits.say_text)
 NEWS_SHOWN = 3  # the table's lines said at once put together on the error line
 
 
@@ -165,8 +166,9 @@ class _Remote(_Base):
             text = self.read_line("say:", SAY_MAX).decode("utf-8", "replace").strip()
         finally:
             screen.prompt, screen.echo, screen.ghost = kept
-        if text:
-            session.link.send({"type": "say", "text": text})
+        message = say_message(text) if text else None
+        if message is not None:
+            session.link.send(message)
 
     @property
     def is_host(self) -> bool:

@@ -32,6 +32,7 @@ import sys
 import threading
 
 from ...engine.table import OVER
+from ...net.client import say_message
 from .. import flow, process
 from ..plain import EndOfInput, Hangup, LineUi, OutputLost, Quit
 from .presence import who_lines
@@ -153,8 +154,9 @@ class RemoteLineUi(LineUi):
             for line in who_lines(session.presence, session.host):
                 self.say(line)
         elif word == "say":
-            if rest:
-                session.link.send({"type": "say", "text": rest})
+            message = say_message(rest) if rest else None
+            if message is not None:
+                session.link.send(message)
             else:
                 self.say(SAY_WHAT)
         elif word == "start" and not rest:

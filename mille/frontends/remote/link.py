@@ -21,7 +21,8 @@ import threading
 from dataclasses import dataclass, replace
 
 from ...net.client import Client, address_text, failure_reason
-from ...net.wire import PROTOCOL, ProtocolError, shown
+from ...net.wire import ProtocolError, shown
+from ...net.wire import hello as wire_hello
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -56,14 +57,9 @@ class Join:
     def hello(self, version: int | None = None) -> dict[str, Any]:
         """The first message: the token's seat (from ``version`` on, if
         given), else a seat named ``name`` or the first free one."""
-        hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL, "code": self.code}
         if self.token is not None:
-            hello["token"] = self.token
-            if version is not None:
-                hello["version"] = version
-        elif self.name is not None:  # names a seat the host left unnamed
-            hello["name"] = self.name
-        return hello
+            return wire_hello(self.code, token=self.token, version=version)
+        return wire_hello(self.code, name=self.name)  # a name names a seat the host left unnamed
 
     def taking_back(self, token: str) -> Join:
         """The same join, to take the seat of ``token`` back."""
