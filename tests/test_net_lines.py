@@ -178,7 +178,7 @@ def test_who_say_and_start_at_the_prompt(monkeypatch: pytest.MonkeyPatch) -> Non
         "Waiting for the host to start the game.",
     ]
     assert "say what? (say and the words, on one line)" in out.splitlines()
-    assert link.sent == [{"type": "say", "text": "hello  there"}]
+    assert link.sent == [{"type": "say", "text": "hello there"}]  # cut as the host cuts it
     assert status == 0  # the input ended in the waiting room: the seat leaves
 
 
