@@ -33,6 +33,8 @@ from .cards import (
     HAZARDS,
     NUM_SAFETIES,
     SAFETIES,
+)
+from .cards import (
     card_name as _card_key,
 )
 from .rules import other_side
@@ -124,7 +126,7 @@ REFUSALS = (
     N_("not your turn"),
 )
 _CARD_REFUSALS = (
-    ('can\'t play "', '"', N_('can\'t play "{card}"')),
+    ("can't play \"", '"', N_('can\'t play "{card}"')),
     ('opponent already has "', '"', N_('opponent already has "{card}"')),
     ('cannot play "Go" on a "', '"', N_('cannot play "Go" on a "{card}"')),
 )
