@@ -87,6 +87,11 @@ def short_card_name(card: int) -> str:
     return pgettext("card name, at most 18 columns", _card_key(card)) if card >= 0 else ""
 
 
+def tracker_name(card: int) -> str:
+    """A card's name where the card tracker has 14 columns for it."""
+    return pgettext("card name, at most 14 columns", _card_key(card)) if card >= 0 else ""
+
+
 def safety_short(index: int) -> str:
     """A safety's short mark: 0 Extra Tank .. 3 Right of Way."""
     if index == 0:

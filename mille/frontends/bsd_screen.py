@@ -249,7 +249,7 @@ class BsdBoard(Screen):
         error line, as a long hint is."""
         import textwrap
 
-        text = escape(self.message)
+        text = escape(_(self.message))  # kept in English, shown translated
         width = RIGHT - ERR_X + 1
         network = getattr(self.session, "network", False)  # at home, cut as BSD's
         if len(text) <= width or not network or self.hint_shown_whole():

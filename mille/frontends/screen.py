@@ -25,19 +25,20 @@ from ..engine.text import ELLIPSIS, escape, fit, shorten
 from ..engine.text import width as text_width
 from ..engine.view import SeatView
 from ..game.session import Session
+from ..i18n import N_, _
 from .curses_keys import visible
 
 MIN_LINES = 24
 MIN_COLS = 80
-TOO_SMALL = "Screen must be at least 24x80"
+TOO_SMALL = N_("Screen must be at least 24x80")
 
-MOVE_PROMPT = ">>:Move:"
+MOVE_PROMPT = N_(">>:Move:")
 
 TRACK_NAME = 14  # "Puncture Proof": a card tracker's cell, its name
 
 # The whole hand's log (L), full screen.
-VIEW_TITLE = "The hand so far"
-VIEW_KEYS = "up/down, PgUp/PgDn, space, Home/End: scroll   q or ESC: back to the game"
+VIEW_TITLE = N_("The hand so far")
+VIEW_KEYS = N_("up/down, PgUp/PgDn, space, Home/End: scroll   q or ESC: back to the game")
 
 
 def fit_line(text: str, width: int) -> str:
@@ -76,17 +77,19 @@ def hand_off_lines(name: str) -> list[str]:
     >>> hand_off_lines("Ann")
     ['Pass to Ann.', 'Ann, press a key.']
     """
-    return [f"Pass to {name}.", f"{name}, press a key."]
+    return [_("Pass to {name}.").format(name=name), _("{name}, press a key.").format(name=name)]
 
 
 def tracker_cells(view: SeatView, columns: int) -> list[list[str]]:
     """The card tracker's cells, ``Out of Gas      2``, in ``columns``
     columns read downwards (the counts are :func:`mille.engine.describe.unseen`)."""
-    from ..engine.describe import tracker
+    from ..engine.describe import tracker, tracker_name, unseen
 
-    rows = tracker(view)
+    rows = [(tracker_name(card), count) for card, count in enumerate(unseen(view))]
+    if [name for name, _count in rows] != [name for name, _count in tracker(view)]:
+        rows = [(fit(name, TRACK_NAME), count) for name, count in rows]  # translated
     height = -(-len(rows) // columns)
-    cells = [f"{name:<{TRACK_NAME}}{count:>3}" for name, count in rows]
+    cells = [f"{name}{' ' * (TRACK_NAME - text_width(name))}{count:>3}" for name, count in rows]
     return [cells[index * height : (index + 1) * height] for index in range(columns)]
 
 
@@ -161,7 +164,7 @@ class Screen(abc.ABC):
         scr.erase()
         self.expire_hint()
         if self.too_small:
-            self.put(0, 0, TOO_SMALL)
+            self.put(0, 0, _(TOO_SMALL))
         elif self.handing:
             self.draw_hand_off()
         elif self.helping:
@@ -187,7 +190,7 @@ class Screen(abc.ABC):
         height, width = self.scr.getmaxyx()
         name = escape(self.handing)
         for dy, line in enumerate(hand_off_lines(name)):
-            self.put(height // 2 - 1 + dy, max((width - len(line)) // 2, 0), line)
+            self.put(height // 2 - 1 + dy, max((width - text_width(line)) // 2, 0), line)
 
     @abc.abstractmethod
     def draw(self) -> None:
@@ -263,8 +266,9 @@ class Screen(abc.ABC):
     def draw_prompt(self) -> None:
         y, x = self.PROMPT_Y, self.PROMPT_X
         attr = curses.A_STANDOUT if self.prompt == MOVE_PROMPT else 0
-        self.put(y, x, self.prompt, attr)
-        start = x + len(self.prompt) + 1
+        prompt = _(self.prompt)  # set in English (the dialogues compare it), shown translated
+        self.put(y, x, prompt, attr)
+        start = x + text_width(prompt) + 1
         room = self.PROMPT_RIGHT + 1 - start
         shown = visible(self.echo)
         if len(shown) + len(self.ghost) >= room:  # keep the end of a long name in view
@@ -304,10 +308,12 @@ class Screen(abc.ABC):
         self.view_top = max(min(self.view_top, len(lines) - rows), 0)  # after a resize
         shown = lines[self.view_top : self.view_top + rows]
         if lines:
-            where = f"lines {self.view_top + 1}-{self.view_top + len(shown)} of {len(lines)}"
+            where = _("lines {first}-{last} of {count}").format(
+                first=self.view_top + 1, last=self.view_top + len(shown), count=len(lines)
+            )
         else:
-            where = "nothing yet"
-        self.put(0, 0, f"{VIEW_TITLE} ({where})", curses.A_BOLD)
+            where = _("nothing yet")
+        self.put(0, 0, f"{_(VIEW_TITLE)} ({where})", curses.A_BOLD)
         for y, line in enumerate(shown, start=1):
             self.put(y, 0, line)
-        self.put(height - 1, 0, VIEW_KEYS)
+        self.put(height - 1, 0, _(VIEW_KEYS))

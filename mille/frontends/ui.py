@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 from ..engine.table import PICK, Discard, Move, Outcome, Use
 from ..game.session import Session
+from ..i18n import N_, _
 from ..storage.recovery import signal_reason
 from . import flow
 from .bsd_screen import BsdBoard
@@ -60,13 +61,14 @@ from .curses_keys import (
 )
 from .screen import MOVE_PROMPT, Screen, fit_line
 
-PAUSE_PROMPT = "Your side was hit: press a key"  # a person handed the keyboard for nothing
+# (the prompts and the error line keep the English, the screen shows them translated)
+PAUSE_PROMPT = N_("Your side was hit: press a key")  # a person handed the keyboard for nothing
 
-HINT_QUESTIONS = ("Coup Fourre?", "Extension?", "Discard a safety?")  # they take H and T
-LOG_QUESTIONS = HINT_QUESTIONS + ("Another hand?", "Another game?")  # and L
-WELCOME = "? help  H hint  T tracker  L log"  # a first run, until the first key
-NO_TABLE = "J: the table of a network game"
-NO_CHAT = "C: chat is for a network game"
+HINT_QUESTIONS = (N_("Coup Fourre?"), N_("Extension?"), N_("Discard a safety?"))  # H and T
+LOG_QUESTIONS = HINT_QUESTIONS + (N_("Another hand?"), N_("Another game?"))  # and L
+WELCOME = N_("? help  H hint  T tracker  L log")  # a first run, until the first key
+NO_TABLE = N_("J: the table of a network game")
+NO_CHAT = N_("C: chat is for a network game")
 NAME_MAX = 255  # bytes in a file: name (BSD reads it into 256 bytes; 255 is NAME_MAX)
 
 # L's keys to scroll the hand so far
@@ -159,7 +161,7 @@ class Ui:
         table = self.session.table
         if screen.hinted is None or screen.hinted[0] != table:
             if not self.keys.pending:
-                self.note("hint: thinking...")
+                self.note(N_("hint: thinking..."))
                 self.render()
             text, advised = flow.hint(self.session.view(self.seat))
             if not advised:
@@ -336,7 +338,7 @@ class Ui:
         At most NAME_MAX bytes (BSD's buffer is 256 bytes): more keys beep,
         as do escape sequences.  Linear in the keys typed or pasted.
         """
-        return os.fsdecode(self.read_line("file:", NAME_MAX))
+        return os.fsdecode(self.read_line(N_("file:"), NAME_MAX))
 
     def read_line(self, prompt: str, limit: int) -> bytes:
         """A line typed at ``prompt``: at most ``limit`` bytes, erase and
@@ -449,7 +451,7 @@ class Ui:
             elif char == "S":
                 self.save()
             elif char == "E":
-                self.error("E: command not implemented")
+                self.error(N_("E: command not implemented"))
             elif char == "?":
                 self.show_help()
             elif char == "J":
@@ -461,7 +463,8 @@ class Ui:
             elif key in (RETURN, NEWLINE, SPACE, 0):
                 pass
             else:
-                self.error(f"unknown command: {self.keys.key_text(ord(char) if char else key)}")
+                shown = self.keys.key_text(ord(char) if char else key)
+                self.error(_("unknown command: {key}").format(key=shown))
 
     def show_table(self) -> None:
         """J: the network table's page (a network seat's board); at one
@@ -572,7 +575,9 @@ class Ui:
         return self.get_move()
 
     def refused(self, reason: str) -> None:
-        self.error(reason)
+        from ..engine.describe import refusal
+
+        self.error(refusal(reason))
 
     def played(self, outcome: Outcome) -> None:
         if len(self.session.at_keyboard()) > 1:  # the next person sees it as a computer's
