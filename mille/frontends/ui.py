@@ -193,7 +193,7 @@ class Ui:
 
     def lose_terminal(self) -> None:
         """The keyboard finds the terminal gone: the game is kept and left."""
-        self.stop = "terminal lost"
+        self.stop = N_("terminal lost")
 
     def read_key(self) -> int:
         """The next key: a byte, or SEQUENCE for a whole escape sequence.

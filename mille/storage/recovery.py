@@ -30,6 +30,8 @@ from __future__ import annotations
 import os
 import sys
 
+from ..i18n import N_
+
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from ..game.session import Session
@@ -142,10 +144,10 @@ def signal_reason(signum: int) -> str:
     import signal
 
     if signum == getattr(signal, "SIGHUP", None):
-        return "hang-up"
+        return N_("hang-up")
     if signum == getattr(signal, "SIGQUIT", None):
         return "quit signal"
-    return "terminated"
+    return N_("terminated")
 
 
 def kept_games() -> list[tuple[str, float]]:
