@@ -51,6 +51,10 @@ def release_exit_signals() -> None:
     hold_exit_signals(False)
 
 
+# recovery.signal_reason's words (the storage layer keeps no translation), shown translated
+SIGNAL_REASONS = (N_("hang-up"), N_("terminated"))
+
+
 def keep(
     session: Session,
     reason: str,

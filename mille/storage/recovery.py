@@ -30,8 +30,6 @@ from __future__ import annotations
 import os
 import sys
 
-from ..i18n import N_
-
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from ..game.session import Session
@@ -144,10 +142,10 @@ def signal_reason(signum: int) -> str:
     import signal
 
     if signum == getattr(signal, "SIGHUP", None):
-        return N_("hang-up")
+        return "hang-up"
     if signum == getattr(signal, "SIGQUIT", None):
         return "quit signal"
-    return N_("terminated")
+    return "terminated"
 
 
 def kept_games() -> list[tuple[str, float]]:
