@@ -14,7 +14,7 @@ from __future__ import annotations
 import signal
 import sys
 
-from ..i18n import _
+from ..i18n import N_, _
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
