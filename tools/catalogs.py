@@ -61,6 +61,12 @@ def extract(root: Path = PACKAGE) -> dict[Key, list[str]]:
                 key = (args[0], args[1], None)
             if key is not None and key[1]:
                 found.setdefault(key, []).append(f"{where}:{node.lineno}")
+    # the cards' short names: pgettext(context, a card's English name), every card
+    from mille.engine import describe
+
+    for context in describe.CARD_CONTEXTS:
+        for name in describe.CARD_WORDS:
+            found.setdefault((context, name, None), []).append("mille/engine/describe.py")
     return found
 
 

@@ -76,6 +76,10 @@ CARD_WORDS = (
 )
 
 
+# the contexts of the cards' short names (tools/catalogs.py lists every card in each)
+CARD_CONTEXTS = ("card name, at most 18 columns", "card name, at most 14 columns")
+
+
 def card_name(card: int) -> str:
     """A card's name as shown, in the language chosen (``""`` for ``NO_CARD``)."""
     return _(_card_key(card)) if card >= 0 else ""
@@ -329,23 +333,33 @@ def describe(view: SeatView, event: Event) -> list[str]:
         who = stand_in_name(who)
     move = outcome.move
     lines: list[str] = []
+    mine = outcome.seat == viewer and not event.stand_in
+
+    def say(yours: str, theirs: str, **fields: object) -> None:
+        """A line in the words for the reader's own move, or another's (a
+        language may conjugate them apart)."""
+        lines.append((yours if mine else theirs).format(who=who, **fields))
+
     if isinstance(move, Pick):
         if outcome.seat == viewer:
             cards = _(" and ").join(card_name(c) for c in outcome.drawn)
-            lines.append(_("{who} drew {cards}").format(who=who, cards=cards))
+            say(_("You drew {cards}"), _("{who} drew {cards}"), cards=cards)
     elif isinstance(move, Answer):
         if outcome.coup_fourre:
-            line = _("{who}: Coup Fourre! {card}, another turn")
-            lines.append(line.format(who=who, card=card_name(outcome.card)))
+            say(
+                _("You: Coup Fourre! {card}, another turn"),
+                _("{who}: Coup Fourre! {card}, another turn"),
+                card=card_name(outcome.card),
+            )
         elif event.phase == EXTENSION:
             if move.yes:
-                lines.append(_("{who} went for the extension").format(who=who))
+                say(_("You went for the extension"), _("{who} went for the extension"))
             else:
-                lines.append(_("{who} did not go for the extension").format(who=who))
+                say(_("You did not go for the extension"), _("{who} did not go for the extension"))
         elif outcome.seat == viewer:
-            lines.append(_("{who} let the coup fourre go").format(who=who))
+            say(_("You let the coup fourre go"), _("{who} let the coup fourre go"))
     elif isinstance(move, Discard):
-        lines.append(_("{who} discarded {card}").format(who=who, card=card_name(outcome.card)))
+        say(_("You discarded {card}"), _("{who} discarded {card}"), card=card_name(outcome.card))
     else:
         card = outcome.card
         name = card_name(card)
@@ -353,25 +367,46 @@ def describe(view: SeatView, event: Event) -> list[str]:
         if card <= D200:
             miles = event.mileage
             if is_team_game(rules):
-                line = _("{who} played {card}: {side} {miles} miles")
                 whose = side_name(rules, side, viewer, names)
-                lines.append(line.format(who=who, card=name, side=whose, miles=miles))
+                say(
+                    _("You played {card}: {side} {miles} miles"),
+                    _("{who} played {card}: {side} {miles} miles"),
+                    card=name,
+                    side=whose,
+                    miles=miles,
+                )
             else:
-                line = _("{who} played {card}: {miles} miles")
-                lines.append(line.format(who=who, card=name, miles=miles))
+                say(
+                    _("You played {card}: {miles} miles"),
+                    _("{who} played {card}: {miles} miles"),
+                    card=name,
+                    miles=miles,
+                )
         elif card in HAZARDS:
             target = move.target if move.target is not None else other_side(side)
             target_name = side_name(rules, target, viewer, names)
-            line = _("{who} played {card} on side {side} ({name})")
-            lines.append(line.format(who=who, card=name, side=target, name=target_name))
+            say(
+                _("You played {card} on side {side} ({name})"),
+                _("{who} played {card} on side {side} ({name})"),
+                card=name,
+                side=target,
+                name=target_name,
+            )
         elif card in SAFETIES:
             if outcome.coup_fourre:
-                line = _("{who} played {card}: Coup Fourre! another turn")
+                say(
+                    _("You played {card}: Coup Fourre! another turn"),
+                    _("{who} played {card}: Coup Fourre! another turn"),
+                    card=name,
+                )
             else:
-                line = _("{who} played {card}: another turn")
-            lines.append(line.format(who=who, card=name))
+                say(
+                    _("You played {card}: another turn"),
+                    _("{who} played {card}: another turn"),
+                    card=name,
+                )
         else:
-            lines.append(_("{who} played {card}").format(who=who, card=name))
+            say(_("You played {card}"), _("{who} played {card}"), card=name)
     lines.extend(notice(text) for text in event.notices)
     return lines
 
