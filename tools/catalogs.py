@@ -83,9 +83,7 @@ def quote(text: str) -> str:
     return '""\n' + "\n".join(one(part) for part in parts)
 
 
-def format_po(
-    entries: list[tuple[Key, list[str], list[str]]], header: str, flags: str = ""
-) -> str:
+def format_po(entries: list[tuple[Key, list[str], list[str]]], header: str, flags: str = "") -> str:
     """A ``.po`` file: the header, then each (key, places, translations)."""
     out = ['msgid ""', "msgstr " + quote(header), ""]
     for (context, msgid, plural), places, strs in entries:

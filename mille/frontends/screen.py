@@ -37,6 +37,7 @@ MOVE_PROMPT = N_(">>:Move:")
 TRACK_NAME = 14  # "Puncture Proof": a card tracker's cell, its name
 
 # The whole hand's log (L), full screen.
+MORE = N_("(more: press a key)")  # a help page that goes on, in a long translation
 VIEW_TITLE = N_("The hand so far")
 VIEW_KEYS = N_("up/down, PgUp/PgDn, space, Home/End: scroll   q or ESC: back to the game")
 
@@ -83,11 +84,9 @@ def hand_off_lines(name: str) -> list[str]:
 def tracker_cells(view: SeatView, columns: int) -> list[list[str]]:
     """The card tracker's cells, ``Out of Gas      2``, in ``columns``
     columns read downwards (the counts are :func:`mille.engine.describe.unseen`)."""
-    from ..engine.describe import tracker, tracker_name, unseen
+    from ..engine.describe import tracker_name, unseen
 
-    rows = [(tracker_name(card), count) for card, count in enumerate(unseen(view))]
-    if [name for name, _count in rows] != [name for name, _count in tracker(view)]:
-        rows = [(fit(name, TRACK_NAME), count) for name, count in rows]  # translated
+    rows = [(fit(tracker_name(card), TRACK_NAME), count) for card, count in enumerate(unseen(view))]
     height = -(-len(rows) // columns)
     cells = [f"{name}{' ' * (TRACK_NAME - text_width(name))}{count:>3}" for name, count in rows]
     return [cells[index * height : (index + 1) * height] for index in range(columns)]
@@ -116,6 +115,7 @@ class Screen(abc.ABC):
         self.ghost = ""  # a refused slot key, shown until overwritten (as BSD)
         self.too_small = False
         self.helping = False  # the help screen is up
+        self.help_page = 0  # which of its pages (one, unless a translation is long)
         self.page: Callable[[], list[str]] | None = None  # a page up instead of the board (J)
         self.bell = False  # a beep is due with the next screen update
         self.tracking = False  # T: the card tracker is on (a UI setting, not saved)
@@ -168,7 +168,8 @@ class Screen(abc.ABC):
         elif self.handing:
             self.draw_hand_off()
         elif self.helping:
-            for y, line in enumerate(self.help_lines()):
+            pages = self.help_pages()
+            for y, line in enumerate(pages[min(self.help_page, len(pages) - 1)]):
                 self.put(y, 0, line)
         elif self.page is not None:
             for y, line in enumerate(self.page()):
@@ -199,6 +200,28 @@ class Screen(abc.ABC):
     @abc.abstractmethod
     def help_lines(self) -> list[str]:
         """``?``: the keys and the rules, with the options in force."""
+
+    def help_pages(self) -> list[list[str]]:
+        """``?``'s pages: the help on one screen, as written; a translation
+        too long for it wrapped to the screen's width and cut into pages,
+        each but the last ending in ``MORE``."""
+        lines = self.help_lines()
+        height, width = self.scr.getmaxyx()
+        if len(lines) <= height and all(text_width(line) < width for line in lines):
+            return [lines]
+        import textwrap
+
+        rows: list[str] = []
+        for line in lines:
+            if text_width(line) < width:
+                rows.append(line)
+                continue
+            indent = " " * (len(line) - len(line.lstrip()))
+            rows += textwrap.wrap(line, width - 1, subsequent_indent=indent + "  ") or [""]
+        size = max(height - 1, 1)
+        pages = [rows[at : at + size] for at in range(0, len(rows), size)]
+        more = fit(_(MORE), width - 1)
+        return [page + [more] for page in pages[:-1]] + pages[-1:]
 
     def computer_moved(self, outcome: Outcome) -> None:  # noqa: B027 (a board may keep nothing)
         """A computer moved: what the board keeps of it (BSD's shows the
@@ -316,4 +339,4 @@ class Screen(abc.ABC):
         self.put(0, 0, f"{_(VIEW_TITLE)} ({where})", curses.A_BOLD)
         for y, line in enumerate(shown, start=1):
             self.put(y, 0, line)
-        self.put(height - 1, 0, _(VIEW_KEYS))
+        self.put(height - 1, 0, fit(_(VIEW_KEYS), width - 1))

@@ -484,7 +484,8 @@ class TableBoard(Screen):
             top = table.discard[-1]
             label = _("Discard")
             self.put(0, DISCARD_X, label)
-            self.put(0, DISCARD_X + text_width(label) + 1, card_name(top), self.card_attr(top))
+            x = DISCARD_X + text_width(label) + 1
+            self.put(0, x, fit(card_name(top), COLS - x), self.card_attr(top))
 
     def draw_sides(self, table: SeatView) -> None:
         rules = table.rules

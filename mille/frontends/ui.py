@@ -365,12 +365,16 @@ class Ui:
         return bytes(typed)
 
     def show_help(self) -> None:
-        """``?``: the keys and the rules on one screen, until a key."""
+        """``?``: the keys and the rules on one screen, until a key (a
+        translation too long for one screen: a page a key)."""
         self.screen.helping = True
         try:
-            self.read_key()
+            for page in range(len(self.screen.help_pages())):
+                self.screen.help_page = page
+                self.read_key()
         finally:
             self.screen.helping = False
+            self.screen.help_page = 0
 
     def show_log(self) -> None:
         """L: the whole hand so far, full screen, from its end; up/down,
