@@ -311,3 +311,26 @@ def test_french_log_lines() -> None:
     text = out.getvalue()
     assert "Vous avez pioché " in text and "Vous avez défaussé " in text
     assert re.search(r"Ordi 1 a (joué|défaussé) ", text)
+
+
+def test_the_french_man_page() -> None:
+    """man/fr/mille.6, installed as share/man/fr/man6/mille.6: it renders
+    without warnings at 80 columns, names --lang and the French deck."""
+    import shutil
+
+    page = ROOT / "man" / "fr" / "mille.6"
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith('.\\" -*- coding: UTF-8 -*-')  # for man's preconv
+    for words in ("Fl -lang", "Véhicule prioritaire", "Fin de limite de vitesse", "coup fourré"):
+        assert words in text
+    if shutil.which("groff") is None:
+        pytest.skip("no groff")
+    lint = subprocess.run(
+        ["groff", "-k", "-mandoc", "-Tutf8", "-ww", "-z", str(page)], capture_output=True, text=True
+    )
+    assert lint.returncode == 0 and lint.stderr == ""
+    shown = subprocess.run(
+        ["groff", "-k", "-mandoc", "-Tutf8", "-rLL=78n", str(page)], capture_output=True, text=True
+    ).stdout
+    shown = re.sub(r".\x08", "", re.sub(r"\x1b\[[0-9;]*m", "", shown))
+    assert max(len(line) for line in shown.splitlines()) <= 80
