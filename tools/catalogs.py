@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from mille import i18n  # noqa: E402
+from mille.engine.text import width  # noqa: E402
 
 PACKAGE = ROOT / "mille"
 LOCALE = PACKAGE / "locale"
@@ -160,6 +161,13 @@ def problems(path: Path, messages: dict[Key, list[str]] | None = None) -> list[s
                 if key[2] is not None and english != placeholders(key[2]):
                     continue  # "one card" / "{n} cards": either set will do
                 found.append(f"placeholders of {key[1]!r}: {form!r}")
+        if "\n" in key[1] and max(map(width, key[1].split("\n"))) < 80:
+            for form in strs:  # a screen (the help): it fits 80 columns, as the English
+                found += [
+                    f"longer than 79 columns: {line!r}"
+                    for line in form.split("\n")
+                    if width(line) > 79
+                ]
     found += [f"not in the sources: {key[1]!r}" for key in done if key not in messages]
     return found
 

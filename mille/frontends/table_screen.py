@@ -479,12 +479,14 @@ class TableBoard(Screen):
         self.put(0, TARGET_X, target)
         if rules.extension is not None and table.target == rules.extension:
             self.put(0, TARGET_X + text_width(target) + 1, _("Extension"), curses.A_STANDOUT)
-        self.put(0, DECK_X, _("Deck {count}").format(count=table.deck_size))
+        deck = _("Deck {count}").format(count=table.deck_size)
+        self.put(0, DECK_X, deck)
         if table.discard:
             top = table.discard[-1]
             label = _("Discard")
-            self.put(0, DISCARD_X, label)
-            x = DISCARD_X + text_width(label) + 1
+            x = max(DISCARD_X, DECK_X + text_width(deck) + 1)  # a longer word for Deck
+            self.put(0, x, label)
+            x += text_width(label) + 1
             self.put(0, x, fit(card_name(top), COLS - x), self.card_attr(top))
 
     def draw_sides(self, table: SeatView) -> None:
