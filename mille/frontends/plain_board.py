@@ -95,7 +95,7 @@ def side_line(view: SeatView, side: int) -> str:
     score = view.hand_score(side).total
     parts.append(_("{hand} this hand, {total} in all").format(hand=score, total=view.total(side)))
     line = _("Side {side}, {name}: {state}.")
-    return line.format(side=side, name=name, state="; ".join(parts))
+    return line.format(side=side, name=name, state=_("; ").join(parts))
 
 
 def hand_line(view: SeatView) -> str:
