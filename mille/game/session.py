@@ -19,6 +19,7 @@ from ..engine.rules import BSD, Rules
 from ..engine.table import COUP, EXTENSION, YES, Event, Move, Outcome, Table
 from ..engine.text import width
 from ..engine.view import SeatView
+from ..i18n import N_, _
 from ..players.registry import STANDARD, level_of, make_computer
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
@@ -50,15 +51,23 @@ def check_name(name: str) -> str:
     mille.game.session.BadName: 'you' is a name mille gives a seat
     """
     if not name:
-        raise BadName("a name cannot be empty")
+        raise BadName(N_("a name cannot be empty"))
     if len(name) > 4 * NAME_MAX or width(name) > NAME_MAX:  # (combining marks take none)
-        raise BadName(f"a name has at most {NAME_MAX} characters (a wide one counts two)")
+        raise BadName(
+            _("a name has at most {count} characters (a wide one counts two)").format(
+                count=NAME_MAX
+            )
+        )
     if not name.isprintable() or "," in name or "=" in name or name.strip() != name:
-        raise BadName(f"{name!r}: a name is printable, without ',' or '=' or spaces at its ends")
+        raise BadName(
+            _("{name}: a name is printable, without ',' or '=' or spaces at its ends").format(
+                name=repr(name)
+            )
+        )
     import re  # (only when a name is given: not at start-up)
 
     if re.fullmatch(_TAKEN, name, re.IGNORECASE):
-        raise BadName(f"{name!r} is a name mille gives a seat")
+        raise BadName(_("{name} is a name mille gives a seat").format(name=repr(name)))
     return name
 
 
