@@ -244,10 +244,10 @@ def write_mo(entries: Iterable[Entry]) -> bytes:
     keys = sorted(pairs)
     ids = strs_ = b""
     offsets: list[tuple[int, int, int, int]] = []
-    for key in keys:
-        offsets.append((len(ids), len(key), len(strs_), len(pairs[key])))
-        ids += key + b"\0"
-        strs_ += pairs[key] + b"\0"
+    for name in keys:
+        offsets.append((len(ids), len(name), len(strs_), len(pairs[name])))
+        ids += name + b"\0"
+        strs_ += pairs[name] + b"\0"
     count = len(keys)
     start = 7 * 4 + 16 * count  # the header, then both tables
     table_ids: list[int] = []

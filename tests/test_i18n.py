@@ -144,7 +144,10 @@ def test_every_catalog_is_complete_and_its_placeholders_match() -> None:
 
 
 def test_the_check_sees_a_missing_message_and_a_wrong_placeholder(tmp_path: Path) -> None:
-    messages = {(None, "Go", None): ["x"], (None, "{who} drew {cards}", None): ["x"]}
+    messages: dict[catalogs.Key, list[str]] = {
+        (None, "Go", None): ["x"],
+        (None, "{who} drew {cards}", None): ["x"],
+    }
     path = tmp_path / "mille.po"
     path.write_text(
         catalogs.format_po(
@@ -271,7 +274,7 @@ def test_line_mode_in_the_pseudo_language(rules: str) -> None:
     session = Session.new(find_rules(rules, players=3 if rules != "bsd" else 2), seed=4)
     script = "p\nd 1\n?\nw\nr\nt\nl\nh\nz\nu 9\nq\ny\n"
     out = io.StringIO()
-    plain.play(session, stdin=io.BytesIO(script.encode()), stdout=out)  # type: ignore[arg-type]
+    plain.play(session, stdin=io.BytesIO(script.encode()), stdout=out)
     lines = out.getvalue().splitlines()
     assert len(lines) > 20
     assert english(lines) == []
@@ -307,7 +310,7 @@ def test_french_log_lines() -> None:
     """The log conjugates your moves and the others' apart."""
     session = bsd_session()
     out = io.StringIO()
-    plain.play(session, stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)  # type: ignore[arg-type]
+    plain.play(session, stdin=io.BytesIO(b"p\nd 1\n"), stdout=out)
     text = out.getvalue()
     assert "Vous avez pioché " in text and "Vous avez défaussé " in text
     assert re.search(r"Ordi 1 a (joué|défaussé) ", text)

@@ -116,14 +116,14 @@ def interrupted_game(ask: bool, line: bool = False, *, host: bool = False) -> Re
                 )
                 _tell(f"mille: {shorten(escape(said), 120)}: {run.format(command=command)}")
             elif left == 1:
-                line = _("a kept game is waiting ({what}): run mille alone to resume it")
-                complain(None, line.format(what=what))
+                told = _("a kept game is waiting ({what}): run mille alone to resume it")
+                complain(None, told.format(what=what))
             else:
-                line = _(
+                told = _(
                     "{count} kept games are waiting (the newest: {what}): "
                     "run mille alone to resume them"
                 )
-                complain(None, line.format(count=left, what=what))
+                complain(None, told.format(count=left, what=what))
             return None
         said = _("mille: a game was interrupted on {when}:\n{game}.\n")
         _say(said.format(when=stamp, game=describe_game(session)))
@@ -204,8 +204,8 @@ def ask_yes_no(question: str, line: bool = False) -> bool | None:
                 sys.stdout.flush()
             except (OSError, ValueError):
                 pass
-            line = _("{reason}: the interrupted game is kept for next time")
-            complain(None, line.format(reason=_(exc.reason)))
+            told = _("{reason}: the interrupted game is kept for next time")
+            complain(None, told.format(reason=_(exc.reason)))
             raise Stop(1) from None
     finally:
         for restore in reversed(undo):
