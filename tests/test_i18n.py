@@ -337,3 +337,65 @@ def test_the_french_man_page() -> None:
     ).stdout
     shown = re.sub(r".\x08", "", re.sub(r"\x1b\[[0-9;]*m", "", shown))
     assert max(len(line) for line in shown.splitlines()) <= 80
+
+
+@pytest.mark.parametrize(("rules", "players"), [("bsd", 2), ("classic", 4), ("milebymile", 3)])
+@pytest.mark.usefixtures("pseudo")
+def test_a_whole_game_in_the_pseudo_language(
+    rules: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole game in the line mode, to its winner: the questions
+    (Another hand?, Discard a safety?, Save game?), the end of each hand,
+    the scores, the results, in the pseudo-language.  (The record's lines
+    at the end are the recorder's, not translated yet: left out.)"""
+    from test_plain import whole_game
+
+    from mille.frontends import recorder
+
+    monkeypatch.setattr(recorder, "enabled", False)
+    script = "\n".join(whole_game(rules, players, 6)) + "\n"
+    session = Session.new(find_rules(rules, players=players), seed=6)
+    out = io.StringIO()
+    status = plain.play(session, stdin=io.BytesIO(script.encode()), stdout=out)
+    lines = out.getvalue().splitlines()
+    assert status == 0
+    assert english(lines) == []
+    assert any(line.startswith("[") and "~" in line for line in lines[-30:])
+
+
+def keys_of(commands: list[str]) -> str:
+    """The line mode's commands as the boards' keys (``u 3`` is U, 3,
+    RETURN; ``u 3 2``, a hazard on side 2, then 2, RETURN)."""
+    keys = ""
+    for command in commands:
+        words = command.split()
+        keys += "".join(words[:2]) + ("\n" if words[0] in ("u", "d") else "")
+        keys += "".join(word + "\n" for word in words[2:])
+    return keys
+
+
+@pytest.mark.parametrize(("rules", "players"), [("bsd", 2), ("classic", 3), ("milebymile", 4)])
+@pytest.mark.usefixtures("pseudo")
+def test_a_whole_game_on_the_boards_in_the_pseudo_language(
+    rules: str, players: int, monkeypatch: pytest.MonkeyPatch, past_the_edge: list[str]
+) -> None:
+    """The same on the boards: every screen of a whole game (the ends of
+    hands, the full score table, the results on the error line)."""
+    from test_plain import whole_game
+
+    from mille.frontends import recorder
+
+    monkeypatch.setattr(recorder, "enabled", False)
+    keys = keys_of(whole_game(rules, players, 8))
+    session = Session.new(find_rules(rules, players=players), seed=8)
+    if rules == "bsd":
+        window = FakeWindow(keys)
+        game: ui.Ui = ui.Ui(window, session)  # type: ignore[arg-type]
+    else:
+        window = FakeWindow(keys, prompt=(22, 0, 80), error=(23, 0))
+        game = TableUi(window, session)  # type: ignore[arg-type]
+    game.run()  # the last n (Save game?) ends it
+    assert session.table.game_over
+    shown = [line for lines in window.screens for line in lines]
+    assert english(shown) == []
+    assert past_the_edge == [], "\n".join(past_the_edge[:10])
