@@ -176,6 +176,10 @@ def test_the_catalogs_and_the_french_man_page_are_installed() -> None:
     assert "locale/*/LC_MESSAGES/*.mo" in config["setuptools"]["package-data"]["mille"]
     assert config["setuptools"]["data-files"]["share/man/fr/man6"] == ["man/fr/mille.6"]
     assert "BuildWithCatalogs" in (ROOT / "setup.py").read_text(encoding="utf-8")
+    # and a source distribution carries the sources the wheel is built from
+    manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
+    assert "recursive-include mille/locale *.po *.pot" in manifest
+    assert "include man/fr/mille.6" in manifest
 
 
 @pytest.mark.slow
