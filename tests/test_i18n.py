@@ -20,11 +20,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_plain import whole_game
 
 from mille import i18n
 from mille.engine.rules import find_rules
 from mille.engine.text import width
-from mille.frontends import plain, screen, ui
+from mille.frontends import plain, recorder, screen, ui
 from mille.frontends.table_ui import TableUi
 from mille.game.session import Session
 from support.fakewindow import FakeWindow, OutOfKeys
@@ -348,10 +349,6 @@ def test_a_whole_game_in_the_pseudo_language(
     (Another hand?, Discard a safety?, Save game?), the end of each hand,
     the scores, the results, in the pseudo-language.  (The record's lines
     at the end are the recorder's, not translated yet: left out.)"""
-    from test_plain import whole_game
-
-    from mille.frontends import recorder
-
     monkeypatch.setattr(recorder, "enabled", False)
     script = "\n".join(whole_game(rules, players, 6)) + "\n"
     session = Session.new(find_rules(rules, players=players), seed=6)
@@ -381,10 +378,6 @@ def test_a_whole_game_on_the_boards_in_the_pseudo_language(
 ) -> None:
     """The same on the boards: every screen of a whole game (the ends of
     hands, the full score table, the results on the error line)."""
-    from test_plain import whole_game
-
-    from mille.frontends import recorder
-
     monkeypatch.setattr(recorder, "enabled", False)
     keys = keys_of(whole_game(rules, players, 8))
     session = Session.new(find_rules(rules, players=players), seed=8)
@@ -399,3 +392,23 @@ def test_a_whole_game_on_the_boards_in_the_pseudo_language(
     shown = [line for lines in window.screens for line in lines]
     assert english(shown) == []
     assert past_the_edge == [], "\n".join(past_the_edge[:10])
+
+
+def test_a_game_saved_in_french_is_the_game_saved_in_english() -> None:
+    """Saves carry no language: the same moves made in French and in
+    English save the same text (the log's notices too: a reshuffle)."""
+    from mille.storage import savefile
+
+    def saved(code: str | None) -> str:
+        i18n.choose(code or "en")
+        try:
+            session = Session.new(find_rules("milebymile", players=3), seed=9)
+            out = io.StringIO()
+            script = "".join(f"{c}\n" for c in whole_game("milebymile", 3, 9)[:60])
+            plain.play(session, stdin=io.BytesIO(script.encode()), stdout=out)
+            assert ("Vous avez" in out.getvalue()) == (code == "fr")
+            return savefile.dumps(session)
+        finally:
+            i18n.use(None)
+
+    assert saved("fr") == saved(None)
