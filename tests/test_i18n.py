@@ -412,3 +412,23 @@ def test_a_game_saved_in_french_is_the_game_saved_in_english() -> None:
             i18n.use(None)
 
     assert saved("fr") == saved(None)
+
+
+@pytest.mark.usefixtures("pseudo")
+def test_the_save_prompt_the_hand_off_and_a_small_terminal_in_the_pseudo_language(
+    past_the_edge: list[str],
+) -> None:
+    """S's prompt (an empty name cancels), two people's hand-off page, and
+    the notice of a terminal too small, in the pseudo-language."""
+    session = Session.new(seed=5, humans=(0, 1), names={0: "Ann", 1: "Bob"})
+    window = FakeWindow("s\n" + "pu1\n" + " " + "p")
+    with pytest.raises(OutOfKeys):
+        ui.Ui(window, session).run()  # type: ignore[arg-type]
+    shown = [line for lines in window.screens for line in lines]
+    assert any("Bob" in line and "[" in line for line in shown)  # Pass to Bob.
+    assert english(shown) == []
+    small = FakeWindow("", rows=20)
+    with pytest.raises(OutOfKeys):
+        ui.Ui(small, bsd_session()).run()  # type: ignore[arg-type]
+    assert english(small.lines()) == [] and small.lines()[0].startswith("[")
+    assert past_the_edge == [], "\n".join(past_the_edge)
