@@ -226,7 +226,7 @@ def bsd_session() -> Session:
     return Session.new(seed=5)
 
 
-BSD_KEYS = "pu1\n" + "t" + "wt" + "w" + "?" + " " * 3 + "L" + "q" + "h" + "x" + "Q"
+BSD_KEYS = "pu1\n" + "t" + "wt" + "w" + "?" + " " * 3 + "L" + "q" + "h" + "x" + "JCE" + "Q"
 
 
 @pytest.mark.usefixtures("pseudo")
@@ -258,7 +258,7 @@ def test_row_board_in_the_pseudo_language(rules: object, past_the_edge: list[str
     """The board with a row per side: the sides, the full scores, the
     tracker, the help, the log, a hazard's side, in the pseudo-language."""
     session = Session.new(rules, seed=2)  # type: ignore[arg-type]
-    keys = "pd1\n" + "t" + "t" + "w" + "w" + "?" + " " * 3 + "L" + "q" + "h" + "x" + "Q"
+    keys = "pd1\n" + "t" + "t" + "w" + "w" + "?" + " " * 3 + "L" + "q" + "h" + "x" + "JCE" + "Q"
     window = FakeWindow(keys, prompt=(22, 0, 80), error=(23, 0))
     with pytest.raises(OutOfKeys):
         TableUi(window, session).run()  # type: ignore[arg-type]
