@@ -420,12 +420,12 @@ def test_the_save_prompt_the_hand_off_and_a_small_terminal_in_the_pseudo_languag
 ) -> None:
     """S's prompt (an empty name cancels), two people's hand-off page, and
     the notice of a terminal too small, in the pseudo-language."""
-    session = Session.new(seed=5, humans=(0, 1), names={0: "Ann", 1: "Bob"})
+    session = Session.new(seed=5, humans=(0, 1), names={0: "Ann"})  # seat 1: Player 1
     window = FakeWindow("s\n" + "pu1\n" + " " + "p")
     with pytest.raises(OutOfKeys):
         ui.Ui(window, session).run()  # type: ignore[arg-type]
     shown = [line for lines in window.screens for line in lines]
-    assert any("Bob" in line and "[" in line for line in shown)  # Pass to Bob.
+    assert any("[Ƥášš ťó [Ƥĺáýéŕ 1~~~]" in line for line in shown)  # Pass to Player 1.
     assert english(shown) == []
     small = FakeWindow("", rows=20)
     with pytest.raises(OutOfKeys):

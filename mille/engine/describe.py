@@ -177,11 +177,22 @@ def seat_name(
         return _("You")
     name = names.get(seat)
     if name is not None:
-        return name
+        return person_name(seat, name)
     if viewer is not None and rules.side_of(seat) == rules.side_of(viewer):
         partners = [s for s in rules.members(rules.side_of(viewer)) if s != viewer]
         return _("Partner") if len(partners) == 1 else _("Partner {seat}").format(seat=seat)
     return _("Comp {seat}").format(seat=seat)
+
+
+def person_name(seat: int, name: str) -> str:
+    """A person's name as shown: the name mille gives one not named,
+    ``Player N`` (the session's and the save file's), in the language
+    chosen; a name given as it is (no one may be called ``Player N``).
+
+    >>> person_name(2, "Player 2"), person_name(2, "Ann")
+    ('Player 2', 'Ann')
+    """
+    return _("Player {seat}").format(seat=seat) if name == f"Player {seat}" else name
 
 
 def stand_in_name(who: str) -> str:

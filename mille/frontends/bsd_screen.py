@@ -19,7 +19,7 @@ from __future__ import annotations
 import curses
 
 from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
-from ..engine.describe import short_card_name
+from ..engine.describe import person_name, short_card_name
 from ..engine.table import Discard, Outcome, Pick
 from ..engine.text import escape, fit
 from ..engine.text import width as text_width
@@ -280,7 +280,7 @@ class BsdBoard(Screen):
         other = self.sides()[1]
         if other in self.session.people:
             heading = _("Not seen yet (deck and {name}'s hand)")
-            heading = heading.format(name=self.session.people[other])
+            heading = heading.format(name=person_name(other, self.session.people[other]))
         else:
             heading = _("Not seen yet (deck and Comp's hand)")
         self.put(0, TRACK_X, fit(heading, RIGHT - TRACK_X + 1))
@@ -313,7 +313,8 @@ class BsdBoard(Screen):
         other = self.sides()[1]
         if other in self.session.people:  # two people: the other's name, not Comp
             mark = presence_mark(self.session, other)  # a network seat: away, a computer
-            name = fit(self.session.people[other], 6 - text_width(mark)) + mark  # by columns
+            shown = person_name(other, self.session.people[other])
+            name = fit(shown, 6 - text_width(mark)) + mark  # by columns
             self.put(0, SCORE_X + 28, name + " " * (7 - text_width(name)))
         for index, who in enumerate(self.sides()):
             side = who + 1

@@ -447,7 +447,7 @@ class LineUi:
         hand is gone before the next person comes to the keyboard (nobody
         can read or scroll back to it), and again after RETURN (piped, the
         lines go on)."""
-        name = escape(self.session.name(seat))
+        name = escape(describe.person_name(seat, self.session.name(seat)))
         if self.clears:
             self.write(CLEAR, flush=True)
         else:

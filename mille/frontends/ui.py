@@ -537,7 +537,9 @@ class Ui:
         board and the hand hidden until a key, then ``seat``'s board.  What
         was on the error line, the hint, the help and the L view go."""
         screen = self.screen
-        screen.handing = self.session.name(seat)
+        from ..engine.describe import person_name
+
+        screen.handing = person_name(seat, self.session.name(seat))
         screen.message, screen.whole_hint, screen.hinted = "", "", None
         screen.helping, screen.viewing, screen.tracking = False, None, False
         self.set_prompt("")
