@@ -421,7 +421,7 @@ def test_the_save_prompt_the_hand_off_and_a_small_terminal_in_the_pseudo_languag
     """S's prompt (an empty name cancels), two people's hand-off page, and
     the notice of a terminal too small, in the pseudo-language."""
     session = Session.new(seed=5, humans=(0, 1), names={0: "Ann"})  # seat 1: Player 1
-    window = FakeWindow("s\n" + "pu1\n" + " " + "p")
+    window = FakeWindow("s\n" + "pd1\n" + " " + "p")
     with pytest.raises(OutOfKeys):
         ui.Ui(window, session).run()  # type: ignore[arg-type]
     shown = [line for lines in window.screens for line in lines]
