@@ -8,6 +8,8 @@ the clock stops when the screen (as pyte renders it) shows the whole board.
     python bench/bench_startup.py [--runs N] [--baseline REV]
 
 Prints the median and best times and the ratio mille / floor.
+``--lang CODE`` also times ``mille --lang CODE --seed 1`` (the catalog
+read, the board in that language).
 ``--baseline REV`` also times ``python -m mille --seed 1`` on the code of
 git revision REV (a commit hash, a branch or a tag; e.g. ``67d8018``,
 mille 1.0) from a temporary worktree, interleaved with the others.
@@ -63,12 +65,28 @@ curses.endwin()
 """
 
 
-def board_complete(screen: pyte.Screen) -> bool:
+PROMPT, MILEAGE = ">>:Move:", "--MILEAGE--"  # in the language timed: see words()
+
+
+def words(code: str | None) -> tuple[str, str]:
+    """The prompt and the mileage heading in language ``code`` (None: English)."""
+    if code is None:
+        return ">>:Move:", "--MILEAGE--"
+    from mille import i18n
+
+    i18n.choose(code)
+    try:
+        return i18n._(">>:Move:"), i18n._("--MILEAGE--")
+    finally:
+        i18n.use(None)
+
+
+def board_complete(screen: pyte.Screen, prompt: str = PROMPT, mileage: str = MILEAGE) -> bool:
     lines = screen.display
     return (
-        lines[10][20:28] == ">>:Move:"
-        and lines[17].startswith("--MILEAGE--")
-        and lines[17][41:52] == "--MILEAGE--"
+        lines[10][20 : 20 + len(prompt)] == prompt
+        and lines[17].startswith(mileage)
+        and lines[17][41 : 41 + len(mileage)] == mileage
         and lines[12][:2] == "6 "
         and lines[12][2:20].strip() != ""
         and lines[14][40:42] == "| "
@@ -82,7 +100,9 @@ PYCACHE = tempfile.mkdtemp(prefix="mille-bench-pycache-")
 STATE = tempfile.mkdtemp(prefix="mille-bench-state-")
 
 
-def time_once(command: str, args: list[str], path: str | None = None) -> float:
+def time_once(
+    command: str, args: list[str], path: str | None = None, lang: str | None = None
+) -> float:
     # As an installed program runs: with compiled bytecode cached (here in a
     # private directory, so the source tree is left alone).
     env = dict(
@@ -91,8 +111,16 @@ def time_once(command: str, args: list[str], path: str | None = None) -> float:
         PYTHONPYCACHEPREFIX=PYCACHE,
         XDG_STATE_HOME=tempfile.mkdtemp(dir=STATE),
     )  # a fresh one: no resume offer
-    for name in ("LINES", "COLUMNS", "PYTHONDONTWRITEBYTECODE"):
+    for name in (
+        "LINES",
+        "COLUMNS",
+        "PYTHONDONTWRITEBYTECODE",
+        "LANGUAGE",
+        "LC_ALL",
+        "LC_MESSAGES",
+    ):
         env.pop(name, None)
+    env["LANG"] = "C.UTF-8"  # English, as an unset locale (the language is --lang's)
     if path is not None:  # another revision's package, ahead of the installed one
         env["PYTHONPATH"] = path
     screen = pyte.Screen(80, 24)
@@ -101,7 +129,8 @@ def time_once(command: str, args: list[str], path: str | None = None) -> float:
     child = pexpect.spawn(command, args, dimensions=(24, 80), env=env)
     child.delaybeforesend = None
     try:
-        while not board_complete(screen):
+        prompt, mileage = words(lang)
+        while not board_complete(screen, prompt, mileage):
             stream.feed(child.read_nonblocking(65536, timeout=10))
         return time.perf_counter() - start
     finally:
@@ -117,6 +146,7 @@ def mille_command() -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--lang", metavar="CODE", help="also time mille --lang CODE")
     parser.add_argument(
         "--baseline",
         metavar="REV",
@@ -129,17 +159,27 @@ def main() -> int:
         "mille --seed 1": (mille, ["--seed", "1"], None),
         "bare curses floor": (sys.executable, ["-c", FLOOR], None),
     }
+    if options.lang:
+        cases[f"mille --lang {options.lang}"] = (
+            mille,
+            ["--lang", options.lang, "--seed", "1"],
+            None,
+        )
     with contextlib.ExitStack() as stack:
         if options.baseline:
             tree = stack.enter_context(revision.worktree(options.baseline))
             cases[f"{options.baseline}"] = (sys.executable, ["-m", "mille", "--seed", "1"], tree)
+
+        def lang_of(args: list[str]) -> str | None:
+            return args[args.index("--lang") + 1] if "--lang" in args else None
+
         for command, args, path in cases.values():  # warm the caches (.pyc, page cache)
-            time_once(command, args, path)
+            time_once(command, args, path, lang_of(args))
         results: dict[str, list[float]] = {name: [] for name in cases}
         try:
             for _ in range(runs):  # interleaved, so drift hits all alike
                 for name, (command, args, path) in cases.items():
-                    results[name].append(time_once(command, args, path))
+                    results[name].append(time_once(command, args, path, lang_of(args)))
         finally:
             shutil.rmtree(PYCACHE, ignore_errors=True)
             shutil.rmtree(STATE, ignore_errors=True)

@@ -23,6 +23,20 @@ def _private_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _in_english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The tests read English, whatever the language of whoever runs them:
+    LANGUAGE comes first in the order mille reads (the ``mille`` the
+    end-to-end tests start inherits it); the tests of another language
+    choose it themselves, and the language in-process is English again
+    after each test."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    yield
+    from mille import i18n
+
+    i18n.use(None)
+
+
+@pytest.fixture(autouse=True)
 def _not_a_first_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """The boards in a test start as on a user's later runs (BSD's first
     screen exactly, no ``welcomed`` file written); the tests of the first

@@ -146,14 +146,16 @@ def test_python_dash_m(tmp_path: Path) -> None:
 
 
 def test_imports_stay_light() -> None:
-    """--version must not load curses, the engine or the save code."""
+    """--version must not load curses, the engine or the save code (the
+    translation layer, mille.i18n, is the standard library's os alone)."""
     code = (
         "import sys; from mille.frontends import cli; cli.main(['--version']); "
         "print(sorted(m for m in sys.modules if m.startswith('mille') or m == '_curses'))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.splitlines()[-1] == (
-        "['mille', 'mille.frontends', 'mille.frontends.cli', 'mille.players', 'mille.players.registry']"
+        "['mille', 'mille.frontends', 'mille.frontends.cli', 'mille.i18n', 'mille.players',"
+        " 'mille.players.registry']"
     )
 
 

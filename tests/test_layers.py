@@ -22,6 +22,7 @@ import mille
 PACKAGE = Path(mille.__file__).parent
 LAYERS = ("engine", "players", "game", "storage", "net", "frontends")
 TOOLS = ("mille.__main__", "mille.selfplay")
+BASE = ("mille.i18n",)  # the translation layer, below the engine: every layer may use it
 
 
 def module_name(path: Path) -> str:
@@ -62,9 +63,12 @@ GRAPH = {
 
 def rank(name: str) -> int:
     """The layer of a module: 0 for the engine ... 5 for the front ends; the
-    package itself (only ``__version__``) is below them all, the tools above."""
+    package itself (only ``__version__``) and the translation layer are
+    below them all, the tools above."""
     if name in TOOLS:
         return len(LAYERS)
+    if name in BASE:
+        return -1
     parts = name.split(".")
     if len(parts) == 1 or parts[1] not in LAYERS:
         assert name == "mille", f"{name} is in no layer"
@@ -84,6 +88,13 @@ def test_imports_point_down() -> None:
         if rank(other) > rank(name)
     )
     assert upward == []
+
+
+def test_the_translation_layer_imports_no_mille() -> None:
+    """``mille.i18n`` is under every layer (the engine's messages use it):
+    it imports nothing of mille, and every layer may import it."""
+    assert GRAPH["mille.i18n"] == set()
+    assert any("mille.i18n" in GRAPH[name] for name in MODULES if name.startswith("mille.engine"))
 
 
 def test_no_import_cycles() -> None:

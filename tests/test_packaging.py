@@ -165,3 +165,51 @@ def test_every_runtime_module_imports_without_posix_only_names() -> None:
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "ok"
+
+
+def test_the_catalogs_and_the_french_man_page_are_installed() -> None:
+    """pyproject.toml ships the compiled catalogs (setup.py compiles each
+    .po to its .mo in build_py) and installs the French man page where
+    ``man -L fr mille`` finds it."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 and later
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    assert "locale/*/LC_MESSAGES/*.mo" in config["setuptools"]["package-data"]["mille"]
+    assert config["setuptools"]["data-files"]["share/man/fr/man6"] == ["man/fr/mille.6"]
+    assert "BuildWithCatalogs" in (ROOT / "setup.py").read_text(encoding="utf-8")
+    # and a source distribution carries the sources the wheel is built from
+    manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
+    assert "recursive-include mille/locale *.po *.pot" in manifest
+    assert "include man/fr/mille.6" in manifest
+
+
+@pytest.mark.slow
+def test_a_wheel_speaks_french_with_no_other_step(tmp_path: pathlib.Path) -> None:
+    """``pip install .``: the wheel holds mille.mo, compiled from the .po at
+    build time, and the French man page; installed in a new venv, ``mille
+    --lang fr`` speaks French."""
+    import zipfile
+
+    wheels = tmp_path / "wheels"
+    build = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels)]
+    subprocess.run(build + [str(ROOT)], check=True, cwd=tmp_path)
+    wheel = next(wheels.glob("bsd_mille-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "mille/locale/fr/LC_MESSAGES/mille.mo" in names
+    assert not any(name.endswith(".po") for name in names)
+    assert any(name.endswith(".data/data/share/man/fr/man6/mille.6") for name in names)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
+    install = [str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)]
+    subprocess.run(install, check=True, cwd=tmp_path)
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    env["LANG"] = "fr_FR.UTF-8"
+    said = subprocess.run(
+        [str(python), "-m", "mille", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert said.stdout.startswith("usage : mille [--rules NOM]"), said.stderr
+    assert (venv / "share" / "man" / "fr" / "man6" / "mille.6").is_file()

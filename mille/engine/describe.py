@@ -26,13 +26,16 @@ No curses, no I/O.
 
 from __future__ import annotations
 
+from ..i18n import N_, _, ngettext, pgettext
 from .cards import (
     D200,
     EXTRA_TANK,
     HAZARDS,
     NUM_SAFETIES,
     SAFETIES,
-    card_name,
+)
+from .cards import (
+    card_name as _card_key,
 )
 from .rules import other_side
 
@@ -48,6 +51,117 @@ YOU = 0  # the seat reading when none is said (BSD's game: the person)
 NO_NAMES: dict[int, str] = {}
 SAFETY_SHORT = ("Tank", "Proof", "Ace", "RoW")  # Extra Tank .. Right of Way
 
+# the cards' names, as shown (the engine's, in the save files, are English)
+CARD_WORDS = (
+    N_("25"),
+    N_("50"),
+    N_("75"),
+    N_("100"),
+    N_("200"),
+    N_("Out of Gas"),
+    N_("Flat Tire"),
+    N_("Accident"),
+    N_("Stop"),
+    N_("Speed Limit"),
+    N_("Gasoline"),
+    N_("Spare Tire"),
+    N_("Repairs"),
+    N_("Go"),
+    N_("End of Limit"),
+    N_("Extra Tank"),
+    N_("Puncture Proof"),
+    N_("Driving Ace"),
+    N_("Right of Way"),
+    N_("False Virtue"),
+)
+
+
+# the contexts of the cards' short names (tools/catalogs.py lists every card in each)
+CARD_CONTEXTS = ("card name, at most 18 columns", "card name, at most 14 columns")
+
+
+def card_name(card: int) -> str:
+    """A card's name as shown, in the language chosen (``""`` for ``NO_CARD``)."""
+    return _(_card_key(card)) if card >= 0 else ""
+
+
+def short_card_name(card: int) -> str:
+    """A card's name where BSD's board has 18 columns for it (in English
+    the name itself; a translation may be shorter there)."""
+    return pgettext("card name, at most 18 columns", _card_key(card)) if card >= 0 else ""
+
+
+def tracker_name(card: int) -> str:
+    """A card's name where the card tracker has 14 columns for it."""
+    return pgettext("card name, at most 14 columns", _card_key(card)) if card >= 0 else ""
+
+
+def safety_short(index: int) -> str:
+    """A safety's short mark: 0 Extra Tank .. 3 Right of Way."""
+    if index == 0:
+        return pgettext("short safety", "Tank")
+    if index == 1:
+        return pgettext("short safety", "Proof")
+    if index == 2:
+        return pgettext("short safety", "Ace")
+    return pgettext("short safety", "RoW")
+
+
+# the engine's refusals (its IllegalMove messages and check's reasons), shown
+# translated: the engine keeps its English words (BSD's, fast, in the tests)
+REFUSALS = (
+    N_("already picked"),
+    N_("can't attack your own side"),
+    N_("cannot move now"),
+    N_("discard a safety?"),
+    N_("limit of 50"),
+    N_("must pick first"),
+    N_("no card there"),
+    N_("no more cards"),
+    N_("no question pending"),
+    N_("no such opponent"),
+    N_("only two 200's per hand"),
+    N_("opponent cannot go"),
+    N_("opponent has karma"),
+    N_("opponent has limit"),
+    N_("opponent has not started"),
+    N_("opponent is protected"),
+    N_("that card is playable"),
+    N_("the hand is over"),
+    N_("which opponent?"),
+    N_("you still have karma"),
+    N_("extension decision pending"),
+    N_("coup fourre decision pending"),
+    N_("not your turn"),
+)
+_CARD_REFUSALS = (
+    ("can't play \"", '"', N_('can\'t play "{card}"')),
+    ('opponent already has "', '"', N_('opponent already has "{card}"')),
+    ('cannot play "Go" on a "', '"', N_('cannot play "Go" on a "{card}"')),
+)
+
+
+def refusal(reason: str) -> str:
+    """An engine's refusal (``check``'s reason, an ``IllegalMove``'s text)
+    in the language chosen; as it is in English.
+
+    >>> refusal("no card there"), refusal("puts you over 700")
+    ('no card there', 'puts you over 700')
+    """
+    if reason in REFUSALS:
+        return _(reason)
+    for head, tail, template in _CARD_REFUSALS:
+        if reason.startswith(head) and reason.endswith(tail):
+            name = reason[len(head) : len(reason) - len(tail)]
+            if name.isdigit() or name[:1].isupper():
+                card = _(name) if name in CARD_WORDS else name
+                if template.startswith("cannot play"):
+                    return _(template).format(card=card).replace('"Go"', f'"{_("Go")}"')
+                return _(template).format(card=card)
+    if reason.startswith("puts you over ") and reason[14:].isdigit():
+        return _("puts you over {miles}").format(miles=reason[14:])
+    return _(reason)
+
 
 def is_team_game(rules: Rules) -> bool:
     return rules.sides < rules.players
@@ -60,14 +174,25 @@ def seat_name(
     ``Partner`` (``Partner 2``... with several), ``Comp N`` (viewer None:
     nobody's, as a page all the people read)."""
     if seat == viewer:
-        return "You"
+        return _("You")
     name = names.get(seat)
     if name is not None:
-        return name
+        return person_name(seat, name)
     if viewer is not None and rules.side_of(seat) == rules.side_of(viewer):
         partners = [s for s in rules.members(rules.side_of(viewer)) if s != viewer]
-        return "Partner" if len(partners) == 1 else f"Partner {seat}"
-    return f"Comp {seat}"
+        return _("Partner") if len(partners) == 1 else _("Partner {seat}").format(seat=seat)
+    return _("Comp {seat}").format(seat=seat)
+
+
+def person_name(seat: int, name: str) -> str:
+    """A person's name as shown: the name mille gives one not named,
+    ``Player N`` (the session's and the save file's), in the language
+    chosen; a name given as it is (no one may be called ``Player N``).
+
+    >>> person_name(2, "Player 2"), person_name(2, "Ann")
+    ('Player 2', 'Ann')
+    """
+    return _("Player {seat}").format(seat=seat) if name == f"Player {seat}" else name
 
 
 def stand_in_name(who: str) -> str:
@@ -77,7 +202,9 @@ def stand_in_name(who: str) -> str:
     >>> stand_in_name("Bob"), stand_in_name("You")
     ('Computer (for Bob)', 'Computer (for you)')
     """
-    return f"Computer (for {'you' if who == YOU_WORD else who})"
+    if who == _(YOU_WORD):
+        return _("Computer (for you)")
+    return _("Computer (for {name})").format(name=who)
 
 
 YOU_WORD = "You"
@@ -92,7 +219,7 @@ def side_name(
 ) -> str:
     """A side as ``viewer`` knows it: its one player's name, or ``Team X``."""
     if is_team_game(rules):
-        return f"Team {team_letter(side)}"
+        return _("Team {letter}").format(letter=team_letter(side))
     return seat_name(rules, rules.members(side)[0], viewer, names)
 
 
@@ -159,9 +286,11 @@ def no_target(view: SeatView, slot: int) -> str:
     for side in opponents(view.rules, view.seat):
         reasons.setdefault(view.check(Use(slot, side)) or "", []).append(side)
     if len(reasons) == 1:
-        return next(iter(reasons))
+        return refusal(next(iter(reasons)))
     return "; ".join(
-        f"{reason} (side{'s' if len(sides) > 1 else ''} {', '.join(map(str, sides))})"
+        ngettext("{reason} (side {sides})", "{reason} (sides {sides})", len(sides)).format(
+            reason=refusal(reason), sides=", ".join(map(str, sides))
+        )
         for reason, sides in reasons.items()
     )
 
@@ -193,7 +322,7 @@ def safety_marks(view: SeatView, side: int) -> list[str]:
     for index in range(NUM_SAFETIES):
         card = EXTRA_TANK + index
         if card in tab.safeties:
-            shown.append(SAFETY_SHORT[index] + ("*" if tab.coups[index] else ""))
+            shown.append(safety_short(index) + ("*" if tab.coups[index] else ""))
     return shown
 
 
@@ -215,37 +344,98 @@ def describe(view: SeatView, event: Event) -> list[str]:
         who = stand_in_name(who)
     move = outcome.move
     lines: list[str] = []
+    mine = outcome.seat == viewer and not event.stand_in
+
+    def say(yours: str, theirs: str, **fields: object) -> None:
+        """A line in the words for the reader's own move, or another's (a
+        language may conjugate them apart)."""
+        lines.append((yours if mine else theirs).format(who=who, **fields))
+
     if isinstance(move, Pick):
         if outcome.seat == viewer:
-            lines.append(f"{who} drew " + " and ".join(card_name(c) for c in outcome.drawn))
+            cards = _(" and ").join(card_name(c) for c in outcome.drawn)
+            say(_("You drew {cards}"), _("{who} drew {cards}"), cards=cards)
     elif isinstance(move, Answer):
         if outcome.coup_fourre:
-            lines.append(f"{who}: Coup Fourre! {card_name(outcome.card)}, another turn")
+            say(
+                _("You: Coup Fourre! {card}, another turn"),
+                _("{who}: Coup Fourre! {card}, another turn"),
+                card=card_name(outcome.card),
+            )
         elif event.phase == EXTENSION:
-            lines.append(f"{who} {'went' if move.yes else 'did not go'} for the extension")
+            if move.yes:
+                say(_("You went for the extension"), _("{who} went for the extension"))
+            else:
+                say(_("You did not go for the extension"), _("{who} did not go for the extension"))
         elif outcome.seat == viewer:
-            lines.append(f"{who} let the coup fourre go")
+            say(_("You let the coup fourre go"), _("{who} let the coup fourre go"))
     elif isinstance(move, Discard):
-        lines.append(f"{who} discarded {card_name(outcome.card)}")
+        say(_("You discarded {card}"), _("{who} discarded {card}"), card=card_name(outcome.card))
     else:
         card = outcome.card
         name = card_name(card)
         side = rules.side_of(outcome.seat)
         if card <= D200:
             miles = event.mileage
-            whose = "" if not is_team_game(rules) else f"{side_name(rules, side, viewer, names)} "
-            lines.append(f"{who} played {name}: {whose}{miles} miles")
+            if is_team_game(rules):
+                whose = side_name(rules, side, viewer, names)
+                say(
+                    _("You played {card}: {side} {miles} miles"),
+                    _("{who} played {card}: {side} {miles} miles"),
+                    card=name,
+                    side=whose,
+                    miles=miles,
+                )
+            else:
+                say(
+                    _("You played {card}: {miles} miles"),
+                    _("{who} played {card}: {miles} miles"),
+                    card=name,
+                    miles=miles,
+                )
         elif card in HAZARDS:
             target = move.target if move.target is not None else other_side(side)
             target_name = side_name(rules, target, viewer, names)
-            lines.append(f"{who} played {name} on side {target} ({target_name})")
+            say(
+                _("You played {card} on side {side} ({name})"),
+                _("{who} played {card} on side {side} ({name})"),
+                card=name,
+                side=target,
+                name=target_name,
+            )
         elif card in SAFETIES:
-            extra = "Coup Fourre! " if outcome.coup_fourre else ""
-            lines.append(f"{who} played {name}: {extra}another turn")
+            if outcome.coup_fourre:
+                say(
+                    _("You played {card}: Coup Fourre! another turn"),
+                    _("{who} played {card}: Coup Fourre! another turn"),
+                    card=name,
+                )
+            else:
+                say(
+                    _("You played {card}: another turn"),
+                    _("{who} played {card}: another turn"),
+                    card=name,
+                )
         else:
-            lines.append(f"{who} played {name}")
-    lines.extend(event.notices)
+            say(_("You played {card}"), _("{who} played {card}"), card=name)
+    lines.extend(notice(text) for text in event.notices)
     return lines
+
+
+NOTICES = (N_("discard pile reshuffled"), N_("karma clash: both lose karma"))
+
+
+def notice(text: str) -> str:
+    """A notice of the engine (an event's: the reshuffle, karma), in the
+    language chosen; the events (and the save files) keep the English."""
+    head, _space, rest = text.partition(" ")
+    number, _space, tail = rest.partition(" ")
+    if head == "side" and number.isdigit():
+        if tail == "regains karma":
+            return _("side {side} regains karma").format(side=number)
+        if tail == "loses karma":
+            return _("side {side} loses karma").format(side=number)
+    return _(text)
 
 
 def recent(log: list[Event], viewer: int = YOU) -> int:
@@ -295,20 +485,20 @@ def score_rows(rules: Rules) -> list[tuple[str, str]]:
     """The preset's hand rows: (label, HandScore attribute), in BSD's order."""
     scoring = rules.scoring
     rows = [
-        ("Milestones Played", "miles"),
-        ("Each Safety", "safeties"),
-        ("All 4 Safeties", "all_four"),
-        ("Coup Fourre", "coups"),
-        ("Trip Completed", "trip"),
-        ("Safe Trip", "safe_trip"),
+        (_("Milestones Played"), "miles"),
+        (_("Each Safety"), "safeties"),
+        (_("All 4 Safeties"), "all_four"),
+        (_("Coup Fourre"), "coups"),
+        (_("Trip Completed"), "trip"),
+        (_("Safe Trip"), "safe_trip"),
     ]
     if scoring.delayed_action is not None:
-        rows.append(("Delayed Action", "delayed_action"))
+        rows.append((_("Delayed Action"), "delayed_action"))
     if scoring.extension is not None and rules.extension is not None:
-        rows.append(("Extension", "extension"))
-    rows.append(("Shut-Out", "shut_out"))
+        rows.append((_("Extension"), "extension"))
+    rows.append((_("Shut-Out"), "shut_out"))
     if scoring.perfect_crossing is not None:
-        rows.append(("Perfect Crossing", "perfect_crossing"))
+        rows.append((_("Perfect Crossing"), "perfect_crossing"))
     return rows
 
 
@@ -322,9 +512,9 @@ def score_table(table: SeatView) -> list[tuple[str, list[int]]]:
         (label, [getattr(score, name) for score in scores])
         for label, name in score_rows(table.rules)
     ]
-    rows.append(("Hand Total", [score.total for score in scores]))
-    rows.append(("Overall Total", [table.total(side) for side in sides]))
-    rows.append(("Games", games_won(table)))
+    rows.append((_("Hand Total"), [score.total for score in scores]))
+    rows.append((_("Overall Total"), [table.total(side) for side in sides]))
+    rows.append((_("Games"), games_won(table)))
     return rows
 
 
@@ -355,10 +545,12 @@ def hand_result(table: SeatView) -> str:
     rules = table.rules
     side = table.completing_side()
     if side is None:
-        return "The hand is over: nobody completed the trip."
+        return _("The hand is over: nobody completed the trip.")
+    miles = table.tableaux[side - 1].mileage
+    if not is_team_game(rules) and rules.members(side)[0] == table.seat:
+        return _("You complete the trip ({miles} miles).").format(miles=miles)
     who = side_name(rules, side, table.seat, table.names)
-    verb = "complete" if who == "You" else "completes"
-    return f"{who} {verb} the trip ({table.tableaux[side - 1].mileage} miles)."
+    return _("{who} completes the trip ({miles} miles).").format(who=who, miles=miles)
 
 
 def game_result(table: SeatView) -> str | None:
@@ -368,12 +560,15 @@ def game_result(table: SeatView) -> str | None:
     totals = [table.total(side) for side in range(1, table.rules.sides + 1)]
     best = max(totals)
     if totals.count(best) > 1:
-        return "The game is over: a tie on top, nobody wins it."
-    who = side_name(table.rules, totals.index(best) + 1, table.seat, table.names)
-    return f"{who} {'win' if who == 'You' else 'wins'} the game with {best}."
+        return _("The game is over: a tie on top, nobody wins it.")
+    side = totals.index(best) + 1
+    if not is_team_game(table.rules) and table.rules.members(side)[0] == table.seat:
+        return _("You win the game with {points}.").format(points=best)
+    who = side_name(table.rules, side, table.seat, table.names)
+    return _("{who} wins the game with {points}.").format(who=who, points=best)
 
 
-NOT_KEPT = "(the moves before your last turn were not kept with the saved game)"
+NOT_KEPT = N_("(the moves before your last turn were not kept with the saved game)")
 
 
 def log_from_deal(view: SeatView, log: list[Event]) -> bool:
@@ -405,7 +600,7 @@ def hand_lines(view: SeatView, log: list[Event]) -> list[str]:
     """The whole hand so far as the view's seat saw it, in the log's words
     (every event of ``log``, the hand's log since the deal), then how it
     ended once it is over."""
-    lines = [] if log_from_deal(view, log) else [NOT_KEPT]
+    lines = [] if log_from_deal(view, log) else [_(NOT_KEPT)]
     lines += [line for event in log for line in describe(view, event)]
     return lines + end_lines(view)
 
@@ -435,21 +630,46 @@ def option_words(rules: Rules, level: str = "standard") -> list[str]:
     >>> option_words(find_rules("milebymile", players=4, karma=True), "expert")[6:]
     ['rigging none', 'karma', 'expert computers']
     """
-    miles = f"{rules.target} miles"
     if rules.extension is not None:
-        miles += f" ({rules.extension} after an extension)"
-    words = [miles, f"game {rules.winning_score} points"]
+        miles = _("{miles} miles ({extension} after an extension)").format(
+            miles=rules.target, extension=rules.extension
+        )
+    else:
+        miles = _("{miles} miles").format(miles=rules.target)
+    words = [miles, _("game {points} points").format(points=rules.winning_score)]
     if rules.name == "milebymile":
         words += [
-            "perfect crossing" if rules.perfect_crossing else "no perfect crossing",
-            "stacking" if rules.stacking else "no stacking",
-            "reshuffle" if rules.reshuffle else "no reshuffle",
-            "always discard" if rules.always_discard else "no always discard",
-            f"rigging {rules.rigging}",
-            "karma" if rules.karma else "no karma",
+            _("perfect crossing") if rules.perfect_crossing else _("no perfect crossing"),
+            _("stacking") if rules.stacking else _("no stacking"),
+            _("reshuffle") if rules.reshuffle else _("no reshuffle"),
+            _("always discard") if rules.always_discard else _("no always discard"),
+            _("rigging {rigging}").format(rigging=rigging_name(rules.rigging)),
+            _("karma") if rules.karma else _("no karma"),
         ]
-    words.append(f"{level} computer" + ("" if rules.players == 2 else "s"))
+    shown = level_name(level)
+    words.append(
+        _("{level} computer").format(level=shown)
+        if rules.players == 2
+        else _("{level} computers").format(level=shown)
+    )
     return words
+
+
+def level_name(level: str) -> str:
+    """A computers' level as shown (``--level`` takes the English word)."""
+    names = {"easy": N_("easy"), "standard": N_("standard"), "expert": N_("expert")}
+    return _(names[level]) if level in names else level
+
+
+def rigging_name(rigging: str) -> str:
+    """Mile by Mile's rigging as shown (``--rigging`` takes the English words)."""
+    names = {
+        "none": N_("none"),
+        "no duplicates": N_("no duplicates"),
+        "2x attacks": N_("2x attacks"),
+        "2x defenses": N_("2x defenses"),
+    }
+    return _(names[rigging]) if rigging in names else rigging
 
 
 def option_summary(rules: Rules, level: str = "standard") -> list[str]:
@@ -466,21 +686,21 @@ def option_summary(rules: Rules, level: str = "standard") -> list[str]:
     """
     words = []
     if rules.winning_score != 5000:
-        words.append(f"game {rules.winning_score}")
+        words.append(_("game {points}").format(points=rules.winning_score))
     if rules.name == "milebymile":
         if not rules.perfect_crossing:
-            words.append("no perfect crossing")
+            words.append(_("no perfect crossing"))
         if rules.stacking:
-            words.append("stacking")
+            words.append(_("stacking"))
         if not rules.reshuffle:
-            words.append("no reshuffle")
+            words.append(_("no reshuffle"))
         if not rules.always_discard:
-            words.append("no always discard")
+            words.append(_("no always discard"))
         if rules.rigging != "none":
-            words.append(f"rigging {rules.rigging}")
+            words.append(_("rigging {rigging}").format(rigging=rigging_name(rules.rigging)))
         if rules.karma:
-            words.append("karma")
-    return words + [level]
+            words.append(_("karma"))
+    return words + [level_name(level)]
 
 
 def mileage_left(table: SeatView, side: int) -> int:
@@ -490,6 +710,8 @@ def mileage_left(table: SeatView, side: int) -> int:
 __all__ = [
     "card_name",
     "describe",
+    "refusal",
+    "short_card_name",
     "end_lines",
     "game_result",
     "games_won",

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..i18n import N_, _
 from .cards import COUNTS, END_OF_LIMIT, GASOLINE, OUT_OF_GAS, SPEED_LIMIT
 
 PRESETS = ("bsd", "classic", "milebymile")
@@ -197,7 +198,11 @@ def find_rules(
     the preset does not have.
     """
     if name not in PRESETS:
-        raise RulesError(f"unknown rules: {name!r} (choose {', '.join(PRESETS)})")
+        raise RulesError(
+            _("unknown rules: {name} (choose {choices})").format(
+                name=repr(name), choices=", ".join(PRESETS)
+            )
+        )
     mbm_only = {
         "team mode": team_mode,
         "race distance": distance,
@@ -215,7 +220,7 @@ def find_rules(
                 raise _no_option(name, option)
     if name == "bsd":
         if players not in (None, 2):
-            raise RulesError("bsd needs 2 players")
+            raise RulesError(N_("bsd needs 2 players"))
         return BSD
     if name == "classic":
         return _classic(2 if players is None else players)
@@ -239,7 +244,7 @@ def _classic(players: int) -> Rules:
     to 1000 (the article's best 6-player hand, 5,100, counts the extension
     bonus); two teams race to 1000."""
     if players not in (2, 3, 4, 6):
-        raise RulesError("classic needs 2, 3, 4 or 6 players")
+        raise RulesError(N_("classic needs 2, 3, 4 or 6 players"))
     teams = players in (4, 6)
     sides = players // 2 if teams else players
     return Rules(
@@ -274,24 +279,32 @@ def _milebymile(
     karma: bool,
 ) -> Rules:
     if not 2 <= players <= MAX_SEATS:
-        raise RulesError("milebymile needs 2 to 9 players")
+        raise RulesError(N_("milebymile needs 2 to 9 players"))
     if not 300 <= distance <= 3000:
-        raise RulesError("race distance must be 300 to 3000")
+        raise RulesError(N_("race distance must be 300 to 3000"))
     if perfect_crossing and distance % 25:
         # distance cards go in 25s: an exact finish could never be made
-        raise RulesError("perfect crossing needs a race distance in 25s")
+        raise RulesError(N_("perfect crossing needs a race distance in 25s"))
     if not 1000 <= winning_score <= 10000:
-        raise RulesError("winning score must be 1000 to 10000")
+        raise RulesError(N_("winning score must be 1000 to 10000"))
     if team_mode not in TEAM_MODES[players]:
         known = dict.fromkeys(mode for modes in TEAM_MODES.values() for mode in modes)
         if team_mode not in known:
-            raise RulesError(f"unknown team mode: {team_mode!r} (choose {', '.join(known)})")
-        raise RulesError(f"team mode not available for {players} players")
+            raise RulesError(
+                _("unknown team mode: {mode} (choose {choices})").format(
+                    mode=repr(team_mode), choices=", ".join(known)
+                )
+            )
+        raise RulesError(_("team mode not available for {players} players").format(players=players))
     if rigging not in RIGGINGS:
-        raise RulesError(f"unknown deck rigging: {rigging!r} (choose {', '.join(RIGGINGS)})")
+        raise RulesError(
+            _("unknown deck rigging: {rigging} (choose {choices})").format(
+                rigging=repr(rigging), choices=", ".join(RIGGINGS)
+            )
+        )
     sides = _sides(players, team_mode)
     if karma and sides < 3:
-        raise RulesError("karma rule needs 3 or more sides")
+        raise RulesError(N_("karma rule needs 3 or more sides"))
     return Rules(
         name="milebymile",
         players=players,

@@ -12,20 +12,19 @@ import sys
 from dataclasses import dataclass
 
 from .. import __version__
+from ..i18n import N_, _
 
-USAGE = "usage: mille [--rules NAME] [--players N] [--people SEATS] [options] [file]"
-NET_USAGE = """       mille --host [--people SEATS] [--listen ADDRESS] [--port N] [options] [file]
+USAGE = N_("usage: mille [--rules NAME] [--players N] [--people SEATS] [options] [file]")
+NET_USAGE = N_("""       mille --host [--people SEATS] [--listen ADDRESS] [--port N] [options] [file]
        mille --join ADDRESS[:PORT] CODE [--name NAME] [--wait SECONDS] [--plain]
        mille --stats [NAME] [--last N] [--rules NAME] [--level LEVEL]
                     [--people NAME,...] [--json]
-       mille --forget NAME [--yes]"""
+       mille --forget NAME [--yes]""")
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
-MORE_PLAYERS = "for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)"
+MORE_PLAYERS = N_("for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)")
 
-HELP = f"""{USAGE}
-{NET_USAGE}
-
+HELP_BODY = N_("""
 Mille Bornes in the terminal.  With no options: BSD mille, you against
 the computer.
 
@@ -107,6 +106,8 @@ the screen:
                         readers, dumb terminals and scripts
   --no-color            no colour on the board with a row per side (as a
                         non-empty NO_COLOR does); BSD's board has none
+  --lang CODE           the language of the words: fr (French) or en; without
+                        it, LANGUAGE, LC_ALL, LC_MESSAGES or LANG says
   -h, --help            show this help and exit
   --version             show the version and exit
 
@@ -129,7 +130,19 @@ keys (case does not matter):
   (--plain: the same letters as commands, then RETURN; l shows the hand)
 
 See mille(6) (man mille) for the rules and the screen.
-"""
+""")
+HELP = f"{USAGE}\n{NET_USAGE}\n{HELP_BODY}"
+
+
+def help_text() -> str:
+    """``mille --help`` in the language chosen."""
+    return f"{_(USAGE)}\n{_(NET_USAGE)}\n{_(HELP_BODY)}"
+
+
+def usage() -> str:
+    """The usage line in the language chosen."""
+    return _(USAGE)
+
 
 # the milebymile options: (flag, find_rules keyword, the spec's name)
 _GAME_OPTIONS = (
@@ -215,7 +228,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         from .process import LINE_LIMIT
 
-        raise UsageError(f"mille: {_quote(message, LINE_LIMIT - 7)}\n{USAGE}")
+        raise UsageError(f"mille: {_quote(message, LINE_LIMIT - 7)}\n{usage()}")
 
 
 def _seed(text: str) -> int:
@@ -225,7 +238,9 @@ def _seed(text: str) -> int:
             raise ValueError(text)
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {_quote(text)}") from None
+        raise argparse.ArgumentTypeError(
+            _("not a number: {text}").format(text=_quote(text))
+        ) from None
 
 
 RIGGINGS = ("none", "no-duplicates", "2x-attacks", "2x-defenses")  # the rules' names, hyphenated
@@ -267,6 +282,7 @@ def _parser() -> _Parser:
     parser.add_argument("--yes", action="store_true")
     parser.add_argument("--last", type=_seed)
     parser.add_argument("--wait", type=_seed)
+    parser.add_argument("--lang")  # chosen by main() before the rest is read
     parser.add_argument("files", nargs="*")
     return parser
 
@@ -296,7 +312,8 @@ def parse_args(argv: list[str]) -> Options:
     args, unknown = _parser().parse_known_intermixed_args(head)
     for arg in unknown:
         if arg.startswith("-") and arg != "-":
-            raise UsageError(f"mille: unknown option: {_quote(arg)}\n{USAGE}")
+            line = _("mille: unknown option: {option}").format(option=_quote(arg))
+            raise UsageError(f"{line}\n{usage()}")
     files = args.files + unknown + rest
     if args.version:
         return Options(action="version")
@@ -325,8 +342,10 @@ def parse_args(argv: list[str]) -> Options:
         ]
         if flags:
             raise UsageError(
-                f"mille: {', '.join(flags)} cannot be used with a file: "
-                "a saved game keeps its own rules, people, level and deal"
+                _(
+                    "mille: {options} cannot be used with a file: "
+                    "a saved game keeps its own rules, people, level and deal"
+                ).format(options=", ".join(flags))
             )
         return Options(
             file=files[0],
@@ -343,7 +362,9 @@ def parse_args(argv: list[str]) -> Options:
         if args.rules != "milebymile":
             for flag, key in _GAME_OPTIONS[1:]:
                 if key in given:
-                    raise UsageError(f"mille: {flag} is an option of --rules milebymile")
+                    raise UsageError(
+                        _("mille: {option} is an option of --rules milebymile").format(option=flag)
+                    )
 
         try:
             rules_name = "bsd" if args.rules is None else args.rules
@@ -351,9 +372,9 @@ def parse_args(argv: list[str]) -> Options:
         except RulesError as exc:
             from .process import LINE_LIMIT
 
-            reason = _quote(str(exc), LINE_LIMIT - 7)
+            reason = _quote(_(str(exc)), LINE_LIMIT - 7)
             if rules_name == "bsd" and given.get("players", 2) > 2:
-                reason += f"; {MORE_PLAYERS}"
+                reason += f"; {_(MORE_PLAYERS)}"
             raise UsageError(f"mille: {reason}") from None
         if rules == BSD:  # the default game
             rules = None
@@ -430,32 +451,37 @@ def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
     given = [name for name in own if getattr(args, name) is not None]
     if not args.host and args.join is None:
         if given:
-            raise UsageError(f"mille: --{given[0]} goes with --host or --join\n{USAGE}")
+            line = _("mille: {option} goes with --host or --join").format(option=f"--{given[0]}")
+            raise UsageError(f"{line}\n{usage()}")
         return None
     if args.host and args.join is not None:
-        raise UsageError(f"mille: --host and --join cannot be used together\n{USAGE}")
+        line = _("mille: --host and --join cannot be used together")
+        raise UsageError(f"{line}\n{usage()}")
     if args.join is not None:
         for name in ("listen", "port", "grace", "key", "people"):
             if getattr(args, name) is not None:
-                raise UsageError(f"mille: --{name} goes with --host\n{USAGE}")
+                line = _("mille: {option} goes with --host").format(option=f"--{name}")
+                raise UsageError(f"{line}\n{usage()}")
         if files:
-            raise UsageError(f"mille: --join takes no file: the host holds the game\n{USAGE}")
+            line = _("mille: --join takes no file: the host holds the game")
+            raise UsageError(f"{line}\n{usage()}")
     if args.name is not None:
         from ..game.session import BadName, check_name
 
         try:
             check_name(args.name)
         except BadName as exc:
-            raise UsageError(f"mille: --name: {_quote(str(exc), 120)}") from None
+            raise UsageError(f"mille: --name: {_quote(_(str(exc)), 120)}") from None
     if args.port is not None and not 0 <= args.port < 65536:
-        raise UsageError("mille: --port must be 0 to 65535")
+        raise UsageError(_("mille: --port must be 0 to 65535"))
     if args.grace is not None and not 1 <= args.grace <= 3600:
-        raise UsageError("mille: --grace must be 1 to 3600 seconds")
+        raise UsageError(_("mille: --grace must be 1 to 3600 seconds"))
     if args.wait is not None:
         if args.join is None:
-            raise UsageError(f"mille: --wait goes with --join\n{USAGE}")
+            line = _("mille: {option} goes with --join").format(option="--wait")
+            raise UsageError(f"{line}\n{usage()}")
         if not 0 <= args.wait <= 86400:
-            raise UsageError("mille: --wait must be 0 to 86400 seconds")
+            raise UsageError(_("mille: --wait must be 0 to 86400 seconds"))
     return Network(
         join=tuple(args.join) if args.join is not None else None,
         name=args.name,
@@ -486,26 +512,32 @@ def parse_people(text: str, players: int) -> tuple[tuple[int, str | None], ...]:
         seat_text, equals, name = item.partition("=")
         if not (seat_text.isascii() and seat_text.isdigit()) or (equals and not name):
             raise UsageError(
-                f"mille: --people: {_quote(item)} is not SEAT or SEAT=NAME"
-                " (for example 0=Ann,2=Bob)"
+                _(
+                    "mille: --people: {item} is not SEAT or SEAT=NAME (for example 0=Ann,2=Bob)"
+                ).format(item=_quote(item))
             )
         seat = int(seat_text)
         if seat >= players:
             raise UsageError(
-                f"mille: --people: no seat {seat} at a table of {players}"
-                f" (seats 0 to {players - 1})"
+                _(
+                    "mille: --people: no seat {seat} at a table of {players} (seats 0 to {last})"
+                ).format(seat=seat, players=players, last=players - 1)
             )
         if seat in dict(people):
-            raise UsageError(f"mille: --people: seat {seat} twice")
+            raise UsageError(_("mille: --people: seat {seat} twice").format(seat=seat))
         if equals:
             try:
                 check_name(name)
             except ValueError as exc:
                 from .process import LINE_LIMIT
 
-                raise UsageError(f"mille: --people: {_quote(str(exc), LINE_LIMIT - 18)}") from None
+                raise UsageError(
+                    f"mille: --people: {_quote(_(str(exc)), LINE_LIMIT - 18)}"
+                ) from None
             if name in dict(people).values():
-                raise UsageError(f"mille: --people: two people named {_quote(name)}")
+                raise UsageError(
+                    _("mille: --people: two people named {name}").format(name=_quote(name))
+                )
         people.append((seat, name if equals else None))
     return tuple(people)
 
@@ -544,15 +576,34 @@ def _escape_what_cannot_be_shown() -> None:
                 pass
 
 
+def lang_of(argv: list[str]) -> str | None:
+    """``--lang CODE`` (or ``--lang=CODE``) before any ``--``: None without it.
+
+    >>> lang_of(["--seed", "1", "--lang", "fr"]), lang_of(["--lang=fr"]), lang_of(["--", "--lang"])
+    ('fr', 'fr', None)
+    """
+    head = argv[: argv.index("--")] if "--" in argv else argv
+    for index, arg in enumerate(head):
+        if arg == "--lang" and index + 1 < len(head):
+            return head[index + 1]
+        if arg.startswith("--lang="):
+            return arg[len("--lang=") :]
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     _escape_what_cannot_be_shown()
+    args = sys.argv[1:] if argv is None else argv
+    from .. import i18n
+
+    i18n.choose(lang_of(args))  # English: nothing read
     try:
-        options = parse_args(sys.argv[1:] if argv is None else argv)
+        options = parse_args(args)
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 1
     if options.action == "help":
-        print(HELP, end="")
+        print(help_text(), end="")
         return 0
     if options.action == "version":
         print(f"mille {__version__}")
@@ -596,8 +647,10 @@ def main(argv: list[str] | None = None) -> int:
 
                 complain(
                     None,
-                    "standard input and output must be a terminal "
-                    "(for plain lines on pipes: mille --join ... --plain)",
+                    _(
+                        "standard input and output must be a terminal "
+                        "(for plain lines on pipes: mille --join ... --plain)"
+                    ),
                 )
                 return 1
             return join(
@@ -615,7 +668,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # never a traceback for the user
         from .process import complain
 
-        complain(None, f"internal error: {type(exc).__name__}: {exc}")
+        complain(None, _("internal error: {error}").format(error=f"{type(exc).__name__}: {exc}"))
         return 1
 
 
@@ -646,15 +699,17 @@ def _play(options: Options) -> int:
         try:
             session = savefile.load_session(options.file)
         except savefile.SaveError as exc:
-            complain(options.file, str(exc))
+            complain(options.file, _(str(exc)))
             return 1
         session.source = options.file
         message = file_stamp(options.file)
     if not options.plain and options.net is None and not _is_terminal():
         complain(
             None,
-            "standard input and output must be a terminal "
-            "(for plain lines on pipes: mille --plain)",
+            _(
+                "standard input and output must be a terminal "
+                "(for plain lines on pipes: mille --plain)"
+            ),
         )
         return 1
     try:  # a file never asks (it is the game wanted), but the kept ones are named

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..engine.table import PICK, Discard, Move, Use
 from ..engine.text import escape
+from ..i18n import N_, _
 
 # each command's word, for those who type it out
 WORDS = {
@@ -90,20 +91,22 @@ def parse(text: str) -> Move | Command | Mistake | None:
         return PICK
     if head in ("u", "d"):
         if not rest:
-            return Mistake("which card? (u N or d N, N is P or 1-6)")
+            return Mistake(N_("which card? (u N or d N, N is P or 1-6)"))
         slot = _slot(rest[0])
         if slot is None:
-            return Mistake(f"no such slot: {escape(rest[0])[:20]} (P or 0, 1-6)")
+            return Mistake(
+                _("no such slot: {slot} (P or 0, 1-6)").format(slot=escape(rest[0])[:20])
+            )
         if head == "d":
             if len(rest) > 1:
-                return Mistake("d takes a slot only")
+                return Mistake(N_("d takes a slot only"))
             return Discard(slot)
         if len(rest) > 2:
-            return Mistake("u takes a slot and a side")
+            return Mistake(N_("u takes a slot and a side"))
         if len(rest) == 2:
             target = _number(rest[1])
             if target is None:
-                return Mistake("no such opponent")
+                return Mistake(N_("no such opponent"))
             return Use(slot, target)
         return Use(slot)
     if rest or head not in COMMANDS:
@@ -116,11 +119,11 @@ def unknown(text: str) -> str:
     (``unknown command: X``), more as typed (``unknown command: play 2``)."""
     text = " ".join(text.split())
     if len(text) == 1:
-        return f"unknown command: {escape(text).upper()}"  # the board's words
+        return _("unknown command: {key}").format(key=escape(text).upper())  # the board's words
     shown = escape(text)
     if len(shown) > UNKNOWN_MAX:
         shown = shown[: UNKNOWN_MAX - 3] + "..."
-    return f"unknown command: {shown}"
+    return _("unknown command: {key}").format(key=shown)
 
 
 def answer(text: str) -> str:

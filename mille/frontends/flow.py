@@ -47,6 +47,7 @@ import os
 from ..engine.cards import HAZARDS
 from ..engine.rules import other_side
 from ..engine.table import COUP, EXTENSION, NO, OVER, PLAYING, YES, IllegalMove, Use
+from ..i18n import N_, _
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
@@ -175,7 +176,7 @@ def save(front: Dialogue) -> bool:
     """
     session = front.session
     source = session.source
-    if source and front.ask("Same file?", can_save=False):
+    if source and front.ask(N_("Same file?"), can_save=False):
         name = source
     else:
         name = front.read_file_name()
@@ -184,7 +185,7 @@ def save(front: Dialogue) -> bool:
         if (
             name != source
             and os.path.exists(name)
-            and not front.ask("Overwrite file?", can_save=False)
+            and not front.ask(N_("Overwrite file?"), can_save=False)
         ):
             return False
     from ..storage import savefile
@@ -211,11 +212,11 @@ def end_of_hand(front: Dialogue) -> bool:
     hand on ``y``.  On ``n``, ``Save game?`` unless the answer's S just saved
     the game; a save that fails plays on rather than losing the game.
     """
-    if front.ask("Another game?" if front.session.table.game_over else "Another hand?"):
+    if front.ask(N_("Another game?") if front.session.table.game_over else N_("Another hand?")):
         front.session.next_hand()
         front.new_hand()
         return True
-    if not front.saved and front.ask("Save game?") and not front.save():
+    if not front.saved and front.ask(N_("Save game?")) and not front.save():
         front.session.next_hand()
         front.go_on_after_failed_save()
         return True
@@ -233,7 +234,7 @@ def hint(view: SeatView) -> tuple[str, bool]:
     except Exception as exc:  # advice must never end the game
         from ..engine.text import escape
 
-        return f"no hint: {escape(str(exc)) or type(exc).__name__}", False
+        return _("no hint: {why}").format(why=escape(str(exc)) or type(exc).__name__), False
 
 
 def ask(front: Front, question: str, can_save: bool = True) -> bool:
@@ -257,7 +258,7 @@ def ask(front: Front, question: str, can_save: bool = True) -> bool:
 
 def really(front: Dialogue) -> None:
     """Q (and ^C): ``Really?``; yes raises :class:`Quit`."""
-    if front.ask("Really?"):
+    if front.ask(N_("Really?")):
         raise Quit
 
 
@@ -296,7 +297,7 @@ def human_turn(front: Front) -> None:
     move = front.read_move()
     if move is None:
         return
-    if front.session.table.discards_safety(move) and not front.ask("Discard a safety?"):
+    if front.session.table.discards_safety(move) and not front.ask(N_("Discard a safety?")):
         return
     outcome = play(front, move)
     if outcome is not None:
@@ -311,7 +312,7 @@ def answer(front: Front) -> None:
     if session.table.phase == COUP and session.calls_coup:
         play(front, YES)
         return
-    question = "Extension?" if session.table.phase == EXTENSION else "Coup Fourre?"
+    question = N_("Extension?") if session.table.phase == EXTENSION else N_("Coup Fourre?")
     front.question(question)
     play(front, YES if front.ask(question) else NO)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import sys
 
+from ..i18n import N_, _
 from .process import complain
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
     from ..game.session import Session
 
-QUESTION = "Resume it? (n deletes it) [yn] "
+QUESTION = N_("Resume it? (n deletes it) [yn] ")
 
 
 class Stop(Exception):
@@ -60,7 +61,8 @@ def describe_game(session: Session) -> str:
     table = session.table
     rules = table.rules
     scores = ", ".join(str(table.total(side)) for side in range(1, rules.sides + 1))
-    return f"{rules.name}, {rules.players} players, scores {scores}"
+    line = _("{rules}, {players} players, scores {scores}")
+    return line.format(rules=rules.name, players=rules.players, scores=scores)
 
 
 def interrupted_game(ask: bool, line: bool = False, *, host: bool = False) -> Resumed | None:
@@ -83,11 +85,12 @@ def interrupted_game(ask: bool, line: bool = False, *, host: bool = False) -> Re
             try:
                 aside = recovery.set_aside(path)
             except OSError as err:
-                complain(path, str(exc), f"; cannot move it aside: {err.strerror or err}")
+                tail = _("; cannot move it aside: {why}").format(why=err.strerror or err)
+                complain(path, str(exc), tail)
                 raise Stop(1) from None
             import os
 
-            complain(path, str(exc), f" (moved to {os.path.basename(aside)})")
+            complain(path, str(exc), _(" (moved to {name})").format(name=os.path.basename(aside)))
             continue
         import time
 
@@ -99,47 +102,55 @@ def interrupted_game(ask: bool, line: bool = False, *, host: bool = False) -> Re
                 from ..engine.text import escape, shorten
 
                 said = (
-                    f"a kept game is waiting ({what})"
+                    _("a kept game is waiting ({what})").format(what=what)
                     if left == 1
-                    else f"{left} kept games are waiting (the newest: {what})"
+                    else _("{count} kept games are waiting (the newest: {what})").format(
+                        count=left, what=what
+                    )
                 )
-                newest = "it" if left == 1 else "the newest"
                 command = f"mille --host {escape(path)}"
-                _tell(f"mille: {shorten(escape(said), 120)}: run {command} to resume {newest}")
-            elif left == 1:
-                complain(None, f"a kept game is waiting ({what}): run mille alone to resume it")
-            else:
-                complain(
-                    None,
-                    f"{left} kept games are waiting (the newest: {what}): "
-                    "run mille alone to resume them",
+                run = (
+                    _("run {command} to resume it")
+                    if left == 1
+                    else _("run {command} to resume the newest")
                 )
+                _tell(f"mille: {shorten(escape(said), 120)}: {run.format(command=command)}")
+            elif left == 1:
+                told = _("a kept game is waiting ({what}): run mille alone to resume it")
+                complain(None, told.format(what=what))
+            else:
+                told = _(
+                    "{count} kept games are waiting (the newest: {what}): "
+                    "run mille alone to resume them"
+                )
+                complain(None, told.format(count=left, what=what))
             return None
-        _say(f"mille: a game was interrupted on {stamp}:\n{describe_game(session)}.\n")
-        answer = ask_yes_no(QUESTION, line=line)
+        said = _("mille: a game was interrupted on {when}:\n{game}.\n")
+        _say(said.format(when=stamp, game=describe_game(session)))
+        answer = ask_yes_no(_(QUESTION), line=line)
         if answer is None:
-            complain(None, "no answer: the interrupted game is kept for next time")
+            complain(None, N_("no answer: the interrupted game is kept for next time"))
             raise Stop(1)
         text = savefile.dumps(session)
         recovery.hold_exit_signals()  # until the game's own handlers are in place
         try:
             claimed = recovery.claim(path, mtime)  # only the game that was offered
         except OSError as err:
-            complain(path, f"cannot remove: {err.strerror or err}")
+            complain(path, _("cannot remove: {why}").format(why=err.strerror or err))
             raise Stop(1) from None
         if claimed is None:
-            complain(path, "another mille took or changed it meanwhile")
+            complain(path, N_("another mille took or changed it meanwhile"))
             continue
         try:
             recovery.remove(claimed)  # resumed or declined: never offered again
         except OSError as err:
             recovery.release(claimed, path)
-            complain(path, f"cannot remove: {err.strerror or err}")
+            complain(path, _("cannot remove: {why}").format(why=err.strerror or err))
             raise Stop(1) from None
         if not answer:
             continue
         session.source = None  # S asks file:, never Same file? for the recovery file
-        return session, f"resumed [{stamp}]", (path, mtime, text)
+        return session, _("resumed [{when}]").format(when=stamp), (path, mtime, text)
     return None
 
 
@@ -157,7 +168,7 @@ def _say(text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
     except (OSError, ValueError):
-        complain(None, "output lost: the interrupted games are kept for next time")
+        complain(None, N_("output lost: the interrupted games are kept for next time"))
         raise Stop(1) from None
 
 
@@ -193,7 +204,8 @@ def ask_yes_no(question: str, line: bool = False) -> bool | None:
                 sys.stdout.flush()
             except (OSError, ValueError):
                 pass
-            complain(None, f"{exc.reason}: the interrupted game is kept for next time")
+            told = _("{reason}: the interrupted game is kept for next time")
+            complain(None, told.format(reason=_(exc.reason)))
             raise Stop(1) from None
     finally:
         for restore in reversed(undo):
@@ -311,6 +323,6 @@ def keep_again(session: Session, path: str, mtime: float, text: str) -> None:
             import os
 
             os.utime(written, (mtime, mtime))
-        complain(None, "the interrupted game is kept for next time")
+        complain(None, N_("the interrupted game is kept for next time"))
     except OSError as err:
-        complain(path, f"cannot keep the interrupted game: {err.strerror or err}")
+        complain(path, _("cannot keep the interrupted game: {why}").format(why=err.strerror or err))

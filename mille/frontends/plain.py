@@ -58,6 +58,7 @@ from ..engine.table import (
 )
 from ..engine.text import escape
 from ..game.session import Session
+from ..i18n import N_, _, ngettext
 from ..storage.recovery import signal_reason
 from . import flow, process, recorder
 from .commands import Command, Mistake, answer, parse
@@ -77,13 +78,13 @@ if TYPE_CHECKING:
     from typing import BinaryIO, TextIO
 
 YOU = describe.YOU
-PROMPT = "Your move: "
-TRACKER_ON = "The card tracker is on: shown with the table at each of your turns until t again."
+PROMPT = N_("Your move: ")
+TRACKER_ON = N_("The card tracker is on: shown with the table at each of your turns until t again.")
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen, clear the scrollback
 LINE_MAX = 4096  # bytes of one command line that are read; the rest is dropped
 
 # the questions that take no h or t (the save dialogue's, Really?, Save game?)
-NO_ADVICE = ("Really?", "Same file?", "Overwrite file?", "Save game?")
+NO_ADVICE = (N_("Really?"), N_("Same file?"), N_("Overwrite file?"), N_("Save game?"))
 
 
 class EndOfInput(Exception):
@@ -240,7 +241,7 @@ class LineUi:
         what was done here (h, t, l, ?, or a line that is no answer)."""
         self.in_really = question == "Really?"
         try:
-            said = answer(self.read_line(question + " "))
+            said = answer(self.read_line(_(question) + " "))
         finally:
             self.in_really = False
         if said in ("y", "n"):
@@ -256,12 +257,15 @@ class LineUi:
             self.tell_hand()
         elif said == "?":
             extra = [
-                *(["s saves the game first"] if can_save else []),
-                *(["h: a hint, t: the card tracker, l: the hand"] if advice else []),
+                *([_("s saves the game first")] if can_save else []),
+                *([_("h: a hint, t: the card tracker, l: the hand")] if advice else []),
             ]
-            self.say("Answer y or n" + (f" ({'; '.join(extra)})." if extra else "."))
+            if extra:
+                self.say(_("Answer y or n ({extra}).").format(extra="; ".join(extra)))
+            else:
+                self.say(_("Answer y or n."))
         else:
-            self.say("Answer y or n.")
+            self.say(_("Answer y or n."))
         return ""
 
     # ----- what the player is told ---------------------------------------------
@@ -288,7 +292,7 @@ class LineUi:
         """A move to make, or None when the command was done here."""
         parsed = parse(text)
         if isinstance(parsed, Mistake):
-            self.say(parsed.text)
+            self.say(_(parsed.text))
         elif isinstance(parsed, Command):
             self.do(parsed.letter)
         elif isinstance(parsed, Use) and parsed.target is None and self.untargeted(parsed.slot):
@@ -308,12 +312,16 @@ class LineUi:
         if not sides:
             self.say(describe.no_target(view, slot))
             return True
-        self.say("which opponent?")
+        self.say(describe.refusal("which opponent?"))
         named = ", ".join(
             describe.side_label(view.rules, side, view.seat, view.names) for side in sides
         )
-        which = "side" if len(sides) == 1 else "sides"
-        self.say(f"It can hit {which} {named} (u {'P' if slot == 0 else slot} S).")
+        line = ngettext(
+            "It can hit side {sides} (u {slot} S).",
+            "It can hit sides {sides} (u {slot} S).",
+            len(sides),
+        )
+        self.say(line.format(sides=named, slot="P" if slot == 0 else slot))
         return True
 
     def do(self, letter: str) -> None:
@@ -322,9 +330,9 @@ class LineUi:
             view = self.session.view(self.seat)
             self.session.table.set_ordering(not view.ordering)
             self.say(
-                "Your hand is kept in order."
+                _("Your hand is kept in order.")
                 if view.ordering
-                else "Your hand is no longer kept in order."
+                else _("Your hand is no longer kept in order.")
             )
             self.say(hand_line(view))
         elif letter == "w":
@@ -345,7 +353,7 @@ class LineUi:
         elif letter == "?":
             self.say(help_text(self.session.rules, self.session.level))
         else:
-            self.say("E: command not implemented")
+            self.say(_("E: command not implemented"))
 
     def hint(self) -> None:
         self.say(flow.hint(self.session.view(self.seat))[0])
@@ -355,10 +363,10 @@ class LineUi:
         of your turns, said so) or off."""
         self.tracking = not self.tracking
         if self.tracking:
-            self.say(TRACKER_ON)
+            self.say(_(TRACKER_ON))
             self.say(tracker_line(self.session.view(self.seat)))
         else:
-            self.say("The card tracker is off.")
+            self.say(_("The card tracker is off."))
 
     def tell_hand(self) -> None:
         """``l``: every move of this hand since the deal."""
@@ -371,10 +379,10 @@ class LineUi:
         return flow.save(self)
 
     def read_file_name(self) -> str:
-        return self.read_line("file: ", file_name=True)
+        return self.read_line(_("file: "), file_name=True)
 
     def save_failed(self, reason: str) -> None:
-        self.say(escape(reason))
+        self.say(escape(_(reason)))
 
     def saved_to(self, name: str, when: str) -> None:
         self.say(f"{escape(name)} [{when}]")
@@ -396,10 +404,10 @@ class LineUi:
             self.turn_told = True
 
     def read_move(self) -> Move | None:
-        return self.command(self.read_line(PROMPT))
+        return self.command(self.read_line(_(PROMPT)))
 
     def refused(self, reason: str) -> None:
-        self.say(reason)
+        self.say(describe.refusal(reason))
 
     def played(self, outcome: Outcome) -> None:
         self.changed = True
@@ -420,8 +428,9 @@ class LineUi:
             side, safety, hazard = table.offer or (0, 0, 0)
             attacker = self.session.log[-1].outcome.seat if self.session.log else self.seat
             who = seat_name(table.rules, attacker, self.seat, table.names)
+            line = _("{who} played {hazard} on side {side}; you hold {safety}.")
             self.say(
-                f"{who} played {card_name(hazard)} on side {side}; you hold {card_name(safety)}."
+                line.format(who=who, hazard=card_name(hazard), side=side, safety=card_name(safety))
             )
 
     def hand_over(self) -> None:
@@ -445,10 +454,9 @@ class LineUi:
         self.turn_told = False
         self.changed = True
         view = self.session.view(self.seat)
-        self.say(
-            f"A new hand: side {view.rules.side_of(view.starter)}"
-            f" starts ({seat_name(view.rules, view.starter, view.seat, view.names)})."
-        )
+        line = _("A new hand: side {side} starts ({name}).")
+        name = seat_name(view.rules, view.starter, view.seat, view.names)
+        self.say(line.format(side=view.rules.side_of(view.starter), name=name))
 
     def hand_off(self, seat: int) -> None:
         """A hot seat: ``Pass to Ann. Ann, press RETURN.``; on a terminal the
@@ -456,42 +464,54 @@ class LineUi:
         hand is gone before the next person comes to the keyboard (nobody
         can read or scroll back to it), and again after RETURN (piped, the
         lines go on)."""
-        name = escape(self.session.name(seat))
+        name = escape(describe.person_name(seat, self.session.name(seat)))
         if self.clears:
             self.write(CLEAR, flush=True)
         else:
             self.say()
-        self.read_line(f"Pass to {name}. {name}, press RETURN. ")
+        self.read_line(_("Pass to {name}. {name}, press RETURN. ").format(name=name))
         if self.clears:
             self.write(CLEAR, flush=True)
         self.told[self.seat] = self.shown
         self.seat = seat
         self.shown = self.told.get(seat, describe.recent(self.session.log, seat))
         self.turn_told = False
-        self.say(f"{name}, you are side {self.session.rules.side_of(seat)}.")
+        self.say(
+            _("{name}, you are side {side}.").format(
+                name=name, side=self.session.rules.side_of(seat)
+            )
+        )
 
     def pause(self) -> None:
         """Handed the keyboard with nothing to decide: what happened, until RETURN."""
         self.tell_events()
-        self.read_line("Your side was hit: press RETURN. ")
+        self.read_line(_("Your side was hit: press RETURN. "))
 
     def introduce(self) -> None:
         rules = self.session.rules
         names = self.session.people
         seat = self.seat if len(names) < 2 else None  # several people: nobody's "You"
+        team = describe.is_team_game(rules)
         sides = "; ".join(
-            f"side {side} {side_name(rules, side, seat, names)}"
-            + (
-                f" ({side_members(rules, side, seat, names)})"
-                if describe.is_team_game(rules)
-                else ""
+            (_("side {side} {name} ({members})") if team else _("side {side} {name}")).format(
+                side=side,
+                name=side_name(rules, side, seat, names),
+                members=side_members(rules, side, seat, names) if team else "",
             )
             for side in range(1, rules.sides + 1)
         )
+        line = _(
+            "mille: {rules}, {players} players: {sides}. "
+            "Target {miles} miles, game {points} points. Type ? for help."
+        )
         self.say(
-            f"mille: {rules.name}, {rules.players} players: {sides}. "
-            f"Target {self.session.view(self.seat).target} miles, game {rules.winning_score} "
-            f"points. Type ? for help."
+            line.format(
+                rules=rules.name,
+                players=rules.players,
+                sides=sides,
+                miles=self.session.view(self.seat).target,
+                points=rules.winning_score,
+            )
         )
         self.say(options_line(rules, self.session.level))
         if self.message:
@@ -538,7 +558,7 @@ def _silence(stream: TextIO) -> None:
 def keep(session: Session, reason: str) -> tuple[str, bool]:
     """Write the game to the recovery file: the line to tell, and whether
     the game is kept (the exit status says when it is not)."""
-    return process.keep(session, reason, after=" (mille offers it next time)")
+    return process.keep(session, reason, after=N_(" (mille offers it next time)"))
 
 
 def play(
@@ -558,10 +578,10 @@ def play(
     """
     source = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
     if source is None:
-        print("mille: no standard input", file=sys.stderr)
+        print(_("mille: no standard input"), file=sys.stderr)
         return 1
     if stdout is None and sys.stdout is None:  # mille --plain >&-
-        print("mille: no standard output", file=sys.stderr)
+        print(_("mille: no standard output"), file=sys.stderr)
         return 1
     ui = LineUi(session, source, stdout if stdout is not None else sys.stdout, message)
 
@@ -577,7 +597,7 @@ def play(
         except EndOfInput:
             if not ui.changed and (fresh or session.source is not None):
                 return 0  # nothing played: nothing to keep
-            line, kept = keep(session, "end of input")
+            line, kept = keep(session, N_("end of input"))
             tell(line)
             return 0 if kept else 1
         except Hangup as exc:
@@ -586,7 +606,7 @@ def play(
         except OutputLost:
             if ui.stdout is sys.stdout:
                 _silence(ui.stdout)
-            tell(keep(session, "output lost")[0])
+            tell(keep(session, N_("output lost"))[0])
             return 1
     finally:
         for restore in undo:

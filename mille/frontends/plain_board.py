@@ -13,55 +13,60 @@ from ..engine.cards import EXTRA_TANK, HAND_SLOTS, NUM_SAFETIES
 from ..engine.describe import card_name, side_members, side_name
 from ..engine.rules import OFFER, Rules
 from ..engine.table import Event
+from ..engine.text import width as text_width
 from ..engine.view import SeatView
+from ..i18n import _, ngettext
 
 
 def help_text(rules: Rules, level: str = "standard") -> str:
     """``?``: the commands that apply to ``rules`` (a side to name only with
     three sides or more; the questions the preset asks), then the options
     in force."""
-    questions = ["Coup Fourre?"] if rules.coup == OFFER else []
+    questions = [_("Coup Fourre?")] if rules.coup == OFFER else []
     if rules.extension is not None:
-        questions.append("Extension?")
+        questions.append(_("Extension?"))
     if rules.discard_safeties:
-        questions.append("Discard a safety?")
-    questions.append("Another hand?")
-    lines = [
-        "Commands (then RETURN; case does not matter):",
-        "  p          pick a card",
-        "  u N        use the card in slot N (P or 0, 1-6)",
-    ]
+        questions.append(_("Discard a safety?"))
+    questions.append(_("Another hand?"))
+    lines = _(
+        "Commands (then RETURN; case does not matter):\n"
+        "  p          pick a card\n"
+        "  u N        use the card in slot N (P or 0, 1-6)"
+    ).split("\n")
     if rules.sides > 2:
-        lines.append("  u N S      use a hazard on side S")
-    lines += [
-        "  d N        discard the card in slot N",
-        f"  y, n       answer a question ({', '.join(questions)})",
-        "  o          keep your hand in order (or stop)",
-        "  w          show the full score table",
-        "  r          show the options, the table and your hand again",
-        "  h          a hint: the expert's move and why (not played)",
-        "  t          the card tracker on/off: the cards not seen yet, at each turn",
-        "  l          the whole hand so far",
-        "  s          save the game",
-        "  q          quit (asks Really?)",
-        "  ?          this summary",
-        "h, t and l work at the game's questions too.",
-        "Words work too: pick, use N, discard N, order, window, reprint, hint,",
-        "tracker, log, save, quit, help.",
-        "At the end of the input the game is kept for the next mille.",
-        "Several people at one keyboard: mille --plain --people 0=Ann,1=Bob (each",
-        "hand-off clears the terminal and its scrollback, then asks for RETURN).",
-        "Finished games are recorded: mille --stats shows them (--no-record: not).",
-    ]
+        lines.append(_("  u N S      use a hazard on side S"))
+    lines.append(_("  d N        discard the card in slot N"))
+    answer = _("  y, n       answer a question ({questions})")
+    lines.append(answer.format(questions=", ".join(questions)))
+    lines += _(
+        "  o          keep your hand in order (or stop)\n"
+        "  w          show the full score table\n"
+        "  r          show the options, the table and your hand again\n"
+        "  h          a hint: the expert's move and why (not played)\n"
+        "  t          the card tracker on/off: the cards not seen yet, at each turn\n"
+        "  l          the whole hand so far\n"
+        "  s          save the game\n"
+        "  q          quit (asks Really?)\n"
+        "  ?          this summary\n"
+        "h, t and l work at the game's questions too.\n"
+        "Words work too: pick, use N, discard N, order, window, reprint, hint,\n"
+        "tracker, log, save, quit, help.\n"
+        "At the end of the input the game is kept for the next mille.\n"
+        "Several people at one keyboard: mille --plain --people 0=Ann,1=Bob (each\n"
+        "hand-off clears the terminal and its scrollback, then asks for RETURN).\n"
+        "Finished games are recorded: mille --stats shows them (--no-record: not)."
+    ).split("\n")
     if rules.coup == OFFER:  # (asked, another person could time the question)
-        lines.append("With other people, here or over the network, Coup Fourre? is called for you.")
+        lines.append(
+            _("With other people, here or over the network, Coup Fourre? is called for you.")
+        )
     lines.append(options_line(rules, level))
     return "\n".join(lines)
 
 
 def options_line(rules: Rules, level: str = "standard") -> str:
     """``In force: 1000 miles, game 5000 points, ...``: every option."""
-    return "In force: " + ", ".join(describe.option_words(rules, level)) + "."
+    return _("In force: {options}.").format(options=", ".join(describe.option_words(rules, level)))
 
 
 def side_line(view: SeatView, side: int) -> str:
@@ -72,22 +77,25 @@ def side_line(view: SeatView, side: int) -> str:
     if describe.is_team_game(rules):
         name += f" ({side_members(rules, side, view.seat, view.names)})"
     battle, speed = describe.tops(view, side)
-    parts = [f"{tab.mileage} of {view.target} miles"]
-    parts.append(battle or "not started")
-    if speed and speed != "End of Limit":
+    parts = [_("{miles} of {target} miles").format(miles=tab.mileage, target=view.target)]
+    parts.append(battle or _("not started"))
+    if speed and speed != _("End of Limit"):
         parts.append(speed)
     safeties = []
     for index in range(NUM_SAFETIES):
         if EXTRA_TANK + index in tab.safeties:
-            coup = " (coup fourre)" if tab.coups[index] else ""
-            safeties.append(card_name(EXTRA_TANK + index) + coup)
+            name_of = card_name(EXTRA_TANK + index)
+            if tab.coups[index]:
+                name_of = _("{card} (coup fourre)").format(card=name_of)
+            safeties.append(name_of)
     if safeties:
-        parts.append("safeties " + ", ".join(safeties))
+        parts.append(_("safeties {cards}").format(cards=", ".join(safeties)))
     if rules.karma:
-        parts.append("karma" if tab.karma else "no karma")
+        parts.append(_("karma") if tab.karma else _("no karma"))
     score = view.hand_score(side).total
-    parts.append(f"{score} this hand, {view.total(side)} in all")
-    return f"Side {side}, {name}: " + "; ".join(parts) + "."
+    parts.append(_("{hand} this hand, {total} in all").format(hand=score, total=view.total(side)))
+    line = _("Side {side}, {name}: {state}.")
+    return line.format(side=side, name=name, state=_("; ").join(parts))
 
 
 def hand_line(view: SeatView) -> str:
@@ -97,21 +105,26 @@ def hand_line(view: SeatView) -> str:
         f"{'P' if slot == 0 else slot}: {card_name(hand[slot]) or '-'}"
         for slot in range(HAND_SLOTS)
     ]
-    return "Your hand: " + ", ".join(slots) + "."
+    return _("Your hand: {slots}.").format(slots=", ".join(slots))
 
 
 def tracker_line(view: SeatView) -> str:
     """T: how many of each card you have not seen."""
     counts = ", ".join(f"{name} {n}" for name, n in describe.tracker(view))
-    return f"Not seen yet: {counts}."
+    return _("Not seen yet: {counts}.").format(counts=counts)
 
 
 def table_lines(view: SeatView, tracking: bool = False) -> list[str]:
     """The table at the start of your turn (and ``r``): a line per side,
     the piles, the card tracker if it is on, your hand."""
     lines = [side_line(view, side) for side in range(1, view.rules.sides + 1)]
-    top = card_name(view.discard[-1]) if view.discard else "empty"
-    lines.append(f"Deck: {view.deck_size} cards. Discard pile: {top}.")
+    top = card_name(view.discard[-1]) if view.discard else _("empty")
+    line = ngettext(
+        "Deck: {count} card. Discard pile: {top}.",
+        "Deck: {count} cards. Discard pile: {top}.",
+        view.deck_size,
+    )
+    lines.append(line.format(count=view.deck_size, top=top))
     if tracking:
         lines.append(tracker_line(view))
     lines.append(hand_line(view))
@@ -122,10 +135,15 @@ def score_lines(view: SeatView) -> list[str]:
     """``w`` and the end of a hand: every score row for every side."""
     rules = view.rules
     names = [side_name(rules, side, view.seat, view.names) for side in range(1, rules.sides + 1)]
-    width = max(len(name) for name in names + ["Milestones Played"])
-    lines = ["Scores: " + ", ".join(f"side {i} {name}" for i, name in enumerate(names, 1))]
-    for label, values in describe.score_table(view):
-        lines.append(f"  {label + ':':<{width + 1}} " + ", ".join(str(v) for v in values))
+    rows = describe.score_table(view)
+    width = max(text_width(name) for name in names + [label for label, _v in rows])
+    sides = ", ".join(
+        _("side {side} {name}").format(side=i, name=name) for i, name in enumerate(names, 1)
+    )
+    lines = [_("Scores: {sides}").format(sides=sides)]
+    for label, values in rows:
+        pad = " " * (width - text_width(label))
+        lines.append(f"  {label}:{pad} " + ", ".join(str(v) for v in values))
     return lines
 
 
@@ -133,5 +151,5 @@ def hand_so_far(view: SeatView, log: list[Event]) -> list[str]:
     """``l``: every move of this hand since the deal."""
     lines = describe.hand_lines(view, log)
     if not lines:
-        return ["The hand so far: nothing yet."]
-    return ["The hand so far:"] + ["  " + line for line in lines]
+        return [_("The hand so far: nothing yet.")]
+    return [_("The hand so far:")] + ["  " + line for line in lines]

@@ -14,6 +14,8 @@ from __future__ import annotations
 import signal
 import sys
 
+from ..i18n import N_, _
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -70,6 +72,10 @@ def release_exit_signals() -> None:
     hold_exit_signals(False)
 
 
+# recovery.signal_reason's words (the storage layer keeps no translation), shown translated
+SIGNAL_REASONS = (N_("hang-up"), N_("terminated"))
+
+
 def keep(
     session: Session,
     reason: str,
@@ -92,8 +98,10 @@ def keep(
     try:
         path = recovery.write(session) if write is None else write()
     except Exception as exc:  # the line says why; the exit status says it failed
-        return f"mille: {reason}; the game could not be kept: {escape(why(exc))}", False
-    return f"mille: {reason}; the game is kept in {escape(path)}{after}", True
+        line = _("mille: {reason}; the game could not be kept: {why}")
+        return line.format(reason=_(reason), why=escape(why(exc))), False
+    line = _("mille: {reason}; the game is kept in {path}")
+    return line.format(reason=_(reason), path=escape(path)) + _(after), True
 
 
 def tell_after(stream: TextIO, line: str) -> None:
@@ -127,8 +135,8 @@ def complain(path: str | None, reason: str, tail: str = "") -> None:
     from ..engine.text import shorten
 
     head = "mille: " + ("" if path is None else show_path(path) + ": ")
-    tail = escape(tail)
-    reason = shorten(escape(reason), max(LINE_LIMIT - len(head) - len(tail), 10))
+    tail = escape(_(tail))
+    reason = shorten(escape(_(reason)), max(LINE_LIMIT - len(head) - len(tail), 10))
     try:
         print(shorten(head + reason + tail, LINE_LIMIT), file=sys.stderr)
     except (OSError, ValueError):  # the terminal is gone (or stderr closed)

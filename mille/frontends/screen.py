@@ -25,19 +25,21 @@ from ..engine.text import ELLIPSIS, escape, fit, shorten
 from ..engine.text import width as text_width
 from ..engine.view import SeatView
 from ..game.session import Session
+from ..i18n import N_, _
 from .curses_keys import visible
 
 MIN_LINES = 24
 MIN_COLS = 80
-TOO_SMALL = "Screen must be at least 24x80"
+TOO_SMALL = N_("Screen must be at least 24x80")
 
-MOVE_PROMPT = ">>:Move:"
+MOVE_PROMPT = N_(">>:Move:")
 
 TRACK_NAME = 14  # "Puncture Proof": a card tracker's cell, its name
 
 # The whole hand's log (L), full screen.
-VIEW_TITLE = "The hand so far"
-VIEW_KEYS = "up/down, PgUp/PgDn, space, Home/End: scroll   q or ESC: back to the game"
+MORE = N_("(more: press a key)")  # a help page that goes on, in a long translation
+VIEW_TITLE = N_("The hand so far")
+VIEW_KEYS = N_("up/down, PgUp/PgDn, space, Home/End: scroll   q or ESC: back to the game")
 
 
 def fit_line(text: str, width: int) -> str:
@@ -76,17 +78,17 @@ def hand_off_lines(name: str) -> list[str]:
     >>> hand_off_lines("Ann")
     ['Pass to Ann.', 'Ann, press a key.']
     """
-    return [f"Pass to {name}.", f"{name}, press a key."]
+    return [_("Pass to {name}.").format(name=name), _("{name}, press a key.").format(name=name)]
 
 
 def tracker_cells(view: SeatView, columns: int) -> list[list[str]]:
     """The card tracker's cells, ``Out of Gas      2``, in ``columns``
     columns read downwards (the counts are :func:`mille.engine.describe.unseen`)."""
-    from ..engine.describe import tracker
+    from ..engine.describe import tracker_name, unseen
 
-    rows = tracker(view)
+    rows = [(fit(tracker_name(card), TRACK_NAME), count) for card, count in enumerate(unseen(view))]
     height = -(-len(rows) // columns)
-    cells = [f"{name:<{TRACK_NAME}}{count:>3}" for name, count in rows]
+    cells = [f"{name}{' ' * (TRACK_NAME - text_width(name))}{count:>3}" for name, count in rows]
     return [cells[index * height : (index + 1) * height] for index in range(columns)]
 
 
@@ -113,6 +115,7 @@ class Screen(abc.ABC):
         self.ghost = ""  # a refused slot key, shown until overwritten (as BSD)
         self.too_small = False
         self.helping = False  # the help screen is up
+        self.help_page = 0  # which of its pages (one, unless a translation is long)
         self.page: Callable[[], list[str]] | None = None  # a page up instead of the board (J)
         self.bell = False  # a beep is due with the next screen update
         self.tracking = False  # T: the card tracker is on (a UI setting, not saved)
@@ -161,11 +164,12 @@ class Screen(abc.ABC):
         scr.erase()
         self.expire_hint()
         if self.too_small:
-            self.put(0, 0, TOO_SMALL)
+            self.put(0, 0, _(TOO_SMALL))
         elif self.handing:
             self.draw_hand_off()
         elif self.helping:
-            for y, line in enumerate(self.help_lines()):
+            pages = self.help_pages()
+            for y, line in enumerate(pages[min(self.help_page, len(pages) - 1)]):
                 self.put(y, 0, line)
         elif self.page is not None:
             for y, line in enumerate(self.page()):
@@ -187,7 +191,7 @@ class Screen(abc.ABC):
         height, width = self.scr.getmaxyx()
         name = escape(self.handing)
         for dy, line in enumerate(hand_off_lines(name)):
-            self.put(height // 2 - 1 + dy, max((width - len(line)) // 2, 0), line)
+            self.put(height // 2 - 1 + dy, max((width - text_width(line)) // 2, 0), line)
 
     @abc.abstractmethod
     def draw(self) -> None:
@@ -196,6 +200,28 @@ class Screen(abc.ABC):
     @abc.abstractmethod
     def help_lines(self) -> list[str]:
         """``?``: the keys and the rules, with the options in force."""
+
+    def help_pages(self) -> list[list[str]]:
+        """``?``'s pages: the help on one screen, as written; a translation
+        too long for it wrapped to the screen's width and cut into pages,
+        each but the last ending in ``MORE``."""
+        lines = self.help_lines()
+        height, width = self.scr.getmaxyx()
+        if len(lines) <= height and all(text_width(line) < width for line in lines):
+            return [lines]
+        import textwrap
+
+        rows: list[str] = []
+        for line in lines:
+            if text_width(line) < width:
+                rows.append(line)
+                continue
+            indent = " " * (len(line) - len(line.lstrip()))
+            rows += textwrap.wrap(line, width - 1, subsequent_indent=indent + "  ") or [""]
+        size = max(height - 1, 1)
+        pages = [rows[at : at + size] for at in range(0, len(rows), size)]
+        more = fit(_(MORE), width - 1)
+        return [page + [more] for page in pages[:-1]] + pages[-1:]
 
     def computer_moved(self, outcome: Outcome) -> None:  # noqa: B027 (a board may keep nothing)
         """A computer moved: what the board keeps of it (BSD's shows the
@@ -263,8 +289,9 @@ class Screen(abc.ABC):
     def draw_prompt(self) -> None:
         y, x = self.PROMPT_Y, self.PROMPT_X
         attr = curses.A_STANDOUT if self.prompt == MOVE_PROMPT else 0
-        self.put(y, x, self.prompt, attr)
-        start = x + len(self.prompt) + 1
+        prompt = _(self.prompt)  # set in English (the dialogues compare it), shown translated
+        self.put(y, x, prompt, attr)
+        start = x + text_width(prompt) + 1
         room = self.PROMPT_RIGHT + 1 - start
         shown = visible(self.echo)
         if len(shown) + len(self.ghost) >= room:  # keep the end of a long name in view
@@ -304,10 +331,12 @@ class Screen(abc.ABC):
         self.view_top = max(min(self.view_top, len(lines) - rows), 0)  # after a resize
         shown = lines[self.view_top : self.view_top + rows]
         if lines:
-            where = f"lines {self.view_top + 1}-{self.view_top + len(shown)} of {len(lines)}"
+            where = _("lines {first}-{last} of {count}").format(
+                first=self.view_top + 1, last=self.view_top + len(shown), count=len(lines)
+            )
         else:
-            where = "nothing yet"
-        self.put(0, 0, f"{VIEW_TITLE} ({where})", curses.A_BOLD)
+            where = _("nothing yet")
+        self.put(0, 0, f"{_(VIEW_TITLE)} ({where})", curses.A_BOLD)
         for y, line in enumerate(shown, start=1):
             self.put(y, 0, line)
-        self.put(height - 1, 0, VIEW_KEYS)
+        self.put(height - 1, 0, fit(_(VIEW_KEYS), width - 1))

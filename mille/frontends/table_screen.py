@@ -49,6 +49,7 @@ from ..engine.describe import (
     option_words,
     recent,
     safety_marks,
+    safety_short,
     score_table,
     seat_name,
     side_label,
@@ -62,6 +63,7 @@ from ..engine.text import ELLIPSIS, fit, shorten
 from ..engine.text import width as text_width
 from ..engine.view import SeatView
 from ..game.session import Session
+from ..i18n import N_, _, ngettext
 from .screen import MOVE_PROMPT, Screen, presence_mark, tracker_cells
 
 COLS = 80
@@ -73,14 +75,14 @@ GAME_X, TARGET_X, DECK_X, DISCARD_X = 0, 30, 51, 60
 # The side rows: (heading, column, width, right-aligned).
 SIDES_Y = 2  # the first side row (row 1 holds the headings)
 NUMBER = ("#", 0, 2, True)
-NAME = ("Side", 3, 6, False)
-MILES = ("Miles", 10, 5, True)
-BATTLE = ("Battle", 16, 10, False)
-SPEED = ("Speed", 27, 12, False)
-SAFETIES = ("Safeties", 40, 22, False)
-KARMA = ("Karma", 63, 5, False)
-HAND = ("Hand", 69, 5, True)
-TOTAL = ("Total", 74, 6, True)
+NAME = (N_("Side"), 3, 6, False)
+MILES = (N_("Miles"), 10, 5, True)
+BATTLE = (N_("Battle"), 16, 10, False)
+SPEED = (N_("Speed"), 27, 12, False)
+SAFETIES = (N_("Safeties"), 40, 22, False)
+KARMA = (N_("Karma"), 63, 5, False)
+HAND = (N_("Hand"), 69, 5, True)
+TOTAL = (N_("Total"), 74, 6, True)
 SAFETY_OFFSETS = (0, 6, 13, 18)  # Tank*, Proof*, Ace*, RoW* in their own columns
 MEMBERS_X = 3  # a team's players, on the row under the side's
 
@@ -108,11 +110,11 @@ PAIR_COLORS = {  # each pair's foreground, on the terminal's own background
 
 PROMPT_Y, ERROR_Y = 22, 23  # on 24 rows: the last two rows
 STATUS_X = 30  # the status, right of the prompt, starts here at the most
-QUESTIONS = ("Coup Fourre?", "Extension?")
+QUESTIONS = (N_("Coup Fourre?"), N_("Extension?"))
 CONTEXT_X = 16  # a question's context, after the prompt and its answer
 
 
-NETWORK_KEYS = "  J      the table: who is here, the join command   C      a line to the table"
+NETWORK_KEYS = N_("  J      the table: who is here, the join command   C      a line to the table")
 
 
 def table_help(rules: Rules, level: str = "standard", network: bool = False) -> list[str]:
@@ -121,76 +123,82 @@ def table_help(rules: Rules, level: str = "standard", network: bool = False) -> 
     only where there is one, partners only in a team game; J and C in a
     ``network`` game), then the options in force; at most 24 lines of at
     most 79 columns."""
-    questions = "Coup Fourre?" + (", Extension?" if rules.extension is not None else "")
+    questions = [_("Coup Fourre?")]
+    if rules.extension is not None:
+        questions.append(_("Extension?"))
     if rules.discard_safeties:
-        questions += ", Discard a safety?"
+        questions.append(_("Discard a safety?"))
     from ..players.registry import LEVEL_GUIDE
 
-    in_force = "In force: " + ", ".join(option_words(rules, level))
-    lines = textwrap.wrap(
-        f"MILLE BORNES.  {in_force} (--level: {LEVEL_GUIDE}).  Together: --people "
-        "0=Ann,2=Bob.  Keys (either case):",
-        LAST_COL,
+    in_force = _("In force: {options}").format(options=", ".join(option_words(rules, level)))
+    head = _(
+        "MILLE BORNES.  {in_force} (--level: {guide}).  Together: --people 0=Ann,2=Bob.  Keys (either case):"
     )
-    lines += [
-        "  P      pick a card               U n    use the card in slot n",
-        "  D n    discard the card in slot n (n: P or 0, 1-6; RETURN or SPACE confirms)",
-    ]
+    lines = textwrap.wrap(head.format(in_force=in_force, guide=_(LEVEL_GUIDE)), LAST_COL)
+    lines += _(
+        "  P      pick a card               U n    use the card in slot n\n"
+        "  D n    discard the card in slot n (n: P or 0, 1-6; RETURN or SPACE confirms)"
+    ).split("\n")
     if rules.sides > 2:
-        lines.append("  U n on a hazard then asks which side: its number on the board, RETURN.")
-    lines += [
-        "  O      keep your hand in order   W      side rows / full score table",
-        "  R, ^L  redraw the screen         S      save the game",
-        "  H      hint: the expert's move   T      cards not seen yet (on / off)",
-        "  L      the hand so far (scroll)  ?      this help     Q, ^C  quit (Really?)",
-    ]
+        lines.append(_("  U n on a hazard then asks which side: its number on the board, RETURN."))
+    lines += _(
+        "  O      keep your hand in order   W      side rows / full score table\n"
+        "  R, ^L  redraw the screen         S      save the game\n"
+        "  H      hint: the expert's move   T      cards not seen yet (on / off)\n"
+        "  L      the hand so far (scroll)  ?      this help     Q, ^C  quit (Really?)"
+    ).split("\n")
     if network:
-        lines.append(NETWORK_KEYS)
-    lines += textwrap.wrap(f"Yes/no: y, n, S (save first), ^L; {questions}: H, T, L too.", LAST_COL)
+        lines.append(_(NETWORK_KEYS))
+    yes_no = _("Yes/no: y, n, S (save first), ^L; {questions}: H, T, L too.")
+    lines += textwrap.wrap(yes_no.format(questions=", ".join(questions)), LAST_COL)
     if rules.perfect_crossing:
-        race = "Race to exactly the target."
+        race = _("Race to exactly the target.")
     else:
-        race = "Race to the target or past it (+200 if exact)."
+        race = _("Race to the target or past it (+200 if exact).")
     text = (
-        f"{race}  Pick, then use or discard one card.  A Go starts you rolling; "
-        "hazards stop an opposing side (Out of Gas, Flat Tire, Accident, Stop) or slow "
-        "it (Speed Limit: 50 at most) until it plays the remedy (Gasoline, Spare Tire, "
-        "Repairs, then Go; End of Limit)."
+        race
+        + "  "
+        + _(
+            "Pick, then use or discard one card.  A Go starts you rolling; "
+            "hazards stop an opposing side (Out of Gas, Flat Tire, Accident, Stop) or slow "
+            "it (Speed Limit: 50 at most) until it plays the remedy (Gasoline, Spare Tire, "
+            "Repairs, then Go; End of Limit)."
+        )
     )
     if rules.battle == PROBLEMS:
-        text += "  Played remedies go on the discard pile (Discard Go)."
+        text += "  " + _("Played remedies go on the discard pile (Discard Go).")
     if rules.stacking:
-        text += "  Hazards may hit a stopped side."
-    text += (
-        "  A safety protects your side for good and gives another turn.  Hit by a "
+        text += "  " + _("Hazards may hit a stopped side.")
+    text += "  " + _(
+        "A safety protects your side for good and gives another turn.  Hit by a "
         "hazard whose safety you hold: Coup Fourre? y plays it (+300), you move next "
         "(with other people: called)."
     )
     if rules.extension is not None:
-        text += (
-            f"  Extension? (at {rules.target}): y races on to {rules.extension}, n ends the hand."
-        )
+        text += "  " + _(
+            "Extension? (at {target}): y races on to {extension}, n ends the hand."
+        ).format(target=rules.target, extension=rules.extension)
     if is_team_game(rules):
-        text += "  Partners share a car; hands stay private."
+        text += "  " + _("Partners share a car; hands stay private.")
     if not rules.always_discard:
-        text += "  A card you could play may not be discarded."
+        text += "  " + _("A card you could play may not be discarded.")
     if rules.karma:
-        text += (
-            "  Karma: a hazard costs your side its karma; one without it cannot "
+        text += "  " + _(
+            "Karma: a hazard costs your side its karma; one without it cannot "
             "attack one with it; two with it clash (both lose it); False Virtue gives "
             "it back."
         )
-    text += (
-        "  Score: miles, 100 a safety, 300 all four, 300 a coup fourre (*), 400 "
+    text += "  " + _(
+        "Score: miles, 100 a safety, 300 all four, 300 a coup fourre (*), 400 "
         "the trip, bonuses (W)."
     )
     lines += textwrap.wrap(text, LAST_COL)
     # the record (mille --stats) where the page has room: not with every option on
-    for ending in (RECORD_HELP, ()):
-        page = lines + list(ending) + ["Press any key to go back to the game."]
+    for ending in ((_(RECORD_HELP[0]),), ()):
+        page = lines + list(ending) + [_("Press any key to go back to the game.")]
         last = page[: len(lines)]
         for piece in page[len(lines) :]:
-            if len(last[-1]) + 2 + len(piece) <= LAST_COL:
+            if text_width(last[-1]) + 2 + text_width(piece) <= LAST_COL:
                 last[-1] += "  " + piece
             else:
                 last.append(piece)
@@ -199,7 +207,7 @@ def table_help(rules: Rules, level: str = "standard", network: bool = False) -> 
     return last
 
 
-RECORD_HELP = ("Your record: mille --stats (--no-record: none).",)
+RECORD_HELP = (N_("Your record: mille --stats (--no-record: none)."),)
 
 
 # ----- colour --------------------------------------------------------------------
@@ -259,7 +267,7 @@ def start_colors() -> bool:
 def game_title(table: SeatView) -> str:
     """``classic 4 players 2v2``: the preset, the seats, the teams."""
     rules = table.rules
-    title = f"{rules.name} {rules.players} players"
+    title = _("{rules} {players} players").format(rules=rules.name, players=rules.players)
     return title + (f" {rules.team_mode}" if is_team_game(rules) else "")
 
 
@@ -293,7 +301,9 @@ def fit_lines(lines: list[str], width: int, height: int) -> list[str]:
     if len(rows) <= height:
         return rows
     shown = rows[len(rows) - height + 1 :] if height > 1 else []
-    return [f"({len(rows) - len(shown)} earlier lines not shown)"][:height] + shown
+    hidden = len(rows) - len(shown)
+    line = ngettext("({count} earlier line not shown)", "({count} earlier lines not shown)", hidden)
+    return [line.format(count=hidden)][:height] + shown
 
 
 def attacker(session: Session, hazard: int, seat: int = YOU) -> str | None:
@@ -320,14 +330,18 @@ def question_context(session: Session, seat: int = YOU) -> str:
     if table.asked != seat:
         return ""
     if table.phase == COUP and table.offer is not None:
-        _, safety, hazard = table.offer
-        whom = "your team" if is_team_game(rules) else "you"
+        safety, hazard = table.offer[1:]
+        if is_team_game(rules):
+            line = _("{hazard} on your team - you hold {safety}")
+        else:
+            line = _("{hazard} on you - you hold {safety}")
+        line = line.format(hazard=card_name(hazard), safety=card_name(safety))
         who = attacker(session, hazard, seat)
-        head = f"{who}: " if who is not None else ""
-        return f"{head}{card_name(hazard)} on {whom} - you hold {card_name(safety)}"
+        return f"{who}: {line}" if who is not None else line
     if table.phase == EXTENSION:
         miles = table.tableaux[table.side_index(seat)].mileage
-        return f"{miles} miles: y races on to {rules.extension}, n ends the hand"
+        line = _("{miles} miles: y races on to {extension}, n ends the hand")
+        return line.format(miles=miles, extension=rules.extension)
     return ""
 
 
@@ -335,8 +349,8 @@ def target_hint(table: SeatView, sides: list[int]) -> str:
     """The sides a hazard of yours can hit, as the board numbers them
     (``sides``: :func:`mille.engine.describe.hazard_targets`)."""
     hint = "  ".join(side_label(table.rules, side, table.seat, table.names) for side in sides)
-    if len(hint) > LAST_COL:
-        hint = "sides " + " ".join(map(str, sides))
+    if text_width(hint) > LAST_COL:
+        hint = _("sides {sides}").format(sides=" ".join(map(str, sides)))
     return hint
 
 
@@ -379,25 +393,29 @@ class TableBoard(Screen):
         """Right of the prompt: who is thinking, or (at >>:Move:) the
         options that differ from the preset's and the computers' level."""
         if self.thinking:
-            return f"{self.thinking} is thinking..."
+            return _("{who} is thinking...").format(who=self.thinking)
         if self.awaited:
-            return f"waiting for {self.awaited}"
+            return _("waiting for {who}").format(who=self.awaited)
         if self.prompt != MOVE_PROMPT:
             return ""
         words = option_summary(self.session.rules, self.session.level)
         options, level = words[:-1], words[-1]
-        computers = "computer" if self.session.rules.players == 2 else "computers"
-        return (", ".join(options) + "; " if options else "") + f"{level} {computers}"
+        if self.session.rules.players == 2:
+            computers = _("{level} computer").format(level=level)
+        else:
+            computers = _("{level} computers").format(level=level)
+        return (", ".join(options) + "; " if options else "") + computers
 
     def draw_status(self) -> None:
         text = self.status_text()
         if not text:
             return
-        start = self.PROMPT_X + len(self.prompt) + 1 + len(self.echo) + len(self.ghost) + 1
+        prompt = text_width(_(self.prompt))
+        start = self.PROMPT_X + prompt + 1 + len(self.echo) + len(self.ghost) + 1
         room = COLS - max(start, STATUS_X)
         if room > len(ELLIPSIS):
-            text = shorten(text, room)
-            self.put(self.PROMPT_Y, COLS - len(text), text)
+            text = shorten(text, room) if text.isascii() else fit(text, room)
+            self.put(self.PROMPT_Y, COLS - text_width(text), text)
 
     def draw_whole_hint(self) -> None:
         """A hint longer than the error line, whole, at the foot of the
@@ -409,7 +427,7 @@ class TableBoard(Screen):
 
     def field(self, y: int, column: tuple[str, int, int, bool], text: str, attr: int = 0) -> None:
         """Write ``text`` in a column of the side rows (cut to its width)."""
-        _, x, width, right = column
+        x, width, right = column[1:]
         text = fit(text, width)  # by columns: a wide character takes two
         self.put(y, x, " " * (width - text_width(text)) + text if right else text, attr)
 
@@ -436,7 +454,7 @@ class TableBoard(Screen):
             self.put(
                 self.PROMPT_Y,
                 CONTEXT_X,
-                question_context(self.session, self.seat)[: COLS - CONTEXT_X],
+                fit(question_context(self.session, self.seat), COLS - CONTEXT_X),
             )
         self.draw_status()
         self.draw_prompt()
@@ -452,20 +470,24 @@ class TableBoard(Screen):
     def message_text(self) -> str:
         from ..engine.text import escape
 
-        return escape(self.message)[:LAST_COL]
+        return fit(escape(_(self.message)), LAST_COL)
 
     def draw_top(self, table: SeatView) -> None:
         rules = table.rules
         self.put(0, GAME_X, game_title(table))
-        target = f"Target {table.target}"
+        target = _("Target {miles}").format(miles=table.target)
         self.put(0, TARGET_X, target)
         if rules.extension is not None and table.target == rules.extension:
-            self.put(0, TARGET_X + len(target) + 1, "Extension", curses.A_STANDOUT)
-        self.put(0, DECK_X, f"Deck {table.deck_size}")
+            self.put(0, TARGET_X + text_width(target) + 1, _("Extension"), curses.A_STANDOUT)
+        deck = _("Deck {count}").format(count=table.deck_size)
+        self.put(0, DECK_X, deck)
         if table.discard:
             top = table.discard[-1]
-            self.put(0, DISCARD_X, "Discard")
-            self.put(0, DISCARD_X + len("Discard "), card_name(top), self.card_attr(top))
+            label = _("Discard")
+            x = max(DISCARD_X, DECK_X + text_width(deck) + 1)  # a longer word for Deck
+            self.put(0, x, label)
+            x += text_width(label) + 1
+            self.put(0, x, fit(card_name(top), COLS - x), self.card_attr(top))
 
     def draw_sides(self, table: SeatView) -> None:
         rules = table.rules
@@ -473,7 +495,7 @@ class TableBoard(Screen):
         if rules.karma:
             columns.append(KARMA)
         for column in columns:
-            self.field(SIDES_Y - 1, column, column[0])
+            self.field(SIDES_Y - 1, column, _(column[0]))
         team = is_team_game(rules)
         y = SIDES_Y
         for side in range(1, rules.sides + 1):
@@ -488,16 +510,17 @@ class TableBoard(Screen):
             self.field(y, MILES, str(tab.mileage))
             self.field(y, BATTLE, card_name(battle), self.card_attr(battle))
             self.field(y, SPEED, card_name(speed), self.card_attr(speed))
-            _, x, _, _ = SAFETIES
+            x = SAFETIES[1]
+            shorts = [safety_short(index) for index in range(len(SAFETY_SHORT))]
             for mark in safety_marks(table, side):
                 self.put(
                     y,
-                    x + SAFETY_OFFSETS[SAFETY_SHORT.index(mark.rstrip("*"))],
+                    x + SAFETY_OFFSETS[shorts.index(mark.rstrip("*"))],
                     mark,
                     self.card_attr(EXTRA_TANK),
                 )
             if rules.karma:
-                self.field(y, KARMA, "yes" if tab.karma else "no")
+                self.field(y, KARMA, _("yes") if tab.karma else _("no"))
             self.field(y, HAND, str(table.hand_score(side).total))
             self.field(y, TOTAL, str(table.total(side)))
             y += 1
@@ -516,22 +539,22 @@ class TableBoard(Screen):
             self.put(1, LABEL_WIDTH + index * width, " " * (width - text_width(name)) + name)
         rows = score_table(table)
         for y, (label, values) in enumerate(rows, start=2):
-            attr = curses.A_BOLD if label == "Overall Total" else 0
-            self.put(y, 0, label[:LABEL_WIDTH])
+            attr = curses.A_BOLD if label == _("Overall Total") else 0
+            self.put(y, 0, fit(label, LABEL_WIDTH))
             for index, value in enumerate(values):
                 self.put(y, LABEL_WIDTH + index * width, str(value).rjust(width), attr)
         return min(FULL_LOWER, 2 + len(rows) + 1)
 
     def draw_hand(self, table: SeatView, lower: int) -> None:
-        self.put(lower, HAND_X, "--HAND--")
+        self.put(lower, HAND_X, fit(_("--HAND--"), LOG_X - 1))
         hand = table.hand
         for slot, card in enumerate(hand):
             y = lower + 1 + slot
             self.put(y, HAND_X, "P" if slot == 0 else str(slot))
-            self.put(y, CARD_X, card_name(card), self.card_attr(card))
+            self.put(y, CARD_X, fit(card_name(card), LOG_X - CARD_X - 1), self.card_attr(card))
 
     def draw_log(self, lower: int) -> None:
-        self.put(lower, LOG_X, "--SINCE YOUR LAST TURN--  (l: the whole hand)")
+        self.put(lower, LOG_X, fit(_("--SINCE YOUR LAST TURN--  (l: the whole hand)"), LOG_WIDTH))
         top = lower + 1
         for y, line in enumerate(
             fit_lines(log_lines(self.session, self.seat), LOG_WIDTH, self.log_bottom + 1 - top),
@@ -545,17 +568,22 @@ class TableBoard(Screen):
         from ..engine.describe import unseen
 
         total = sum(unseen(table))
-        self.put(
-            lower, LOG_X, f"--NOT SEEN YET-- {total} cards, {table.deck_size} in the deck  (t: log)"
+        line = ngettext(
+            "--NOT SEEN YET-- {total} card, {deck} in the deck  (t: log)",
+            "--NOT SEEN YET-- {total} cards, {deck} in the deck  (t: log)",
+            total,
         )
+        self.put(lower, LOG_X, fit(line.format(total=total, deck=table.deck_size), LOG_WIDTH))
         for index, column in enumerate(tracker_cells(table, TRACKER_COLUMNS)):
             for y, cell in enumerate(column, start=lower + 1):
                 self.put(y, LOG_X + index * TRACKER_COLUMN, cell)
 
     def draw_hints(self, table: SeatView) -> None:
-        self.put(self.hint_y, HAND_X, "h: hint  t: tracker")
-        self.put(self.hint_y + 1, HAND_X, "w: scores  ?: help")
-        self.put(self.hint_y + 2, HAND_X, "o: stop ordering" if table.ordering else "o: order hand")
+        room = LOG_X - 1
+        self.put(self.hint_y, HAND_X, fit(_("h: hint  t: tracker"), room))
+        self.put(self.hint_y + 1, HAND_X, fit(_("w: scores  ?: help"), room))
+        order = _("o: stop ordering") if table.ordering else _("o: order hand")
+        self.put(self.hint_y + 2, HAND_X, fit(order, room))
 
 
 __all__ = [

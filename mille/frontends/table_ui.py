@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..engine.describe import card_name, hazard_targets, no_target, seat_name
 from ..engine.table import Move, Outcome, Use
+from ..i18n import _
 from .curses_keys import NEWLINE, RETURN, SPACE, is_erase, is_kill
 from .table_screen import TableBoard, target_hint
 from .ui import Ui
@@ -41,7 +42,7 @@ class TableUi(Ui):
         if not sides:  # every side is out of reach: say why, ask nothing
             self.error(no_target(table, slot))
             return None
-        self.set_prompt(f"{card_name(table.hand[slot])} on side:")
+        self.set_prompt(_("{card} on side:").format(card=card_name(table.hand[slot])))
         self.note(target_hint(table, sides))
         target = self.read_target()
         self.screen.message = ""

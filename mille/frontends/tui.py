@@ -9,6 +9,8 @@ import curses
 import os
 import signal
 
+from ..i18n import _
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -65,7 +67,7 @@ def play(
     try:
         scr = curses.initscr()
     except curses.error as exc:  # no terminfo entry for $TERM, or the like
-        return cannot_use_terminal(str(exc) or "initscr failed")
+        return cannot_use_terminal(str(exc) or _("initscr failed"))
     undo: list[Callable[[], None]] = []
     told = ""  # a line for stderr once the terminal is restored
     status = 0
@@ -192,9 +194,9 @@ def terminal_problem() -> str | None:
     try:
         setupterm()  # $TERM, on standard output
     except curses.error as exc:
-        return str(exc) or "no terminfo entry"
+        return str(exc) or _("no terminfo entry")
     if not tigetstr("cup"):
-        return "it cannot move the cursor"
+        return _("it cannot move the cursor")
     return None
 
 
@@ -203,7 +205,8 @@ def cannot_use_terminal(reason: str) -> int:
     import sys
 
     term = os.environ.get("TERM", "")
-    line = f"mille: cannot use the terminal (TERM={term!r}): {reason}; try mille --plain"
+    line = _("mille: cannot use the terminal (TERM={term}): {reason}; try mille --plain")
+    line = line.format(term=repr(term), reason=reason)
     try:
         print(escape(line), file=sys.stderr)
     except (OSError, ValueError):  # stderr is gone too

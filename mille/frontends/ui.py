@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 from ..engine.table import PICK, Discard, Move, Outcome, Use
 from ..game.session import Session
+from ..i18n import N_, _
 from ..storage.recovery import signal_reason
 from . import flow
 from .bsd_screen import BsdBoard
@@ -61,13 +62,14 @@ from .curses_keys import (
 from .recorder import Recorder
 from .screen import MOVE_PROMPT, Screen, fit_line
 
-PAUSE_PROMPT = "Your side was hit: press a key"  # a person handed the keyboard for nothing
+# (the prompts and the error line keep the English, the screen shows them translated)
+PAUSE_PROMPT = N_("Your side was hit: press a key")  # a person handed the keyboard for nothing
 
-HINT_QUESTIONS = ("Coup Fourre?", "Extension?", "Discard a safety?")  # they take H and T
-LOG_QUESTIONS = HINT_QUESTIONS + ("Another hand?", "Another game?")  # and L
-WELCOME = "? help  H hint  T tracker  L log"  # a first run, until the first key
-NO_TABLE = "J: the table of a network game"
-NO_CHAT = "C: chat is for a network game"
+HINT_QUESTIONS = (N_("Coup Fourre?"), N_("Extension?"), N_("Discard a safety?"))  # H and T
+LOG_QUESTIONS = HINT_QUESTIONS + (N_("Another hand?"), N_("Another game?"))  # and L
+WELCOME = N_("? help  H hint  T tracker  L log")  # a first run, until the first key
+NO_TABLE = N_("J: the table of a network game")
+NO_CHAT = N_("C: chat is for a network game")
 NAME_MAX = 255  # bytes in a file: name (BSD reads it into 256 bytes; 255 is NAME_MAX)
 
 # L's keys to scroll the hand so far
@@ -161,7 +163,7 @@ class Ui:
         table = self.session.table
         if screen.hinted is None or screen.hinted[0] != table:
             if not self.keys.pending:
-                self.note("hint: thinking...")
+                self.note(N_("hint: thinking..."))
                 self.render()
             text, advised = flow.hint(self.session.view(self.seat))
             if not advised:
@@ -193,7 +195,7 @@ class Ui:
 
     def lose_terminal(self) -> None:
         """The keyboard finds the terminal gone: the game is kept and left."""
-        self.stop = "terminal lost"
+        self.stop = N_("terminal lost")
 
     def read_key(self) -> int:
         """The next key: a byte, or SEQUENCE for a whole escape sequence.
@@ -338,7 +340,7 @@ class Ui:
         At most NAME_MAX bytes (BSD's buffer is 256 bytes): more keys beep,
         as do escape sequences.  Linear in the keys typed or pasted.
         """
-        return os.fsdecode(self.read_line("file:", NAME_MAX))
+        return os.fsdecode(self.read_line(N_("file:"), NAME_MAX))
 
     def read_line(self, prompt: str, limit: int) -> bytes:
         """A line typed at ``prompt``: at most ``limit`` bytes, erase and
@@ -365,12 +367,16 @@ class Ui:
         return bytes(typed)
 
     def show_help(self) -> None:
-        """``?``: the keys and the rules on one screen, until a key."""
+        """``?``: the keys and the rules on one screen, until a key (a
+        translation too long for one screen: a page a key)."""
         self.screen.helping = True
         try:
-            self.read_key()
+            for page in range(len(self.screen.help_pages())):
+                self.screen.help_page = page
+                self.read_key()
         finally:
             self.screen.helping = False
+            self.screen.help_page = 0
 
     def show_log(self) -> None:
         """L: the whole hand so far, full screen, from its end; up/down,
@@ -451,7 +457,7 @@ class Ui:
             elif char == "S":
                 self.save()
             elif char == "E":
-                self.error("E: command not implemented")
+                self.error(N_("E: command not implemented"))
             elif char == "?":
                 self.show_help()
             elif char == "J":
@@ -463,7 +469,8 @@ class Ui:
             elif key in (RETURN, NEWLINE, SPACE, 0):
                 pass
             else:
-                self.error(f"unknown command: {self.keys.key_text(ord(char) if char else key)}")
+                shown = self.keys.key_text(ord(char) if char else key)
+                self.error(_("unknown command: {key}").format(key=shown))
 
     def show_table(self) -> None:
         """J: the network table's page (a network seat's board); at one
@@ -532,7 +539,9 @@ class Ui:
         board and the hand hidden until a key, then ``seat``'s board.  What
         was on the error line, the hint, the help and the L view go."""
         screen = self.screen
-        screen.handing = self.session.name(seat)
+        from ..engine.describe import person_name
+
+        screen.handing = person_name(seat, self.session.name(seat))
         screen.message, screen.whole_hint, screen.hinted = "", "", None
         screen.helping, screen.viewing, screen.tracking = False, None, False
         self.set_prompt("")
@@ -574,7 +583,9 @@ class Ui:
         return self.get_move()
 
     def refused(self, reason: str) -> None:
-        self.error(reason)
+        from ..engine.describe import refusal
+
+        self.error(refusal(reason))
 
     def played(self, outcome: Outcome) -> None:
         if len(self.session.at_keyboard()) > 1:  # the next person sees it as a computer's

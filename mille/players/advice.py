@@ -34,6 +34,7 @@ from ..engine.describe import card_name, side_name
 from ..engine.rules import other_side
 from ..engine.table import COUP, EXTENSION, OVER, Answer, Discard, Move, Pick, Use
 from ..engine.view import SeatView
+from ..i18n import _, ngettext
 from .search import Sampler, Verdict, confirm
 
 HINT_SEED = 0x4D494C4C45  # the hint's own random stream: same position, same hint
@@ -44,18 +45,22 @@ def hint(view: SeatView) -> str:
     expert would do for the view's seat now, and why."""
     seat = view.seat
     if view.phase == OVER:
-        return "hint: y " + ("starts a new game" if view.game_over else "deals the next hand")
+        return (
+            _("hint: y starts a new game") if view.game_over else _("hint: y deals the next hand")
+        )
     if view.current_player != seat:
-        return "hint: it is not your turn"
+        return _("hint: it is not your turn")
     legal = view.legal_moves()
+    line = _("hint: {move} - {why}")
     if len(legal) == 1:
-        return f"hint: {label(view, legal[0])} - {reason(view, legal[0])}"
+        return line.format(move=label(view, legal[0]), why=reason(view, legal[0]))
     move, verdict = advise(view)
     if verdict is None:
-        return f"hint: {label(view, move)} - {reason(view, move)}"
+        return line.format(move=label(view, move), why=reason(view, move))
     if verdict.better:
-        return f"hint: {label(view, move)} - {searched(view, verdict)}"
-    return f"hint: {label(view, move)} - {reason(view, move)}; {unclear(view, move)}"
+        return line.format(move=label(view, move), why=searched(view, verdict))
+    why = f"{reason(view, move)}; {unclear(view, move)}"
+    return line.format(move=label(view, move), why=why)
 
 
 def advise(view: SeatView) -> tuple[Move, Verdict | None]:
@@ -93,13 +98,14 @@ def searched(view: SeatView, verdict: Verdict) -> str:
     'played out, it beats the usual D3 Extra Tank: about 4 more hands won in 100'
     """
     more = round(verdict.hands * 100)
-    if more >= 2:
-        worth = f"about {more} more hands won in 100"
-    elif more == 1:
-        worth = "about 1 more hand won in 100"
+    if more >= 1:
+        worth = ngettext(
+            "about {count} more hand won in 100", "about {count} more hands won in 100", more
+        ).format(count=more)
     else:
-        worth = "under 1 more hand won in 100"
-    return f"played out, it beats the usual {label(view, verdict.standard)}: {worth}"
+        worth = _("under 1 more hand won in 100")
+    line = _("played out, it beats the usual {move}: {worth}")
+    return line.format(move=label(view, verdict.standard), worth=worth)
 
 
 def unclear(view: SeatView, standard: Move) -> str:
@@ -112,7 +118,7 @@ def unclear(view: SeatView, standard: Move) -> str:
     >>> unclear(SeatView(t, 0), Discard(3))
     'played out, no clear better move than D3 Extra Tank'
     """
-    return f"played out, no clear better move than {label(view, standard)}"
+    return _("played out, no clear better move than {move}").format(move=label(view, standard))
 
 
 def label(view: SeatView, move: Move) -> str:
@@ -125,8 +131,9 @@ def label(view: SeatView, move: Move) -> str:
     card = card_name(view.hand[move.slot])
     if isinstance(move, Discard):
         return f"D{slot} {card}"
-    on = f" on {move.target}" if move.target is not None and view.rules.sides > 2 else ""
-    return f"U{slot} {card}{on}"
+    if move.target is not None and view.rules.sides > 2:
+        return _("U{slot} {card} on {side}").format(slot=slot, card=card, side=move.target)
+    return f"U{slot} {card}"
 
 
 def _distances(hand: list[int]) -> str:
@@ -141,45 +148,50 @@ def reason(view: SeatView, move: Move) -> str:
     side = rules.side_of(seat)
     tab = view.tableaux[side - 1]
     if isinstance(move, Pick):
-        return "pick first"
+        return _("pick first")
     if isinstance(move, Answer):
         if view.phase == COUP:
-            return "300 more and the next turn" if move.yes else "keep it for later"
+            return _("300 more and the next turn") if move.yes else _("keep it for later")
         if view.phase == EXTENSION:
-            return f"you can make {rules.extension}" if move.yes else "bank the trip now"
-        return "answer the question"
+            if move.yes:
+                return _("you can make {miles}").format(miles=rules.extension)
+            return _("bank the trip now")
+        return _("answer the question")
     hand = view.hand
     card = hand[move.slot]
     if isinstance(move, Discard):
         if is_hazard(card) and not any(
             view.check(Use(move.slot, t)) is None for t in range(1, rules.sides + 1)
         ):
-            return "unplayable, needed least"
+            return _("unplayable, needed least")
         if card <= D200 and rules.perfect_crossing and VALUES[card] > view.target - tab.mileage:
-            return f"{card_name(card)} would pass {view.target}"  # never playable this trip
-        return "the card needed least"
+            line = _("{card} would pass {miles}")  # never playable this trip
+            return line.format(card=card_name(card), miles=view.target)
+        return _("the card needed least")
     if card <= D200:
         left = view.target - tab.mileage - VALUES[card]
         if left <= 0:
-            return "completes the trip"
-        return f"{left} to go after it"
+            return _("completes the trip")
+        return _("{miles} to go after it").format(miles=left)
     if is_safety(card):
-        return "safe for good, another turn"
+        return _("safe for good, another turn")
     if card == FALSE_VIRTUE:
-        return "gets your karma back"
+        return _("gets your karma back")
     if card == GO:
         held = _distances(hand)
-        return "stopped" + (f"; you hold {held}" if held else "")
+        return _("stopped; you hold {cards}").format(cards=held) if held else _("stopped")
     if card == END_OF_LIMIT:
         long = [c for c in hand if c != NO_CARD and c <= D200 and VALUES[c] > 50]
-        return "lifts your limit" + (" for long distances" if long else "")
+        return _("lifts your limit for long distances") if long else _("lifts your limit")
     if is_repair(card):
-        return "repairs you; a Go then rolls"
+        return _("repairs you; a Go then rolls")
     if is_hazard(card):
         target = (
             move.target if isinstance(move, Use) and move.target is not None else other_side(side)
         )
         other = view.tableaux[target - 1]
-        verb = "slows" if card == SPEED_LIMIT else "stops"
-        return f"{verb} {side_name(rules, target, view.seat, view.names)} at {other.mileage}"
-    return "the best use of your hand"
+        line = _("slows {side} at {miles}") if card == SPEED_LIMIT else _("stops {side} at {miles}")
+        return line.format(
+            side=side_name(rules, target, view.seat, view.names), miles=other.mileage
+        )
+    return _("the best use of your hand")

@@ -25,6 +25,8 @@ no computer it does not play.
 
 from __future__ import annotations
 
+from ..i18n import N_
+
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     import random
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
 LEVELS = ("easy", "standard", "expert")  # what a person chooses (--level)
 STANDARD = "standard"
 # who each level is for: the ? screens and the README say it in these words
-LEVEL_GUIDE = "easy for a first game, standard for most, expert for a challenge"
+LEVEL_GUIDE = N_("easy for a first game, standard for most, expert for a challenge")
 SAVED_KINDS = ("bsd", "heuristic", "easy", "expert")  # what a save file may name
 # every name self-play takes (--players), in the order its help lists them
 PLAYER_NAMES = ("easy", "standard", "bsd", "heuristic", "random", "greedy", "expert", "learned")

@@ -1,0 +1,1 @@
+"""Developer tools (not installed): the translation catalogs (catalogs.py)."""

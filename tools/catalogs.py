@@ -1,0 +1,236 @@
+"""The catalogs' tools: extract the messages, update a language, check it,
+and the pseudo-language the tests show every screen in.
+
+    python tools/catalogs.py extract         # mille/locale/mille.pot from the sources
+    python tools/catalogs.py update fr       # fr's .po: new messages added, gone ones dropped
+    python tools/catalogs.py check           # every catalog complete, placeholders matching
+
+The messages are the string literals given to ``_``, ``N_``, ``ngettext``
+and ``pgettext`` in ``mille/`` (read with ``ast``: the standard library's
+own, no Babel needed; ``pybabel extract`` with the same keywords finds the
+same).  ``docs/translating.md`` is the guide.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from mille import i18n  # noqa: E402
+from mille.engine.text import width  # noqa: E402
+
+PACKAGE = ROOT / "mille"
+LOCALE = PACKAGE / "locale"
+TEMPLATE = LOCALE / "mille.pot"
+HEADER = (
+    "Project-Id-Version: mille\n"
+    "MIME-Version: 1.0\n"
+    "Content-Type: text/plain; charset=UTF-8\n"
+    "Content-Transfer-Encoding: 8bit\n"
+)
+PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(?:![rsa])?(?::[^{}]*)?\}|%[sd%]")
+
+Key = tuple[str | None, str, str | None]  # context, msgid, plural
+
+
+def extract(root: Path = PACKAGE) -> dict[Key, list[str]]:
+    """Every message of the sources, with where it is (``path:line``), in
+    the order found."""
+    found: dict[Key, list[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        where = path.relative_to(ROOT).as_posix()
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            args = [
+                arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
+                for arg in node.args
+            ]
+            name = node.func.id
+            key: Key | None = None
+            if name in ("_", "N_") and len(args) == 1 and args[0] is not None:
+                key = (None, args[0], None)
+            elif name == "ngettext" and len(args) == 3 and args[0] and args[1]:
+                key = (None, args[0], args[1])
+            elif name == "pgettext" and len(args) == 2 and args[0] and args[1]:
+                key = (args[0], args[1], None)
+            if key is not None and key[1]:
+                found.setdefault(key, []).append(f"{where}:{node.lineno}")
+    # the cards' short names: pgettext(context, a card's English name), every card
+    from mille.engine import describe
+
+    for context in describe.CARD_CONTEXTS:
+        for name in describe.CARD_WORDS:
+            found.setdefault((context, name, None), []).append("mille/engine/describe.py")
+    return found
+
+
+def quote(text: str) -> str:
+    """A ``.po`` string, split after each newline."""
+
+    def one(part: str) -> str:
+        escaped = part.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
+        return '"' + escaped.replace("\n", "\\n") + '"'
+
+    parts = text.splitlines(keepends=True)
+    if len(parts) <= 1:
+        return one(text)
+    return '""\n' + "\n".join(one(part) for part in parts)
+
+
+def format_po(entries: list[tuple[Key, list[str], list[str]]], header: str, flags: str = "") -> str:
+    """A ``.po`` file: the header, then each (key, places, translations)."""
+    out = ['msgid ""', "msgstr " + quote(header), ""]
+    for (context, msgid, plural), places, strs in entries:
+        out += [f"#: {' '.join(places[:4])}"]
+        if PLACEHOLDER.search(msgid) and "{" in msgid:
+            out.append("#, python-brace-format")
+        if context is not None:
+            out.append("msgctxt " + quote(context))
+        out.append("msgid " + quote(msgid))
+        if plural is None:
+            out.append("msgstr " + quote(strs[0] if strs else ""))
+        else:
+            out.append("msgid_plural " + quote(plural))
+            forms = strs or ["", ""]
+            out += [f"msgstr[{n}] " + quote(form) for n, form in enumerate(forms)]
+        out.append("")
+    return "\n".join(out)
+
+
+def read(path: Path) -> tuple[str, dict[Key, list[str]]]:
+    """A ``.po``'s header and translations by key (fuzzy ones as untranslated)."""
+    header = ""
+    found: dict[Key, list[str]] = {}
+    for context, msgid, plural, strs, fuzzy in i18n.read_po(path.read_text(encoding="utf-8")):
+        if not msgid:
+            header = strs[0]
+        else:
+            found[(context, msgid, plural)] = [] if fuzzy else strs
+    return header, found
+
+
+def write_template() -> dict[Key, list[str]]:
+    messages = extract()
+    TEMPLATE.parent.mkdir(parents=True, exist_ok=True)
+    TEMPLATE.write_text(
+        format_po([(key, places, []) for key, places in messages.items()], HEADER),
+        encoding="utf-8",
+    )
+    return messages
+
+
+def update(code: str) -> Path:
+    """The language's ``.po`` with the template's messages, in its order,
+    the translations kept (a new one empty)."""
+    messages = extract()
+    path = LOCALE / code / "LC_MESSAGES" / "mille.po"
+    header, done = read(path) if path.is_file() else (HEADER, {})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    entries = [(key, places, done.get(key, [])) for key, places in messages.items()]
+    path.write_text(format_po(entries, header), encoding="utf-8")
+    return path
+
+
+def placeholders(text: str) -> list[str]:
+    return sorted(PLACEHOLDER.findall(text))
+
+
+def problems(path: Path, messages: dict[Key, list[str]] | None = None) -> list[str]:
+    """What is wrong with a catalog: a message of the sources missing or
+    untranslated, one the sources no longer have, a placeholder changed."""
+    messages = extract() if messages is None else messages
+    _header, done = read(path)
+    found: list[str] = []
+    for key in messages:
+        strs = done.get(key)
+        if not strs or not all(strs):
+            found.append(f"untranslated: {key[1]!r}")
+            continue
+        english = placeholders(key[1])
+        for form in strs:
+            if placeholders(form) != english and not (
+                key[2] is not None and placeholders(form) == placeholders(key[2])
+            ):
+                if key[2] is not None and english != placeholders(key[2]):
+                    continue  # "one card" / "{n} cards": either set will do
+                found.append(f"placeholders of {key[1]!r}: {form!r}")
+        if "\n" in key[1] and max(map(width, key[1].split("\n"))) < 80:
+            for form in strs:  # a screen (the help): it fits 80 columns, as the English
+                found += [
+                    f"longer than 79 columns: {line!r}"
+                    for line in form.split("\n")
+                    if width(line) > 79
+                ]
+    found += [f"not in the sources: {key[1]!r}" for key in done if key not in messages]
+    return found
+
+
+# ----- the pseudo-language --------------------------------------------------------
+
+ACCENTED = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "áƀçđéƒĝĥíĵķĺɱñóƥʠŕšťúʋŵхýžÁßÇĐÉƑĜĤÍĴĶĹϺÑÓƤǪŘŠŤÚƲŴХÝŽ",
+)
+
+
+def pseudo(text: str) -> str:
+    """``text`` in the pseudo-language: every letter accented, about 40%
+    longer, in brackets, the placeholders as they are (a line at a time)."""
+
+    def line(part: str) -> str:
+        if not part.strip():
+            return part
+        pieces = PLACEHOLDER.split(part)
+        kept = PLACEHOLDER.findall(part)
+        out = pieces[0].translate(ACCENTED)
+        for hold, piece in zip(kept, pieces[1:]):
+            out += hold + piece.translate(ACCENTED)
+        grow = max(1, (len(part) * 2) // 5 - 2)
+        lead = len(out) - len(out.lstrip())
+        return out[:lead] + "[" + out[lead:] + "~" * grow + "]"
+
+    return "\n".join(line(part) for part in text.split("\n"))
+
+
+class Pseudo:
+    """The pseudo-language as a catalog (``i18n.use(Pseudo())``)."""
+
+    def gettext(self, message: str) -> str:
+        return pseudo(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return pseudo(singular if n == 1 else plural)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return pseudo(message)
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["extract"]:
+        print(f"{len(write_template())} messages in {TEMPLATE.relative_to(ROOT)}")
+        return 0
+    if argv[:1] == ["update"] and len(argv) == 2:
+        print(update(argv[1]).relative_to(ROOT))
+        return 0
+    if argv[:1] == ["check"]:
+        messages = extract()
+        bad = 0
+        for path in sorted(LOCALE.glob("*/LC_MESSAGES/mille.po")):
+            found = problems(path, messages)
+            bad += len(found)
+            for problem in found:
+                print(f"{path.relative_to(ROOT)}: {problem}")
+        return 1 if bad else 0
+    print(__doc__.split("\n\n")[1], file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
