@@ -645,8 +645,9 @@ def test_two_processes_finishing_at_once_are_both_recorded(tmp_path: Path) -> No
     for run, out in zip(runs, outs):
         assert run.wait(timeout=120) == 0
         out.seek(0)
-        said = re.search(r"Your record against standard at bsd: .*\(\d+% of (\d+)\)\.", out.read())
-        assert said is not None
+        text = out.read()
+        said = re.search(r"Your record against standard at bsd: .*\(\d+% of (\d+)\)\.", text)
+        assert said is not None, text[-300:]
         counts.append(said.group(1))
     assert sorted(counts) == ["1", "2"]  # one wrote first, the other after it
     assert len(record.games()) == 3

@@ -155,6 +155,9 @@ def recorded_names(people: Mapping[int, str], here: tuple[int, ...]) -> dict[int
     return names
 
 
+SEEN_SINCE = 20  # the last games searched for the one just recorded
+
+
 def _record(
     tally: Tally,
     view: SeatView,
@@ -202,17 +205,20 @@ def _record(
     )
     try:
         record.add(game)
-        found = stats.statistics(record.games(), last=1)
+        found = stats.statistics(record.games(), last=SEEN_SINCE)
     except record.RecordError as exc:
         _failed(tally, here, str(exc), exc.kept)
         return
     persons = {record.fold(person["name"]): person for person in found["people"]}
     for seat in here:
         person = persons.get(record.fold(people[seat]))
-        if person is None or not person["last"] or person["last"][0]["key"] != game.key:
+        # this game among the last ones (another mille may have recorded one
+        # that ended later while this one waited for the record)
+        this = [row for row in (person or {}).get("last", ()) if row["key"] == game.key]
+        if person is None or not this:
             continue  # (forgotten meanwhile)
         tally.said[seat], tally.board[seat] = words(
-            person, found["levels"], None if len(here) == 1 else people[seat]
+            {**person, "last": this}, found["levels"], None if len(here) == 1 else people[seat]
         )
 
 
