@@ -278,9 +278,11 @@ class Terminal(io.BytesIO):
 
 
 def test_lines_typed_while_another_seat_decides() -> None:
-    """``who`` and ``say`` are done at once, ``s`` too at a terminal (the
-    host's alone saves); a move waits for the seat's prompt, and the lines
-    after it wait behind it."""
+    """Whose turn it is is told when another person's comes; ``who`` and
+    ``say`` are done at once, ``s`` too at a terminal (the host's alone
+    saves), ``l`` shows the hand so far; a move typed out of turn is
+    refused at once (``Wait: ...``), never kept to act later, unseen, and
+    the lines after it are read."""
     import queue
 
     from mille.frontends.remote.lines import RemoteLineUi
@@ -291,11 +293,16 @@ def test_lines_typed_while_another_seat_decides() -> None:
         lines.put(line)
     out = io.StringIO()
     ui = RemoteLineUi(remote, Terminal(), out, lines)
-    for _ in range(5):
+    for _ in range(6):
         ui.meanwhile()
     assert out.getvalue().splitlines() == [
+        "Player 0's turn.",
         "Seats:",
         "Only the host may save (a save holds every hand).",
+        "Wait: it is Player 0's turn.",
     ]
-    assert ui.kept == [b"p"] and lines.get_nowait() == b"say later"
-    assert remote.link.sent == [{"type": "say", "text": "hi"}]  # type: ignore[attr-defined]
+    assert ui.kept == [] and lines.empty()
+    assert remote.link.sent == [  # type: ignore[attr-defined]
+        {"type": "say", "text": "hi"},
+        {"type": "say", "text": "later"},
+    ]

@@ -541,6 +541,10 @@ class Ui:
         finally:
             screen.handing = ""
         self.seat = seat
+        if self.session.table.current_player == seat:  # whose turn, by name
+            from .turns import your_turn
+
+            screen.message = your_turn(self.session, seat)
         self.render()
 
     def pause(self) -> None:

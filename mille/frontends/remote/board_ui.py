@@ -32,9 +32,10 @@ from ...engine.moves import Move
 from ...engine.table import OVER
 from ...game.session import Session
 from .. import flow
-from ..curses_keys import CTRL_L, NEWLINE, RESIZE, RETURN, SPACE
+from ..curses_keys import CTRL_L, ESC, NEWLINE, RESIZE, RETURN, SPACE
 from ..screen import MOVE_PROMPT
 from ..table_ui import TableUi
+from ..turns import turn_prompt, wait_line
 from ..ui import Ui
 from .presence import WAITING_HOST, table_lines
 from .seat import WAIT, WAITING_DEAL, Gone, Overtaken, RemoteSession, save_at_host, sit
@@ -244,19 +245,20 @@ class _Remote(_Base):
             self.screen.resized()
 
     def waiting(self) -> None:
-        """While the host is awaited (another seat decides): the signals
-        as between two moves, a resize repainted; ^C and Q ask
-        ``Really?`` (y leaves), S says who saves, ^L redraws; another key
-        waits for your turn (and the keys after it)."""
+        """While the host is awaited (another seat decides): the prompt's
+        place says whose turn it is (``Bob's turn``, not ``>>:Move:``); the
+        signals as between two moves, a resize repainted; ^C and Q ask
+        ``Really?`` (y leaves), S says who saves, J shows the table, C
+        says a line, L shows the hand so far, ? the help, T the tracker,
+        R and ^L redraw; any other key is refused at once (``Wait: it is
+        Bob's turn.``): nothing typed out of turn is kept to act later."""
         self.checkpoint()
         session = self.session
         screen = self.screen
-        if not self.keys.pending and (screen.prompt, screen.echo, screen.ghost) != (
-            MOVE_PROMPT,
-            "",
-            "",
-        ):  # what was typed or answered is done: no stale text while waiting
-            screen.set_prompt(MOVE_PROMPT)
+        mine = isinstance(session, RemoteSession) and session.mine_next
+        turn = turn_prompt(session, self.seat)
+        if not mine and (screen.prompt, screen.echo, screen.ghost) != (turn, "", ""):
+            screen.set_prompt(turn)  # what was typed or answered is done
         self.show_news()
         taken = session.taken if isinstance(session, RemoteSession) else 0
         shown = (id(session.table), len(session.log), taken)
@@ -265,27 +267,38 @@ class _Remote(_Base):
             self.render()
         if self.look_at_flags():
             self.render()
-        if self.keys.pending:  # a key kept for your turn: the rest wait behind it
+        if mine:  # your move's answer, or your turn, is coming: keys wait for it
             return
         key = self.keys.next_byte(WAIT)
         if key is None:
             return
-        if key == RESIZE:  # (not kept for your turn: the keys after it are read)
+        if key == RESIZE:
             self.follow_resize()
             self.render()
             return
-        if key in (ord("q"), ord("Q")):
+        char = chr(key).upper() if 0 <= key < 128 else ""
+        if char == "Q":
             self.really()
-        elif key in (ord("s"), ord("S")):
+        elif char == "S":
             self.save()
-        elif key in (ord("j"), ord("J")):
+        elif char == "J":
             self.show_table()
-        elif key in (ord("c"), ord("C")):
+        elif char == "C":
             self.chat()
-        elif key == CTRL_L:
+        elif char == "L":
+            self.show_log()
+        elif char == "?":
+            self.show_help()
+        elif char == "T":
+            self.toggle_tracker()
+        elif char == "R" or key == CTRL_L:
             self.redraw()
-        elif 0 <= key <= 255:
-            self.keys.pending.append(key)
+        elif key == ESC:
+            self.keys.escape_sequence()  # an arrow key, read whole
+            self.error(wait_line(session, self.seat))
+        elif key not in (RETURN, NEWLINE, SPACE):
+            self.error(wait_line(session, self.seat))
+        screen.set_prompt(turn_prompt(session, self.seat))
         self.render()
 
 

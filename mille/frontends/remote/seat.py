@@ -322,6 +322,17 @@ class RemoteSession(Session):
     def human_to_move(self) -> bool:
         return not self.computer_to_move and self.table.current_player == self.me
 
+    @property
+    def mine_next(self) -> bool:
+        """This seat's move was sent and its answer is awaited, or the
+        table as the host last told it waits for this seat (the others'
+        moves before it still to show): what is typed now is for it."""
+        if self.awaiting:
+            return True
+        newest = next((table for _, table in reversed(self.pending) if table is not None), None)
+        table = newest if newest is not None else self.table
+        return table.current_player == self.me and table.phase != OVER
+
     # ----- the host's messages ---------------------------------------------------
 
     def take(self, message: dict[str, Any] | None) -> None:
@@ -347,11 +358,21 @@ class RemoteSession(Session):
             waited = self.presence.waiting_for
             for line in self.presence.take(message):
                 self.tell(line)
+            self.name_people()
             self.heard_seats(first, waited)
         elif kind == "said":
             chat = said_line(message, self.me)
             if chat is not None:
                 self.tell(chat)
+
+    def name_people(self) -> None:
+        """The people's names as the table's ``seats`` say them now: a
+        person who joins is named on every board at once, not after the
+        next move's update."""
+        for row in self.presence.rows:
+            seat, name = row.get("seat"), row.get("name")
+            if isinstance(seat, int) and seat in self.people and isinstance(name, str) and name:
+                self.people[seat] = shown(name, 24)
 
     def come_back(self) -> None:
         """The line to the host ended without a goodbye: back to the seat
