@@ -5,14 +5,8 @@ seat over the network), and of what a key pressed out of turn gets.
 A game of one person against the computers says none of this (the
 computers answer at once, and BSD's board stays BSD's).  No curses here.
 
->>> from mille.engine.rules import find_rules
->>> from mille.engine.table import Table
 >>> from mille.game.session import Session
->>> import random
->>> session = Session(
-...     table=Table(rules=find_rules("bsd"), rng=random.Random(1)),
-...     people={0: "Ann", 1: "Bob"},
-... )
+>>> session = Session.new(seed=1, humans=(0, 1), names={0: "Ann", 1: "Bob"})
 >>> session.table.current_player, turn_prompt(session, 1), wait_line(session, 1)
 (0, "Ann's turn", "Wait: it is Ann's turn.")
 >>> turn_prompt(session, 0), your_turn(session, 0)

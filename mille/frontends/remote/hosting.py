@@ -19,6 +19,7 @@ from ...engine.text import escape
 from ...net.client import address_text
 from ...net.wire import shown
 from .. import process
+from .joining import small_screen_line, too_small
 from .link import Join, quiet_asyncio
 from .tls import CertError, client_tls, server_tls
 
@@ -175,6 +176,10 @@ def host(
     line)."""
     from ...net.server import Limits
 
+    size = too_small() if board else ""
+    if size:  # said before the table opens
+        print(small_screen_line(size, ""), file=sys.stderr)
+        return 1
     if (cert is None) != (key is None):
         print("mille: --cert and --key go together", file=sys.stderr)
         return 1

@@ -4,6 +4,7 @@ the board or in lines; the exit status (``seat``'s ``*_STATUS``)."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 from ...engine.text import escape
@@ -40,6 +41,37 @@ def _port(text: str) -> int:
     return int(text)
 
 
+BOARD_LINES, BOARD_COLS = 24, 80  # the boards' least size (screen.MIN_LINES, MIN_COLS)
+
+
+def too_small(fd: int | None = None) -> str:
+    """Why this terminal is too small for a board (its size), before a
+    seat is taken; "" if it is big enough or its size is unknown.
+
+    >>> too_small(-1)
+    ''
+    """
+    try:
+        cols, lines = os.get_terminal_size(sys.stdout.fileno() if fd is None else fd)
+    except (OSError, ValueError):
+        return ""
+    if not (lines and cols) or (lines >= BOARD_LINES and cols >= BOARD_COLS):
+        return ""  # (0x0: a terminal that does not know its size)
+    return f"{lines}x{cols}"
+
+
+def small_screen_line(size: str, command: str) -> str:
+    """The one line a board too small for its terminal says, before any
+    seat is taken or table opened (``command``: the joiner's, to type
+    again with ``--plain``; "" for the host).
+
+    >>> small_screen_line("20x60", "mille --join 127.0.0.1:7477 abcd")
+    'mille: Screen must be at least 24x80 (this one is 20x60); to play in lines: mille --join 127.0.0.1:7477 abcd --plain'
+    """
+    how = f"to play in lines: {command} --plain" if command else "to play in lines, add --plain"
+    return f"mille: Screen must be at least {BOARD_LINES}x{BOARD_COLS} (this one is {size}); {how}"
+
+
 def join(
     target: str,
     code: str,
@@ -63,6 +95,11 @@ def join(
     from ...storage.seatfile import SeatFile
     from .hosting import join_command
 
+    back = join_command(address, port, code, cert)
+    size = too_small() if board else ""
+    if size:  # said before the seat is taken: the host's game does not start for nothing
+        print(small_screen_line(size, back), file=sys.stderr)
+        return FAILED_STATUS
     quiet_asyncio()
     seat_file = SeatFile(address, port, code)
     token = resume_hello(seat_file, {"code": code}).get("token")
@@ -74,7 +111,7 @@ def join(
         token=token if isinstance(token, str) else None,
         context=context,
         wait=wait,
-        back=join_command(address, port, code, cert),  # told on leaving
+        back=back,  # told on leaving
     )
     try:
         if board:

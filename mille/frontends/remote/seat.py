@@ -544,5 +544,7 @@ class RemoteSession(Session):
             say(leaving)
             if back:
                 say(f"To come back: {back}")
-        self.link.close(bye=True)  # (a terminal gone too: the seat waits)
+        # a deliberate leave says goodbye (the others read "left"); a terminal
+        # gone (a hang-up, the output lost) does not: they read "dropped"
+        self.link.close(bye=status == ENDED_STATUS)
         return status

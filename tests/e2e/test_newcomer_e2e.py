@@ -1,0 +1,75 @@
+"""A newcomer's network game, end to end over loopback (issue 40): a
+joiner's terminal too small for a board is told so before the seat is
+taken, with the command that plays in lines."""
+
+from __future__ import annotations
+
+import re
+import signal
+from collections.abc import Callable
+
+from support.screen import Term
+
+Spawn = Callable[..., Term]
+JOIN = re.compile(rb"mille --join (\S+) (\S+)")
+TIMEOUT = 20.0  # seconds any one thing may take
+
+
+def join_command(term: Term) -> tuple[str, str]:
+    term.wait(lambda: JOIN.search(term.raw) is not None, timeout=TIMEOUT, what="the join command")
+    match = JOIN.findall(bytes(term.raw))[-1]
+    return match[0].decode(), match[1].decode()
+
+
+def test_a_joiner_too_small_for_a_board_takes_no_seat(spawn: Spawn) -> None:
+    host = spawn("--host", "--people", "0=Hal,1", "--port", "0", "--seed", "3", "--plain")
+    address, code = join_command(host)
+    small = spawn("--join", address, code, "--name", "Ann", rows=20, cols=60)
+    assert small.wait_exit(timeout=TIMEOUT) == 1
+    assert small.raw.decode().strip() == (  # one line (the terminal wraps it)
+        "mille: Screen must be at least 24x80 (this one is 20x60); to play in lines:"
+        f" mille --join {address} {code} --plain"
+    )
+    # the seat was not taken: the host still waits for it, and Ann then sits on a board
+    assert b"Ann joined" not in host.raw
+    ann = spawn("--join", address, code, "--name", "Ann")
+    host.wait(lambda: b"Ann joined." in host.raw, TIMEOUT, "Ann's seat")
+    ann.send("q")
+    ann.wait_for("Really?", timeout=TIMEOUT)
+    ann.send("y")
+    assert ann.wait_exit(timeout=TIMEOUT) == 0
+    host.send("q\r")
+    host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
+    host.send("y\r")
+    assert host.wait_exit(timeout=TIMEOUT) == 0
+
+
+def test_a_host_too_small_for_its_board_opens_no_table(spawn: Spawn) -> None:
+    host = spawn("--host", "--people", "0=Hal,1", "--port", "0", rows=20, cols=60)
+    assert host.wait_exit(timeout=TIMEOUT) == 1
+    assert host.raw.decode().strip() == (
+        "mille: Screen must be at least 24x80 (this one is 20x60); to play in lines, add --plain"
+    )
+
+
+def test_a_friends_terminal_closed_reads_dropped_and_a_q_left(spawn: Spawn) -> None:
+    host = spawn("--host", "--people", "0=Hal,1,2", "--rules", "classic", "--players", "3",
+                 "--port", "0", "--seed", "3", "--plain")  # fmt: skip
+    address, code = join_command(host)
+    ann = spawn("--join", address, code, "--name", "Ann")
+    bob = spawn("--join", address, code, "--name", "Bob", "--plain")
+    host.wait(lambda: b"Bob joined." in host.raw, TIMEOUT, "Bob's seat")
+    ann.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
+    ann.child.kill(signal.SIGHUP)  # the terminal closed
+    host.wait(lambda: b"Ann dropped; the seat waits for Ann." in host.raw, TIMEOUT, "dropped")
+    assert ann.wait_exit(timeout=TIMEOUT) == 1
+    bob.send("q\n")
+    bob.wait(lambda: b"Really? " in bob.raw, TIMEOUT, "Really?")
+    bob.send("y\n")
+    host.wait(lambda: b"Bob left; the seat waits for Bob." in host.raw, TIMEOUT, "left")
+    assert bob.wait_exit(timeout=TIMEOUT) == 0
+    assert b"Ann left" not in host.raw
+    host.send("q\r")
+    host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
+    host.send("y\r")
+    assert host.wait_exit(timeout=TIMEOUT) == 0
