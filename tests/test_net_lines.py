@@ -211,13 +211,14 @@ def test_a_turn_in_the_line_modes_words(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_quitting_asks_really_and_the_host_saves_and_ends(monkeypatch: pytest.MonkeyPatch) -> None:
     feed = four((0, 1))
-    status, out, link = play(monkeypatch, feed, 0, "q\nmaybe\nn\ns\ngame.sav\nq\ny\n", host=True)
+    status, out, link = play(monkeypatch, feed, 0, "q\nmaybe\nn\ns\ngame.sav\nq\ny\nn\n", host=True)
     assert out.splitlines()[0] == (
         "You sit at seat 0 (you host this table: only you may deal, save or end)."
     )
     assert "Your move: q\nReally? maybe\nAnswer y or n.\nReally? n\nYour move: s\n" in out
-    assert "file: game.sav\ngame.sav [now]\nYour move: q\nReally? y\n" in out
-    assert out.endswith("mille: the host ended the game\n")
+    # as on the host's board: Save game? after Really? y (issue 40, item 10), and
+    # no "the host ended the game" told to the host itself
+    assert out.endswith("file: game.sav\ngame.sav [now]\nYour move: q\nReally? y\nSave game? n\n")
     assert {"type": "save", "file": "game.sav"} in link.sent and link.sent[-1] == {"type": "end"}
     assert status == 0
 

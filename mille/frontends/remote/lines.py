@@ -201,7 +201,7 @@ class RemoteLineUi(LineUi):
             return
         letter = text.lower()
         if letter == "q":
-            flow.really(self)
+            self.really()
         elif letter == "s":
             self.save()
         elif letter in ("l", "t", "w", "r", "?"):
@@ -251,8 +251,21 @@ class RemoteLineUi(LineUi):
         another seat is told who saves."""
         return save_at_host(self, self.remote, self.say)
 
+    def really(self) -> None:
+        """``q``: ``Really?``; the host, ending the game for everyone, is
+        then asked ``Save game?``, as on its board (a save that fails
+        keeps the game going)."""
+        try:
+            flow.really(self)
+        except Quit:
+            if self.remote.host and self.ask("Save game?") and not self.save():
+                return
+            raise
+
     def do(self, letter: str) -> None:
-        if letter == "o":
+        if letter == "q":
+            self.really()
+        elif letter == "o":
             self.say(NO_ORDER)
         elif letter == "?":
             super().do(letter)

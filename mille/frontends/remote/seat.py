@@ -536,8 +536,8 @@ class RemoteSession(Session):
                     if message is None:
                         break
                     self.take(message)
-            except Gone as exc:
-                say(exc.reason)
+            except Gone:
+                pass  # (the host's own goodbye: the host knows it ended the game)
             self.link.close(bye=False)
             return ENDED_STATUS
         if status == ENDED_STATUS:
