@@ -209,12 +209,16 @@ def end_of_hand(front: Dialogue) -> bool:
 
     ``Another hand?`` (``Another game?`` once a side has won) deals the next
     hand on ``y``.  On ``n``, ``Save game?`` unless the answer's S just saved
-    the game; a save that fails plays on rather than losing the game.
+    the game, or the game is over (asked there only on BSD's own board, as
+    BSD does: ``save_after_game``); a save that fails plays on rather than
+    losing the game.
     """
     if front.ask("Another game?" if front.session.table.game_over else "Another hand?"):
         front.session.next_hand()
         front.new_hand()
         return True
+    if front.session.table.game_over and not getattr(front, "save_after_game", False):
+        return False  # a game won is over: nothing to save (BSD's own board still asks)
     if not front.saved and front.ask("Save game?") and not front.save():
         front.session.next_hand()
         front.go_on_after_failed_save()

@@ -92,6 +92,7 @@ class Ui:
     """
 
     SCREEN: type[Screen] = BsdBoard
+    save_after_game = True  # BSD asks Save game? after Another game? n too
 
     def __init__(
         self,

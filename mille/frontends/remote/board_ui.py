@@ -65,6 +65,7 @@ class _Remote(_Base):
 
     painted: tuple[int, int, int] = (0, 0, 0)  # the table, log and news last drawn waiting
 
+    save_after_game = False  # a game won is over: nothing to save
     news_shown = 0  # the table's lines already put on the error line
     choosing = False  # at the seat's own prompt (its move), which the table may overtake
     asking_deal = False  # a joiner at Another hand?, which the host's deal overtakes
