@@ -209,7 +209,7 @@ def test_a_joiner_resized_while_it_waits_reads_its_keys(spawn: Spawn) -> None:
     assert ann.wait_exit(timeout=TIMEOUT) == 0
     host.send("q\r")
     host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
-    host.send("y\r")
+    host.send("y\rn\r")  # Save game? n
     assert host.wait_exit(timeout=TIMEOUT) == 0
     assert b"Traceback" not in host.raw + ann.raw
 
@@ -277,7 +277,7 @@ def test_the_line_mode_host(spawn: Spawn) -> None:
     seen(host, "   2 Player 2         a computer plays it for now")
     host.send("q\r")
     seen(host, "Really?")
-    host.send("y\r")
+    host.send("y\rn\r")  # Save game? n
     assert host.wait_exit(timeout=TIMEOUT) == 0
     assert bob.wait_exit(timeout=TIMEOUT) == 0
     assert b"Traceback" not in host.raw + bob.raw

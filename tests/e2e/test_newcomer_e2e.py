@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import signal
 from collections.abc import Callable
+from pathlib import Path
 
 from support.screen import Term
 
@@ -40,7 +41,7 @@ def test_a_joiner_too_small_for_a_board_takes_no_seat(spawn: Spawn) -> None:
     assert ann.wait_exit(timeout=TIMEOUT) == 0
     host.send("q\r")
     host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
-    host.send("y\r")
+    host.send("y\rn\r")  # Save game? n
     assert host.wait_exit(timeout=TIMEOUT) == 0
 
 
@@ -57,9 +58,9 @@ def test_a_friends_terminal_closed_reads_dropped_and_a_q_left(spawn: Spawn) -> N
                  "--port", "0", "--seed", "3", "--plain")  # fmt: skip
     address, code = join_command(host)
     ann = spawn("--join", address, code, "--name", "Ann")
+    ann.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
     bob = spawn("--join", address, code, "--name", "Bob", "--plain")
     host.wait(lambda: b"Bob joined." in host.raw, TIMEOUT, "Bob's seat")
-    ann.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
     ann.child.kill(signal.SIGHUP)  # the terminal closed
     host.wait(lambda: b"Ann dropped; the seat waits for Ann." in host.raw, TIMEOUT, "dropped")
     assert ann.wait_exit(timeout=TIMEOUT) == 1
@@ -71,5 +72,33 @@ def test_a_friends_terminal_closed_reads_dropped_and_a_q_left(spawn: Spawn) -> N
     assert b"Ann left" not in host.raw
     host.send("q\r")
     host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
-    host.send("y\r")
+    host.send("y\rn\r")  # Save game? n
     assert host.wait_exit(timeout=TIMEOUT) == 0
+
+
+def test_a_joiner_back_with_another_name_is_told_the_seat_keeps_its_own(
+    spawn: Spawn, tmp_path: Path
+) -> None:
+    host = spawn("--host", "--people", "0=Hal,1", "--port", "0", "--seed", "3", "--plain")
+    address, code = join_command(host)
+    ann = spawn("--join", address, code, "--name", "Ann", "--plain", state_home=tmp_path)
+    host.wait(lambda: b"Ann joined." in host.raw, TIMEOUT, "Ann's seat")
+    ann.send("q\n")
+    ann.wait(lambda: b"Really? " in ann.raw, TIMEOUT, "Really?")
+    ann.send("y\n")
+    assert ann.wait_exit(timeout=TIMEOUT) == 0
+    again = spawn("--join", address, code, "--name", "Anna", "--plain", state_home=tmp_path)
+    again.wait(
+        lambda: (
+            b"mille: you are back as Ann: a seat keeps its name"
+            b" (--name Anna names a new seat only)." in again.raw.replace(b"\r\n", b" ")
+        ),
+        TIMEOUT,
+        "the name kept, said",
+    )
+    host.wait(lambda: b"Ann is back." in host.raw, TIMEOUT, "Ann back")
+    host.send("q\r")
+    host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
+    host.send("y\rn\r")  # Save game? n
+    assert host.wait_exit(timeout=TIMEOUT) == 0
+    assert again.wait_exit(timeout=TIMEOUT) == 0

@@ -35,7 +35,7 @@ def host_turn(host: Term, turns: int) -> None:
 def end(host: Term, *others: Term) -> None:
     host.send("q\r")
     host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
-    host.send("y\r")
+    host.send("y\rn\r")  # Save game? n
     assert host.wait_exit(timeout=TIMEOUT) == 0
     for term in others:
         assert term.wait_exit(timeout=TIMEOUT) == 0

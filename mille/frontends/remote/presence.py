@@ -153,6 +153,24 @@ def name_refused(welcome: dict[str, Any]) -> str:
     return f"mille: your name is not used ({shown(reason, 100)}); you are {shown(welcome.get('name'), 24)}."
 
 
+def name_kept(welcome: dict[str, Any], asked: str | None) -> str:
+    """The line saying that a seat taken back (with its token) keeps its
+    name, though ``--name`` asked another ("" if it did not).
+
+    >>> name_kept({"name": "Ann"}, "Anna")
+    'mille: you are back as Ann: a seat keeps its name (--name Anna names a new seat only).'
+    >>> name_kept({"name": "Ann"}, "Ann"), name_kept({"name": "Ann"}, None)
+    ('', '')
+    """
+    name = shown(welcome.get("name"), NAME_SHOWN)
+    if not asked or shown(asked, NAME_SHOWN) == name:
+        return ""
+    return (
+        f"mille: you are back as {name}: a seat keeps its name"
+        f" (--name {shown(asked, NAME_SHOWN)} names a new seat only)."
+    )
+
+
 # ----- the waiting room and the table's page ----------------------------------
 
 START_LINE = (

@@ -46,7 +46,7 @@ from ...net.client import TABLE_GONE, event_of, keep_token, table_of
 from ...net.wire import ENDED, FATAL, PROTOCOL, TABLE_OVER, bye_code, shown
 from .. import flow
 from .link import Join, Link, waiting_line
-from .presence import Presence, name_refused, said_line
+from .presence import Presence, name_kept, name_refused, said_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -274,7 +274,12 @@ class RemoteSession(Session):
 
     @property
     def name_refused(self) -> str:
-        """Why the joiner's ``--name`` is not the seat's ("" if it is)."""
+        """Why the joiner's ``--name`` is not the seat's ("" if it is): the
+        host refused it, or the seat was taken back with its token and
+        keeps the name it had."""
+        join = self.link.join
+        if join.token is not None:
+            return name_kept(self.welcome, join.name)
         return name_refused(self.welcome)
 
     def __post_init__(self) -> None:
