@@ -43,7 +43,7 @@ from ...engine.moves import Event, IllegalMove, Move, Outcome
 from ...engine.table import OVER, Table
 from ...game.session import Session
 from ...net.client import TABLE_GONE, event_of, keep_token, table_of
-from ...net.wire import ENDED, FATAL, PROTOCOL, TABLE_OVER, bye_code, shown
+from ...net.wire import ENDED, FATAL, PROTOCOL, TABLE_OVER, WRONG_CODE, bye_code, shown
 from .. import flow
 from .link import Join, Link, waiting_line
 from .presence import Presence, name_kept, name_refused, said_line
@@ -67,6 +67,9 @@ BACK_AGAIN = "mille: back at the table"
 BROKE_MOVE = "the line to the host broke: try again"
 ONLY_HOST = "Only the host may save (a save holds every hand)."
 WAITING_DEAL = "Waiting for the host to deal."
+NEW_CODE = (
+    " (a host that resumed a kept game, or started again, has a new join command: ask for it)"
+)
 RETRIES = 10  # tries to come back after the line to the host broke, a second apart
 REACH_WITHIN = 5.0  # seconds each try may take to reach the host
 ANSWER_WITHIN = 10.0  # seconds the host's welcome (or the update after it) may take
@@ -101,7 +104,10 @@ def ending(message: dict[str, Any]) -> Gone:
         return Gone(f"mille: {reason}", ENDED_STATUS if ended else GONE_STATUS, final=True)
     code = message.get("code")
     status = ENDED_STATUS if code == TABLE_OVER else REFUSED_STATUS
-    return Gone(f"mille: {shown(message.get('message'), 120)}", status, final=code in TABLE_GONE)
+    line = f"mille: {shown(message.get('message'), 120)}"
+    if code == WRONG_CODE:  # a table kept and resumed has a new code
+        line += NEW_CODE
+    return Gone(line, status, final=code in TABLE_GONE)
 
 
 def other_version(welcome: dict[str, Any]) -> str:
