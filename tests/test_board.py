@@ -630,3 +630,20 @@ def test_each_computers_move_is_shown_before_the_next_computer_decides(
         game.run()
     assert len(logged) >= 3, "computers moved one after another"
     assert all(shown for _, shown in logged), logged
+
+
+def test_a_message_longer_than_the_error_line_is_shown_whole() -> None:
+    """Issue 40, item 13: the row board cut its error line at 80 columns
+    (a chat line, a long refusal); the message is shown whole, wrapped
+    at the foot of the log's place, above the prompt."""
+    session = Session.new(find_rules("classic", players=3), seed=3)
+    window = FakeWindow("")
+    game = TableUi(window, session)  # type: ignore[arg-type]
+    text = "Ann says: " + " ".join(f"word{number}" for number in range(30)) + " END"
+    game.note(text)
+    game.render()
+    rows = [window.line(y).rstrip() for y in range(24)]
+    shown = [row for row in rows[16:22] if row.startswith(("Ann says", "word"))]
+    assert " ".join(shown) == text
+    assert all(len(row) <= board.LAST_COL for row in shown)
+    assert rows[ERROR_Y] == ""

@@ -431,7 +431,7 @@ class TableBoard(Screen):
         if self.hint_shown_whole():
             self.draw_whole_hint()
         if self.message:
-            self.put(self.error_y, 0, self.message_text())
+            self.draw_message()
         if self.prompt in QUESTIONS:  # derived, so a restored game shows it too
             self.put(
                 self.PROMPT_Y,
@@ -449,10 +449,23 @@ class TableBoard(Screen):
         """How ``card`` is drawn: in its kind's colour (:func:`card_pair`)."""
         return self.pair(card_pair(card))
 
+    def draw_message(self) -> None:
+        """The error line; a message longer than it (a chat line, a long
+        refusal), whole: wrapped at the foot of the log's place (those rows
+        blanked first), above the prompt, as a long hint is."""
+        text = self.message_text()
+        if len(text) <= LAST_COL:
+            self.put(self.error_y, 0, text)
+            return
+        lines = textwrap.wrap(text, LAST_COL)[-(self.log_bottom - SIDES_Y) :]
+        for y, line in enumerate(lines, start=self.log_bottom - len(lines) + 1):
+            self.put(y, 0, " " * LAST_COL)
+            self.put(y, 0, line)
+
     def message_text(self) -> str:
         from ..engine.text import escape
 
-        return escape(self.message)[:LAST_COL]
+        return escape(self.message)
 
     def draw_top(self, table: SeatView) -> None:
         rules = table.rules
