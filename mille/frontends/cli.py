@@ -20,6 +20,27 @@ NET_USAGE = """       mille --host [--people SEATS] [--listen ADDRESS] [--port N
                     [--people NAME,...] [--json]
        mille --forget NAME [--yes]"""
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
+SEE_HELP = " (mille --help lists the options)"  # ends a refused option's one line
+JOIN_ARGS = "mille: --join takes the host's address and join code: mille --join ADDRESS[:PORT] CODE"
+
+
+def one_line(refusal: str) -> str:
+    """A refused command line as the one line printed: the usage line
+    after it becomes a word of ``--help``; ``--join`` cut short names
+    what it takes.
+
+    >>> one_line("mille: unknown option: '--x'\\n" + USAGE)
+    "mille: unknown option: '--x' (mille --help lists the options)"
+    >>> one_line("mille: argument --join: expected 2 arguments\\n" + USAGE) == JOIN_ARGS
+    True
+    """
+    if refusal.startswith("mille: argument --join:"):
+        return JOIN_ARGS
+    if refusal.endswith("\n" + USAGE):
+        return refusal[: -len(USAGE) - 1] + SEE_HELP
+    return refusal
+
+
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
 MORE_PLAYERS = "for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)"
 
@@ -549,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         options = parse_args(sys.argv[1:] if argv is None else argv)
     except UsageError as exc:
-        print(exc, file=sys.stderr)
+        print(one_line(str(exc)), file=sys.stderr)
         return 1
     if options.action == "help":
         print(HELP, end="")
