@@ -1028,3 +1028,21 @@ def test_the_line_mode_without_standard_output_is_one_line(monkeypatch: pytest.M
     monkeypatch.setattr(sys, "stdout", None)
     assert cli.main(["--plain", "--seed", "1"]) == 1
     assert err.getvalue() == "mille: no standard output\n"
+
+
+def test_help_says_how_to_host_and_to_join_in_a_block_of_its_own(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 40, item 15: --host was one option among others, its words
+    hard to parse; the network's part of --help starts with the two
+    commands, whole, and each option says which side it is for."""
+    assert cli.main(["--help"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = lines.index("playing with friends over the network (one hosts, the others join):")
+    assert lines[start + 1] == "  to host:  mille --host [--people 0=Ann,1,2]"
+    assert "  to join:  mille --join ADDRESS[:PORT] CODE [--name NAME]" in lines[start:]
+    block = lines[start : lines.index("", start)]
+    assert all(len(line) < 80 for line in block)
+    for option in ("--listen", "--port", "--grace", "--wait"):
+        row = next(line for line in block if line.startswith(f"  {option} "))
+        assert "(--host)" in row or "(--join)" in row
