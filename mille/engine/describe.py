@@ -361,15 +361,18 @@ def hand_result(table: SeatView) -> str:
     return f"{who} {verb} the trip ({table.tableaux[side - 1].mileage} miles)."
 
 
-def game_result(table: SeatView) -> str | None:
-    """Who won the game, once a hand ends it; None otherwise."""
+def game_result(table: SeatView, shared: bool = False) -> str | None:
+    """Who won the game, once a hand ends it; None otherwise.  ``shared``:
+    read by several people at one keyboard, so the winner is named, never
+    ``You``."""
     if not table.game_over:
         return None
     totals = [table.total(side) for side in range(1, table.rules.sides + 1)]
     best = max(totals)
     if totals.count(best) > 1:
         return "The game is over: a tie on top, nobody wins it."
-    who = side_name(table.rules, totals.index(best) + 1, table.seat, table.names)
+    viewer = None if shared else table.seat
+    who = side_name(table.rules, totals.index(best) + 1, viewer, table.names)
     return f"{who} {'win' if who == 'You' else 'wins'} the game with {best}."
 
 
@@ -410,13 +413,14 @@ def hand_lines(view: SeatView, log: list[Event]) -> list[str]:
     return lines + end_lines(view)
 
 
-def end_lines(view: SeatView) -> list[str]:
-    """How the hand ended, and the game if it did (none before the end)."""
+def end_lines(view: SeatView, shared: bool = False) -> list[str]:
+    """How the hand ended, and the game if it did (none before the end;
+    ``shared``: as :func:`game_result`)."""
     from .table import OVER
 
     if view.phase != OVER:
         return []
-    result = game_result(view)
+    result = game_result(view, shared)
     return [hand_result(view)] + ([result] if result is not None else [])
 
 

@@ -429,7 +429,7 @@ class LineUi:
         self.tell_events()
         self.say(describe.hand_result(table))
         self.tell_scores()
-        won = describe.game_result(table)
+        won = describe.game_result(table, len(self.session.at_keyboard()) > 1)  # (by name)
         if won:
             self.say(won)
             for seat in self.session.at_keyboard():  # the record, each person's

@@ -281,7 +281,7 @@ def log_lines(session: Session, seat: int = YOU) -> list[str]:
         lines += [text for at, text in notes if at == index]
         lines += describe(table, every[index])
     lines += [text for at, text in notes if at >= len(every)]
-    return lines + end_lines(table)
+    return lines + end_lines(table, len(session.at_keyboard()) > 1)  # (a hot seat: by name)
 
 
 def fit_lines(lines: list[str], width: int, height: int) -> list[str]:
