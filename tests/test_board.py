@@ -647,3 +647,21 @@ def test_a_message_longer_than_the_error_line_is_shown_whole() -> None:
     assert " ".join(shown) == text
     assert all(len(row) <= board.LAST_COL for row in shown)
     assert rows[ERROR_Y] == ""
+
+
+def test_default_names_stay_apart_in_the_side_column() -> None:
+    """Issue 40, item 4: ``Player 1`` and ``Player 2`` were both cut to
+    ``Player`` in the 6-column side column (and BSD's header)."""
+    session = Session.new(find_rules("classic", players=3), seed=3, humans=(0, 1, 2))
+    window = drawn(session)
+    names = [window.line(y)[3:9] for y in (2, 3, 4)]
+    assert names == ["You   ", "Play 1", "Play 2"]
+
+
+def test_bsds_header_tells_a_default_name_apart() -> None:
+    from mille.frontends.ui import Ui
+
+    session = Session.new(seed=3, humans=(0, 1))
+    window = FakeWindow("")
+    Ui(window, session).render()  # type: ignore[arg-type]
+    assert window.line(0)[62:80].rstrip() == "You   Play 1 Value"

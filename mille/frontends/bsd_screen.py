@@ -20,7 +20,7 @@ import curses
 
 from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
 from ..engine.table import Discard, Outcome, Pick
-from ..engine.text import escape, fit
+from ..engine.text import escape, fit_name
 from ..engine.text import width as text_width
 from .screen import Screen, presence_mark, tracker_cells
 
@@ -279,7 +279,7 @@ class BsdBoard(Screen):
         other = self.sides()[1]
         if other in self.session.people:  # two people: the other's name, not Comp
             mark = presence_mark(self.session, other)  # a network seat: away, a computer
-            name = fit(self.session.people[other], 6 - text_width(mark)) + mark  # by columns
+            name = fit_name(self.session.people[other], 6 - text_width(mark)) + mark  # by columns
             self.put(0, SCORE_X + 28, name + " " * (7 - text_width(name)))
         for index, who in enumerate(self.sides()):
             side = who + 1

@@ -58,7 +58,7 @@ from ..engine.describe import (
 )
 from ..engine.rules import PROBLEMS, Rules
 from ..engine.table import COUP, EXTENSION, Event, Use
-from ..engine.text import ELLIPSIS, fit, shorten
+from ..engine.text import ELLIPSIS, fit, fit_name, shorten
 from ..engine.text import width as text_width
 from ..engine.view import SeatView
 from ..game.session import Session
@@ -497,7 +497,8 @@ class TableBoard(Screen):
             seats = rules.members(side)
             if len(seats) == 1:  # a network seat's mark: awaited, away, a computer for now
                 self.put(y, 0, presence_mark(self.session, seats[0]))
-            self.field(y, NAME, side_name(rules, side, table.seat, table.names), attr)
+            name = fit_name(side_name(rules, side, table.seat, table.names), NAME[2])
+            self.field(y, NAME, name, attr)
             self.field(y, MILES, str(tab.mileage))
             self.field(y, BATTLE, card_name(battle), self.card_attr(battle))
             self.field(y, SPEED, card_name(speed), self.card_attr(speed))
