@@ -9,6 +9,8 @@ import signal
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from support.screen import Term
 
 Spawn = Callable[..., Term]
@@ -102,3 +104,50 @@ def test_a_joiner_back_with_another_name_is_told_the_seat_keeps_its_own(
     host.send("y\rn\r")  # Save game? n
     assert host.wait_exit(timeout=TIMEOUT) == 0
     assert again.wait_exit(timeout=TIMEOUT) == 0
+
+
+def test_the_certificates_fingerprint_on_both_ends_and_an_encrypted_mark_on_j(
+    spawn: Spawn, tmp_path: Path
+) -> None:
+    """The friend elsewhere checks the table over the phone with no
+    openssl: the SHA-256 of the host's certificate on the host's table
+    page (J, marked encrypted) and on the joiner's first screen."""
+    import shutil
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl to make a certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+         "-out", str(cert), "-days", "1", "-subj", "/CN=mille"],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    said = subprocess.run(
+        ["openssl", "x509", "-in", str(cert), "-noout", "-fingerprint", "-sha256"],
+        check=True, capture_output=True, text=True, timeout=60,
+    ).stdout  # fmt: skip
+    whole = said.strip().split("=", 1)[1].upper()
+    rows = ["  " + whole[:48].rstrip(":"), "  " + whole[48:]]
+    host = spawn(
+        "--host", "--rules", "classic", "--players", "3", "--people", "0=Hal,1",
+        "--port", "0", "--seed", "3", "--cert", str(cert), "--key", str(key),
+    )  # fmt: skip
+    host.wait_for("The table (J shows this page at any time) - encrypted (TLS)", row=0,
+                  timeout=TIMEOUT)  # fmt: skip
+    lines = host.lines()
+    at = lines.index(
+        "Encrypted (TLS); the host's certificate's SHA-256 (the same on every screen):"
+    )
+    assert lines[at + 1 : at + 3] == rows
+    address, code = join_command(host)
+    ann = spawn("--join", address, code, "--name", "Ann", "--plain", "--cert", str(cert))
+    ann.wait(lambda: b"You sit at seat 1." in ann.raw, TIMEOUT, "Ann's seat")
+    ann.wait(lambda: rows[1].encode() in ann.raw, TIMEOUT, "the fingerprint")
+    told = ann.raw.decode().replace("\r\n", "\n").splitlines()
+    at = told.index("Encrypted (TLS); the host's certificate's SHA-256 (the same on every screen):")
+    assert told[at + 1 : at + 3] == rows
+    ann.send("q\n")
+    ann.wait(lambda: b"Really? " in ann.raw, TIMEOUT, "Really?")
+    ann.send("y\n")
+    assert ann.wait_exit(timeout=TIMEOUT) == 0

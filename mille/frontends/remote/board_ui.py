@@ -37,7 +37,7 @@ from ..screen import MOVE_PROMPT
 from ..table_ui import TableUi
 from ..turns import turn_prompt, wait_line
 from ..ui import Ui
-from .presence import WAITING_HOST, table_lines
+from .presence import WAITING_HOST, fingerprint_lines, table_lines
 from .seat import WAIT, WAITING_DEAL, Gone, Overtaken, RemoteSession, save_at_host, sit
 
 TYPE_CHECKING = False
@@ -374,6 +374,8 @@ def play_board(
     session.hear_early()
     if session.name_refused:  # among the table's lines
         session.tell(session.name_refused)
+    if join.fingerprint and not session.host:  # the first screen: to check with the host
+        session.tell(" ".join(fingerprint_lines(join.fingerprint)[:1]) + " " + join.fingerprint)
     link = seated.link
     left: list[Gone] = []
 

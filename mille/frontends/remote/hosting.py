@@ -21,7 +21,8 @@ from ...net.wire import shown
 from .. import process
 from .joining import small_screen_line, too_small
 from .link import Join, quiet_asyncio
-from .tls import CertError, client_tls, server_tls
+from .presence import fingerprint_lines
+from .tls import CertError, client_tls, fingerprint, server_tls
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -215,7 +216,13 @@ def host(
             )
     sys.stdout.flush()
     token = table.seats[host_seat].token
-    join = Join(address, taken, table.code, token=token, context=client_tls(cert))
+    print_ = fingerprint(cert) if cert is not None else ""
+    for line in fingerprint_lines(print_):  # to read out to the others, who see it too
+        print(line)
+    sys.stdout.flush()
+    join = Join(
+        address, taken, table.code, token=token, context=client_tls(cert), fingerprint=print_
+    )
     kept: list[str] = []
 
     def write() -> str:

@@ -12,7 +12,7 @@ from ...net.client import WAIT_FOR_HOST
 from ...net.wire import DEFAULT_PORT, shown
 from .link import Join, quiet_asyncio
 from .seat import FAILED_STATUS
-from .tls import client_tls
+from .tls import client_tls, fingerprint
 
 
 def split_address(text: str) -> tuple[str, int]:
@@ -112,6 +112,7 @@ def join(
         context=context,
         wait=wait,
         back=back,  # told on leaving
+        fingerprint=fingerprint(cert) if cert is not None else "",
     )
     try:
         if board:

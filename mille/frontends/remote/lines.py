@@ -35,7 +35,7 @@ from ...engine.table import OVER
 from .. import flow, process
 from ..plain import EndOfInput, Hangup, LineUi, OutputLost, Quit
 from ..turns import turn_prompt, wait_line
-from .presence import who_lines
+from .presence import fingerprint_lines, who_lines
 from .seat import (
     ENDED_STATUS,
     WAIT,
@@ -357,6 +357,9 @@ def play_lines(
     session = LineSession.seated(seated)
     if session.name_refused:
         say(session.name_refused)
+    if not session.host:  # to check with the host, over the phone
+        for line in fingerprint_lines(join.fingerprint):
+            say(line)
     lines: queue.Queue[bytes | None] = queue.Queue()
     threading.Thread(target=read_lines, args=(source, lines), daemon=True).start()
     ui = RemoteLineUi(session, source, out, lines)

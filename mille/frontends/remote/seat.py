@@ -255,6 +255,7 @@ class RemoteSession(Session):
         self.idle: Callable[[], None] = lambda: None  # the front end's checkpoint, while waiting
         self.notice: Callable[[str], None] = lambda line: None  # a line of the link's, at once
         self.presence = Presence(self.me)
+        self.presence.fingerprint = link.join.fingerprint
         # what the table said (who came and went, chat), each with the log's length then
         self.notes: list[tuple[int, str]] = []
         self.said: list[str] = []  # the same lines, this whole game (J shows the last)
