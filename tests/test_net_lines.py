@@ -244,11 +244,12 @@ def test_a_refused_name_and_each_seat_named_as_it_sees_the_table(
     hello = welcome(1, False, name="Bob", name_refused="the host named this seat Bob")
     _, out, _ = play(monkeypatch, feed, 1, "", hello=hello)
     lines = out.splitlines()
-    assert lines[:2] == [
+    assert lines[:3] == [
         "You sit at seat 1.",
         "mille: your name is not used (the host named this seat Bob); you are Bob.",
+        "While you were away a computer played 1 move for you.",  # (the stand-in's Go)
     ]
-    assert lines[4:16] == [
+    assert lines[5:17] == [
         "Ann played Go",
         "You drew Go",
         "You played Go",

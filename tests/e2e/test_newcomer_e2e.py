@@ -151,3 +151,31 @@ def test_the_certificates_fingerprint_on_both_ends_and_an_encrypted_mark_on_j(
     ann.wait(lambda: b"Really? " in ann.raw, TIMEOUT, "Really?")
     ann.send("y\n")
     assert ann.wait_exit(timeout=TIMEOUT) == 0
+
+
+def test_coming_back_says_what_a_computer_played_for_you(spawn: Spawn, tmp_path: Path) -> None:
+    host = spawn("--host", "--people", "0=Hal,1", "--port", "0", "--seed", "3", "--plain",
+                 "--grace", "1")  # fmt: skip
+    address, code = join_command(host)
+    ann = spawn("--join", address, code, "--name", "Ann", "--plain", state_home=tmp_path)
+    host.wait(lambda: b"Ann joined." in host.raw, TIMEOUT, "Ann's seat")
+    ann.wait(lambda: b"Your move:" in ann.raw or b"Hal" in ann.raw, TIMEOUT, "Ann seated")
+    ann.wait(lambda: any((tmp_path / "mille").glob("seat-*.json")), TIMEOUT, "the seat file")
+    ann.child.kill(signal.SIGKILL)
+    host.wait(lambda: b"A computer plays Ann's seat" in host.raw, TIMEOUT, "a computer for Ann")
+    for prompts in (1, 3):  # Hal's moves, each answered by the computer in Ann's seat
+        host.wait(lambda n=prompts: host.raw.count(b"Your move:") >= n, TIMEOUT, "Hal's turn")
+        host.send("p\r")
+        host.wait(lambda n=prompts: host.raw.count(b"Your move:") > n, TIMEOUT, "Hal's pick")
+        host.send("d 1\r")
+    host.wait(lambda: host.raw.count(b"Your move:") >= 5, TIMEOUT, "Hal's third turn")
+    again = spawn("--join", address, code, "--plain", state_home=tmp_path)
+    again.wait(
+        lambda: b"While you were away a computer played 2 moves for you." in again.raw,
+        TIMEOUT,
+        "what happened meanwhile",
+    )
+    again.send("q\n")
+    again.wait(lambda: b"Really? " in again.raw, TIMEOUT, "Really?")
+    again.send("y\n")
+    assert again.wait_exit(timeout=TIMEOUT) == 0

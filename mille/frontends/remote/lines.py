@@ -360,6 +360,8 @@ def play_lines(
     if not session.host:  # to check with the host, over the phone
         for line in fingerprint_lines(join.fingerprint):
             say(line)
+    for line in session.said:  # told by the first update (a computer played for you)
+        say(line)
     lines: queue.Queue[bytes | None] = queue.Queue()
     threading.Thread(target=read_lines, args=(source, lines), daemon=True).start()
     ui = RemoteLineUi(session, source, out, lines)

@@ -39,7 +39,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from ...engine.moves import Event, IllegalMove, Move, Outcome
+from ...engine.moves import Discard, Event, IllegalMove, Move, Outcome, Use
 from ...engine.table import OVER, Table
 from ...game.session import Session
 from ...net.client import TABLE_GONE, event_of, keep_token, table_of
@@ -108,6 +108,15 @@ def ending(message: dict[str, Any]) -> Gone:
     if code == WRONG_CODE:  # a table kept and resumed has a new code
         line += NEW_CODE
     return Gone(line, status, final=code in TABLE_GONE)
+
+
+def away_line(moves: int) -> str:
+    """Coming back: what a computer did for the seat meanwhile.
+
+    >>> away_line(1), away_line(2)
+    ('While you were away a computer played 1 move for you.', 'While you were away a computer played 2 moves for you.')
+    """
+    return f"While you were away a computer played {moves} move{'s' if moves > 1 else ''} for you."
 
 
 def other_version(welcome: dict[str, Any]) -> str:
@@ -252,6 +261,7 @@ class RemoteSession(Session):
         self.dealt = False
         self.saved: dict[str, Any] | None = None  # the host's answer to a save
         self.taken = 0  # messages taken from the host
+        self.played_for_me = 0  # this seat's moves a computer made, in the update taken
         self.idle: Callable[[], None] = lambda: None  # the front end's checkpoint, while waiting
         self.notice: Callable[[str], None] = lambda line: None  # a line of the link's, at once
         self.presence = Presence(self.me)
@@ -435,6 +445,8 @@ class RemoteSession(Session):
                 self.awaiting, self.mine = False, event
                 self.log.append(event)
             else:
+                if event.outcome.seat == self.me and isinstance(event.outcome.move, (Use, Discard)):
+                    self.played_for_me += 1  # a computer played this seat (away)
                 events.append(event)
         names = view.get("names")
         if isinstance(names, list):
@@ -449,6 +461,9 @@ class RemoteSession(Session):
         self.version = int(message["version"])
         for index, event in enumerate(events):
             self.pending.append((event, table if index == len(events) - 1 else None))
+        if self.played_for_me:  # coming back: what happened meanwhile
+            self.tell(away_line(self.played_for_me))
+            self.played_for_me = 0
         if not events:
             if self.pending:  # the table goes with the last move still to show
                 event, _ = self.pending.pop()
