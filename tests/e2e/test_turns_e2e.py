@@ -64,6 +64,7 @@ def test_bsds_board_over_the_network_says_whose_turn(spawn: Spawn) -> None:
     # the line mode host is told whose turn it is when Ann's comes
     host_turn(host, 1)
     ann.wait_for(">>:Move:", row=10, timeout=TIMEOUT)
+    ann.wait(lambda: "Wait:" not in ann.text(), TIMEOUT, "the Wait: line gone at Ann's turn")
     host.wait(lambda: b"Ann's turn." in host.raw, TIMEOUT, "Ann's turn told to the host")
     assert b"Ann drew" not in host.raw and b"Ann picked" not in host.raw  # nothing made unseen
     ann.send("p")

@@ -185,7 +185,10 @@ class _Remote(_Base):
     def read_move(self) -> Move | None:
         """The seat's command at ``>>:Move:``; None (nothing done) if the
         table moves on meanwhile: the flow then shows the moves, and the
-        board follows the table while it waits at any prompt."""
+        board follows the table while it waits at any prompt.  A ``Wait:``
+        said to a key pressed out of turn goes: it is your turn now."""
+        if self.screen.message.startswith("Wait: "):
+            self.screen.message = ""
         self.choosing = True
         try:
             return super().read_move()
