@@ -140,4 +140,4 @@ def test_a_hot_seats_game_names_its_winner() -> None:
     for seat in (0, 1):
         assert describe.game_result(session.view(seat), shared=True) == won
         assert log_lines(session, seat)[-1] == won
-    assert describe.game_result(session.view(1)).startswith("You win the game")  # one person
+    assert str(describe.game_result(session.view(1))).startswith("You win the game")  # one

@@ -163,10 +163,14 @@ def test_coming_back_says_what_a_computer_played_for_you(spawn: Spawn, tmp_path:
     ann.wait(lambda: any((tmp_path / "mille").glob("seat-*.json")), TIMEOUT, "the seat file")
     ann.child.kill(signal.SIGKILL)
     host.wait(lambda: b"A computer plays Ann's seat" in host.raw, TIMEOUT, "a computer for Ann")
-    for prompts in (1, 3):  # Hal's moves, each answered by the computer in Ann's seat
-        host.wait(lambda n=prompts: host.raw.count(b"Your move:") >= n, TIMEOUT, "Hal's turn")
+
+    def prompts(least: int) -> Callable[[], bool]:
+        return lambda: host.raw.count(b"Your move:") >= least
+
+    for turn in (1, 3):  # Hal's moves, each answered by the computer in Ann's seat
+        host.wait(prompts(turn), TIMEOUT, "Hal's turn")
         host.send("p\r")
-        host.wait(lambda n=prompts: host.raw.count(b"Your move:") > n, TIMEOUT, "Hal's pick")
+        host.wait(prompts(turn + 1), TIMEOUT, "Hal's pick")
         host.send("d 1\r")
     host.wait(lambda: host.raw.count(b"Your move:") >= 5, TIMEOUT, "Hal's third turn")
     again = spawn("--join", address, code, "--plain", state_home=tmp_path)
