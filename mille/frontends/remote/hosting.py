@@ -19,9 +19,9 @@ from ...engine.text import escape
 from ...net.client import address_text
 from ...net.wire import shown
 from .. import process
-from .joining import small_screen_line, too_small
 from .link import Join, quiet_asyncio
 from .presence import fingerprint_lines
+from .size import small_screen_line, too_small
 from .tls import CertError, client_tls, fingerprint, server_tls
 
 TYPE_CHECKING = False

@@ -4,7 +4,6 @@ the board or in lines; the exit status (``seat``'s ``*_STATUS``)."""
 
 from __future__ import annotations
 
-import os
 import sys
 
 from ...engine.text import escape
@@ -12,6 +11,7 @@ from ...net.client import WAIT_FOR_HOST
 from ...net.wire import DEFAULT_PORT, shown
 from .link import Join, quiet_asyncio
 from .seat import FAILED_STATUS
+from .size import small_screen_line, too_small
 from .tls import client_tls, fingerprint
 
 
@@ -39,37 +39,6 @@ def _port(text: str) -> int:
     if not (text.isascii() and text.isdecimal()) or not 0 < int(text) < 65536:
         raise ValueError(f"bad port: {escape(text)[:20]}")
     return int(text)
-
-
-BOARD_LINES, BOARD_COLS = 24, 80  # the boards' least size (screen.MIN_LINES, MIN_COLS)
-
-
-def too_small(fd: int | None = None) -> str:
-    """Why this terminal is too small for a board (its size), before a
-    seat is taken; "" if it is big enough or its size is unknown.
-
-    >>> too_small(-1)
-    ''
-    """
-    try:
-        cols, lines = os.get_terminal_size(sys.stdout.fileno() if fd is None else fd)
-    except (OSError, ValueError):
-        return ""
-    if not (lines and cols) or (lines >= BOARD_LINES and cols >= BOARD_COLS):
-        return ""  # (0x0: a terminal that does not know its size)
-    return f"{lines}x{cols}"
-
-
-def small_screen_line(size: str, command: str) -> str:
-    """The one line a board too small for its terminal says, before any
-    seat is taken or table opened (``command``: the joiner's, to type
-    again with ``--plain``; "" for the host).
-
-    >>> small_screen_line("20x60", "mille --join 127.0.0.1:7477 abcd")
-    'mille: Screen must be at least 24x80 (this one is 20x60); to play in lines: mille --join 127.0.0.1:7477 abcd --plain'
-    """
-    how = f"to play in lines: {command} --plain" if command else "to play in lines, add --plain"
-    return f"mille: Screen must be at least {BOARD_LINES}x{BOARD_COLS} (this one is {size}); {how}"
 
 
 def join(
