@@ -630,3 +630,38 @@ def test_each_computers_move_is_shown_before_the_next_computer_decides(
         game.run()
     assert len(logged) >= 3, "computers moved one after another"
     assert all(shown for _, shown in logged), logged
+
+
+def test_a_message_longer_than_the_error_line_is_shown_whole() -> None:
+    """Issue 40, item 13: the row board cut its error line at 80 columns
+    (a chat line, a long refusal); the message is shown whole, wrapped
+    at the foot of the log's place, above the prompt."""
+    session = Session.new(find_rules("classic", players=3), seed=3)
+    window = FakeWindow("")
+    game = TableUi(window, session)  # type: ignore[arg-type]
+    text = "Ann says: " + " ".join(f"word{number}" for number in range(30)) + " END"
+    game.note(text)
+    game.render()
+    rows = [window.line(y).rstrip() for y in range(24)]
+    shown = [row for row in rows[16:22] if row.startswith(("Ann says", "word"))]
+    assert " ".join(shown) == text
+    assert all(len(row) <= board.LAST_COL for row in shown)
+    assert rows[ERROR_Y] == ""
+
+
+def test_default_names_stay_apart_in_the_side_column() -> None:
+    """Issue 40, item 4: ``Player 1`` and ``Player 2`` were both cut to
+    ``Player`` in the 6-column side column (and BSD's header)."""
+    session = Session.new(find_rules("classic", players=3), seed=3, humans=(0, 1, 2))
+    window = drawn(session)
+    names = [window.line(y)[3:9] for y in (2, 3, 4)]
+    assert names == ["You   ", "Play 1", "Play 2"]
+
+
+def test_bsds_header_tells_a_default_name_apart() -> None:
+    from mille.frontends.ui import Ui
+
+    session = Session.new(seed=3, humans=(0, 1))
+    window = FakeWindow("")
+    Ui(window, session).render()  # type: ignore[arg-type]
+    assert window.line(0)[62:80].rstrip() == "You   Play 1 Value"

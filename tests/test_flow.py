@@ -44,7 +44,14 @@ def test_another_hand_deals_it() -> None:
 def test_another_game_once_a_side_has_won() -> None:
     session = finished(game_over=True)
     assert session.table.game_over
-    fake = FakeDialogue(session, answers=[False, False])
+    fake = FakeDialogue(session, answers=[False])
+    assert not flow.end_of_hand(fake)
+    assert fake.asked == ["Another game?"]  # a game won: nothing to save (issue 40, item 9)
+
+
+def test_bsds_board_asks_save_game_after_a_game_as_bsd() -> None:
+    fake = FakeDialogue(finished(game_over=True), answers=[False, False])
+    fake.save_after_game = True
     assert not flow.end_of_hand(fake)
     assert fake.asked == ["Another game?", "Save game?"]
 

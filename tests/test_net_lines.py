@@ -211,13 +211,14 @@ def test_a_turn_in_the_line_modes_words(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_quitting_asks_really_and_the_host_saves_and_ends(monkeypatch: pytest.MonkeyPatch) -> None:
     feed = four((0, 1))
-    status, out, link = play(monkeypatch, feed, 0, "q\nmaybe\nn\ns\ngame.sav\nq\ny\n", host=True)
+    status, out, link = play(monkeypatch, feed, 0, "q\nmaybe\nn\ns\ngame.sav\nq\ny\nn\n", host=True)
     assert out.splitlines()[0] == (
         "You sit at seat 0 (you host this table: only you may deal, save or end)."
     )
     assert "Your move: q\nReally? maybe\nAnswer y or n.\nReally? n\nYour move: s\n" in out
-    assert "file: game.sav\ngame.sav [now]\nYour move: q\nReally? y\n" in out
-    assert out.endswith("mille: the host ended the game\n")
+    # as on the host's board: Save game? after Really? y (issue 40, item 10), and
+    # no "the host ended the game" told to the host itself
+    assert out.endswith("file: game.sav\ngame.sav [now]\nYour move: q\nReally? y\nSave game? n\n")
     assert {"type": "save", "file": "game.sav"} in link.sent and link.sent[-1] == {"type": "end"}
     assert status == 0
 
@@ -243,11 +244,12 @@ def test_a_refused_name_and_each_seat_named_as_it_sees_the_table(
     hello = welcome(1, False, name="Bob", name_refused="the host named this seat Bob")
     _, out, _ = play(monkeypatch, feed, 1, "", hello=hello)
     lines = out.splitlines()
-    assert lines[:2] == [
+    assert lines[:3] == [
         "You sit at seat 1.",
         "mille: your name is not used (the host named this seat Bob); you are Bob.",
+        "While you were away a computer played 1 move for you.",  # (the stand-in's Go)
     ]
-    assert lines[4:16] == [
+    assert lines[5:17] == [
         "Ann played Go",
         "You drew Go",
         "You played Go",
@@ -278,9 +280,11 @@ class Terminal(io.BytesIO):
 
 
 def test_lines_typed_while_another_seat_decides() -> None:
-    """``who`` and ``say`` are done at once, ``s`` too at a terminal (the
-    host's alone saves); a move waits for the seat's prompt, and the lines
-    after it wait behind it."""
+    """Whose turn it is is told when another person's comes; ``who`` and
+    ``say`` are done at once, ``s`` too at a terminal (the host's alone
+    saves), ``l`` shows the hand so far; a move typed out of turn is
+    refused at once (``Wait: ...``), never kept to act later, unseen, and
+    the lines after it are read."""
     import queue
 
     from mille.frontends.remote.lines import RemoteLineUi
@@ -291,11 +295,16 @@ def test_lines_typed_while_another_seat_decides() -> None:
         lines.put(line)
     out = io.StringIO()
     ui = RemoteLineUi(remote, Terminal(), out, lines)
-    for _ in range(5):
+    for _ in range(6):
         ui.meanwhile()
     assert out.getvalue().splitlines() == [
+        "Player 0's turn.",
         "Seats:",
         "Only the host may save (a save holds every hand).",
+        "Wait: it is Player 0's turn.",
     ]
-    assert ui.kept == [b"p"] and lines.get_nowait() == b"say later"
-    assert remote.link.sent == [{"type": "say", "text": "hi"}]  # type: ignore[attr-defined]
+    assert ui.kept == [] and lines.empty()
+    assert remote.link.sent == [  # type: ignore[attr-defined]
+        {"type": "say", "text": "hi"},
+        {"type": "say", "text": "later"},
+    ]

@@ -2,7 +2,7 @@
 typed lines, played at home (``mille --plain``) and over loopback
 (``mille --host --plain``, computers in the other seats), give the same
 transcript but for the network's own lines (the hosting, the seat, the
-seats, the network's commands on the ``?`` page, the host's goodbye).
+seats, the network's commands on the ``?`` page, the host's ``Save game?``).
 Both run ``flow.run`` with the line mode's front end: ``which opponent?``
 with its sides, the tracker's counts, ``Discard a safety?``, the same
 ``?`` page."""
@@ -20,11 +20,11 @@ from mille.frontends.remote.lines import NETWORK_HELP
 
 THREE = (  # a hazard's sides, the tracker, the hand so far, a hint, the scores, ?
     ("--seed", "3", "--rules", "classic", "--players", "3", "--people", "0"),
-    "p\nu 1\nu 3\nt\np\nd 1\nl\nh\np\nd 2\np\nu 3\nu 3 2\nw\nr\n?\nq\ny\n",
+    "p\nu 1\nu 3\nt\np\nd 1\nl\nh\np\nd 2\np\nu 3\nu 3 2\nw\nr\n?\nq\ny\nn\n",
 )
 FOUR = (  # Discard a safety? (n: nothing changed)
     ("--seed", "3", "--rules", "classic", "--players", "4", "--people", "0"),
-    "p\nd 1\np\nd 1\np\nd P\nn\nd 2\nq\ny\n",
+    "p\nd 1\np\nd 1\np\nd P\nn\nd 2\nq\ny\nn\n",
 )
 SEAT_ROW = re.compile(r"^ +\d+ \S.* +(you, the host|a computer)$")
 NETWORK = (
@@ -32,7 +32,7 @@ NETWORK = (
     "You sit at seat 0 (you host this table",
     "To join this table: ",
     "Seats:",
-    "mille: the host ended the game",
+    "Save game? n",  # the host ends the game for everyone: asked as on its board
 )
 
 
@@ -74,7 +74,7 @@ def test_the_line_mode_at_home_and_over_loopback(
         hosted[0],
         "You sit at seat 0 (you host this table: only you may deal, save or end).",
     ]
-    assert own[-1] == "mille: the host ended the game"
+    assert own[-1] == "Save game? n"
     assert [line for line in hosted if line not in own] == local
     # what only the shared flow said before, over the network too
     if game is THREE:

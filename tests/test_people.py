@@ -121,3 +121,23 @@ def test_a_game_kept_at_a_persons_coup_fourre_calls_it_when_resumed() -> None:
     assert not [call for call in again.calls if "Coup" in call]
     assert [e.outcome.seat for e in restored.log if e.outcome.coup_fourre] == [2]
     assert restored.table.current_player == 2  # the coup fourre's extra turn
+
+
+def test_a_hot_seats_game_names_its_winner() -> None:
+    """Issue 40, item 19: a hot seat's game ended ``You win the game
+    with ...``, said to whoever held the keyboard; at one keyboard shared
+    by several people the winner is named, in lines and on the row board."""
+    from mille.engine import describe
+    from mille.frontends.table_screen import log_lines
+
+    session = Session.new(find_rules("classic", players=2), seed=4, humans=(0, 1))
+    session.people = {0: "Ann", 1: "Bob"}
+    rng = random.Random(4)
+    while session.table.phase != OVER:
+        session.play(rng.choice(session.table.legal_moves()))
+    session.table.totals = [0, session.rules.winning_score + 200]
+    won = f"Bob wins the game with {session.view(0).total(2)}."
+    for seat in (0, 1):
+        assert describe.game_result(session.view(seat), shared=True) == won
+        assert log_lines(session, seat)[-1] == won
+    assert str(describe.game_result(session.view(1))).startswith("You win the game")  # one

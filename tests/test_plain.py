@@ -58,7 +58,7 @@ def whole_game(rules_name: str, players: int, seed: int, **options: Any) -> list
         table = session.table
         if table.phase == OVER:
             if table.game_over:
-                return commands + ["n", "n"]  # Another game? Save game?
+                return commands + ["n"]  # Another game? (no Save game? after a game won)
             commands.append("y")
             session.next_hand()
         elif session.computer_to_move:
@@ -314,7 +314,7 @@ def test_a_whole_seeded_game_from_a_script(
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert "the game with" in done.stdout and "Another game? n" in done.stdout
-    assert "Save game? n" in done.stdout
+    assert "Save game?" not in done.stdout  # a game won: nothing to save (issue 40, item 9)
     games = [line for line in done.stdout.splitlines() if line.startswith("  Games:")]
     counts = games[-1].split(":")[1].replace(",", " ").split()
     assert sorted(counts) == ["0"] * (len(counts) - 1) + ["1"], "the game just won is counted"
@@ -659,7 +659,7 @@ def test_h_at_another_hand_and_the_games_row_counts_the_won_game() -> None:
     the next hand was dealt: ``Games: 0, 0`` under ``... wins the game``."""
     script = whole_game("classic", 2, 11)
     session = Session.new(find_rules("classic", players=2), seed=11)
-    _, out = run(session, "\n".join(script[:-2] + ["h", "l", "n", "n"]) + "\n")
+    _, out = run(session, "\n".join(script[:-1] + ["h", "l", "n"]) + "\n")
     lines = out.splitlines()
     assert "Another game? h" in lines
     assert lines[lines.index("Another game? h") + 1] == "hint: y starts a new game"

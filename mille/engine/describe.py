@@ -553,8 +553,10 @@ def hand_result(table: SeatView) -> str:
     return _("{who} completes the trip ({miles} miles).").format(who=who, miles=miles)
 
 
-def game_result(table: SeatView) -> str | None:
-    """Who won the game, once a hand ends it; None otherwise."""
+def game_result(table: SeatView, shared: bool = False) -> str | None:
+    """Who won the game, once a hand ends it; None otherwise.  ``shared``:
+    read by several people at one keyboard, so the winner is named, never
+    ``You``."""
     if not table.game_over:
         return None
     totals = [table.total(side) for side in range(1, table.rules.sides + 1)]
@@ -562,9 +564,9 @@ def game_result(table: SeatView) -> str | None:
     if totals.count(best) > 1:
         return _("The game is over: a tie on top, nobody wins it.")
     side = totals.index(best) + 1
-    if not is_team_game(table.rules) and table.rules.members(side)[0] == table.seat:
+    if not shared and not is_team_game(table.rules) and table.rules.members(side)[0] == table.seat:
         return _("You win the game with {points}.").format(points=best)
-    who = side_name(table.rules, side, table.seat, table.names)
+    who = side_name(table.rules, side, None if shared else table.seat, table.names)
     return _("{who} wins the game with {points}.").format(who=who, points=best)
 
 
@@ -605,13 +607,14 @@ def hand_lines(view: SeatView, log: list[Event]) -> list[str]:
     return lines + end_lines(view)
 
 
-def end_lines(view: SeatView) -> list[str]:
-    """How the hand ended, and the game if it did (none before the end)."""
+def end_lines(view: SeatView, shared: bool = False) -> list[str]:
+    """How the hand ended, and the game if it did (none before the end;
+    ``shared``: as :func:`game_result`)."""
     from .table import OVER
 
     if view.phase != OVER:
         return []
-    result = game_result(view)
+    result = game_result(view, shared)
     return [hand_result(view)] + ([result] if result is not None else [])
 
 

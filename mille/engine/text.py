@@ -88,6 +88,24 @@ def width(text: str) -> int:
     return sum(char_width(ch) for ch in text)
 
 
+def fit_name(name: str, columns: int) -> str:
+    """``name`` in at most ``columns`` columns (:func:`fit`), keeping a
+    number at its end, so that names told apart by it (the default
+    ``Player 1``, ``Player 2``) stay apart in a narrow column.
+
+    >>> fit_name("Player 1", 6), fit_name("Player 12", 6), fit_name("Ann", 6)
+    ('Play 1', 'Pla 12', 'Ann')
+    >>> fit_name("Bartholomew", 6), fit_name("Player 123456", 6)
+    ('Bartho', 'Player')
+    """
+    if width(name) <= columns:
+        return name
+    head, _, number = name.rpartition(" ")
+    if head and number.isascii() and number.isdigit() and len(number) + 2 <= columns:
+        return fit(head, columns - len(number) - 1).rstrip() + " " + number
+    return fit(name, columns)
+
+
 def fit(text: str, columns: int) -> str:
     """The longest start of ``text`` that takes at most ``columns`` columns
     (whole characters, a combining mark kept with its letter)."""

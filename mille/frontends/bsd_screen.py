@@ -21,7 +21,7 @@ import curses
 from ..engine.cards import CARD_NAMES, EXTRA_TANK, HAND_SLOTS, NO_CARD
 from ..engine.describe import person_name, short_card_name
 from ..engine.table import Discard, Outcome, Pick
-from ..engine.text import escape, fit
+from ..engine.text import escape, fit, fit_name
 from ..engine.text import width as text_width
 from ..i18n import N_, _, ngettext
 from .screen import Screen, presence_mark, tracker_cells
@@ -314,7 +314,7 @@ class BsdBoard(Screen):
         if other in self.session.people:  # two people: the other's name, not Comp
             mark = presence_mark(self.session, other)  # a network seat: away, a computer
             shown = person_name(other, self.session.people[other])
-            name = fit(shown, 6 - text_width(mark)) + mark  # by columns
+            name = fit_name(shown, 6 - text_width(mark)) + mark  # by columns
             self.put(0, SCORE_X + 28, name + " " * (7 - text_width(name)))
         for index, who in enumerate(self.sides()):
             side = who + 1

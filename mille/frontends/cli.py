@@ -21,6 +21,27 @@ NET_USAGE = N_("""       mille --host [--people SEATS] [--listen ADDRESS] [--por
                     [--people NAME,...] [--json]
        mille --forget NAME [--yes]""")
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
+SEE_HELP = " (mille --help lists the options)"  # ends a refused option's one line
+JOIN_ARGS = "mille: --join takes the host's address and join code: mille --join ADDRESS[:PORT] CODE"
+
+
+def one_line(refusal: str) -> str:
+    """A refused command line as the one line printed: the usage line
+    after it becomes a word of ``--help``; ``--join`` cut short names
+    what it takes.
+
+    >>> one_line("mille: unknown option: '--x'\\n" + USAGE)
+    "mille: unknown option: '--x' (mille --help lists the options)"
+    >>> one_line("mille: argument --join: expected 2 arguments\\n" + USAGE) == JOIN_ARGS
+    True
+    """
+    if refusal.startswith("mille: argument --join:"):
+        return JOIN_ARGS
+    if refusal.endswith("\n" + USAGE):
+        return refusal[: -len(USAGE) - 1] + SEE_HELP
+    return refusal
+
+
 WORD_LIMIT = 60  # the most of an argument quoted in a usage error
 MORE_PLAYERS = N_("for more players: --rules classic (3, 4 or 6) or --rules milebymile (up to 9)")
 
@@ -63,27 +84,27 @@ milebymile options:
   (each on/off option also has its other form: --perfect-crossing,
   --no-stacking, --reshuffle, --always-discard, --no-karma)
 
-over the network:
-  --host                host the game: you play the first seat --people
-                        names (default: every seat is a person's, you seat
-                        0); the others join with the command it shows;
-                        the game starts when you start it or every seat is
-                        taken, a computer playing each seat still free
-  --listen ADDRESS      the address to listen on (default 127.0.0.1: this
-                        machine only; 0.0.0.0: every IPv4 network, ::
-                        every IPv6 one)
-  --port N              the port (default 7477; 0: any free one)
-  --grace SECONDS       how long a dropped person's seat waits before a
-                        computer plays it (default 60)
+playing with friends over the network (one hosts, the others join):
+  to host:  mille --host [--people 0=Ann,1,2]
+            you play the first seat --people names (default: every seat is
+            a person's, you at seat 0); it shows the command the others
+            type; RETURN starts the game (or it starts when every seat is
+            taken), a computer playing each seat still free
+  to join:  mille --join ADDRESS[:PORT] CODE [--name NAME]
+            the command the host shows, whole; on the board (--plain: in
+            lines, for the host too)
+  --listen ADDRESS      (--host) the address to listen on (default
+                        127.0.0.1: this machine only; 0.0.0.0: every IPv4
+                        network, :: every IPv6 one)
+  --port N              (--host) the port (default 7477; 0: any free one)
+  --grace SECONDS       (--host) how long a dropped person's seat waits
+                        before a computer plays it (default 60)
   --cert FILE, --key FILE
-                        TLS with this certificate and key (--host); the
-                        certificate to trust (--join)
-  --join ADDRESS[:PORT] CODE
-                        take a free seat at a hosted table, on the board
-                        (--plain: in lines, for the host too)
+                        (--host) TLS with this certificate and key;
+                        (--join) the certificate to trust
   --name NAME           your name, at the table and in the record (at home
                         too); remembered for the next games
-  --wait SECONDS        how long --join waits for a host that has not
+  --wait SECONDS        (--join) how long to wait for a host that has not
                         started yet (default 300; 0: not at all)
 
 the record (every finished game, kept in $XDG_DATA_HOME/mille):
@@ -600,7 +621,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         options = parse_args(args)
     except UsageError as exc:
-        print(exc, file=sys.stderr)
+        print(one_line(str(exc)), file=sys.stderr)
         return 1
     if options.action == "help":
         print(help_text(), end="")

@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 
         session: Session
         saved: bool  # the last yes/no question's S saved the game
+        save_after_game: bool  # Save game? asked after a game won too (BSD's own board)
 
         def ask(self, question: str, can_save: bool = True) -> bool:
             """A yes/no question (``can_save``: S saves the game first)."""
@@ -210,12 +211,16 @@ def end_of_hand(front: Dialogue) -> bool:
 
     ``Another hand?`` (``Another game?`` once a side has won) deals the next
     hand on ``y``.  On ``n``, ``Save game?`` unless the answer's S just saved
-    the game; a save that fails plays on rather than losing the game.
+    the game, or the game is over (asked there only on BSD's own board, as
+    BSD does: ``save_after_game``); a save that fails plays on rather than
+    losing the game.
     """
     if front.ask(N_("Another game?") if front.session.table.game_over else N_("Another hand?")):
         front.session.next_hand()
         front.new_hand()
         return True
+    if front.session.table.game_over and not front.save_after_game:
+        return False  # a game won is over: nothing to save (BSD's own board still asks)
     if not front.saved and front.ask(N_("Save game?")) and not front.save():
         front.session.next_hand()
         front.go_on_after_failed_save()

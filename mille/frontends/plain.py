@@ -109,6 +109,8 @@ class LineUi:
     :mod:`mille.frontends.plain_board`'s.
     """
 
+    save_after_game = False  # a game won is over: nothing to save
+
     def __init__(
         self, session: Session, stdin: BinaryIO, stdout: TextIO, message: str = ""
     ) -> None:
@@ -438,7 +440,7 @@ class LineUi:
         self.tell_events()
         self.say(describe.hand_result(table))
         self.tell_scores()
-        won = describe.game_result(table)
+        won = describe.game_result(table, len(self.session.at_keyboard()) > 1)  # (by name)
         if won:
             self.say(won)
             for seat in self.session.at_keyboard():  # the record, each person's

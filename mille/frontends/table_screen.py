@@ -59,7 +59,7 @@ from ..engine.describe import (
 )
 from ..engine.rules import PROBLEMS, Rules
 from ..engine.table import COUP, EXTENSION, Event, Use
-from ..engine.text import ELLIPSIS, fit, shorten
+from ..engine.text import ELLIPSIS, fit, fit_name, shorten
 from ..engine.text import width as text_width
 from ..engine.view import SeatView
 from ..game.session import Session
@@ -289,7 +289,7 @@ def log_lines(session: Session, seat: int = YOU) -> list[str]:
         lines += [text for at, text in notes if at == index]
         lines += describe(table, every[index])
     lines += [text for at, text in notes if at >= len(every)]
-    return lines + end_lines(table)
+    return lines + end_lines(table, len(session.at_keyboard()) > 1)  # (a hot seat: by name)
 
 
 def fit_lines(lines: list[str], width: int, height: int) -> list[str]:
@@ -449,7 +449,7 @@ class TableBoard(Screen):
         if self.hint_shown_whole():
             self.draw_whole_hint()
         if self.message:
-            self.put(self.error_y, 0, self.message_text())
+            self.draw_message()
         if self.prompt in QUESTIONS:  # derived, so a restored game shows it too
             self.put(
                 self.PROMPT_Y,
@@ -467,10 +467,23 @@ class TableBoard(Screen):
         """How ``card`` is drawn: in its kind's colour (:func:`card_pair`)."""
         return self.pair(card_pair(card))
 
+    def draw_message(self) -> None:
+        """The error line; a message longer than it (a chat line, a long
+        refusal), whole: wrapped at the foot of the log's place (those rows
+        blanked first), above the prompt, as a long hint is."""
+        text = self.message_text()
+        if len(text) <= LAST_COL:
+            self.put(self.error_y, 0, text)
+            return
+        lines = textwrap.wrap(text, LAST_COL)[-(self.log_bottom - SIDES_Y) :]
+        for y, line in enumerate(lines, start=self.log_bottom - len(lines) + 1):
+            self.put(y, 0, " " * LAST_COL)
+            self.put(y, 0, line)
+
     def message_text(self) -> str:
         from ..engine.text import escape
 
-        return fit(escape(_(self.message)), LAST_COL)
+        return escape(_(self.message))
 
     def draw_top(self, table: SeatView) -> None:
         rules = table.rules
@@ -506,7 +519,8 @@ class TableBoard(Screen):
             seats = rules.members(side)
             if len(seats) == 1:  # a network seat's mark: awaited, away, a computer for now
                 self.put(y, 0, presence_mark(self.session, seats[0]))
-            self.field(y, NAME, side_name(rules, side, table.seat, table.names), attr)
+            name = fit_name(side_name(rules, side, table.seat, table.names), NAME[2])
+            self.field(y, NAME, name, attr)
             self.field(y, MILES, str(tab.mileage))
             self.field(y, BATTLE, card_name(battle), self.card_attr(battle))
             self.field(y, SPEED, card_name(speed), self.card_attr(speed))

@@ -23,6 +23,7 @@ class TableUi(Ui):
 
     SCREEN = TableBoard
     screen: TableBoard
+    save_after_game = False  # a game won is over: nothing to save
 
     # ----- commands --------------------------------------------------------
 

@@ -94,6 +94,7 @@ class Ui:
     """
 
     SCREEN: type[Screen] = BsdBoard
+    save_after_game = True  # BSD asks Save game? after Another game? n too
 
     def __init__(
         self,
@@ -550,6 +551,10 @@ class Ui:
         finally:
             screen.handing = ""
         self.seat = seat
+        if self.session.table.current_player == seat:  # whose turn, by name
+            from .turns import your_turn
+
+            screen.message = your_turn(self.session, seat)
         self.render()
 
     def pause(self) -> None:

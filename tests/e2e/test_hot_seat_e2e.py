@@ -115,6 +115,7 @@ def test_two_partners_hand_the_keyboard_on(spawn: Spawn) -> None:
     term.wait_for("--HAND--")
     assert "Ann, You" in term.text()
     term.wait_for(">>:Move:", row=22)
+    assert term.row(23).startswith("Bob, your turn.")  # whose turn, by name
     term.send("Q")
     term.wait_for("Really?")
     term.send("y")
@@ -129,6 +130,7 @@ def test_bsds_board_with_two_people(spawn: Spawn) -> None:
     term.send(" ")
     term.wait_for("--HAND--")
     assert "Bob" in term.row(0)  # the other person's column in the score window
+    term.wait_for("Ann, your turn.", row=15)  # whose turn, by name, on the error line
     term.send("P")
     term.settle()
     term.send("D1 ")
@@ -137,6 +139,7 @@ def test_bsds_board_with_two_people(spawn: Spawn) -> None:
     term.send(" ")
     term.wait_for("--HAND--")
     assert "Ann" in term.row(0)
+    term.wait_for("Bob, your turn.", row=15)
     term.send("Q")
     term.wait_for("Really?")
     term.send("y")

@@ -76,7 +76,7 @@ def test_two_joiners_on_the_table_board(spawn: Spawn) -> None:
     # the host ends the game for everyone
     host.send("q\r")
     host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
-    host.send("y\r")
+    host.send("y\rn\r")  # Save game? n
     assert host.wait_exit(timeout=TIMEOUT) == 0
     for joiner in (ann, bob):
         assert joiner.wait_exit(timeout=TIMEOUT) == 0
@@ -104,7 +104,7 @@ def test_a_joiner_on_bsds_board(spawn: Spawn) -> None:
     assert f"To come back: mille --join {address} {code}".encode() in ann.raw
     host.send("q\r")
     host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
-    host.send("y\r")
+    host.send("y\rn\r")  # Save game? n
     assert host.wait_exit(timeout=TIMEOUT) == 0
     assert b"Traceback" not in host.raw + ann.raw
 
@@ -161,7 +161,7 @@ def test_a_board_joiner_killed_comes_back_to_its_seat(spawn: Spawn, tmp_path: Pa
     host.wait(lambda: b"Ann is back." in host.raw, TIMEOUT, "Ann back")
     host.send("q\r")
     host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
-    host.send("y\r")
+    host.send("y\rn\r")  # Save game? n
     assert host.wait_exit(timeout=TIMEOUT) == 0
     assert again.wait_exit(timeout=TIMEOUT) == 0
     assert not files[0].exists()

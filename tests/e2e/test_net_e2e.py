@@ -96,7 +96,7 @@ def test_host_two_joins_sigterm_and_resume(spawn: Spawn) -> None:
     play_turns([again, ann2, bob2], 1)
     again.send("q\r")
     said(again, b"Really? ")
-    again.send("y\r")
+    again.send("y\rn\r")  # Save game? n
     assert again.wait_exit(timeout=20) == 0
     for joiner in (ann2, bob2):
         said(joiner, b"mille: the host ended the game")

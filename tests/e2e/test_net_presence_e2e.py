@@ -209,7 +209,7 @@ def test_a_joiner_resized_while_it_waits_reads_its_keys(spawn: Spawn) -> None:
     assert ann.wait_exit(timeout=TIMEOUT) == 0
     host.send("q\r")
     host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
-    host.send("y\r")
+    host.send("y\rn\r")  # Save game? n
     assert host.wait_exit(timeout=TIMEOUT) == 0
     assert b"Traceback" not in host.raw + ann.raw
 
@@ -231,7 +231,8 @@ def test_thinking_only_for_a_person_who_is_there(spawn: Spawn) -> None:
     host.wait_for("You drew", timeout=TIMEOUT)
     host.send("d1\r")
     host.wait(lambda: "Bob is thinking..." in host.row(22), TIMEOUT, "Bob's turn")
-    assert host.row(22).startswith(">>:Move:") and "D1" not in host.row(22)
+    host.wait(lambda: host.row(22).startswith("Bob's turn"), TIMEOUT, "Bob's turn, said")
+    assert "D1" not in host.row(22)
     bob.child.kill(signal.SIGKILL)
     host.wait(lambda: "waiting for Bob" in host.row(22), TIMEOUT, "waiting for Bob")
     assert "thinking" not in host.row(22)
@@ -276,7 +277,7 @@ def test_the_line_mode_host(spawn: Spawn) -> None:
     seen(host, "   2 Player 2         a computer plays it for now")
     host.send("q\r")
     seen(host, "Really?")
-    host.send("y\r")
+    host.send("y\rn\r")  # Save game? n
     assert host.wait_exit(timeout=TIMEOUT) == 0
     assert bob.wait_exit(timeout=TIMEOUT) == 0
     assert b"Traceback" not in host.raw + bob.raw

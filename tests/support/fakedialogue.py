@@ -11,6 +11,8 @@ class FakeDialogue:
     """A front end that answers from a list, for the tests:
     ``answers`` for the yes/no questions in turn, ``names`` for ``file:``."""
 
+    save_after_game = False  # as every front end but BSD's own board
+
     def __init__(
         self, session: Session, answers: list[bool], names: list[str] | None = None
     ) -> None:

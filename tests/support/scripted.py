@@ -15,6 +15,8 @@ from mille.game.session import Session
 
 
 class Scripted:
+    save_after_game = False  # as every front end but BSD's own board
+
     def __init__(self, session: Session, rng: random.Random, games: int = 1) -> None:
         self.session = session
         self.rng = rng

@@ -33,11 +33,12 @@ from ...engine.table import OVER
 from ...game.session import Session
 from ...net.client import say_message
 from .. import flow
-from ..curses_keys import CTRL_L, NEWLINE, RESIZE, RETURN, SPACE
+from ..curses_keys import CTRL_L, ESC, NEWLINE, RESIZE, RETURN, SPACE
 from ..screen import MOVE_PROMPT
 from ..table_ui import TableUi
+from ..turns import turn_prompt, wait_line
 from ..ui import Ui
-from .presence import WAITING_HOST, table_lines
+from .presence import WAITING_HOST, fingerprint_lines, table_lines
 from .seat import WAIT, WAITING_DEAL, Gone, Overtaken, RemoteSession, save_at_host, sit
 
 TYPE_CHECKING = False
@@ -65,6 +66,7 @@ class _Remote(_Base):
 
     painted: tuple[int, int, int] = (0, 0, 0)  # the table, log and news last drawn waiting
 
+    save_after_game = False  # a game won is over: nothing to save
     news_shown = 0  # the table's lines already put on the error line
     choosing = False  # at the seat's own prompt (its move), which the table may overtake
     asking_deal = False  # a joiner at Another hand?, which the host's deal overtakes
@@ -185,7 +187,10 @@ class _Remote(_Base):
     def read_move(self) -> Move | None:
         """The seat's command at ``>>:Move:``; None (nothing done) if the
         table moves on meanwhile: the flow then shows the moves, and the
-        board follows the table while it waits at any prompt."""
+        board follows the table while it waits at any prompt.  A ``Wait:``
+        said to a key pressed out of turn goes: it is your turn now."""
+        if self.screen.message.startswith("Wait: "):
+            self.screen.message = ""
         self.choosing = True
         try:
             return super().read_move()
@@ -246,19 +251,20 @@ class _Remote(_Base):
             self.screen.resized()
 
     def waiting(self) -> None:
-        """While the host is awaited (another seat decides): the signals
-        as between two moves, a resize repainted; ^C and Q ask
-        ``Really?`` (y leaves), S says who saves, ^L redraws; another key
-        waits for your turn (and the keys after it)."""
+        """While the host is awaited (another seat decides): the prompt's
+        place says whose turn it is (``Bob's turn``, not ``>>:Move:``); the
+        signals as between two moves, a resize repainted; ^C and Q ask
+        ``Really?`` (y leaves), S says who saves, J shows the table, C
+        says a line, L shows the hand so far, ? the help, T the tracker,
+        R and ^L redraw; any other key is refused at once (``Wait: it is
+        Bob's turn.``): nothing typed out of turn is kept to act later."""
         self.checkpoint()
         session = self.session
         screen = self.screen
-        if not self.keys.pending and (screen.prompt, screen.echo, screen.ghost) != (
-            MOVE_PROMPT,
-            "",
-            "",
-        ):  # what was typed or answered is done: no stale text while waiting
-            screen.set_prompt(MOVE_PROMPT)
+        mine = isinstance(session, RemoteSession) and session.mine_next
+        turn = turn_prompt(session, self.seat)
+        if not mine and (screen.prompt, screen.echo, screen.ghost) != (turn, "", ""):
+            screen.set_prompt(turn)  # what was typed or answered is done
         self.show_news()
         taken = session.taken if isinstance(session, RemoteSession) else 0
         shown = (id(session.table), len(session.log), taken)
@@ -267,27 +273,38 @@ class _Remote(_Base):
             self.render()
         if self.look_at_flags():
             self.render()
-        if self.keys.pending:  # a key kept for your turn: the rest wait behind it
+        if mine:  # your move's answer, or your turn, is coming: keys wait for it
             return
         key = self.keys.next_byte(WAIT)
         if key is None:
             return
-        if key == RESIZE:  # (not kept for your turn: the keys after it are read)
+        if key == RESIZE:
             self.follow_resize()
             self.render()
             return
-        if key in (ord("q"), ord("Q")):
+        char = chr(key).upper() if 0 <= key < 128 else ""
+        if char == "Q":
             self.really()
-        elif key in (ord("s"), ord("S")):
+        elif char == "S":
             self.save()
-        elif key in (ord("j"), ord("J")):
+        elif char == "J":
             self.show_table()
-        elif key in (ord("c"), ord("C")):
+        elif char == "C":
             self.chat()
-        elif key == CTRL_L:
+        elif char == "L":
+            self.show_log()
+        elif char == "?":
+            self.show_help()
+        elif char == "T":
+            self.toggle_tracker()
+        elif char == "R" or key == CTRL_L:
             self.redraw()
-        elif 0 <= key <= 255:
-            self.keys.pending.append(key)
+        elif key == ESC:
+            self.keys.escape_sequence()  # an arrow key, read whole
+            self.error(wait_line(session, self.seat))
+        elif key not in (RETURN, NEWLINE, SPACE):
+            self.error(wait_line(session, self.seat))
+        screen.set_prompt(turn_prompt(session, self.seat))
         self.render()
 
 
@@ -362,6 +379,8 @@ def play_board(
     session.hear_early()
     if session.name_refused:  # among the table's lines
         session.tell(session.name_refused)
+    if join.fingerprint and not session.host:  # the first screen: to check with the host
+        session.tell(" ".join(fingerprint_lines(join.fingerprint)[:1]) + " " + join.fingerprint)
     link = seated.link
     left: list[Gone] = []
 

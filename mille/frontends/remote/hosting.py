@@ -20,7 +20,9 @@ from ...net.client import address_text
 from ...net.wire import shown
 from .. import process
 from .link import Join, quiet_asyncio
-from .tls import CertError, client_tls, server_tls
+from .presence import fingerprint_lines
+from .size import small_screen_line, too_small
+from .tls import CertError, client_tls, fingerprint, server_tls
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -175,6 +177,10 @@ def host(
     line)."""
     from ...net.server import Limits
 
+    size = too_small() if board else ""
+    if size:  # said before the table opens
+        print(small_screen_line(size, ""), file=sys.stderr)
+        return 1
     if (cert is None) != (key is None):
         print("mille: --cert and --key go together", file=sys.stderr)
         return 1
@@ -210,7 +216,13 @@ def host(
             )
     sys.stdout.flush()
     token = table.seats[host_seat].token
-    join = Join(address, taken, table.code, token=token, context=client_tls(cert))
+    print_ = fingerprint(cert) if cert is not None else ""
+    for line in fingerprint_lines(print_):  # to read out to the others, who see it too
+        print(line)
+    sys.stdout.flush()
+    join = Join(
+        address, taken, table.code, token=token, context=client_tls(cert), fingerprint=print_
+    )
     kept: list[str] = []
 
     def write() -> str:

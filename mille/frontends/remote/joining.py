@@ -11,7 +11,8 @@ from ...net.client import WAIT_FOR_HOST
 from ...net.wire import DEFAULT_PORT, shown
 from .link import Join, quiet_asyncio
 from .seat import FAILED_STATUS
-from .tls import client_tls
+from .size import small_screen_line, too_small
+from .tls import client_tls, fingerprint
 
 
 def split_address(text: str) -> tuple[str, int]:
@@ -63,6 +64,11 @@ def join(
     from ...storage.seatfile import SeatFile
     from .hosting import join_command
 
+    back = join_command(address, port, code, cert)
+    size = too_small() if board else ""
+    if size:  # said before the seat is taken: the host's game does not start for nothing
+        print(small_screen_line(size, back), file=sys.stderr)
+        return FAILED_STATUS
     quiet_asyncio()
     seat_file = SeatFile(address, port, code)
     token = resume_hello(seat_file, {"code": code}).get("token")
@@ -74,7 +80,8 @@ def join(
         token=token if isinstance(token, str) else None,
         context=context,
         wait=wait,
-        back=join_command(address, port, code, cert),  # told on leaving
+        back=back,  # told on leaving
+        fingerprint=fingerprint(cert) if cert is not None else "",
     )
     try:
         if board:

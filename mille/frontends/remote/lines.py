@@ -35,7 +35,8 @@ from ...engine.table import OVER
 from ...net.client import say_message
 from .. import flow, process
 from ..plain import EndOfInput, Hangup, LineUi, OutputLost, Quit
-from .presence import who_lines
+from ..turns import turn_prompt, wait_line
+from .presence import fingerprint_lines, who_lines
 from .seat import (
     ENDED_STATUS,
     WAIT,
@@ -113,6 +114,7 @@ class RemoteLineUi(LineUi):
         self.lines = lines  # what is typed, a line each (None at the end)
         self.kept: list[bytes | None] = []  # a line typed while waiting, for the next prompt
         self.choosing = False  # at the seat's move prompt, which the table may overtake
+        self.turn_seen: int | None = None  # the other person whose turn was told last
         session.out = self.say
         session.idle = self.meanwhile
 
@@ -171,10 +173,15 @@ class RemoteLineUi(LineUi):
 
     def meanwhile(self) -> None:
         """While the host is awaited (another seat decides): the signals,
-        and a line typed meanwhile: ``who``, ``say`` and ``start`` are done,
-        ``q`` typed at a terminal asks ``Really?``, ``s`` saves (the host); another line waits for the seat's prompt
-        (and the lines after it)."""
+        whose turn it is when another person's comes (``Bob's turn.``), and
+        a line typed meanwhile: ``who``, ``say`` and ``start`` are done;
+        typed at a terminal, ``q`` asks ``Really?``, ``s`` saves (the
+        host), ``l``, ``t``, ``w``, ``r`` and ``?`` are done at once, and
+        any other line is refused at once (``Wait: it is Bob's turn.``):
+        nothing typed out of turn acts later, unseen.  A script's lines
+        (piped, echoed) wait for the seat's prompt, in order."""
         self.checkpoint()
+        self.tell_turn()
         self.flush()
         if self.kept or self.remote.awaiting:  # (a move of ours is under way)
             return
@@ -191,16 +198,38 @@ class RemoteLineUi(LineUi):
         text = raw.decode("utf-8", "replace").strip()
         if self.table_word(text):
             return
-        if text.lower() in ("q", "s") and not self.echo:  # typed now (a script's waits its turn)
-            if text.lower() == "q":
-                flow.really(self)
-            else:
-                self.save()
-            self.flush()
+        if self.echo:  # a script's lines wait their turn
+            self.kept.append(raw)
             return
-        self.kept.append(raw)
+        letter = text.lower()
+        if letter == "q":
+            self.really()
+        elif letter == "s":
+            self.save()
+        elif letter in ("l", "t", "w", "r", "?"):
+            self.do(letter)
+        elif text:
+            self.say(wait_line(self.remote, self.seat))
+        self.flush()
+
+    def tell_turn(self) -> None:
+        """Another person's turn, once when it comes (``Bob's turn.``; in
+        a hand of people and computers, only the people's are told: a
+        computer answers at once)."""
+        session = self.remote
+        seat = session.table.current_player
+        if session.pending or seat is None or seat == self.seat or not session.presence.started:
+            return
+        if seat == self.turn_seen or seat not in session.people:
+            return
+        self.turn_seen = seat
+        self.say(turn_prompt(session, self.seat) + ".")
 
     # ----- the dialogues a remote seat has its own way -------------------------
+
+    def human_turn(self) -> None:
+        self.turn_seen = None  # the next person's turn is told again
+        super().human_turn()
 
     def read_move(self) -> Move | None:
         self.choosing = True
@@ -224,8 +253,21 @@ class RemoteLineUi(LineUi):
         another seat is told who saves."""
         return save_at_host(self, self.remote, self.say)
 
+    def really(self) -> None:
+        """``q``: ``Really?``; the host, ending the game for everyone, is
+        then asked ``Save game?``, as on its board (a save that fails
+        keeps the game going)."""
+        try:
+            flow.really(self)
+        except Quit:
+            if self.remote.host and self.ask("Save game?") and not self.save():
+                return
+            raise
+
     def do(self, letter: str) -> None:
-        if letter == "o":
+        if letter == "q":
+            self.really()
+        elif letter == "o":
             self.say(NO_ORDER)
         elif letter == "?":
             super().do(letter)
@@ -317,6 +359,11 @@ def play_lines(
     session = LineSession.seated(seated)
     if session.name_refused:
         say(session.name_refused)
+    if not session.host:  # to check with the host, over the phone
+        for line in fingerprint_lines(join.fingerprint):
+            say(line)
+    for line in session.said:  # told by the first update (a computer played for you)
+        say(line)
     lines: queue.Queue[bytes | None] = queue.Queue()
     threading.Thread(target=read_lines, args=(source, lines), daemon=True).start()
     ui = RemoteLineUi(session, source, out, lines)

@@ -36,9 +36,9 @@ class Join:
     """Where and how a seat is joined: the host's ``address`` and
     ``port``, the table's ``code``, the ``name`` asked for a new seat or
     the ``token`` of a seat to take back, TLS (``context``, trusting the
-    host's certificate), how long to ``wait`` for a host not listening
-    yet, and ``back``: the command that comes back to the seat (told on
-    leaving)."""
+    host's certificate, and its ``fingerprint``), how long to ``wait``
+    for a host not listening yet, and ``back``: the command that comes
+    back to the seat (told on leaving)."""
 
     address: str
     port: int
@@ -48,6 +48,7 @@ class Join:
     context: ssl.SSLContext | None = None
     wait: float = 0.0
     back: str = ""
+    fingerprint: str = ""  # TLS: the SHA-256 of the host's certificate (tls.fingerprint)
 
     @property
     def where(self) -> str:

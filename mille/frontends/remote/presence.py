@@ -48,6 +48,7 @@ class Presence:
         self.waiting_for: int | None = None
         self.came: set[int] = set()  # seats whose person has been here
         self.heard = False  # a seats message came
+        self.fingerprint = ""  # TLS: the SHA-256 of the host's certificate ("": no TLS)
 
     def status(self, seat: int) -> str:
         for row in self.rows:
@@ -153,6 +154,24 @@ def name_refused(welcome: dict[str, Any]) -> str:
     return f"mille: your name is not used ({shown(reason, 100)}); you are {shown(welcome.get('name'), 24)}."
 
 
+def name_kept(welcome: dict[str, Any], asked: str | None) -> str:
+    """The line saying that a seat taken back (with its token) keeps its
+    name, though ``--name`` asked another ("" if it did not).
+
+    >>> name_kept({"name": "Ann"}, "Anna")
+    'mille: you are back as Ann: a seat keeps its name (--name Anna names a new seat only).'
+    >>> name_kept({"name": "Ann"}, "Ann"), name_kept({"name": "Ann"}, None)
+    ('', '')
+    """
+    name = shown(welcome.get("name"), NAME_SHOWN)
+    if not asked or shown(asked, NAME_SHOWN) == name:
+        return ""
+    return (
+        f"mille: you are back as {name}: a seat keeps its name"
+        f" (--name {shown(asked, NAME_SHOWN)} names a new seat only)."
+    )
+
+
 # ----- the waiting room and the table's page ----------------------------------
 
 START_LINE = (
@@ -167,10 +186,31 @@ BACK = "Press any key to go back to the game."
 WAITING_HOST = "Waiting for the host to start (J: the table)"
 
 
+ENCRYPTED = " - encrypted (TLS)"  # J's title, on a table that is
+
+
+def fingerprint_lines(fingerprint: str) -> list[str]:
+    """The host's certificate's SHA-256, in two rows that fit 80 columns,
+    to check over the phone (``openssl`` not needed); none without TLS.
+
+    >>> fingerprint_lines(":".join(["AB"] * 32))[0]
+    "Encrypted (TLS); the host's certificate's SHA-256 (the same on every screen):"
+    """
+    if not fingerprint:
+        return []
+    half = len(fingerprint) // 2 + 1
+    return [
+        "Encrypted (TLS); the host's certificate's SHA-256 (the same on every screen):",
+        "  " + fingerprint[:half].rstrip(":"),
+        "  " + fingerprint[half:],
+    ]
+
+
 def who_lines(presence: Presence, host: bool) -> list[str]:
     """``who``: the join command and who sits where (and, before the game
     starts, how the host starts it)."""
     lines = [f"To join this table: {presence.join}"] if presence.join else []
+    lines += fingerprint_lines(presence.fingerprint)
     lines += ["Seats:", *presence.seat_lines()]
     if not presence.started:
         lines.append(START_LINE if host else WAITING_START)
@@ -183,10 +223,11 @@ def table_lines(
     """J: the whole join command, the seats, and the table's last lines
     (``said``), wrapped to ``width``, at most ``height`` lines; in the
     waiting room (before the game starts), how the host starts it."""
-    lines = [TABLE_TITLE, ""]
+    lines = [TABLE_TITLE + (ENCRYPTED if presence.fingerprint else ""), ""]
     if presence.join:
         lines.append("To join, the others type:")
         lines += textwrap.wrap(presence.join, width, initial_indent="  ", subsequent_indent="  ")
+    lines += fingerprint_lines(presence.fingerprint)
     lines += ["Seats:", *presence.seat_lines(), f"Marks beside the names: {MARKS_LEGEND}"]
     foot = [""]
     if not presence.started:

@@ -39,14 +39,14 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from ...engine.moves import Event, IllegalMove, Move, Outcome
+from ...engine.moves import Discard, Event, IllegalMove, Move, Outcome, Use
 from ...engine.table import OVER, Table
 from ...game.session import Session
 from ...net.client import TABLE_GONE, event_of, keep_token, table_of
-from ...net.wire import ENDED, FATAL, PROTOCOL, TABLE_OVER, bye_code, shown
+from ...net.wire import ENDED, FATAL, PROTOCOL, TABLE_OVER, WRONG_CODE, bye_code, shown
 from .. import flow
 from .link import Join, Link, waiting_line
-from .presence import Presence, name_refused, said_line
+from .presence import Presence, name_kept, name_refused, said_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,6 +67,9 @@ BACK_AGAIN = "mille: back at the table"
 BROKE_MOVE = "the line to the host broke: try again"
 ONLY_HOST = "Only the host may save (a save holds every hand)."
 WAITING_DEAL = "Waiting for the host to deal."
+NEW_CODE = (
+    " (a host that resumed a kept game, or started again, has a new join command: ask for it)"
+)
 RETRIES = 10  # tries to come back after the line to the host broke, a second apart
 REACH_WITHIN = 5.0  # seconds each try may take to reach the host
 ANSWER_WITHIN = 10.0  # seconds the host's welcome (or the update after it) may take
@@ -101,7 +104,19 @@ def ending(message: dict[str, Any]) -> Gone:
         return Gone(f"mille: {reason}", ENDED_STATUS if ended else GONE_STATUS, final=True)
     code = message.get("code")
     status = ENDED_STATUS if code == TABLE_OVER else REFUSED_STATUS
-    return Gone(f"mille: {shown(message.get('message'), 120)}", status, final=code in TABLE_GONE)
+    line = f"mille: {shown(message.get('message'), 120)}"
+    if code == WRONG_CODE:  # a table kept and resumed has a new code
+        line += NEW_CODE
+    return Gone(line, status, final=code in TABLE_GONE)
+
+
+def away_line(moves: int) -> str:
+    """Coming back: what a computer did for the seat meanwhile.
+
+    >>> away_line(1), away_line(2)
+    ('While you were away a computer played 1 move for you.', 'While you were away a computer played 2 moves for you.')
+    """
+    return f"While you were away a computer played {moves} move{'s' if moves > 1 else ''} for you."
 
 
 def other_version(welcome: dict[str, Any]) -> str:
@@ -246,9 +261,11 @@ class RemoteSession(Session):
         self.dealt = False
         self.saved: dict[str, Any] | None = None  # the host's answer to a save
         self.taken = 0  # messages taken from the host
+        self.played_for_me = 0  # this seat's moves a computer made, in the update taken
         self.idle: Callable[[], None] = lambda: None  # the front end's checkpoint, while waiting
         self.notice: Callable[[str], None] = lambda line: None  # a line of the link's, at once
         self.presence = Presence(self.me)
+        self.presence.fingerprint = link.join.fingerprint
         # what the table said (who came and went, chat), each with the log's length then
         self.notes: list[tuple[int, str]] = []
         self.said: list[str] = []  # the same lines, this whole game (J shows the last)
@@ -274,7 +291,12 @@ class RemoteSession(Session):
 
     @property
     def name_refused(self) -> str:
-        """Why the joiner's ``--name`` is not the seat's ("" if it is)."""
+        """Why the joiner's ``--name`` is not the seat's ("" if it is): the
+        host refused it, or the seat was taken back with its token and
+        keeps the name it had."""
+        join = self.link.join
+        if join.token is not None:
+            return name_kept(self.welcome, join.name)
         return name_refused(self.welcome)
 
     def __post_init__(self) -> None:
@@ -322,6 +344,17 @@ class RemoteSession(Session):
     def human_to_move(self) -> bool:
         return not self.computer_to_move and self.table.current_player == self.me
 
+    @property
+    def mine_next(self) -> bool:
+        """This seat's move was sent and its answer is awaited, or the
+        table as the host last told it waits for this seat (the others'
+        moves before it still to show): what is typed now is for it."""
+        if self.awaiting:
+            return True
+        newest = next((table for _, table in reversed(self.pending) if table is not None), None)
+        table = newest if newest is not None else self.table
+        return table.current_player == self.me and table.phase != OVER
+
     # ----- the host's messages ---------------------------------------------------
 
     def take(self, message: dict[str, Any] | None) -> None:
@@ -347,11 +380,21 @@ class RemoteSession(Session):
             waited = self.presence.waiting_for
             for line in self.presence.take(message):
                 self.tell(line)
+            self.name_people()
             self.heard_seats(first, waited)
         elif kind == "said":
             chat = said_line(message, self.me)
             if chat is not None:
                 self.tell(chat)
+
+    def name_people(self) -> None:
+        """The people's names as the table's ``seats`` say them now: a
+        person who joins is named on every board at once, not after the
+        next move's update."""
+        for row in self.presence.rows:
+            seat, name = row.get("seat"), row.get("name")
+            if isinstance(seat, int) and seat in self.people and isinstance(name, str) and name:
+                self.people[seat] = shown(name, 24)
 
     def come_back(self) -> None:
         """The line to the host ended without a goodbye: back to the seat
@@ -402,6 +445,8 @@ class RemoteSession(Session):
                 self.awaiting, self.mine = False, event
                 self.log.append(event)
             else:
+                if event.outcome.seat == self.me and isinstance(event.outcome.move, (Use, Discard)):
+                    self.played_for_me += 1  # a computer played this seat (away)
                 events.append(event)
         names = view.get("names")
         if isinstance(names, list):
@@ -416,6 +461,9 @@ class RemoteSession(Session):
         self.version = int(message["version"])
         for index, event in enumerate(events):
             self.pending.append((event, table if index == len(events) - 1 else None))
+        if self.played_for_me:  # coming back: what happened meanwhile
+            self.tell(away_line(self.played_for_me))
+            self.played_for_me = 0
         if not events:
             if self.pending:  # the table goes with the last move still to show
                 event, _ = self.pending.pop()
@@ -515,13 +563,15 @@ class RemoteSession(Session):
                     if message is None:
                         break
                     self.take(message)
-            except Gone as exc:
-                say(exc.reason)
+            except Gone:
+                pass  # (the host's own goodbye: the host knows it ended the game)
             self.link.close(bye=False)
             return ENDED_STATUS
         if status == ENDED_STATUS:
             say(leaving)
             if back:
                 say(f"To come back: {back}")
-        self.link.close(bye=True)  # (a terminal gone too: the seat waits)
+        # a deliberate leave says goodbye (the others read "left"); a terminal
+        # gone (a hang-up, the output lost) does not: they read "dropped"
+        self.link.close(bye=status == ENDED_STATUS)
         return status

@@ -68,3 +68,21 @@ def server_tls(cert: str, key: str) -> ssl.SSLContext:
             f"cannot use the certificate {escape(cert)} with the key {escape(key)}: {reason}"
         ) from None
     return context
+
+
+def fingerprint(cert: str) -> str:
+    """The SHA-256 of the first certificate in the PEM file ``cert``, as
+    ``AB:CD:...`` (what a friend reads out over the phone to check the
+    table); "" if it cannot be read."""
+    import hashlib
+    import ssl
+
+    try:
+        with open(cert, encoding="ascii", errors="replace") as file:
+            text = file.read(1 << 20)
+        begin, end = "-----BEGIN CERTIFICATE-----", "-----END CERTIFICATE-----"
+        start = text.index(begin)
+        der = ssl.PEM_cert_to_DER_cert(text[start : text.index(end, start) + len(end)] + "\n")
+    except (OSError, ValueError):
+        return ""
+    return ":".join(f"{byte:02X}" for byte in hashlib.sha256(der).digest())

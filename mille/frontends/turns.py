@@ -1,0 +1,72 @@
+"""Whose turn it is, in words: the one home of what every front end says
+about who is to move when more than one person plays (a hot seat, or a
+seat over the network), and of what a key pressed out of turn gets.
+
+A game of one person against the computers says none of this (the
+computers answer at once, and BSD's board stays BSD's).  No curses here.
+
+>>> from mille.game.session import Session
+>>> session = Session.new(seed=1, humans=(0, 1), names={0: "Ann", 1: "Bob"})
+>>> session.table.current_player, turn_prompt(session, 1), wait_line(session, 1)
+(0, "Ann's turn", "Wait: it is Ann's turn.")
+>>> turn_prompt(session, 0), your_turn(session, 0)
+('Your turn', 'Ann, your turn.')
+"""
+
+from __future__ import annotations
+
+from ..engine.describe import seat_name, stand_in_name
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..game.session import Session
+
+NOT_STARTED = "Not started yet"  # the prompt while the table waits to start
+NOT_STARTED_WAIT = "Wait: the game has not started."
+
+
+def mover(session: Session, seat: int) -> str:
+    """Who decides now, as ``seat`` calls them (``You``, a name, ``Comp
+    2``, a computer standing in for an absent person); "" if nobody (the
+    hand is over)."""
+    current = session.table.current_player
+    if current is None:
+        return ""
+    name = seat_name(session.rules, current, seat, session.people)
+    presence = getattr(session, "presence", None)
+    if presence is not None and presence.status(current) == "computer-for-now":
+        return stand_in_name(name)
+    return name
+
+
+def started(session: Session) -> bool:
+    presence = getattr(session, "presence", None)
+    return presence is None or bool(presence.started)
+
+
+def turn_prompt(session: Session, seat: int) -> str:
+    """The words in the prompt's place while ``seat`` waits for another
+    to move (``Bob's turn``), or ``Your turn``."""
+    if not started(session):
+        return NOT_STARTED
+    who = mover(session, seat)
+    if not who:
+        return ""
+    return "Your turn" if who == "You" else f"{who}'s turn"
+
+
+def wait_line(session: Session, seat: int) -> str:
+    """What a key pressed out of turn gets, at once (nothing is kept for
+    later): ``Wait: it is Bob's turn.``"""
+    if not started(session):
+        return NOT_STARTED_WAIT
+    who = mover(session, seat)
+    if not who or who == "You":
+        return "Wait: the table is moving on."
+    return f"Wait: it is {who}'s turn."
+
+
+def your_turn(session: Session, seat: int) -> str:
+    """At one keyboard shared by several people: whose turn it is, by
+    name (``Ann, your turn.``)."""
+    return f"{session.name(seat)}, your turn."
