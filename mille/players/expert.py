@@ -47,6 +47,10 @@ from .search import (
     search,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .value import ValueModel
+
 # how the expert values a playout (search.OBJECTIVES); "hands" is not yet
 # shown to gain over it (bench_decisions, docs/benchmarks.md: issue 35)
 OBJECTIVE = "points"
@@ -160,12 +164,28 @@ class Expert:
             self.others.needs,
             self.safeties if self.track_safeties else None,
             self.objective,
+            *self._cut(view),
         )
         choice = search(sampler, candidates, self.budget, rng)
         self.last_choice = choice
         self.last_moves = choice.moves
         self.last_playouts = choice.playouts
         return choice.move
+
+    def _cut(self, view: SeatView) -> tuple[ValueModel | None, int | None]:
+        """The value and horizon that cut its playouts short (``Budget.horizon``),
+        or (None, None): full playouts.  Only where the preset's standard
+        computer is the rules-aware heuristic (the value was learned from its
+        self-play) and the value has weights for the table's family."""
+        horizon = self.budget.horizon
+        if horizon is None or view.rules.standard_computer != "heuristic":
+            return None, None
+        from .value import family, load_value
+
+        value = load_value()
+        if family(view.rules) not in value.families:
+            return None, None
+        return value, horizon
 
     # ----- saving ------------------------------------------------------------------
 
