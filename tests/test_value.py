@@ -19,7 +19,7 @@ from mille.engine.view import SeatView
 from mille.players.base import Player, choose, observe, start_hand
 from mille.players.expert import Budget, Expert
 from mille.players.registry import make_computer
-from mille.players.search import CUT_BUDGET, Sampler, distinct_moves
+from mille.players.search import CUT_BUDGET, DEFAULT_BUDGET, Sampler, distinct_moves
 from mille.players.value import (
     FAMILIES,
     FEATURE_NAMES,
@@ -242,13 +242,25 @@ def test_the_cut_expert_plays_legal_moves_reproducibly(
 
 
 def test_the_cut_budget_plays_cut_playouts_only_where_the_value_was_learned() -> None:
-    bsd = Expert(random.Random(1), 0, budget=CUT_BUDGET)
+    expert = Expert(random.Random(1), 0)  # the expert's own budget cuts
+    assert expert.budget == CUT_BUDGET == DEFAULT_BUDGET
     table = Table.new(find_rules("bsd"), random.Random(1))
-    assert bsd._cut(SeatView(table, 0)) == (None, None)  # BSD's computer: full playouts
+    assert expert._cut(SeatView(table, 0)) == (None, None)  # BSD's computer: played out
     table = Table.new(CLASSIC, random.Random(1))
-    value, horizon = bsd._cut(SeatView(table, 0))
-    assert value is load_value() and horizon == CUT_BUDGET.horizon
-    assert Expert(random.Random(1), 0)._cut(SeatView(table, 0)) == (None, None) or (
-        Expert(random.Random(1), 0).budget.horizon is not None
-    )
-    copy.deepcopy(bsd)  # (the benches copy experts)
+    value, horizon = expert._cut(SeatView(table, 0))
+    assert value is load_value() and horizon == CUT_BUDGET.horizon == 32
+    copy.deepcopy(expert)  # (the benches copy experts)
+
+
+def test_under_bsd_the_cut_budget_searches_as_the_full_one() -> None:
+    """No value under bsd: the same playouts, nothing charged for set-up."""
+    full = Budget(moves=600, worlds=2, seconds=None)
+    cut = Budget(moves=600, worlds=2, seconds=None, horizon=16, setup=6)
+    rules = find_rules("bsd")
+    for table in decisions(rules, 4, 3):
+        made = []
+        for budget in (full, cut):
+            bot = Expert(random.Random(3), 0, budget=budget)
+            move = choose(bot, table)
+            made.append((move, bot.last_moves, bot.last_playouts))
+        assert made[0] == made[1]

@@ -12,9 +12,12 @@ The player is three parts, each in its own module:
   computer would do (``Beliefs``, in ``mille.players.beliefs``);
 * where each unseen safety is, which those guesses cannot tell
   (``SafetyTracker``, in ``mille.players.safeties``);
-* the search: worlds dealt from both, each candidate move played out to
-  the end of the hand by the standard computer in every seat, a budget
-  of simulated moves (``search``, ``Budget``, in ``mille.players.search``).
+* the search: worlds dealt from both, each candidate move played out by
+  the standard computer in every seat, to the end of the hand or (outside
+  ``bsd``) some 32 moves on, where a learned value of the position
+  (``mille.players.value``) says how likely its side is to win the hand,
+  a budget of simulated moves (``search``, ``Budget``, in
+  ``mille.players.search``).
 
 This module joins them: each move watched updates the guesses, then the
 safeties' chances, then foresees the next seat's move with each guess;

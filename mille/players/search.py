@@ -23,6 +23,14 @@ For each real decision (more than one distinct legal move):
    so a move that changes who draws when (a safety's extra turn) does not
    change what each seat draws: differences between candidates are the
    moves' own.
+   With a ``Budget.horizon`` (the expert's budget, ``CUT_BUDGET``: 32
+   moves) and a learned value of the position for the table
+   (``mille.players.value``; not under ``bsd``) a playout is cut short at
+   the seat's first decision that many moves on, and the position there is
+   valued instead: twice the value's chance that the seat's side wins the
+   hand, less one (a playout that ends first is worth its hand's sign,
+   whatever the objective).  A cut playout costs a third to a half of a
+   whole one, so the same budget buys two to three times the worlds.
 4. **Value.**  By the ``objective`` (``OBJECTIVES``).  ``hands`` (the
    expert's): a playout is worth the hand won (+1), lost (-1) or even
    (0) for its side against the best opposing side, plus a small term of
@@ -132,7 +140,9 @@ class Budget:
     is what a playout that ends first is worth.  ``setup`` is charged to
     the budget, in moves, for each playout (its set-up and the value cost
     about as much as that many moves), so that a budget of cut playouts
-    stays a budget of time.
+    stays a budget of time; neither counts where the search has no value
+    to cut with (``bsd``, whose standard computer is BSD's: its playouts
+    are played out, as before).
     """
 
     moves: int = 16_000
@@ -157,10 +167,10 @@ class Budget:
 
 
 FULL_BUDGET = Budget()  # full playouts (the expert's until issue 42)
-# playouts cut after ``horizon`` moves and scored by the learned value
-# (docs/benchmarks.md, "The expert's cut playouts")
+# playouts cut after ``horizon`` moves and scored by the learned value: the
+# expert's since issue 42 (docs/benchmarks.md, "The expert's cut playouts")
 CUT_BUDGET = Budget(horizon=32, setup=6)
-DEFAULT_BUDGET = FULL_BUDGET
+DEFAULT_BUDGET = CUT_BUDGET
 
 
 @dataclass
@@ -196,6 +206,7 @@ def search(sampler: Sampler, candidates: list[Move], budget: Budget, rng: random
     used = playouts = 0
     deadline = None if budget.seconds is None else monotonic() + budget.seconds
     late = False  # past the deadline: choose now
+    setup = budget.setup if sampler.horizon is not None else 0  # (cut playouts only)
 
     def fill(alive: list[_Stats], width: int, limit: int | None = None) -> int:
         """Every candidate of ``alive`` played in the first ``width``
@@ -212,7 +223,7 @@ def search(sampler: Sampler, candidates: list[Move], budget: Budget, rng: random
                 if len(st.values) == i:
                     value, moves = sampler.playout(world, st.move, seed)
                     st.values.append(value)
-                    used += moves + budget.setup
+                    used += moves + setup
                     playouts += 1
                     played = True
             if played and i >= 1 and deadline is not None and monotonic() >= deadline:
