@@ -35,7 +35,9 @@ on the other half: what knowing the hands and a large budget can gain),
 ``objective-hands`` and ``objective-points`` (the expert valuing its
 playouts by the hand won or lost, or by the points: ``search.OBJECTIVES``),
 ``no-guess`` (no guesses at the other hands: its worlds dealt at random
-from the unseen cards, the safeties too).
+from the unseen cards, the safeties too), ``cut-K`` for K 16, 24, 32 or
+48 (its playouts cut after K moves and scored by the learned value of
+the position: ``search.CUT_BUDGET``).
 Each player after the first is also compared with the first, decision by
 decision (the difference of their sign gains, with a 95% interval).
 
@@ -78,7 +80,7 @@ from mille.players.base import Player, choose, observe, start_hand
 from mille.players.beliefs import move_key
 from mille.players.computer import BsdComputer
 from mille.players.expert import Expert
-from mille.players.search import Sampler, distinct_moves, expand
+from mille.players.search import CUT_BUDGET, Sampler, distinct_moves, expand
 from mille.selfplay import PLAYERS
 
 
@@ -194,6 +196,8 @@ def decide(args: tuple[Decision, str, int]) -> tuple[str, float]:
         expert.budget = dataclasses.replace(
             UNCAPPED, moves=UNCAPPED.moves // 2, extra=UNCAPPED.extra // 2
         )
+    elif player.startswith("cut-"):
+        expert.budget = dataclasses.replace(CUT_BUDGET, horizon=int(player[4:]), seconds=None)
     elif player == "no-guess":
         expert.beliefs = {}
         expert.track_safeties = False
@@ -349,7 +353,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             "objective-hands",
             "objective-points",
             "no-guess",
-        ) and not player.startswith("conf-"):
+        ) and not (player.startswith("conf-") or player in [f"cut-{k}" for k in (16, 24, 32, 48)]):
             parser.error(f"unknown player {player!r}")
     began = time.perf_counter()
     jobs = max(1, args.workers) * 2

@@ -77,6 +77,7 @@ from mille.engine.table import OVER, Move, Outcome, Table
 from mille.engine.view import SeatView
 from mille.players.base import Player
 from mille.players.expert import DEFAULT_BUDGET, Expert
+from mille.players.search import CUT_BUDGET, FULL_BUDGET
 from mille.selfplay import PLAYERS, play_one_hand
 
 Z95 = 1.959964
@@ -178,6 +179,16 @@ def side_scores(table: Table, rules: Rules, kinds: list[str], a: str) -> tuple[f
 
 
 UNCAPPED = dataclasses.replace(DEFAULT_BUDGET, seconds=None)
+# the expert's variants a bench may name (as it plays, without its time cap):
+# full playouts, and playouts cut after k moves and scored by the learned value
+EXPERTS = {
+    "expert": UNCAPPED,
+    "expert-full": dataclasses.replace(FULL_BUDGET, seconds=None),
+    **{
+        f"expert-cut{k}": dataclasses.replace(CUT_BUDGET, horizon=k, seconds=None)
+        for k in (16, 24, 32, 48)
+    },
+}
 
 
 BASE = "mille_base"  # the package name of a revision's code
@@ -287,8 +298,8 @@ def make_player(
         if not os.path.exists(os.path.join(baseline, BASE, "engine", "view.py")):
             return TableFed(player)
         return player  # type: ignore[no-any-return]
-    if kind == "expert":
-        return Expert(rng, seat, budget=UNCAPPED)
+    if kind in EXPERTS:
+        return Expert(rng, seat, budget=EXPERTS[kind])
     return PLAYERS[kind](rules, rng, seat)
 
 
@@ -450,7 +461,7 @@ def report(tally: Tally, a: str, b: str, head: str) -> None:
                 f"{max(times) * 1000:.0f} ms"
             )
             cap = DEFAULT_BUDGET.seconds
-            if kind == "expert" and cap is not None:
+            if kind in EXPERTS and cap is not None:
                 over = sum(t > cap for t in times)
                 print(
                     f"  {kind}: {over} decisions ({over / len(times):.2%}) longer than "
@@ -509,7 +520,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     a, b = args.players.split(",")
     for kind in (a, b):
-        if kind not in PLAYERS:
+        if kind not in PLAYERS and kind not in EXPERTS:
             parser.error(f"unknown player {kind!r}")
     rules = find_rules(args.rules, players=args.seats, team_mode=args.teams)
     baseline: str | None = None

@@ -1,12 +1,14 @@
 """Benchmark: how long a person waits for a round of computer seats.
 
     python bench/bench_round.py [--rules milebymile] [--seats 9] [--rounds 20]
-        [--seed S] [--cap SECONDS]
+        [--seed S] [--cap SECONDS] [--budget full|cut] [--horizon K]
 
 Plays hands over self-play with seat 0 standing in for the person (the
 standard computer, its own thinking not counted) and every other seat an
 expert as it plays in a game, under its time cap (``Budget.seconds``,
-0.9 s a decision unless ``--cap`` gives another).  A round is the time
+0.9 s a decision unless ``--cap`` gives another; ``--budget full`` or
+``cut``: its playouts played out or cut after ``--horizon`` moves,
+``search.FULL_BUDGET`` and ``CUT_BUDGET``; the default, its own).  A round is the time
 from seat 0's move until seat 0 is to decide again: the other seats'
 decisions and every expert's watching of every move, seat 0's included.
 Prints the median, 90th percentile and slowest round, how they split
@@ -19,6 +21,7 @@ under ``nice -n 10`` when sharing one.  A benchmark, not a test.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 import time
@@ -27,7 +30,8 @@ from collections.abc import Sequence
 from mille.engine.rules import find_rules
 from mille.engine.table import OVER, Table
 from mille.players.base import Player, choose, observe, start_hand
-from mille.players.expert import DEFAULT_BUDGET, Budget, Expert
+from mille.players.expert import DEFAULT_BUDGET, Expert
+from mille.players.search import CUT_BUDGET, FULL_BUDGET
 from mille.selfplay import PLAYERS
 
 
@@ -48,9 +52,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=DEFAULT_BUDGET.seconds,
         help="the expert's time cap a decision, in seconds",
     )
+    parser.add_argument("--budget", choices=("default", "full", "cut"), default="default")
+    parser.add_argument("--horizon", type=int, default=None, help="with --budget cut")
     args = parser.parse_args(argv)
     rules = find_rules(args.rules, players=args.seats)
-    budget = Budget(seconds=args.cap)
+    budget = {"default": DEFAULT_BUDGET, "full": FULL_BUDGET, "cut": CUT_BUDGET}[args.budget]
+    budget = dataclasses.replace(budget, seconds=args.cap)
+    if args.horizon is not None:
+        budget = dataclasses.replace(budget, horizon=args.horizon)
     master = random.Random(args.seed)
     rounds: list[tuple[float, float, float]] = []  # (round, thinking, watching)
     decisions: list[float] = []  # the experts' real decisions (more than one legal move)
@@ -94,6 +103,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     times = [r for r, _, _ in rounds]
     print(
         f"{args.rules} ({rules.players} seats), the expert capped at {args.cap} s, "
+        f"horizon {budget.horizon}, "
         f"seed {args.seed}: {len(rounds)} rounds of {rules.players - 1} computer seats"
     )
     print(

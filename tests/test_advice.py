@@ -63,7 +63,11 @@ def test_a_distance_past_the_target_is_discarded_for_that() -> None:
     view = SeatView(t, 0)
     assert reason(view, Discard(0)) == "100 would pass 700"
     assert reason(view, Discard(2)) == "the card needed least"
-    assert hint(view) == "hint: DP 100 - 100 would pass 700"
+    # (the expert's search leans to another move here, which the confident
+    # analysis does not find clearly better)
+    assert hint(view) == (
+        "hint: DP 100 - 100 would pass 700; played out, no clear better move than DP 100"
+    )
 
 
 def overruled(monkeypatch: pytest.MonkeyPatch, better: bool, hands: float) -> list[object]:

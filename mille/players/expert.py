@@ -12,9 +12,12 @@ The player is three parts, each in its own module:
   computer would do (``Beliefs``, in ``mille.players.beliefs``);
 * where each unseen safety is, which those guesses cannot tell
   (``SafetyTracker``, in ``mille.players.safeties``);
-* the search: worlds dealt from both, each candidate move played out to
-  the end of the hand by the standard computer in every seat, a budget
-  of simulated moves (``search``, ``Budget``, in ``mille.players.search``).
+* the search: worlds dealt from both, each candidate move played out by
+  the standard computer in every seat, to the end of the hand or (outside
+  ``bsd``) some 32 moves on, where a learned value of the position
+  (``mille.players.value``) says how likely its side is to win the hand,
+  a budget of simulated moves (``search``, ``Budget``, in
+  ``mille.players.search``).
 
 This module joins them: each move watched updates the guesses, then the
 safeties' chances, then foresees the next seat's move with each guess;
@@ -46,6 +49,10 @@ from .search import (
     distinct_moves,
     search,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .value import ValueModel
 
 # how the expert values a playout (search.OBJECTIVES); "hands" is not yet
 # shown to gain over it (bench_decisions, docs/benchmarks.md: issue 35)
@@ -160,12 +167,28 @@ class Expert:
             self.others.needs,
             self.safeties if self.track_safeties else None,
             self.objective,
+            *self._cut(view),
         )
         choice = search(sampler, candidates, self.budget, rng)
         self.last_choice = choice
         self.last_moves = choice.moves
         self.last_playouts = choice.playouts
         return choice.move
+
+    def _cut(self, view: SeatView) -> tuple[ValueModel | None, int | None]:
+        """The value and horizon that cut its playouts short (``Budget.horizon``),
+        or (None, None): full playouts.  Only where the preset's standard
+        computer is the rules-aware heuristic (the value was learned from its
+        self-play) and the value has weights for the table's family."""
+        horizon = self.budget.horizon
+        if horizon is None or view.rules.standard_computer != "heuristic":
+            return None, None
+        from .value import family, load_value
+
+        value = load_value()
+        if family(view.rules) not in value.families:
+            return None, None
+        return value, horizon
 
     # ----- saving ------------------------------------------------------------------
 

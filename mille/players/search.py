@@ -23,6 +23,14 @@ For each real decision (more than one distinct legal move):
    so a move that changes who draws when (a safety's extra turn) does not
    change what each seat draws: differences between candidates are the
    moves' own.
+   With a ``Budget.horizon`` (the expert's budget, ``CUT_BUDGET``: 32
+   moves) and a learned value of the position for the table
+   (``mille.players.value``; not under ``bsd``) a playout is cut short at
+   the seat's first decision that many moves on, and the position there is
+   valued instead: twice the value's chance that the seat's side wins the
+   hand, less one (a playout that ends first is worth its hand's sign,
+   whatever the objective).  A cut playout costs a third to a half of a
+   whole one, so the same budget buys two to three times the worlds.
 4. **Value.**  By the ``objective`` (``OBJECTIVES``).  ``hands`` (the
    expert's): a playout is worth the hand won (+1), lost (-1) or even
    (0) for its side against the best opposing side, plus a small term of
@@ -75,6 +83,10 @@ from .computer import BsdComputer
 from .heuristic import Heuristic
 from .safeties import SafetyTracker
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .value import ValueModel
+
 GAME_WEIGHT = 3000.0  # points a sure game win is worth over a lost one
 HAND_SPREAD = 900.0  # the spread of one hand's score difference (bsd, about)
 HAND_POINTS = 1000.0  # what a side scores in a hand, about
@@ -118,6 +130,19 @@ class Budget:
     More does not help: on the same decisions, twice the default budget
     (and four times) chose no better, measured by
     ``bench/bench_decisions.py``.
+
+    ``horizon`` (None: play every playout to the end of the hand) cuts a
+    playout short: at the searching seat's first decision (after its
+    pick) ``horizon`` or more moves after the candidate, the position is
+    scored by the learned value of the position (``mille.players.value``)
+    instead: twice the chance that the seat's side wins the hand less one,
+    on the scale of a finished hand's sign (won 1, lost -1, even 0), which
+    is what a playout that ends first is worth.  ``setup`` is charged to
+    the budget, in moves, for each playout (its set-up and the value cost
+    about as much as that many moves), so that a budget of cut playouts
+    stays a budget of time; neither counts where the search has no value
+    to cut with (``bsd``, whose standard computer is BSD's: its playouts
+    are played out, as before).
     """
 
     moves: int = 16_000
@@ -127,15 +152,25 @@ class Budget:
     extra: int = 24_000
     close: float = 1.0
     seconds: float | None = 0.9
+    horizon: int | None = None
+    setup: int = 0
 
     def __post_init__(self) -> None:
         if self.moves < 1 or self.worlds < 2 or self.extra < 0:
             raise ExpertError("a budget needs at least 1 move and 2 worlds")
+        if self.horizon is not None and self.horizon < 1:
+            raise ExpertError("a budget's horizon must be at least 1 move")
+        if self.setup < 0:
+            raise ExpertError("a budget's set-up charge cannot be negative")
         if self.seconds is not None and not self.seconds > 0:
             raise ExpertError("a budget's time cap must be more than 0 seconds")
 
 
-DEFAULT_BUDGET = Budget()
+FULL_BUDGET = Budget()  # full playouts (the expert's until issue 42)
+# playouts cut after ``horizon`` moves and scored by the learned value: the
+# expert's since issue 42 (docs/benchmarks.md, "The expert's cut playouts")
+CUT_BUDGET = Budget(horizon=32, setup=6)
+DEFAULT_BUDGET = CUT_BUDGET
 
 
 @dataclass
@@ -171,6 +206,7 @@ def search(sampler: Sampler, candidates: list[Move], budget: Budget, rng: random
     used = playouts = 0
     deadline = None if budget.seconds is None else monotonic() + budget.seconds
     late = False  # past the deadline: choose now
+    setup = budget.setup if sampler.horizon is not None else 0  # (cut playouts only)
 
     def fill(alive: list[_Stats], width: int, limit: int | None = None) -> int:
         """Every candidate of ``alive`` played in the first ``width``
@@ -187,7 +223,7 @@ def search(sampler: Sampler, candidates: list[Move], budget: Budget, rng: random
                 if len(st.values) == i:
                     value, moves = sampler.playout(world, st.move, seed)
                     st.values.append(value)
-                    used += moves
+                    used += moves + setup
                     playouts += 1
                     played = True
             if played and i >= 1 and deadline is not None and monotonic() >= deadline:
@@ -377,11 +413,16 @@ class Sampler:
         needs: dict[int, list[int]] | None = None,
         safeties: SafetyTracker | None = None,
         objective: str = "points",
+        value: ValueModel | None = None,
+        horizon: int | None = None,
     ) -> None:
         if objective not in OBJECTIVES:
             raise ExpertError(f"unknown objective {objective!r}")
         self.view = view
         self.objective = objective
+        # cut playouts: after ``horizon`` moves, scored by ``value`` (None: played out)
+        self.value_model = value
+        self.horizon = horizon if value is not None else None
         rules = view.rules
         # the game may end with this hand: its chance counts (hands objective)
         self.near_end = max(view.totals) + HAND_POINTS >= rules.winning_score
@@ -477,7 +518,14 @@ class Sampler:
     def playout(self, world: Table, move: Move, seed: int) -> tuple[float, int]:
         """``move`` in a copy of ``world``, then the standard computers to
         the end of the hand (``play``): the value for the seat's side, and
-        the moves made."""
+        the moves made.  With a ``horizon``, the playout may be cut short
+        (``play_cut``): twice the learned chance to win the hand less one
+        at the cut, the hand's sign if it ended first."""
+        if self.horizon is not None:
+            t, moves, chance = self.play_cut(world, move, seed, self.horizon)
+            if chance is not None:
+                return 2.0 * chance - 1.0, moves
+            return float(self.sign(t)), moves
         t, moves = self.play(world, move, seed)
         return self.value(t), moves
 
@@ -493,6 +541,16 @@ class Sampler:
         takes each next card from places not yet drawn deals the unseen
         cards as fairly as the deck's order does.
         """
+        t, moves, _chance = self.play_cut(world, move, seed, None)
+        return t, moves
+
+    def play_cut(
+        self, world: Table, move: Move, seed: int, horizon: int | None
+    ) -> tuple[Table, int, float | None]:
+        """``play``, cut at the seat's first decision (after its pick)
+        ``horizon`` or more moves after ``move`` (None: never): the table
+        where it stopped, the moves made, and the value's chance that the
+        seat's side wins the hand there (None if the hand ended first)."""
         t = world.copy()
         rng = random.Random(seed)
         views = _views(t)
@@ -508,6 +566,17 @@ class Sampler:
                 if streams is not None and t.deck and t.refills == refills:
                     _arrange(t, streams, seat)
                 t.apply_unchecked(move)
+                if (
+                    seat == self.seat
+                    and horizon is not None
+                    and moves + 1 >= horizon
+                    and len(t.drawn) == 1
+                    and t.phase == PLAYING
+                    and self.value_model is not None
+                ):
+                    chance = self.value_model.win_chance(views[seat])
+                    if chance is not None:
+                        return t, moves + 1, chance
                 outcome = Outcome(seat, move, NO_CARD, t.drawn)
                 seen = seen_by_others(outcome)  # how many cards, not which
                 for player, view in watchers:
@@ -534,7 +603,7 @@ class Sampler:
             assert next_seat is not None
             seat = next_seat
             move = players[seat].choose(views[seat])
-        return t, moves
+        return t, moves, None
 
     def streams(self, world: Table) -> list[list[int]] | None:
         """Each seat's cards of the world's deck, the first to draw last
@@ -619,7 +688,9 @@ __all__ = [
     "DEFAULT_BUDGET",
     "STANDARD_COMPUTERS",
     "Budget",
+    "CUT_BUDGET",
     "Choice",
+    "FULL_BUDGET",
     "ExpertError",
     "GAME_HANDS",
     "OBJECTIVES",
