@@ -34,7 +34,6 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import random
@@ -44,6 +43,7 @@ from typing import Any
 
 from ..engine.table import COUP, EXTENSION, NO, PICK, YES, Move, Outcome, Use
 from ..engine.view import SeatView
+from . import weightfile
 from .features import FEATURE_NAMES, Decision, family
 from .heuristic import Heuristic
 
@@ -142,18 +142,7 @@ _models: dict[str, Model] = {}  # path -> model (a file is read once per process
 
 def load_model(path: str = DATA) -> Model:
     """The model in the weights file at ``path`` (the package's by default)."""
-    if path in _models:
-        return _models[path]
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as exc:
-        raise LearnedError(f"learned weights: cannot read {path}: {exc.strerror}") from None
-    except ValueError as exc:
-        raise LearnedError(f"learned weights: not JSON ({exc})") from None
-    model = model_from_dict(data)
-    _models[path] = model
-    return model
+    return weightfile.read(path, "learned weights", LearnedError, model_from_dict, _models)
 
 
 class Learned:

@@ -38,7 +38,6 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Mapping, Sequence
@@ -48,6 +47,7 @@ from typing import Any
 from ..engine.cards import D200, GO, NO_CARD, NUM_KINDS, VALUES
 from ..engine.rules import Rules
 from ..engine.view import SeatView
+from . import weightfile
 from .heuristic import _needs
 
 FORMAT = "mille value of the position"
@@ -261,18 +261,7 @@ _models: dict[str, ValueModel] = {}  # path -> model (a file is read once per pr
 
 def load_value(path: str = DATA) -> ValueModel:
     """The value in the file at ``path`` (the package's by default)."""
-    if path in _models:
-        return _models[path]
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as exc:
-        raise ValueModelError(f"value weights: cannot read {path}: {exc.strerror}") from None
-    except ValueError as exc:
-        raise ValueModelError(f"value weights: not JSON ({exc})") from None
-    model = model_from_dict(data)
-    _models[path] = model
-    return model
+    return weightfile.read(path, "value weights", ValueModelError, model_from_dict, _models)
 
 
 __all__ = [
