@@ -437,12 +437,14 @@ def _own_name(args: argparse.Namespace) -> str | None:
     """``--name NAME`` at home: the person's own name, checked."""
     if args.name is None:
         return None
+    from ..game.limits import NAME_REFUSALS
     from ..game.session import BadName, check_name
+    from ..i18n import heard
 
     try:
         return check_name(args.name)
     except BadName as exc:
-        raise UsageError(f"mille: --name: {_quote(str(exc), 120)}") from None
+        raise UsageError(f"mille: --name: {_quote(heard(str(exc), NAME_REFUSALS), 120)}") from None
 
 
 def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
@@ -466,12 +468,16 @@ def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
             line = _("mille: --join takes no file: the host holds the game")
             raise UsageError(f"{line}\n{usage()}")
     if args.name is not None:
+        from ..game.limits import NAME_REFUSALS
         from ..game.session import BadName, check_name
+        from ..i18n import heard
 
         try:
             check_name(args.name)
         except BadName as exc:
-            raise UsageError(f"mille: --name: {_quote(_(str(exc)), 120)}") from None
+            raise UsageError(
+                f"mille: --name: {_quote(heard(str(exc), NAME_REFUSALS), 120)}"
+            ) from None
     if args.port is not None and not 0 <= args.port < 65536:
         raise UsageError(_("mille: --port must be 0 to 65535"))
     if args.grace is not None and not 1 <= args.grace <= 3600:
@@ -529,10 +535,12 @@ def parse_people(text: str, players: int) -> tuple[tuple[int, str | None], ...]:
             try:
                 check_name(name)
             except ValueError as exc:
+                from ..game.limits import NAME_REFUSALS
+                from ..i18n import heard
                 from .process import LINE_LIMIT
 
                 raise UsageError(
-                    f"mille: --people: {_quote(_(str(exc)), LINE_LIMIT - 18)}"
+                    f"mille: --people: {_quote(heard(str(exc), NAME_REFUSALS), LINE_LIMIT - 18)}"
                 ) from None
             if name in dict(people).values():
                 raise UsageError(
