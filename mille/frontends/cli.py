@@ -322,9 +322,10 @@ def parse_args(argv: list[str]) -> Options:
         return record
     if args.yes or args.last is not None:
         flag = "--yes" if args.yes else "--last"
-        raise UsageError(
-            f"mille: {flag} goes with {'--forget' if args.yes else '--stats'}\n{USAGE}"
+        line = _("mille: {option} goes with {other}").format(
+            option=flag, other="--forget" if args.yes else "--stats"
         )
+        raise UsageError(f"{line}\n{usage()}")
     net = _network(args, files)
     name = _own_name(args) if net is None else None
     if len(files) > 1:
@@ -407,7 +408,7 @@ def _record(args: argparse.Namespace, files: list[str]) -> Options | None:
     """``--stats [NAME] [filters] [--json]`` and ``--forget NAME [--yes]``,
     which go alone; None for a game."""
     if args.json and not args.stats:
-        raise UsageError(f"mille: --json goes with --stats\n{USAGE}")
+        raise UsageError(f"{_('mille: --json goes with --stats')}\n{usage()}")
     if not args.stats and args.forget is None:
         return None
     flag = "--stats" if args.stats else "--forget"
@@ -418,16 +419,21 @@ def _record(args: argparse.Namespace, files: list[str]) -> Options | None:
         if value is not None and value is not False and key != "files"
     }
     if given - own or len(files) > (1 if args.stats else 0):
-        raise UsageError(f"mille: {flag} takes no other option or file\n{USAGE}")
+        line = _("mille: {option} takes no other option or file").format(option=flag)
+        raise UsageError(f"{line}\n{usage()}")
     if args.forget is not None:
         return Options(action="forget", forget=args.forget, yes=args.yes)
     if args.rules is not None:
         from ..engine.rules import PRESETS
 
         if args.rules not in PRESETS:
-            raise UsageError(f"mille: --rules: {_quote(args.rules)} is not {', '.join(PRESETS)}")
+            raise UsageError(
+                _("mille: --rules: {name} is not {names}").format(
+                    name=_quote(args.rules), names=", ".join(PRESETS)
+                )
+            )
     if args.last is not None and not 0 <= args.last <= 100_000:
-        raise UsageError("mille: --last must be 0 to 100000")
+        raise UsageError(_("mille: --last must be 0 to 100000"))
     people = tuple(name for name in (args.people or "").split(",") if name)
     stats = Stats(rules=args.rules, level=args.level, people=people, last=args.last)
     return Options(action="stats", as_json=args.json, name=files[0] if files else None, stats=stats)
