@@ -201,3 +201,22 @@ def test_the_hosts_english_lines_read_in_french() -> None:
         assert refusal(str(refused.value)) == "'you' est un nom que mille donne à une place"
     finally:
         i18n.use(None)
+
+
+def test_the_french_table_page_is_whole_at_80_columns() -> None:
+    """J's page cuts a line at the terminal's width: in French each of its
+    fixed lines fits 79 columns whole."""
+    from mille.frontends.remote import presence as words
+
+    assert i18n.choose("fr") == "fr"
+    try:
+        legend = i18n._("Marks beside the names: {legend}").format(
+            legend=i18n._(words.MARKS_LEGEND)
+        )
+        fixed = [words.TABLE_TITLE, words.START_KEYS, words.STARTS_ITSELF, words.BACK]
+        fixed += [words.WAITING_HOST_LINE]
+        lines = [legend, *(i18n._(line) for line in fixed)]
+        assert all(line != english for line, english in zip(lines[1:], fixed))
+        assert [line for line in lines if width(line) > 79] == []
+    finally:
+        i18n.use(None)

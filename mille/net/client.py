@@ -182,7 +182,7 @@ class Remote:
         for row in self.seats:
             if row.get("seat") == seat:
                 return shown(row.get("name", ""), 24)
-        return f"Seat {seat}"
+        return _("Seat {seat}").format(seat=seat)
 
 
 class Client:
@@ -242,7 +242,7 @@ class Client:
         except (asyncio.IncompleteReadError, ConnectionError, OSError):
             return None
         except (asyncio.LimitOverrunError, ValueError):
-            raise ProtocolError(BAD_MESSAGE, "a line from the host is too long") from None
+            raise ProtocolError(BAD_MESSAGE, _("a line from the host is too long")) from None
         return decode(line)
 
     async def close(self) -> None:

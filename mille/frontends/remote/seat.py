@@ -144,7 +144,7 @@ def sit(join: Join, seat_file: SeatFile | None, say: Callable[[str], None]) -> S
         message = link.next()
         if message is None:
             if link.broken is not None:
-                say(f"mille: {shown(link.broken, 120)}")
+                say(f"mille: {shown(refusal(link.broken), 120)}")
             else:
                 say(_(GONE) if welcome is not None else _(NOT_WELCOMED))
             link.close(bye=False)
@@ -373,7 +373,7 @@ class RemoteSession(Session):
                 return
             if back is not None:  # the host's refusal or goodbye: the seat is gone
                 raise ending(back)
-        raise Gone(f"mille: {shown(broken, 120)}" if broken else _(GONE), GONE_STATUS)
+        raise Gone(f"mille: {shown(refusal(broken), 120)}" if broken else _(GONE), GONE_STATUS)
 
     def resumed(self) -> None:
         """Back at the seat: what the host said since (its update first);
