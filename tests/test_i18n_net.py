@@ -220,3 +220,19 @@ def test_the_french_table_page_is_whole_at_80_columns() -> None:
         assert [line for line in lines if width(line) > 79] == []
     finally:
         i18n.use(None)
+
+
+def test_stats_and_forget_take_lang(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``mille --stats --lang fr`` and ``mille --forget NAME --lang fr``
+    speak French (``--lang`` was refused as another option)."""
+    from test_i18n import run_mille
+
+    data = {"XDG_DATA_HOME": str(tmp_path), "LANGUAGE": "en"}
+    done = run_mille("--stats", "--lang", "fr", **data)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("Aucune partie enregistrée (vos parties : ")
+    done = run_mille("--forget", "Zed", "--yes", "--lang=fr", **data)
+    assert done.returncode == 1
+    assert done.stderr == (
+        "mille: --forget : aucune partie de Zed enregistrée (il n'y a aucun nom)\n"
+    )

@@ -416,8 +416,8 @@ def _record(args: argparse.Namespace, files: list[str]) -> Options | None:
     given = {
         key
         for key, value in vars(args).items()
-        if value is not None and value is not False and key != "files"
-    }
+        if value is not None and value is not False and key not in ("files", "lang")
+    }  # (--lang goes with every action: main() chose the language first)
     if given - own or len(files) > (1 if args.stats else 0):
         line = _("mille: {option} takes no other option or file").format(option=flag)
         raise UsageError(f"{line}\n{usage()}")
