@@ -51,8 +51,9 @@ language = "en"  # the language chosen (a catalog's code)
 
 
 def _(message: str) -> str:
-    """``message`` in the language chosen."""
-    if _translation is None:
+    """``message`` in the language chosen ("" stays "": gettext's own
+    ``""`` is the catalog's header)."""
+    if _translation is None or not message:
         return message
     return _translation.gettext(message)
 

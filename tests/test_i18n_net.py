@@ -236,3 +236,18 @@ def test_stats_and_forget_take_lang(tmp_path: Any, monkeypatch: pytest.MonkeyPat
     assert done.stderr == (
         "mille: --forget : aucune partie de Zed enregistrée (il n'y a aucun nom)\n"
     )
+
+
+def test_a_save_refused_in_french(tmp_path: Any) -> None:
+    """A file that is no save: the reason in French, the place in the file
+    as it is; nothing else (an empty message was the catalog's header)."""
+    from test_i18n import run_mille
+
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1]\n")
+    done = run_mille("--plain", "--lang", "fr", str(bad), LANGUAGE="en")
+    assert done.returncode == 1
+    assert done.stderr == f"mille: {bad}: pas une sauvegarde de mille (not a JSON object)\n"
+    bad.write_text('{"format": "bsd-mille-save", "version": 3}\n')
+    done = run_mille("--plain", "--lang", "fr", str(bad), LANGUAGE="en")
+    assert done.stderr.startswith(f"mille: {bad}: ") and "clé " in done.stderr

@@ -713,7 +713,7 @@ def _play(options: Options) -> int:
         try:
             session = savefile.load_session(options.file)
         except savefile.SaveError as exc:
-            complain(options.file, _(str(exc)))
+            complain(options.file, savefile.said(str(exc)))
             return 1
         session.source = options.file
         message = file_stamp(options.file)
