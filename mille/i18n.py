@@ -51,8 +51,9 @@ language = "en"  # the language chosen (a catalog's code)
 
 
 def _(message: str) -> str:
-    """``message`` in the language chosen."""
-    if _translation is None:
+    """``message`` in the language chosen ("" stays "": gettext's own
+    ``""`` is the catalog's header)."""
+    if _translation is None or not message:
         return message
     return _translation.gettext(message)
 
@@ -77,6 +78,34 @@ def pgettext(context: str, message: str) -> str:
     if _translation is None:
         return message
     return _translation.pgettext(context, message)
+
+
+def heard(text: str, templates: Iterable[str] = ()) -> str:
+    """``text``, English written elsewhere (the host's words, which the
+    protocol carries as they are), in the language chosen: the message
+    itself, or one of ``templates`` (``"{name} is taken"``) that it was
+    made from with ``str.format``, translated with the same values; as it
+    is if neither.
+
+    >>> heard("'Ann' is taken", ["{name} is taken"])
+    "'Ann' is taken"
+    """
+    if _translation is None:
+        return text
+    import re
+    import string
+
+    for template in templates:
+        pattern, seen = "", set()
+        for literal, field, _spec, _conv in string.Formatter().parse(template):
+            pattern += re.escape(literal)
+            if field is not None:
+                pattern += f"(?P={field})" if field in seen else f"(?P<{field}>.+?)"
+                seen.add(field)
+        match = re.fullmatch(pattern, text, re.DOTALL)
+        if match:
+            return _translation.gettext(template).format(**match.groupdict())
+    return _translation.gettext(text)
 
 
 def wanted(code: str | None = None, environ: Mapping[str, str] = os.environ) -> list[str]:

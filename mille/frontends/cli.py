@@ -343,9 +343,10 @@ def parse_args(argv: list[str]) -> Options:
         return record
     if args.yes or args.last is not None:
         flag = "--yes" if args.yes else "--last"
-        raise UsageError(
-            f"mille: {flag} goes with {'--forget' if args.yes else '--stats'}\n{USAGE}"
+        line = _("mille: {option} goes with {other}").format(
+            option=flag, other="--forget" if args.yes else "--stats"
         )
+        raise UsageError(f"{line}\n{usage()}")
     net = _network(args, files)
     name = _own_name(args) if net is None else None
     if len(files) > 1:
@@ -428,7 +429,7 @@ def _record(args: argparse.Namespace, files: list[str]) -> Options | None:
     """``--stats [NAME] [filters] [--json]`` and ``--forget NAME [--yes]``,
     which go alone; None for a game."""
     if args.json and not args.stats:
-        raise UsageError(f"mille: --json goes with --stats\n{USAGE}")
+        raise UsageError(f"{_('mille: --json goes with --stats')}\n{usage()}")
     if not args.stats and args.forget is None:
         return None
     flag = "--stats" if args.stats else "--forget"
@@ -436,19 +437,24 @@ def _record(args: argparse.Namespace, files: list[str]) -> Options | None:
     given = {
         key
         for key, value in vars(args).items()
-        if value is not None and value is not False and key != "files"
-    }
+        if value is not None and value is not False and key not in ("files", "lang")
+    }  # (--lang goes with every action: main() chose the language first)
     if given - own or len(files) > (1 if args.stats else 0):
-        raise UsageError(f"mille: {flag} takes no other option or file\n{USAGE}")
+        line = _("mille: {option} takes no other option or file").format(option=flag)
+        raise UsageError(f"{line}\n{usage()}")
     if args.forget is not None:
         return Options(action="forget", forget=args.forget, yes=args.yes)
     if args.rules is not None:
         from ..engine.rules import PRESETS
 
         if args.rules not in PRESETS:
-            raise UsageError(f"mille: --rules: {_quote(args.rules)} is not {', '.join(PRESETS)}")
+            raise UsageError(
+                _("mille: --rules: {name} is not {names}").format(
+                    name=_quote(args.rules), names=", ".join(PRESETS)
+                )
+            )
     if args.last is not None and not 0 <= args.last <= 100_000:
-        raise UsageError("mille: --last must be 0 to 100000")
+        raise UsageError(_("mille: --last must be 0 to 100000"))
     people = tuple(name for name in (args.people or "").split(",") if name)
     stats = Stats(rules=args.rules, level=args.level, people=people, last=args.last)
     return Options(action="stats", as_json=args.json, name=files[0] if files else None, stats=stats)
@@ -458,12 +464,14 @@ def _own_name(args: argparse.Namespace) -> str | None:
     """``--name NAME`` at home: the person's own name, checked."""
     if args.name is None:
         return None
+    from ..game.limits import NAME_REFUSALS
     from ..game.session import BadName, check_name
+    from ..i18n import heard
 
     try:
         return check_name(args.name)
     except BadName as exc:
-        raise UsageError(f"mille: --name: {_quote(str(exc), 120)}") from None
+        raise UsageError(f"mille: --name: {_quote(heard(str(exc), NAME_REFUSALS), 120)}") from None
 
 
 def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
@@ -487,12 +495,16 @@ def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
             line = _("mille: --join takes no file: the host holds the game")
             raise UsageError(f"{line}\n{usage()}")
     if args.name is not None:
+        from ..game.limits import NAME_REFUSALS
         from ..game.session import BadName, check_name
+        from ..i18n import heard
 
         try:
             check_name(args.name)
         except BadName as exc:
-            raise UsageError(f"mille: --name: {_quote(_(str(exc)), 120)}") from None
+            raise UsageError(
+                f"mille: --name: {_quote(heard(str(exc), NAME_REFUSALS), 120)}"
+            ) from None
     if args.port is not None and not 0 <= args.port < 65536:
         raise UsageError(_("mille: --port must be 0 to 65535"))
     if args.grace is not None and not 1 <= args.grace <= 3600:
@@ -550,10 +562,12 @@ def parse_people(text: str, players: int) -> tuple[tuple[int, str | None], ...]:
             try:
                 check_name(name)
             except ValueError as exc:
+                from ..game.limits import NAME_REFUSALS
+                from ..i18n import heard
                 from .process import LINE_LIMIT
 
                 raise UsageError(
-                    f"mille: --people: {_quote(_(str(exc)), LINE_LIMIT - 18)}"
+                    f"mille: --people: {_quote(heard(str(exc), NAME_REFUSALS), LINE_LIMIT - 18)}"
                 ) from None
             if name in dict(people).values():
                 raise UsageError(
@@ -720,7 +734,7 @@ def _play(options: Options) -> int:
         try:
             session = savefile.load_session(options.file)
         except savefile.SaveError as exc:
-            complain(options.file, _(str(exc)))
+            complain(options.file, savefile.said(str(exc)))
             return 1
         session.source = options.file
         message = file_stamp(options.file)

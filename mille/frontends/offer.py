@@ -86,11 +86,15 @@ def interrupted_game(ask: bool, line: bool = False, *, host: bool = False) -> Re
                 aside = recovery.set_aside(path)
             except OSError as err:
                 tail = _("; cannot move it aside: {why}").format(why=err.strerror or err)
-                complain(path, str(exc), tail)
+                complain(path, savefile.said(str(exc)), tail)
                 raise Stop(1) from None
             import os
 
-            complain(path, str(exc), _(" (moved to {name})").format(name=os.path.basename(aside)))
+            complain(
+                path,
+                savefile.said(str(exc)),
+                _(" (moved to {name})").format(name=os.path.basename(aside)),
+            )
             continue
         import time
 

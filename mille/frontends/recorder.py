@@ -25,6 +25,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ..i18n import N_, _, ngettext
+
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -249,17 +251,35 @@ def words(
 'Your rating 1512? (+16), provisional; standard 1500.'], '3-2 vs standard; rating 1512? (+16)')
     """
     game = person["last"][0]
-    whose = "Your" if name is None else f"{name}'s"
     said: list[str] = []
     board: list[str] = []
 
     def record_line(against: str, row: Mapping[str, Any], rules: str = "") -> None:
-        tied = f", tied {row['tied']}" if row["tied"] else ""
-        said.append(
-            f"{whose} record against {against}{rules}: won {row['won']}, lost {row['lost']}"
-            f"{tied} ({row['share']:g}% of {row['games']})."
+        if row["tied"]:
+            tally = _("won {won}, lost {lost}, tied {tied} ({share}% of {games})")
+        else:
+            tally = _("won {won}, lost {lost} ({share}% of {games})")
+        tally = tally.format(
+            won=row["won"],
+            lost=row["lost"],
+            tied=row["tied"],
+            share=f"{row['share']:g}",
+            games=row["games"],
         )
-        board.append(f"{_score(row)} vs {against}")
+        if name is None:
+            line = (
+                _("Your record against {against} at {rules}: {tally}.")
+                if rules
+                else _("Your record against {against}: {tally}.")
+            )
+        else:
+            line = (
+                _("{name}'s record against {against} at {rules}: {tally}.")
+                if rules
+                else _("{name}'s record against {against}: {tally}.")
+            )
+        said.append(line.format(name=name, against=against, rules=rules, tally=tally))
+        board.append(_("{score} vs {against}").format(score=_score(row), against=against))
 
     if game["against"] != "people":  # the computers of the game
         row = next(
@@ -267,7 +287,7 @@ def words(
             for r in person["by"]
             if r["rules"] == game["rules"] and r["against"] == game["against"]
         )
-        record_line(game["against"], row, f" at {game['rules']}")
+        record_line(_against(game["against"]), row, game["rules"])
     from ..storage.record import fold
 
     met = {fold(r["name"]): r for r in person["head_to_head"]}
@@ -277,21 +297,36 @@ def words(
             record_line(opponent["name"], row)
     line = "; ".join(board)
     if game["rating"] is not None and game["against"] in levels:
-        mark = ", provisional" if game["provisional"] else ""
+        if name is None:
+            rated = (
+                _("Your rating {rating}, provisional; {level} {value}.")
+                if game["provisional"]
+                else _("Your rating {rating}; {level} {value}.")
+            )
+        else:
+            rated = (
+                _("{name}'s rating {rating}, provisional; {level} {value}.")
+                if game["provisional"]
+                else _("{name}'s rating {rating}; {level} {value}.")
+            )
+        level = game["against"]
         said.append(
-            f"{whose} rating {_rating(game)}{mark}; {game['against']} {levels[game['against']]}."
+            rated.format(
+                name=name, rating=_rating(game), level=_against(level), value=levels[level]
+            )
         )
-        line += f"; rating {_rating(game)}"
+        line += _("; rating {rating}").format(rating=_rating(game))
     return said, line
 
 
 def _failed(tally: Tally, here: tuple[int, ...], reason: str, kept: bool) -> None:
-    after = "kept for the next game" if kept else "not kept"
+    if kept:
+        said = _("mille: the game was not recorded: {reason} (kept for the next game)")
+    else:
+        said = _("mille: the game was not recorded: {reason} (not kept)")
     for seat in here:  # one line, said once
-        tally.said[seat] = (
-            [] if seat != here[0] else [f"mille: the game was not recorded: {reason} ({after})"]
-        )
-        tally.board[seat] = f"not recorded: {reason}"
+        tally.said[seat] = [] if seat != here[0] else [said.format(reason=reason)]
+        tally.board[seat] = _("not recorded: {reason}").format(reason=reason)
 
 
 # ----- mille --stats and mille --forget -----------------------------------------
@@ -300,6 +335,21 @@ SPARKS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"  # a sparkline's eig
 ASCII_SPARKS = "_.-~=+*#"  # the same, for an output that cannot show them
 CHART = 40  # the most games the rating chart shows (the last ones): it fits 80 columns
 NAMES_SHOWN = 8  # the most names a --forget that found nothing lists
+RESULT_WORDS = {"won": N_("won"), "lost": N_("lost"), "tied": N_("tied")}  # the record's
+
+
+def _against(against: str) -> str:
+    """Whom a row of the record was played against, in words: a level's
+    name, or people."""
+    if against == "people":
+        return _("people")
+    from ..engine.describe import level_name
+
+    return level_name(against)
+
+
+def _result(result: str) -> str:
+    return _(RESULT_WORDS[result]) if result in RESULT_WORDS else result
 
 
 def sparkline(values: list[int], sparks: str = SPARKS) -> str:
@@ -333,7 +383,11 @@ def _against_words(game: Mapping[str, Any]) -> str:
     """Whom a game was played against: the people by name, the computers
     by level (``Bob, standard``); a person forgotten: ``someone``."""
     return ", ".join(
-        _name(one["name"]) if "name" in one else one.get("level", "someone")
+        _name(one["name"])
+        if "name" in one
+        else _against(one["level"])
+        if "level" in one
+        else _("someone")
         for one in game["opponents"]
     )
 
@@ -346,56 +400,120 @@ def stats_lines(stats: Mapping[str, Any], where: str, sparks: str = SPARKS) -> l
 
     people = stats["people"]
     if not people:
-        return [f"No game recorded yet (the record: {escape(where)})."]
-    said = [f"The record: {escape(where)}"]
+        return [_("No game recorded yet (the record: {path}).").format(path=escape(where))]
+    said = [_("The record: {path}").format(path=escape(where))]
     provisional = False
     for person in people:
         rated = ""
         if person["rating"] is not None:
             provisional = provisional or person["provisional"]
-            rated = f"; rating {person['rating']}{'?' if person['provisional'] else ''}"
+            rated = _("; rating {rating}").format(
+                rating=f"{person['rating']}{'?' if person['provisional'] else ''}"
+            )
         said.append(f"{_name(person['name'])}: {_counts(person)}{rated}")
         for row in person["by"]:
-            said.append(f"  {row['rules']} against {row['against']}: {_counts(row)}")
+            said.append(
+                _("  {rules} against {against}: {counts}").format(
+                    rules=row["rules"], against=_against(row["against"]), counts=_counts(row)
+                )
+            )
         for row in person["head_to_head"]:
-            said.append(f"  {_name(person['name'])} vs {_name(row['name'])}: {_score(row)}")
+            said.append(
+                _("  {name} vs {other}: {score}").format(
+                    name=_name(person["name"]), other=_name(row["name"]), score=_score(row)
+                )
+            )
         streak = person["streak"]
+        in_a_row = {
+            "won": ngettext(
+                "  best {best}, average {average}; {games} won in a row,"
+                " longest winning streak {longest}",
+                "  best {best}, average {average}; {games} won in a row,"
+                " longest winning streak {longest}",
+                streak["games"],
+            ),
+            "lost": ngettext(
+                "  best {best}, average {average}; {games} lost in a row,"
+                " longest winning streak {longest}",
+                "  best {best}, average {average}; {games} lost in a row,"
+                " longest winning streak {longest}",
+                streak["games"],
+            ),
+            "tied": ngettext(
+                "  best {best}, average {average}; {games} tied in a row,"
+                " longest winning streak {longest}",
+                "  best {best}, average {average}; {games} tied in a row,"
+                " longest winning streak {longest}",
+                streak["games"],
+            ),
+        }[streak["result"]]
         said.append(
-            f"  best {person['best']}, average {person['average']:g};"
-            f" {streak['games']} {streak['result']} in a row,"
-            f" longest winning streak {streak['longest_won']}"
+            in_a_row.format(
+                best=person["best"],
+                average=f"{person['average']:g}",
+                games=streak["games"],
+                longest=streak["longest_won"],
+            )
         )
         history = person["history"][-CHART:]
         if len(history) > 1:
             said.append(
-                f"  rating, last {len(history)} games: {sparkline(history, sparks)}"
-                f" {min(history)} to {max(history)}"
+                _("  rating, last {count} games: {chart} {low} to {high}").format(
+                    count=len(history),
+                    chart=sparkline(history, sparks),
+                    low=min(history),
+                    high=max(history),
+                )
             )
-        said.append("  last games (local time; the rating after each):")
+        said.append(_("  last games (local time; the rating after each):"))
         for game in person["last"]:
-            place = " (network)" if game["place"] == "network" else ""
+            if game["place"] == "network":
+                line = _("    {when} {rules} vs {against} (network): {result} {score}-{other}")
+            else:
+                line = _("    {when} {rules} vs {against}: {result} {score}-{other}")
             rating = "" if game["rating"] is None else f"; {_rating(game)}"
             provisional = provisional or bool(game["provisional"])
             said.append(
-                f"    {_when(game)} {game['rules']} vs {_against_words(game)}{place}:"
-                f" {game['result']} {game['score']}-{game['best_other']}{rating}"
+                line.format(
+                    when=_when(game),
+                    rules=game["rules"],
+                    against=_against_words(game),
+                    result=_result(game["result"]),
+                    score=game["score"],
+                    other=game["best_other"],
+                )
+                + rating
             )
-    levels = ", ".join(f"{level} {value}" for level, value in stats["levels"].items())
-    said.append(f"The computers' ratings: {levels}.")
+    levels = _(", ").join(f"{_against(level)} {value}" for level, value in stats["levels"].items())
+    said.append(_("The computers' ratings: {levels}.").format(levels=levels))
     if provisional:
         said.append(
-            f"A rating marked ? is provisional: fewer than {stats['provisional']} games"
-            " against computers."
+            _(
+                "A rating marked ? is provisional: fewer than {count} games against computers."
+            ).format(count=stats["provisional"])
         )
     return said
 
 
 def _counts(row: Mapping[str, Any]) -> str:
-    games = "game" if row["games"] == 1 else "games"
-    tied = f", tied {row['tied']}" if row["tied"] else ""
-    return (
-        f"{row['games']} {games}, won {row['won']}, lost {row['lost']}{tied}"
-        f" ({row['share']:g}% won)"
+    if row["tied"]:
+        text = ngettext(
+            "{games} game, won {won}, lost {lost}, tied {tied} ({share}% won)",
+            "{games} games, won {won}, lost {lost}, tied {tied} ({share}% won)",
+            row["games"],
+        )
+    else:
+        text = ngettext(
+            "{games} game, won {won}, lost {lost} ({share}% won)",
+            "{games} games, won {won}, lost {lost} ({share}% won)",
+            row["games"],
+        )
+    return text.format(
+        games=row["games"],
+        won=row["won"],
+        lost=row["lost"],
+        tied=row["tied"],
+        share=f"{row['share']:g}",
     )
 
 
@@ -476,11 +594,15 @@ def show_stats(
             last=stats.LAST if last is None else last,
         )
     except record.RecordError as exc:
-        print(f"mille: the record: {exc}", file=sys.stderr)
+        print(_("mille: the record: {why}").format(why=exc), file=sys.stderr)
         return 1
     if damaged:
-        games = "game" if damaged == 1 else "games"
-        print(f"mille: the record: {damaged} {games} could not be read (left out)", file=sys.stderr)
+        line = ngettext(
+            "mille: the record: {count} game could not be read (left out)",
+            "mille: the record: {count} games could not be read (left out)",
+            damaged,
+        )
+        print(line.format(count=damaged), file=sys.stderr)
     if name is not None and not found["people"]:
         met = any(
             seat.name is not None and record.fold(seat.name) == record.fold(name)
@@ -489,12 +611,17 @@ def show_stats(
         )
         if met:  # a person played against, not at this machine
             print(
-                f"mille: --stats: {_name(name)} played no game at this machine"
-                f" (the games against them: --stats --people {_name(name)})",
+                _(
+                    "mille: --stats: {name} played no game at this machine"
+                    " (the games against them: --stats --people {name})"
+                ).format(name=_name(name)),
                 file=sys.stderr,
             )
         else:
-            print(f"mille: --stats: no game of {_name(name)} in the record", file=sys.stderr)
+            print(
+                _("mille: --stats: no game of {name} in the record").format(name=_name(name)),
+                file=sys.stderr,
+            )
         return 1
     if as_json:
         return _write(json_text({"record": where} | found) + "\n")
@@ -526,21 +653,32 @@ def forget(name: str, yes: bool = False) -> int:
             known = record.names()
             listed = ", ".join(_name(one) for one in known[:NAMES_SHOWN])
             more = ", ..." if len(known) > NAMES_SHOWN else ""
-            hint = f" (its names: {listed}{more})" if known else " (it has no names)"
-            print(f"mille: --forget: no game of {shown} in the record{hint}", file=sys.stderr)
+            if known:
+                line = _("mille: --forget: no game of {name} in the record (its names: {names})")
+            else:
+                line = _("mille: --forget: no game of {name} in the record (it has no names)")
+            print(line.format(name=shown, names=listed + more), file=sys.stderr)
             return 1
-        games = "game" if count == 1 else "games"
         if not yes and _stdin_is_terminal():
+            question = ngettext(
+                "Forget {name} in {count} game? (y/n) ",
+                "Forget {name} in {count} games? (y/n) ",
+                count,
+            )
             try:
-                answer = input(f"Forget {shown} in {count} {games}? (y/n) ")
+                answer = input(question.format(name=shown, count=count))
             except (EOFError, KeyboardInterrupt):
                 answer = ""
             if answer.strip().lower() not in ("y", "yes"):
-                print("Nothing forgotten.")
+                print(_("Nothing forgotten."))
                 return 1
         count = record.forget(name)
     except record.RecordError as exc:
-        print(f"mille: the record: {exc}", file=sys.stderr)
+        print(_("mille: the record: {why}").format(why=exc), file=sys.stderr)
         return 1
-    print(f"Forgot {shown}: {count} {'game' if count == 1 else 'games'}.")
+    print(
+        ngettext("Forgot {name}: {count} game.", "Forgot {name}: {count} games.", count).format(
+            name=shown, count=count
+        )
+    )
     return 0

@@ -28,6 +28,7 @@ mille.game.limits.BadName: a name has at most 32 characters, taking 16 columns (
 from __future__ import annotations
 
 from ..engine.text import ELLIPSIS, escape, fit, width
+from ..i18n import N_
 
 NAME_COLUMNS = 16  # columns a person's name takes on screen (a wide character two)
 NAME_CHARACTERS = 32  # characters of a name (after NFC): a letter and a mark on each column
@@ -38,6 +39,17 @@ SAY_WINDOW = 10.0
 CHAT_KEPT = 100  # a hand's chat lines kept (the last), in the game and in its save
 
 _TAKEN = r"(you|partner|(partner|comp|player) \d+|team [a-z])"  # the names mille gives seats
+
+# why a name is refused: English in ``str(BadName)`` (the host sends it as it
+# is), shown translated with ``i18n.heard(str(exc), NAME_REFUSALS)``
+NAME_EMPTY = N_("a name cannot be empty")
+NAME_WIDE = N_("a name has at most {count} characters (a wide one counts two)")
+NAME_LONG = N_(
+    "a name has at most {characters} characters, taking {columns} columns (a wide one counts two)"
+)
+NAME_UNPRINTABLE = N_("{name}: a name is printable, without ',' or '=' or spaces at its ends")
+NAME_GIVEN = N_("{name} is a name mille gives a seat")
+NAME_REFUSALS = (NAME_EMPTY, NAME_WIDE, NAME_LONG, NAME_UNPRINTABLE, NAME_GIVEN)
 
 
 def normal(text: str) -> str:
@@ -115,21 +127,18 @@ def check_name(name: str) -> str:
     mille.game.limits.BadName: 'you' is a name mille gives a seat
     """
     if not name:
-        raise BadName("a name cannot be empty")
+        raise BadName(NAME_EMPTY)
     name = normal(name)
     if not fits(name, NAME_CHARACTERS, NAME_COLUMNS):
         if len(name) <= NAME_CHARACTERS:
-            raise BadName(f"a name has at most {NAME_COLUMNS} characters (a wide one counts two)")
-        raise BadName(
-            f"a name has at most {NAME_CHARACTERS} characters, taking {NAME_COLUMNS} columns"
-            " (a wide one counts two)"
-        )
+            raise BadName(NAME_WIDE.format(count=NAME_COLUMNS))
+        raise BadName(NAME_LONG.format(characters=NAME_CHARACTERS, columns=NAME_COLUMNS))
     if not name.isprintable() or "," in name or "=" in name or name.strip() != name:
-        raise BadName(f"{name!r}: a name is printable, without ',' or '=' or spaces at its ends")
+        raise BadName(NAME_UNPRINTABLE.format(name=repr(name)))
     import re  # (only when a name is given: not at start-up)
 
     if re.fullmatch(_TAKEN, name, re.IGNORECASE):
-        raise BadName(f"{name!r} is a name mille gives a seat")
+        raise BadName(NAME_GIVEN.format(name=repr(name)))
     return name
 
 

@@ -20,6 +20,7 @@ from ..engine.moves import Event
 from ..engine.table import Table
 from ..engine.view import SeatView
 from ..game.limits import say_text
+from ..i18n import N_, _
 from ..storage.seatfile import SeatFile, SeatFileError
 from ..storage.shapes import event_from_dict, table_from_view
 from .wire import (
@@ -39,7 +40,7 @@ from .wire import hello as wire_hello
 
 NAME_SHOWN = 24  # the most of a name from the host shown
 
-HUNG_UP = (
+HUNG_UP = N_(
     "the host hung up at once (too many connections from your address, or it is busy: "
     "try again in a minute)"
 )
@@ -55,13 +56,13 @@ def failure_reason(exc: OSError) -> str:
     import ssl
 
     if isinstance(exc, ssl.SSLCertVerificationError):
-        return "the host's certificate did not verify (is --cert a copy of the host's own?)"
+        return _("the host's certificate did not verify (is --cert a copy of the host's own?)")
     if isinstance(exc, ssl.SSLError):
         if exc.reason == "WRONG_VERSION_NUMBER":  # what came back was no TLS
-            return "the host does not use TLS (join without --cert)"
-        return f"TLS failed: {exc.reason or exc}"
+            return _("the host does not use TLS (join without --cert)")
+        return _("TLS failed: {why}").format(why=exc.reason or exc)
     reason = os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
-    return reason or HUNG_UP  # (a TLS handshake cut short says nothing)
+    return reason or _(HUNG_UP)  # (a TLS handshake cut short says nothing)
 
 
 def address_text(address: str, port: int) -> str:
@@ -142,8 +143,10 @@ class Remote:
         if message.get("protocol") != PROTOCOL:
             raise ProtocolError(
                 VERSION,
-                f"the host speaks mille protocol {shown(message.get('protocol'), 10)}, "
-                f"not {PROTOCOL}: play with the same version of mille",
+                _(
+                    "the host speaks mille protocol {protocol}, not {ours}: "
+                    "play with the same version of mille"
+                ).format(protocol=shown(message.get("protocol"), 10), ours=PROTOCOL),
             )
         self.seat = int(message["seat"])
         self.token = str(message["token"])
@@ -179,7 +182,7 @@ class Remote:
         for row in self.seats:
             if row.get("seat") == seat:
                 return shown(row.get("name", ""), 24)
-        return f"Seat {seat}"
+        return _("Seat {seat}").format(seat=seat)
 
 
 class Client:
@@ -239,7 +242,7 @@ class Client:
         except (asyncio.IncompleteReadError, ConnectionError, OSError):
             return None
         except (asyncio.LimitOverrunError, ValueError):
-            raise ProtocolError(BAD_MESSAGE, "a line from the host is too long") from None
+            raise ProtocolError(BAD_MESSAGE, _("a line from the host is too long")) from None
         return decode(line)
 
     async def close(self) -> None:
@@ -266,8 +269,10 @@ def keep_token(seat_file: SeatFile | None, seat: int, token: str) -> None:
         seat_file.store(seat, token)
     except OSError as exc:
         print(
-            f"mille: cannot keep the seat's token in {shown(seat_file.path, 200)}: "
-            f"{shown(exc.strerror or exc, 80)} (this seat cannot come back once mille ends)",
+            _(
+                "mille: cannot keep the seat's token in {path}: {why} "
+                "(this seat cannot come back once mille ends)"
+            ).format(path=shown(seat_file.path, 200), why=shown(exc.strerror or exc, 80)),
             file=sys.stderr,
             flush=True,
         )
@@ -290,7 +295,9 @@ def resume_hello(seat_file: SeatFile, hello: dict[str, Any]) -> dict[str, Any]:
             token = seat_file.load()
     except SeatFileError as exc:
         print(
-            f"mille: ignoring the seat file: {shown(exc, 300)} (joining as a new person)",
+            _("mille: ignoring the seat file: {why} (joining as a new person)").format(
+                why=shown(exc, 300)
+            ),
             file=sys.stderr,
             flush=True,
         )

@@ -31,6 +31,7 @@ import time
 from ..engine.moves import IllegalMove
 from ..engine.text import escape, shorten
 from ..game.limits import SAY_BURST, SAY_WINDOW, name_key, say_text
+from ..i18n import N_
 from .connection import Connection, Limits, Seat
 from .seats import Feed, keep, save, saved_bytes
 from .wire import (
@@ -38,10 +39,12 @@ from .wire import (
     CODE_LENGTH,
     CODE_LETTERS,
     ENDED,
+    HOST_NAMED,
     MESSAGES,
     NOT_HOST,
     PROTOCOL,
     REFUSED,
+    SEAT_WAITS,
     STALE,
     TABLE_FULL,
     TABLE_OVER,
@@ -148,10 +151,7 @@ class Host:
         wanted = name_key(name.strip()) if isinstance(name, str) else None
         for seat in self.seats:
             if seat.person and seat.conn is None and name_key(seat.name) == wanted:
-                return (
-                    f"every person seat is taken; {seat.name}'s waits for the person who sat "
-                    "there: the same mille --join on their machine takes it back"
-                )
+                return SEAT_WAITS.format(name=seat.name)
         return MESSAGES[TABLE_FULL]
 
     def name_seat(self, seat: Seat, name: object) -> str | None:
@@ -162,7 +162,7 @@ class Host:
         if self.feed.named(seat.number):
             if name_key(name.strip()) == name_key(seat.name):
                 return None
-            return f"the host named this seat {seat.name}"
+            return HOST_NAMED.format(name=seat.name)
         reason = self.feed.name_seat(seat.number, name)
         seat.name = clean_name(self.feed.name(seat.number), seat.number)
         return reason
@@ -218,7 +218,7 @@ class Host:
         """``conn`` plays ``seat`` from now on (a former connection is cut)."""
         if seat.conn is not None and seat.conn is not conn:
             old = seat.conn
-            old.send(error(BAD_MESSAGE, "another connection took this seat"))
+            old.send(error(BAD_MESSAGE, N_("another connection took this seat")))
             old.seat = None
             old.close()
         seat.conn = conn
@@ -343,7 +343,7 @@ class Host:
             raise ProtocolError(TABLE_OVER)
         if not self.started:
             if not seat.host:
-                conn.send(error(REFUSED, "the host has not started the game yet"))
+                conn.send(error(REFUSED, N_("the host has not started the game yet")))
                 return
             self.start()  # the host's first move starts the game
         try:
@@ -358,7 +358,7 @@ class Host:
     def deal(self, conn: Connection, message: dict[str, Any]) -> None:
         """The host deals the next hand (``Another hand?`` y)."""
         if not self.feed.hand_over():
-            conn.send(error(REFUSED, "the hand is not over"))
+            conn.send(error(REFUSED, N_("the hand is not over")))
             return
         self.feed.next_hand()
         self.moved([])
@@ -378,7 +378,7 @@ class Host:
         while said and now - said[0] > SAY_WINDOW:
             said.popleft()
         if len(said) >= SAY_BURST:
-            conn.send(error(TOO_FAST, "too many chat lines: wait a few seconds"))
+            conn.send(error(TOO_FAST, N_("too many chat lines: wait a few seconds")))
             return
         try:
             self.feed.say(seat.number, text)

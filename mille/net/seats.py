@@ -40,7 +40,7 @@ from ..engine.moves import COUP, IllegalMove, Move
 from ..engine.table import Table
 from ..engine.view import SeatView
 from ..storage.shapes import event_to_dict, shared_to_dict, view_to_dict
-from .wire import STALE, ProtocolError
+from .wire import NAME_TAKEN, STALE, ProtocolError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -199,7 +199,7 @@ class Feed:
             return str(exc)
         taken = {name_key(other) for s, other in people.items() if s != seat}
         if name_key(name) in taken:
-            return f"{name!r} is taken at this table"
+            return NAME_TAKEN.format(name=repr(name))
         if people.get(seat) != name:
             people[seat] = name
             self.stamp += 1  # every seat's view names it

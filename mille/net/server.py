@@ -25,6 +25,7 @@ import sys
 import time
 from collections import deque
 
+from ..i18n import N_
 from .connection import MAX_ADDRESSES, Connection, Limits, Pace, Seat
 from .host import Host
 from .wire import (
@@ -33,6 +34,7 @@ from .wire import (
     HELLO_FIRST,
     HOST_GONE,
     MAX_LINE,
+    OTHER_PROTOCOL,
     PROTOCOL,
     TABLE_OVER,
     TOO_FAST,
@@ -173,7 +175,7 @@ class Server:
             )
         waits = (seat.comebacks.reserve(now), pace.reserve(now))
         if None in waits:
-            raise ProtocolError(TOO_MANY, "this seat came back too often: wait a minute")
+            raise ProtocolError(TOO_MANY, N_("this seat came back too often: wait a minute"))
         wait = max(w for w in waits if w is not None)
         if wait > 0:
             await asyncio.sleep(wait)
@@ -219,7 +221,7 @@ class Server:
         try:
             refusal = None
             if self.open[address] > self.limits.per_address:
-                refusal = error(TOO_MANY, "too many connections from your address")
+                refusal = error(TOO_MANY, N_("too many connections from your address"))
             elif not self._admit(conn):
                 refusal = error(BUSY)
             if refusal is not None:
@@ -311,8 +313,7 @@ class Server:
         if type(version) is not int or version != PROTOCOL:  # True and 1.0 are not 1 here
             raise ProtocolError(
                 VERSION,
-                f"this host speaks mille protocol {PROTOCOL}, not {json_text(version)}: "
-                "play with the same version of mille",
+                OTHER_PROTOCOL.format(protocol=PROTOCOL, version=json_text(version)),
             )
         if len(self._recent_failures(conn.address)) >= self.limits.max_failures:
             raise ProtocolError(TOO_MANY)

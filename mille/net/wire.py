@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 
 from ..engine.text import escape, shorten
+from ..i18n import N_
 from ..storage.shapes import move_of
 
 TYPE_CHECKING = False
@@ -70,23 +71,37 @@ FATAL = (VERSION, WRONG_CODE, TOO_MANY, WRONG_TOKEN, TABLE_FULL, TABLE_OVER, BUS
 # a bye's code: why the host hangs up on everyone
 ENDED = "ended"  # the host ended the game (its q, or Another game? n)
 HOST_GONE = "host-gone"  # the host's program stopped (the game is kept on its machine)
-BYE_REASONS = {ENDED: "the host ended the game", HOST_GONE: "the host went away"}
+BYE_REASONS = {ENDED: N_("the host ended the game"), HOST_GONE: N_("the host went away")}
 
+# The lines are English on the wire (the protocol carries no language): the
+# receiving end shows them translated (``i18n.heard(text, HOST_TEXTS)``).
+LINE_LONGER = N_("line longer than {count} bytes")
+MORE_THAN = N_("more than {rate} messages a second")
+OTHER_PROTOCOL = N_(
+    "this host speaks mille protocol {protocol}, not {version}: play with the same version of mille"
+)
+SEAT_WAITS = N_(
+    "every person seat is taken; {name}'s waits for the person who sat there: "
+    "the same mille --join on their machine takes it back"
+)
+HOST_NAMED = N_("the host named this seat {name}")
+NAME_TAKEN = N_("{name} is taken at this table")
 MESSAGES = {
-    BAD_JSON: "not a JSON object on one line",
-    TOO_LONG: f"line longer than {MAX_LINE} bytes",
-    TOO_FAST: f"more than {RATE:g} messages a second",
-    TOO_SLOW: "too slow",
-    WRONG_CODE: "wrong join code",
-    TOO_MANY: "too many wrong join codes from your address: wait a minute",
-    WRONG_TOKEN: "no seat has this token",
-    TABLE_FULL: "every person seat is taken",
-    HELLO_FIRST: "send hello first",
-    STALE: "the table changed: your move was not made",
-    NOT_HOST: "only the host may do this",
-    TABLE_OVER: "the host ended the game",
-    BUSY: "the host is busy: try again in a minute",
+    BAD_JSON: N_("not a JSON object on one line"),
+    TOO_LONG: LINE_LONGER.format(count=MAX_LINE),
+    TOO_FAST: MORE_THAN.format(rate=f"{RATE:g}"),
+    TOO_SLOW: N_("too slow"),
+    WRONG_CODE: N_("wrong join code"),
+    TOO_MANY: N_("too many wrong join codes from your address: wait a minute"),
+    WRONG_TOKEN: N_("no seat has this token"),
+    TABLE_FULL: N_("every person seat is taken"),
+    HELLO_FIRST: N_("send hello first"),
+    STALE: N_("the table changed: your move was not made"),
+    NOT_HOST: N_("only the host may do this"),
+    TABLE_OVER: N_("the host ended the game"),
+    BUSY: N_("the host is busy: try again in a minute"),
 }
+HOST_TEXTS = (LINE_LONGER, MORE_THAN, OTHER_PROTOCOL, SEAT_WAITS, HOST_NAMED, NAME_TAKEN)
 
 
 class ProtocolError(ValueError):

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 from ..engine.cards import ALL_NAMES, D25, D200, HAND_SLOTS, NO_CARD, NUM_SAFETIES
 from ..engine.text import escape, shorten
+from ..i18n import N_, heard
 from ..players.registry import computer_class
 
 SHOW_LIMIT = 60  # characters of a bad value quoted in a message
@@ -55,6 +56,42 @@ class SaveError(ValueError):
     def __init__(self, message: str, errno: int | None = None) -> None:
         super().__init__(shorten(escape(message), MESSAGE_LIMIT))
         self.errno = errno
+
+
+# the reasons a save is refused: English in ``str(SaveError)`` (a save and its
+# messages carry no language), shown translated by :func:`said`
+EXPECTED_OBJECT = N_("expected an object, got {value}")
+MISSING_KEY = N_("missing key {key}")
+UNKNOWN_KEY = N_("unknown key {key}")
+EXPECTED_INT = N_("expected an integer, got {value}")
+OUT_OF_RANGE = N_("{value} is out of range {low}..{high}")
+EXPECTED_INT_OR_NULL = N_("expected an integer or null, got {value}")
+EXPECTED_BOOL = N_("expected true or false, got {value}")
+EXPECTED_STR = N_("expected a string, got {value}")
+EXPECTED_ARRAY = N_("expected an array, got {value}")
+EXPECTED_ENTRIES = N_("expected {count} entries, got {found}")
+EXPECTED_CARD = N_("expected a card name, got {value}")
+EXPECTED_CARD_OR_NULL = N_("expected a card name or null, got {value}")
+UNKNOWN_CARD = N_("unknown card {value}")
+NOT_A_SAVE = N_("not a mille save file ({reason})")
+SAVE_TEXTS = (
+    EXPECTED_OBJECT, MISSING_KEY, UNKNOWN_KEY, EXPECTED_INT, OUT_OF_RANGE, EXPECTED_INT_OR_NULL,
+    EXPECTED_BOOL, EXPECTED_STR, EXPECTED_ARRAY, EXPECTED_ENTRIES, EXPECTED_CARD,
+    EXPECTED_CARD_OR_NULL, UNKNOWN_CARD, NOT_A_SAVE,
+)  # fmt: skip
+
+
+def said(reason: str) -> str:
+    """Why a save is refused (``str(SaveError)``, English) in the language
+    chosen: the place in the file as it is, the reason translated.
+
+    >>> said("log[3].turn: missing key 'seat'")
+    "log[3].turn: missing key 'seat'"
+    """
+    where, colon, rest = reason.partition(": ")
+    if colon and where and " " not in where:
+        return f"{where}: {heard(rest, SAVE_TEXTS)}"
+    return heard(reason, SAVE_TEXTS)
 
 
 def fail(where: str, message: str) -> NoReturn:
@@ -143,22 +180,22 @@ def _int_text(value: int) -> str:
 def read_object(data: Any, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
     """An object with exactly ``keys`` (a missing key is named first)."""
     if not isinstance(data, dict):
-        fail(where, f"expected an object, got {show(data)}")
+        fail(where, EXPECTED_OBJECT.format(value=show(data)))
     for key in keys:
         if key not in data:
-            fail(where, f"missing key {key!r}")
+            fail(where, MISSING_KEY.format(key=repr(key)))
     for key in data:
         if key not in keys:
-            fail(where, f"unknown key {show(key)}")
+            fail(where, UNKNOWN_KEY.format(key=show(key)))
     return data
 
 
 def read_int(data: Any, where: str, low: int, high: int) -> int:
     """An integer (not a boolean, not ``25.0``) from ``low`` to ``high``."""
     if type(data) is not int:
-        fail(where, f"expected an integer, got {show(data)}")
+        fail(where, EXPECTED_INT.format(value=show(data)))
     if not low <= data <= high:
-        fail(where, f"{show(data)} is out of range {low}..{high}")
+        fail(where, OUT_OF_RANGE.format(value=show(data), low=low, high=high))
     return data
 
 
@@ -167,28 +204,28 @@ def read_optional_int(data: Any, where: str, low: int, high: int) -> int | None:
     if data is None:
         return None
     if type(data) is not int:
-        fail(where, f"expected an integer or null, got {show(data)}")
+        fail(where, EXPECTED_INT_OR_NULL.format(value=show(data)))
     return read_int(data, where, low, high)
 
 
 def read_bool(data: Any, where: str) -> bool:
     if type(data) is not bool:
-        fail(where, f"expected true or false, got {show(data)}")
+        fail(where, EXPECTED_BOOL.format(value=show(data)))
     return data
 
 
 def read_str(data: Any, where: str) -> str:
     if not isinstance(data, str):
-        fail(where, f"expected a string, got {show(data)}")
+        fail(where, EXPECTED_STR.format(value=show(data)))
     return data
 
 
 def read_list(data: Any, where: str, length: int | None = None) -> list[Any]:
     """An array (of ``length`` entries if given)."""
     if not isinstance(data, list):
-        fail(where, f"expected an array, got {show(data)}")
+        fail(where, EXPECTED_ARRAY.format(value=show(data)))
     if length is not None and len(data) != length:
-        fail(where, f"expected {length} entries, got {len(data)}")
+        fail(where, EXPECTED_ENTRIES.format(count=length, found=len(data)))
     return data
 
 
@@ -207,12 +244,12 @@ def read_card(data: Any, where: str, *, empty_ok: bool) -> int:
     if data is None and empty_ok:
         return NO_CARD
     if not isinstance(data, str):
-        kind = "a card name or null" if empty_ok else "a card name"
-        fail(where, f"expected {kind}, got {show(data)}")
+        expected = EXPECTED_CARD_OR_NULL if empty_ok else EXPECTED_CARD
+        fail(where, expected.format(value=show(data)))
     try:
         return _CARD_BY_NAME[data]
     except KeyError:
-        fail(where, f"unknown card {show(data)}")
+        fail(where, UNKNOWN_CARD.format(value=show(data)))
 
 
 def read_cards(data: Any, where: str) -> list[int]:

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 from ..game.session import Session
 from . import atomic
-from .checks import MESSAGE_LIMIT, SaveError, fail, show
+from .checks import MESSAGE_LIMIT, NOT_A_SAVE, SaveError, fail, said, show
 from .current import FORMAT, VERSION, from_v3, session_to_dict
 from .legacy import from_v1, from_v2
 from .shapes import TABLE_OPTIONAL, TABLEAU_OPTIONAL, table_from_dict, table_to_dict
@@ -57,6 +57,7 @@ __all__ = [
     "dumps",
     "load_session",
     "loads",
+    "said",
     "save_session",
     "session_from_dict",
     "session_to_dict",
@@ -148,7 +149,7 @@ def save_session(session: Session, path: str, mode: int | None = None) -> None:
 
 
 def _not_a_save(reason: str, where: str = "") -> NoReturn:
-    fail(where, f"not a mille save file ({reason})")
+    fail(where, NOT_A_SAVE.format(reason=reason))
 
 
 def _listed(versions: tuple[int, ...]) -> str:

@@ -31,6 +31,7 @@ from ...engine.describe import stand_in_name
 from ...engine.moves import Move
 from ...engine.table import OVER
 from ...game.session import Session
+from ...i18n import N_, _
 from ...net.client import say_message
 from .. import flow
 from ..curses_keys import CTRL_L, ESC, NEWLINE, RESIZE, RETURN, SPACE
@@ -38,7 +39,7 @@ from ..screen import MOVE_PROMPT
 from ..table_ui import TableUi
 from ..turns import turn_prompt, wait_line
 from ..ui import Ui
-from .presence import WAITING_HOST, fingerprint_lines, table_lines
+from .presence import WAITING_HOST_LINE, fingerprint_lines, table_lines
 from .seat import WAIT, WAITING_DEAL, Gone, Overtaken, RemoteSession, save_at_host, sit
 
 TYPE_CHECKING = False
@@ -49,8 +50,8 @@ if TYPE_CHECKING:
     from ...storage.seatfile import SeatFile
     from .link import Join
 
-NO_ORDER = "O is not offered over the network (the host keeps the hand's order)."
-LEFT = "You left the table; a computer plays your seat after the grace period."
+NO_ORDER = N_("O is not offered over the network (the host keeps the hand's order).")
+LEFT = N_("You left the table; a computer plays your seat after the grace period.")
 SAY_MAX = 200  # bytes typed at the board's say: prompt (then cut as the host cuts: limits.say_text)
 NEWS_SHOWN = 3  # the table's lines said at once put together on the error line
 
@@ -107,7 +108,7 @@ class _Remote(_Base):
                 if session.host:
                     self.show_table()
                 else:
-                    session.tell(WAITING_HOST + ".")
+                    session.tell(_(WAITING_HOST_LINE))
                     self.show_news()
                     self.render()
 
@@ -165,7 +166,7 @@ class _Remote(_Base):
         screen = self.screen
         kept = screen.prompt, screen.echo, screen.ghost
         try:
-            text = self.read_line("say:", SAY_MAX).decode("utf-8", "replace").strip()
+            text = self.read_line(N_("say:"), SAY_MAX).decode("utf-8", "replace").strip()
         finally:
             screen.prompt, screen.echo, screen.ghost = kept
         message = say_message(text) if text else None
@@ -330,7 +331,7 @@ class RemoteTableUi(_Remote, TableUi):
         session = self.session
         self.screen.awaited = ""
         if isinstance(session, RemoteSession) and not session.presence.started:
-            self.screen.awaited = "the host to start"  # the waiting room: nobody thinks
+            self.screen.awaited = _("the host to start")  # the waiting room: nobody thinks
             return ""
         seat = session.table.current_player
         if not name or not isinstance(session, RemoteSession) or seat is None:
@@ -409,7 +410,7 @@ def play_board(
         def wake() -> None:  # the key reader's wait ends: it looks at its flags
             ui.heard = True
             if session.link.has_bye():
-                ui.stop = ui.stop or "the host"
+                ui.stop = ui.stop or N_("the host")
             ui.keys.keyboard.wake()
 
         session.notice = notice
@@ -417,4 +418,4 @@ def play_board(
         return ui
 
     status = tui.play(session, note, color, board=board, gone=gone)
-    return session.finish(status, left[0] if left else None, seat_file, say, LEFT, join.back)
+    return session.finish(status, left[0] if left else None, seat_file, say, _(LEFT), join.back)

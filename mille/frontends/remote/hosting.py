@@ -16,6 +16,7 @@ import sys
 import threading
 
 from ...engine.text import escape
+from ...i18n import N_, _, ngettext
 from ...net.client import address_text
 from ...net.wire import shown
 from .. import process
@@ -151,11 +152,11 @@ def listen_error(exc: OSError) -> str:
     import errno
 
     if exc.errno == errno.EADDRINUSE:
-        return "the port is in use (another mille --host?): --port 0 takes a free one"
+        return _("the port is in use (another mille --host?): --port 0 takes a free one")
     if exc.errno == errno.EADDRNOTAVAIL:
-        return "no such address on this machine (--listen 0.0.0.0 listens on every one)"
+        return _("no such address on this machine (--listen 0.0.0.0 listens on every one)")
     if exc.errno == errno.EACCES:
-        return "permission denied (ports below 1024 are the system's: --port 0 takes a free one)"
+        return _("permission denied (ports below 1024 are the system's: --port 0 takes a free one)")
     return os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
 
 
@@ -182,7 +183,7 @@ def host(
         print(small_screen_line(size, ""), file=sys.stderr)
         return 1
     if (cert is None) != (key is None):
-        print("mille: --cert and --key go together", file=sys.stderr)
+        print(_("mille: --cert and --key go together"), file=sys.stderr)
         return 1
     try:
         context = server_tls(cert, key) if cert is not None and key is not None else None
@@ -195,8 +196,9 @@ def host(
     hosting.start(listen, port, context)
     if hosting.error is not None or hosting.table is None:
         print(
-            f"mille: cannot listen on {shown(address_text(listen, port))}: "
-            f"{shown(hosting.error, 200)}",
+            _("mille: cannot listen on {address}: {why}").format(
+                address=shown(address_text(listen, port)), why=shown(hosting.error, 200)
+            ),
             file=sys.stderr,
         )
         return 1
@@ -206,13 +208,27 @@ def host(
     people = sum(1 for seat in table.seats if seat.person) - 1
     command = join_command(listening, taken, table.code, cert)
     table.join = command  # every seat's seats message carries it (who, J)
-    print(f"mille: hosting {describe_table(session)} on {address_text(listening, taken)}.")
+    print(
+        _("mille: hosting {rules} for {players} on {address}.").format(
+            rules=session.rules.name,
+            players=session.rules.players,
+            address=address_text(listening, taken),
+        )
+    )
     if people:
-        print(f"Give the others ({people} seat{'s' if people > 1 else ''}) this command:")
+        print(
+            ngettext(
+                "Give the others ({count} seat) this command:",
+                "Give the others ({count} seats) this command:",
+                people,
+            ).format(count=people)
+        )
         print(f"  {command}")
         if listening in ("127.0.0.1", "::1"):
             print(
-                "(this host listens on this machine only: --listen ADDRESS opens it to a network)"
+                _(
+                    "(this host listens on this machine only: --listen ADDRESS opens it to a network)"
+                )
             )
     sys.stdout.flush()
     token = table.seats[host_seat].token
@@ -231,7 +247,7 @@ def host(
 
     def keep_game(reason: str, tell: bool = True) -> str:
         if not kept:
-            line, _ = process.keep(session, reason, write=write)
+            line, _kept = process.keep(session, reason, write=write)
             kept.append(line)
             if tell:
                 print(line, file=sys.stderr, flush=True)
@@ -242,13 +258,13 @@ def host(
         if board:
             from .board_ui import play_board
 
-            note = "J: the table, the join command" if people else ""
+            note = N_("J: the table, the join command") if people else ""
             return play_board(join, color, note=note, keep=lambda why: keep_game(why, tell=False))
         from .lines import play_lines
 
         return play_lines(join, keep=lambda why: keep_game(why, tell=False))
     except KeyboardInterrupt:
-        keep_game("interrupted")
+        keep_game(N_("interrupted"))
         return 130
     finally:
         if not kept:  # the game ended here: nothing to offer next time

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 
 from ...engine.text import escape
+from ...i18n import _
 from ...net.client import WAIT_FOR_HOST
 from ...net.wire import DEFAULT_PORT, shown
 from .link import Join, quiet_asyncio
@@ -23,21 +24,21 @@ def split_address(text: str) -> tuple[str, int]:
     """
     port = DEFAULT_PORT
     if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
+        host, _bracket, rest = text[1:].partition("]")
         if rest:
             if not rest.startswith(":"):
-                raise ValueError(f"bad address: {escape(text)}")
+                raise ValueError(_("bad address: {address}").format(address=escape(text)))
             port = _port(rest[1:])
         return host, port
     if text.count(":") == 1:
-        host, _, number = text.partition(":")
+        host, _colon, number = text.partition(":")
         return host, _port(number)
     return text, port
 
 
 def _port(text: str) -> int:
     if not (text.isascii() and text.isdecimal()) or not 0 < int(text) < 65536:
-        raise ValueError(f"bad port: {escape(text)[:20]}")
+        raise ValueError(_("bad port: {port}").format(port=escape(text)[:20]))
     return int(text)
 
 

@@ -32,6 +32,7 @@ import sys
 import threading
 
 from ...engine.table import OVER
+from ...i18n import N_, _
 from ...net.client import say_message
 from .. import flow, process
 from ..plain import EndOfInput, Hangup, LineUi, OutputLost, Quit
@@ -58,15 +59,15 @@ if TYPE_CHECKING:
     from .link import Join
 
 LINE_MAX = 4096  # bytes of a typed line
-NO_ORDER = "o is not offered over the network."
-NOT_HOST = "start: only the host starts the game"
-STARTED = "start: the game has started"
-SAY_WHAT = "say what? (say and the words, on one line)"
-LEAVE = "You leave the table; your seat waits for you."
-NETWORK_HELP = """Over the network: who (the join command and the seats), say WORDS (a
+NO_ORDER = N_("o is not offered over the network.")
+NOT_HOST = N_("start: only the host starts the game")
+STARTED = N_("start: the game has started")
+SAY_WHAT = N_("say what? (say and the words, on one line)")
+LEAVE = N_("You leave the table; your seat waits for you.")
+NETWORK_HELP = N_("""Over the network: who (the join command and the seats), say WORDS (a
 line to the table), start (the host, before the game starts); s saves at the
 host only; q leaves the table (your seat waits for you), and at the host ends
-the game for everyone."""
+the game for everyone.""")
 
 
 class LineSession(RemoteSession):
@@ -88,13 +89,17 @@ class LineSession(RemoteSession):
                 self.out(line)
         waiting = presence.waiting_for
         if waiting is not None and waiting != waited:
-            self.out(f"Waiting for {presence.name(waiting)} (seat {waiting}).")
+            self.out(
+                _("Waiting for {who} (seat {seat}).").format(
+                    who=presence.name(waiting), seat=waiting
+                )
+            )
 
     def next_hand(self) -> None:
         """The host deals; a joiner says it waits for that."""
         self.drain()
         if not self.host and self.table.phase == OVER:
-            self.out(WAITING_DEAL)
+            self.out(_(WAITING_DEAL))
         super().next_hand()
 
 
@@ -149,7 +154,7 @@ class RemoteLineUi(LineUi):
     def table_word(self, text: str) -> bool:
         """``who``, ``say WORDS`` and (the host, before the game starts)
         ``start``: True if ``text`` was one of them (done)."""
-        word, _, rest = text.strip().partition(" ")
+        word, _space, rest = text.strip().partition(" ")
         word, rest = word.lower(), rest.strip()
         session = self.remote
         if word == "who" and not rest:
@@ -160,12 +165,12 @@ class RemoteLineUi(LineUi):
             if message is not None:
                 session.link.send(message)
             else:
-                self.say(SAY_WHAT)
+                self.say(_(SAY_WHAT))
         elif word == "start" and not rest:
             if session.host and not session.presence.started:
                 session.link.send({"type": "start"})
             else:
-                self.say(STARTED if session.presence.started else NOT_HOST)
+                self.say(_(STARTED) if session.presence.started else _(NOT_HOST))
         else:
             return False
         self.flush()
@@ -260,7 +265,7 @@ class RemoteLineUi(LineUi):
         try:
             flow.really(self)
         except Quit:
-            if self.remote.host and self.ask("Save game?") and not self.save():
+            if self.remote.host and self.ask(N_("Save game?")) and not self.save():
                 return
             raise
 
@@ -268,10 +273,10 @@ class RemoteLineUi(LineUi):
         if letter == "q":
             self.really()
         elif letter == "o":
-            self.say(NO_ORDER)
+            self.say(_(NO_ORDER))
         elif letter == "?":
             super().do(letter)
-            self.say(NETWORK_HELP)
+            self.say(_(NETWORK_HELP))
         else:
             super().do(letter)
 
@@ -354,8 +359,15 @@ def play_lines(
     if isinstance(seated, int):
         return seated
     welcome = seated.welcome
-    role = " (you host this table: only you may deal, save or end)" if welcome.get("host") else ""
-    say(f"You sit at seat {int(welcome.get('seat', 0))}{role}.")
+    seat = int(welcome.get("seat", 0))
+    if welcome.get("host"):
+        say(
+            _(
+                "You sit at seat {seat} (you host this table: only you may deal, save or end)."
+            ).format(seat=seat)
+        )
+    else:
+        say(_("You sit at seat {seat}.").format(seat=seat))
     session = LineSession.seated(seated)
     if session.name_refused:
         say(session.name_refused)
@@ -378,7 +390,7 @@ def play_lines(
         pass
     except EndOfInput:
         if session.host and keep is not None and ui.changed:  # kept, as at home
-            process.tell_after(out, keep("end of input"))
+            process.tell_after(out, keep(N_("end of input")))
             session.link.close(bye=False)
             return ENDED_STATUS
     except Gone as exc:
@@ -391,8 +403,8 @@ def play_lines(
     except OutputLost:
         status = 1
         if keep is not None:
-            process.tell_after(out, keep("output lost"))
+            process.tell_after(out, keep(N_("output lost")))
     finally:
         for restore in undo:
             restore()
-    return session.finish(status, left, seat_file, say, LEAVE, join.back)
+    return session.finish(status, left, seat_file, say, _(LEAVE), join.back)

@@ -20,6 +20,7 @@ import queue
 import threading
 from dataclasses import dataclass, replace
 
+from ...i18n import _
 from ...net.client import Client, address_text, failure_reason
 from ...net.wire import ProtocolError, shown
 from ...net.wire import hello as wire_hello
@@ -69,7 +70,7 @@ class Join:
 
 def waiting_line(join: Join) -> str:
     """What a joiner says while the host is not there yet."""
-    return f"mille: waiting for the host at {join.where}... (^C to stop)"
+    return _("mille: waiting for the host at {address}... (^C to stop)").format(address=join.where)
 
 
 class Link:
@@ -108,7 +109,9 @@ class Link:
         self.reached.wait()
         if self.unreached is None:
             return None
-        return f"mille: cannot reach {self.join.where}: {shown(self.unreached, 200)}"
+        return _("mille: cannot reach {address}: {why}").format(
+            address=self.join.where, why=shown(self.unreached, 200)
+        )
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
@@ -135,7 +138,9 @@ class Link:
             if isinstance(exc, OSError) and exc.errno is not None:
                 self.unreached = failure_reason(exc)
             elif isinstance(exc, asyncio.TimeoutError):  # (an OSError from 3.11)
-                self.unreached = f"no answer within {self.within or 0:g} s"
+                self.unreached = _("no answer within {seconds} s").format(
+                    seconds=f"{self.within or 0:g}"
+                )
             else:
                 self.unreached = failure_reason(exc)
             return
@@ -189,7 +194,7 @@ class Link:
             done = asyncio.run_coroutine_threadsafe(closing, self.loop)
             # the host may hang up on the bye first, and the link's loop
             # end without running this: no waiting for it then
-            for _ in range(100):
+            for _try in range(100):
                 if not self.thread.is_alive():
                     break
                 try:

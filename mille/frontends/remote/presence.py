@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import textwrap
 
-from ...net.wire import shown
+from ...game.limits import NAME_REFUSALS
+from ...i18n import N_, _, heard
+from ...net.wire import HOST_TEXTS, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,14 +26,14 @@ if TYPE_CHECKING:
 NAME_SHOWN = 24  # the most of a name from the host shown
 
 MARKS = {"free": "?", "away": "~", "left": "~", "computer-for-now": "+"}  # beside a name
-MARKS_LEGEND = "? awaited  ~ away  + a computer plays for now"
+MARKS_LEGEND = N_("? awaited  ~ away  + a computer plays for now")
 STATUS_WORDS = {
-    "here": "here",
-    "free": "awaited",
-    "away": "away (dropped)",
-    "left": "away (left)",
-    "computer": "a computer",
-    "computer-for-now": "a computer plays it for now",
+    "here": N_("here"),
+    "free": N_("awaited"),
+    "away": N_("away (dropped)"),
+    "left": N_("away (left)"),
+    "computer": N_("a computer"),
+    "computer-for-now": N_("a computer plays it for now"),
 }
 
 
@@ -60,7 +62,7 @@ class Presence:
         for row in self.rows:
             if row.get("seat") == seat:
                 return shown(row.get("name", ""), NAME_SHOWN)
-        return f"Seat {seat}"
+        return _("Seat {seat}").format(seat=seat)
 
     def mark(self, seat: int) -> str:
         """A mark beside a seat's name on the boards (``MARKS``; "" if here)."""
@@ -85,23 +87,29 @@ class Presence:
             old = before.get(seat)
             if status == "here" and seat != self.me:
                 if seat in self.came and old != "here":
-                    lines.append(f"{self.name(seat)} is back.")
+                    lines.append(_("{who} is back.").format(who=self.name(seat)))
                 elif old != "here" and not first:
-                    lines.append(f"{self.name(seat)} joined.")
+                    lines.append(_("{who} joined.").format(who=self.name(seat)))
             if status == "here":
                 self.came.add(seat)
             if first or old == status or seat == self.me:
                 continue
             who = self.name(seat)
             if status == "away":
-                lines.append(f"{who} dropped; the seat waits for {who}.")
+                lines.append(_("{who} dropped; the seat waits for {who}.").format(who=who))
             elif status == "left":
-                lines.append(f"{who} left; the seat waits for {who}.")
+                lines.append(_("{who} left; the seat waits for {who}.").format(who=who))
             elif status == "computer-for-now":
-                until = "is back" if seat in self.came else "joins"
-                lines.append(f"A computer plays {who}'s seat until {who} {until}.")
+                if seat in self.came:
+                    lines.append(
+                        _("A computer plays {who}'s seat until {who} is back.").format(who=who)
+                    )
+                else:
+                    lines.append(
+                        _("A computer plays {who}'s seat until {who} joins.").format(who=who)
+                    )
         if started and not self.started:
-            lines.append("The game starts.")
+            lines.append(_("The game starts."))
         self.started = started
         waiting = message.get("waiting_for")
         self.waiting_for = waiting if isinstance(waiting, int) else None
@@ -109,8 +117,10 @@ class Presence:
 
     def others_here(self) -> str:
         """The others at the table now, by name (``Hal (the host), Ann``)."""
-        return ", ".join(
-            self.name(seat) + (" (the host)" if row.get("host") else "")
+        return _(", ").join(
+            _("{who} (the host)").format(who=self.name(seat))
+            if row.get("host")
+            else self.name(seat)
             for row in self.rows
             if isinstance(seat := row.get("seat"), int)
             and seat != self.me
@@ -126,11 +136,15 @@ class Presence:
             seat = row.get("seat")
             if not isinstance(seat, int):
                 continue
-            words = STATUS_WORDS.get(str(row.get("status")), "?")
+            words = (
+                _(STATUS_WORDS[status])
+                if (status := str(row.get("status"))) in STATUS_WORDS
+                else "?"
+            )
             if seat == self.me:
-                words = "you" + (", the host" if row.get("host") else "")
+                words = _("you, the host") if row.get("host") else _("you")
             elif row.get("host"):
-                words += ", the host"
+                words = _("{status}, the host").format(status=words)
             lines.append(f"  {seat:>2} {self.name(seat):<16} {words}")
         return lines
 
@@ -141,8 +155,16 @@ def said_line(message: dict[str, Any], me: int) -> str | None:
     seat = message.get("seat")
     if not isinstance(text, str) or not isinstance(seat, int):
         return None
-    who = "You" if seat == me else shown(message.get("name", ""), NAME_SHOWN)
-    return f"{who} {'say' if seat == me else 'says'}: {shown(text, 200)}"
+    if seat == me:
+        return _("You say: {text}").format(text=shown(text, 200))
+    who = shown(message.get("name", ""), NAME_SHOWN)
+    return _("{who} says: {text}").format(who=who, text=shown(text, 200))
+
+
+def refusal(text: str) -> str:
+    """A line of the host's (a refusal, a reason: English on the wire) in
+    the language chosen."""
+    return heard(text, HOST_TEXTS + NAME_REFUSALS)
 
 
 def name_refused(welcome: dict[str, Any]) -> str:
@@ -151,7 +173,9 @@ def name_refused(welcome: dict[str, Any]) -> str:
     reason = welcome.get("name_refused")
     if not isinstance(reason, str):
         return ""
-    return f"mille: your name is not used ({shown(reason, 100)}); you are {shown(welcome.get('name'), 24)}."
+    return _("mille: your name is not used ({reason}); you are {name}.").format(
+        reason=shown(refusal(reason), 100), name=shown(welcome.get("name"), 24)
+    )
 
 
 def name_kept(welcome: dict[str, Any], asked: str | None) -> str:
@@ -174,19 +198,20 @@ def name_kept(welcome: dict[str, Any], asked: str | None) -> str:
 
 # ----- the waiting room and the table's page ----------------------------------
 
-START_LINE = (
+START_LINE = N_(
     "Type start to begin now (a computer plays each empty seat until its person "
     "joins); the game starts by itself when every seat is taken."
 )
-WAITING_START = "Waiting for the host to start the game."
-TABLE_TITLE = "The table (J shows this page at any time)"
-START_KEYS = "RETURN: start now (a computer plays each empty seat until its person joins)"
-STARTS_ITSELF = "The game starts by itself when every seat is taken.  Another key: the board."
-BACK = "Press any key to go back to the game."
-WAITING_HOST = "Waiting for the host to start (J: the table)"
+WAITING_START = N_("Waiting for the host to start the game.")
+TABLE_TITLE = N_("The table (J shows this page at any time)")
+START_KEYS = N_("RETURN: start now (a computer plays each empty seat until its person joins)")
+STARTS_ITSELF = N_("The game starts by itself when every seat is taken.  Another key: the board.")
+BACK = N_("Press any key to go back to the game.")
+WAITING_HOST = N_("Waiting for the host to start (J: the table)")
+WAITING_HOST_LINE = N_("Waiting for the host to start (J: the table).")
 
 
-ENCRYPTED = " - encrypted (TLS)"  # J's title, on a table that is
+ENCRYPTED = N_(" - encrypted (TLS)")  # J's title, on a table that is
 
 
 def fingerprint_lines(fingerprint: str) -> list[str]:
@@ -200,7 +225,7 @@ def fingerprint_lines(fingerprint: str) -> list[str]:
         return []
     half = len(fingerprint) // 2 + 1
     return [
-        "Encrypted (TLS); the host's certificate's SHA-256 (the same on every screen):",
+        _("Encrypted (TLS); the host's certificate's SHA-256 (the same on every screen):"),
         "  " + fingerprint[:half].rstrip(":"),
         "  " + fingerprint[half:],
     ]
@@ -209,11 +234,13 @@ def fingerprint_lines(fingerprint: str) -> list[str]:
 def who_lines(presence: Presence, host: bool) -> list[str]:
     """``who``: the join command and who sits where (and, before the game
     starts, how the host starts it)."""
-    lines = [f"To join this table: {presence.join}"] if presence.join else []
+    lines = (
+        [_("To join this table: {command}").format(command=presence.join)] if presence.join else []
+    )
     lines += fingerprint_lines(presence.fingerprint)
-    lines += ["Seats:", *presence.seat_lines()]
+    lines += [_("Seats:"), *presence.seat_lines()]
     if not presence.started:
-        lines.append(START_LINE if host else WAITING_START)
+        lines.append(_(START_LINE) if host else _(WAITING_START))
     return lines
 
 
@@ -223,21 +250,25 @@ def table_lines(
     """J: the whole join command, the seats, and the table's last lines
     (``said``), wrapped to ``width``, at most ``height`` lines; in the
     waiting room (before the game starts), how the host starts it."""
-    lines = [TABLE_TITLE + (ENCRYPTED if presence.fingerprint else ""), ""]
+    lines = [_(TABLE_TITLE) + (_(ENCRYPTED) if presence.fingerprint else ""), ""]
     if presence.join:
-        lines.append("To join, the others type:")
+        lines.append(_("To join, the others type:"))
         lines += textwrap.wrap(presence.join, width, initial_indent="  ", subsequent_indent="  ")
     lines += fingerprint_lines(presence.fingerprint)
-    lines += ["Seats:", *presence.seat_lines(), f"Marks beside the names: {MARKS_LEGEND}"]
+    lines += [
+        _("Seats:"),
+        *presence.seat_lines(),
+        _("Marks beside the names: {legend}").format(legend=_(MARKS_LEGEND)),
+    ]
     foot = [""]
     if not presence.started:
-        foot += [START_KEYS, STARTS_ITSELF] if host else [WAITING_HOST + ".", BACK]
+        foot += [_(START_KEYS), _(STARTS_ITSELF)] if host else [_(WAITING_HOST_LINE), _(BACK)]
     else:
-        foot.append(BACK)
+        foot.append(_(BACK))
     room = height - len(lines) - len(foot) - 1
     rows = [
         row for line in said for row in textwrap.wrap(line, width, subsequent_indent="  ") or [""]
     ]
     if rows and room > 0:
-        lines += ["", "Lately:", *rows[-max(room - 1, 0) :]] if room > 1 else []
+        lines += ["", _("Lately:"), *rows[-max(room - 1, 0) :]] if room > 1 else []
     return [line[:width] for line in lines + foot][:height]

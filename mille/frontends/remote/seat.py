@@ -42,11 +42,12 @@ from typing import TypeVar
 from ...engine.moves import Discard, Event, IllegalMove, Move, Outcome, Use
 from ...engine.table import OVER, Table
 from ...game.session import Session
+from ...i18n import N_, _, ngettext
 from ...net.client import TABLE_GONE, event_of, keep_token, table_of
 from ...net.wire import ENDED, FATAL, PROTOCOL, TABLE_OVER, WRONG_CODE, bye_code, shown
 from .. import flow
 from .link import Join, Link, waiting_line
-from .presence import Presence, name_kept, name_refused, said_line
+from .presence import Presence, name_kept, name_refused, refusal, said_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,15 +61,18 @@ ENDED_STATUS = 0  # the game ended (the host ended it), or the player left the t
 FAILED_STATUS = 1  # no host reached (or a bad argument): nothing was played
 REFUSED_STATUS = 2  # the host refused the seat (wrong code, table full, ...)
 GONE_STATUS = 3  # the line to the host broke and did not come back
-GONE = "mille: the host went away"
-NOT_WELCOMED = "mille: the host closed the connection without a word (a host with TLS wants --cert)"
-BROKE = "mille: the line to the host broke; trying again"
-BACK_AGAIN = "mille: back at the table"
-BROKE_MOVE = "the line to the host broke: try again"
-ONLY_HOST = "Only the host may save (a save holds every hand)."
-WAITING_DEAL = "Waiting for the host to deal."
-NEW_CODE = (
-    " (a host that resumed a kept game, or started again, has a new join command: ask for it)"
+GONE = N_("mille: the host went away")
+NOT_WELCOMED = N_(
+    "mille: the host closed the connection without a word (a host with TLS wants --cert)"
+)
+BROKE = N_("mille: the line to the host broke; trying again")
+BACK_AGAIN = N_("mille: back at the table")
+BROKE_MOVE = N_("the line to the host broke: try again")
+ONLY_HOST = N_("Only the host may save (a save holds every hand).")
+WAITING_DEAL = N_("Waiting for the host to deal.")
+NEW_CODE = N_(
+    "{refusal} (a host that resumed a kept game, or started again, has a new join command:"
+    " ask for it)"
 )
 RETRIES = 10  # tries to come back after the line to the host broke, a second apart
 REACH_WITHIN = 5.0  # seconds each try may take to reach the host
@@ -100,14 +104,14 @@ def ending(message: dict[str, Any]) -> Gone:
     gone (its seat file goes with it)."""
     if message.get("type") == "bye":
         ended = bye_code(message) == ENDED
-        reason = shown(message.get("reason"), 120)
+        reason = shown(refusal(str(message.get("reason"))), 120)
         return Gone(f"mille: {reason}", ENDED_STATUS if ended else GONE_STATUS, final=True)
     code = message.get("code")
     status = ENDED_STATUS if code == TABLE_OVER else REFUSED_STATUS
-    line = f"mille: {shown(message.get('message'), 120)}"
+    text = shown(refusal(str(message.get("message"))), 120)
     if code == WRONG_CODE:  # a table kept and resumed has a new code
-        line += NEW_CODE
-    return Gone(line, status, final=code in TABLE_GONE)
+        text = _(NEW_CODE).format(refusal=text)
+    return Gone(f"mille: {text}", status, final=code in TABLE_GONE)
 
 
 def away_line(moves: int) -> str:
@@ -116,17 +120,21 @@ def away_line(moves: int) -> str:
     >>> away_line(1), away_line(2)
     ('While you were away a computer played 1 move for you.', 'While you were away a computer played 2 moves for you.')
     """
-    return f"While you were away a computer played {moves} move{'s' if moves > 1 else ''} for you."
+    return ngettext(
+        "While you were away a computer played {count} move for you.",
+        "While you were away a computer played {count} moves for you.",
+        moves,
+    ).format(count=moves)
 
 
 def other_version(welcome: dict[str, Any]) -> str:
     """The line that says the host speaks another protocol ("" if not)."""
     if welcome.get("protocol") == PROTOCOL:
         return ""
-    return (
-        f"mille: the host speaks mille protocol {shown(welcome.get('protocol'), 10)}, "
-        f"not {PROTOCOL}: play with the same version of mille"
-    )
+    return _(
+        "mille: the host speaks mille protocol {protocol}, not {ours}: "
+        "play with the same version of mille"
+    ).format(protocol=shown(welcome.get("protocol"), 10), ours=PROTOCOL)
 
 
 @dataclass
@@ -155,9 +163,9 @@ def sit(join: Join, seat_file: SeatFile | None, say: Callable[[str], None]) -> S
         message = link.next()
         if message is None:
             if link.broken is not None:
-                say(f"mille: {shown(link.broken, 120)}")
+                say(f"mille: {shown(refusal(link.broken), 120)}")
             else:
-                say(GONE if welcome is not None else NOT_WELCOMED)
+                say(_(GONE) if welcome is not None else _(NOT_WELCOMED))
             link.close(bye=False)
             fine = welcome is not None or link.broken is not None
             return GONE_STATUS if fine else FAILED_STATUS
@@ -215,7 +223,7 @@ def save_at_host(
     written by the host's table; True if it was.  Another seat is told
     who saves (``refuse``)."""
     if not session.host:
-        refuse(ONLY_HOST)
+        refuse(_(ONLY_HOST))
         return False
     name = front.read_file_name()
     if not name:
@@ -319,7 +327,7 @@ class RemoteSession(Session):
         if first:
             here = self.presence.others_here()
             if here:
-                self.tell(f"At the table: {here}.")
+                self.tell(_("At the table: {people}.").format(people=here))
 
     # ----- what the flow and the front ends read ---------------------------------
 
@@ -403,16 +411,16 @@ class RemoteSession(Session):
         broken = self.link.broken
         self.link.close(bye=False)
         if self.retries:
-            self.notice(BROKE)
+            self.notice(_(BROKE))
             back = relink(self.link.join.taking_back(self.token), self.version, self.retries)
             if isinstance(back, Link):
                 back.wake, self.link = self.link.wake, back
                 self.resumed()
-                self.notice(BACK_AGAIN)
+                self.notice(_(BACK_AGAIN))
                 return
             if back is not None:  # the host's refusal or goodbye: the seat is gone
                 raise ending(back)
-        raise Gone(f"mille: {shown(broken, 120)}" if broken else GONE, GONE_STATUS)
+        raise Gone(f"mille: {shown(refusal(broken), 120)}" if broken else _(GONE), GONE_STATUS)
 
     def resumed(self) -> None:
         """Back at the seat: what the host said since (its update first);
@@ -466,7 +474,7 @@ class RemoteSession(Session):
             self.played_for_me = 0
         if not events:
             if self.pending:  # the table goes with the last move still to show
-                event, _ = self.pending.pop()
+                event, _table = self.pending.pop()
                 self.pending.append((event, table))
             else:
                 self.table = table
@@ -570,7 +578,7 @@ class RemoteSession(Session):
         if status == ENDED_STATUS:
             say(leaving)
             if back:
-                say(f"To come back: {back}")
+                say(_("To come back: {command}").format(command=back))
         # a deliberate leave says goodbye (the others read "left"); a terminal
         # gone (a hang-up, the output lost) does not: they read "dropped"
         self.link.close(bye=status == ENDED_STATUS)

@@ -5,6 +5,7 @@ cannot be used named in one line (:class:`CertError`)."""
 from __future__ import annotations
 
 from ...engine.text import escape
+from ...i18n import N_, _
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -12,16 +13,16 @@ if TYPE_CHECKING:
 
 
 TLS_WORDS = {  # OpenSSL's reasons, in words
-    None: "not a certificate and its key in PEM form",
-    "PEM_LIB": "not a certificate and its key in PEM form",
-    "NO_CERTIFICATE_OR_CRL_FOUND": "no certificate in it (PEM form)",
-    "KEY_VALUES_MISMATCH": "the key is not the certificate's",
+    None: N_("not a certificate and its key in PEM form"),
+    "PEM_LIB": N_("not a certificate and its key in PEM form"),
+    "NO_CERTIFICATE_OR_CRL_FOUND": N_("no certificate in it (PEM form)"),
+    "KEY_VALUES_MISMATCH": N_("the key is not the certificate's"),
 }
 
 
 def _tls_words(exc: OSError) -> str:
     reason = getattr(exc, "reason", None)
-    return TLS_WORDS.get(reason, str(reason))
+    return _(TLS_WORDS[reason]) if reason in TLS_WORDS else str(reason)
 
 
 class CertError(ValueError):
@@ -29,12 +30,18 @@ class CertError(ValueError):
 
 
 def _readable(path: str, what: str) -> None:
-    """``CertError`` naming ``path`` if it cannot be read."""
+    """``CertError`` naming ``path`` if it cannot be read (``what``: the
+    certificate, the key)."""
     try:
         with open(path, "rb"):
             pass
     except OSError as exc:
-        raise CertError(f"cannot read the {what} {escape(path)}: {exc.strerror or exc}") from None
+        why = exc.strerror or exc
+        if what == "key":
+            line = _("cannot read the key {path}: {why}")
+        else:
+            line = _("cannot read the certificate {path}: {why}")
+        raise CertError(line.format(path=escape(path), why=why)) from None
 
 
 def client_tls(cert: str | None) -> ssl.SSLContext | None:
@@ -48,7 +55,11 @@ def client_tls(cert: str | None) -> ssl.SSLContext | None:
     try:
         context = ssl.create_default_context(cafile=cert)
     except ssl.SSLError as exc:
-        raise CertError(f"cannot use the certificate {escape(cert)}: {_tls_words(exc)}") from None
+        raise CertError(
+            _("cannot use the certificate {cert}: {why}").format(
+                cert=escape(cert), why=_tls_words(exc)
+            )
+        ) from None
     context.check_hostname = False  # the certificate itself is the trust
     return context
 
@@ -65,7 +76,9 @@ def server_tls(cert: str, key: str) -> ssl.SSLContext:
     except (ssl.SSLError, OSError) as exc:
         reason = _tls_words(exc) if isinstance(exc, ssl.SSLError) else exc.strerror or str(exc)
         raise CertError(
-            f"cannot use the certificate {escape(cert)} with the key {escape(key)}: {reason}"
+            _("cannot use the certificate {cert} with the key {key}: {why}").format(
+                cert=escape(cert), key=escape(key), why=reason
+            )
         ) from None
     return context
 
