@@ -21,8 +21,10 @@ NET_USAGE = N_("""       mille --host [--people SEATS] [--listen ADDRESS] [--por
                     [--people NAME,...] [--json]
        mille --forget NAME [--yes]""")
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
-SEE_HELP = " (mille --help lists the options)"  # ends a refused option's one line
-JOIN_ARGS = "mille: --join takes the host's address and join code: mille --join ADDRESS[:PORT] CODE"
+SEE_HELP = N_(" (mille --help lists the options)")  # ends a refused option's one line
+JOIN_ARGS = N_(
+    "mille: --join takes the host's address and join code: mille --join ADDRESS[:PORT] CODE"
+)
 
 
 def one_line(refusal: str) -> str:
@@ -36,9 +38,10 @@ def one_line(refusal: str) -> str:
     True
     """
     if refusal.startswith("mille: argument --join:"):
-        return JOIN_ARGS
-    if refusal.endswith("\n" + USAGE):
-        return refusal[: -len(USAGE) - 1] + SEE_HELP
+        return _(JOIN_ARGS)
+    for usage in {USAGE, _(USAGE)}:  # (in the language chosen, or English)
+        if refusal.endswith("\n" + usage):
+            return refusal[: -len(usage) - 1] + _(SEE_HELP)
     return refusal
 
 

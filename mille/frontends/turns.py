@@ -16,13 +16,14 @@ computers answer at once, and BSD's board stays BSD's).  No curses here.
 from __future__ import annotations
 
 from ..engine.describe import seat_name, stand_in_name
+from ..i18n import N_, _
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..game.session import Session
 
-NOT_STARTED = "Not started yet"  # the prompt while the table waits to start
-NOT_STARTED_WAIT = "Wait: the game has not started."
+NOT_STARTED = N_("Not started yet")  # the prompt while the table waits to start
+NOT_STARTED_WAIT = N_("Wait: the game has not started.")
 
 
 def mover(session: Session, seat: int) -> str:
@@ -48,25 +49,27 @@ def turn_prompt(session: Session, seat: int) -> str:
     """The words in the prompt's place while ``seat`` waits for another
     to move (``Bob's turn``), or ``Your turn``."""
     if not started(session):
-        return NOT_STARTED
+        return _(NOT_STARTED)
     who = mover(session, seat)
     if not who:
         return ""
-    return "Your turn" if who == "You" else f"{who}'s turn"
+    if session.table.current_player == seat:
+        return _("Your turn")
+    return _("{who}'s turn").format(who=who)
 
 
 def wait_line(session: Session, seat: int) -> str:
     """What a key pressed out of turn gets, at once (nothing is kept for
     later): ``Wait: it is Bob's turn.``"""
     if not started(session):
-        return NOT_STARTED_WAIT
+        return _(NOT_STARTED_WAIT)
     who = mover(session, seat)
-    if not who or who == "You":
-        return "Wait: the table is moving on."
-    return f"Wait: it is {who}'s turn."
+    if not who or session.table.current_player == seat:
+        return _("Wait: the table is moving on.")
+    return _("Wait: it is {who}'s turn.").format(who=who)
 
 
 def your_turn(session: Session, seat: int) -> str:
     """At one keyboard shared by several people: whose turn it is, by
     name (``Ann, your turn.``)."""
-    return f"{session.name(seat)}, your turn."
+    return _("{name}, your turn.").format(name=session.name(seat))

@@ -190,10 +190,9 @@ def name_kept(welcome: dict[str, Any], asked: str | None) -> str:
     name = shown(welcome.get("name"), NAME_SHOWN)
     if not asked or shown(asked, NAME_SHOWN) == name:
         return ""
-    return (
-        f"mille: you are back as {name}: a seat keeps its name"
-        f" (--name {shown(asked, NAME_SHOWN)} names a new seat only)."
-    )
+    return _(
+        "mille: you are back as {name}: a seat keeps its name (--name {asked} names a new seat only)."
+    ).format(name=name, asked=shown(asked, NAME_SHOWN))
 
 
 # ----- the waiting room and the table's page ----------------------------------

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import sys
 
+from ...i18n import _
+
 BOARD_LINES, BOARD_COLS = 24, 80  # the boards' least size (screen.MIN_LINES, MIN_COLS)
 
 
@@ -34,5 +36,12 @@ def small_screen_line(size: str, command: str) -> str:
     >>> small_screen_line("20x60", "mille --join 127.0.0.1:7477 abcd")
     'mille: Screen must be at least 24x80 (this one is 20x60); to play in lines: mille --join 127.0.0.1:7477 abcd --plain'
     """
-    how = f"to play in lines: {command} --plain" if command else "to play in lines, add --plain"
-    return f"mille: Screen must be at least {BOARD_LINES}x{BOARD_COLS} (this one is {size}); {how}"
+    if command:
+        return _(
+            "mille: Screen must be at least {lines}x{cols} (this one is {size});"
+            " to play in lines: {command} --plain"
+        ).format(lines=BOARD_LINES, cols=BOARD_COLS, size=size, command=command)
+    return _(
+        "mille: Screen must be at least {lines}x{cols} (this one is {size});"
+        " to play in lines, add --plain"
+    ).format(lines=BOARD_LINES, cols=BOARD_COLS, size=size)
