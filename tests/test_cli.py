@@ -178,8 +178,8 @@ def test_imports_stay_light() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.splitlines()[-1] == (
-        "['mille', 'mille.frontends', 'mille.frontends.cli', 'mille.i18n', 'mille.players',"
-        " 'mille.players.registry']"
+        "['mille', 'mille.frontends', 'mille.frontends.cli', 'mille.frontends.cli_help',"
+        " 'mille.i18n', 'mille.players', 'mille.players.registry']"
     )
 
 
