@@ -185,14 +185,19 @@ def seat_name(
 
 
 def person_name(seat: int, name: str) -> str:
-    """A person's name as shown: the name mille gives one not named,
-    ``Player N`` (the session's and the save file's), in the language
-    chosen; a name given as it is (no one may be called ``Player N``).
+    """A seat's name as shown: the names mille gives, ``Player N`` to a
+    person not named and ``Comp N`` to a computer (the session's, the save
+    file's and the protocol's), in the language chosen; a name given as it
+    is (no one may be called so: ``game.limits.check_name``).
 
-    >>> person_name(2, "Player 2"), person_name(2, "Ann")
-    ('Player 2', 'Ann')
+    >>> person_name(2, "Player 2"), person_name(2, "Ann"), person_name(3, "Comp 3")
+    ('Player 2', 'Ann', 'Comp 3')
     """
-    return _("Player {seat}").format(seat=seat) if name == f"Player {seat}" else name
+    if name == f"Player {seat}":
+        return _("Player {seat}").format(seat=seat)
+    if name == f"Comp {seat}":
+        return _("Comp {seat}").format(seat=seat)
+    return name
 
 
 def stand_in_name(who: str) -> str:

@@ -52,6 +52,16 @@ NAME_GIVEN = N_("{name} is a name mille gives a seat")
 NAME_REFUSALS = (NAME_EMPTY, NAME_WIDE, NAME_LONG, NAME_UNPRINTABLE, NAME_GIVEN)
 
 
+def default_name(seat: int) -> str:
+    """A person's name when none was given: ``Player N`` (as ``Comp N``)."""
+    return f"Player {seat}"
+
+
+def computer_name(seat: int) -> str:
+    """A computer's seat's name: ``Comp N`` (``_TAKEN``: no person's)."""
+    return f"Comp {seat}"
+
+
 def normal(text: str) -> str:
     """``text`` in Unicode's composed form (NFC), as every limit counts it."""
     if text.isascii():

@@ -22,15 +22,12 @@ from ..players.registry import STANDARD, level_of, make_computer
 from .limits import CHAT_KEPT, check_say, normal
 from .limits import BadName as BadName  # (the names' limits live in limits)
 from .limits import check_name as check_name
+from .limits import computer_name as computer_name
+from .limits import default_name as default_name  # (the names mille gives live in limits)
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from ..players.base import Player
-
-
-def default_name(seat: int) -> str:
-    """A person's name when none was given: ``Player N`` (as ``Comp N``)."""
-    return f"Player {seat}"
 
 
 @dataclass(eq=False)
@@ -135,7 +132,7 @@ class Session:
 
     def name(self, seat: int) -> str:
         """The seat's name for the others: a person's, or ``Comp N``."""
-        return self.people.get(seat, f"Comp {seat}")
+        return self.people.get(seat, computer_name(seat))
 
     @property
     def level(self) -> str:

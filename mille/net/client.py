@@ -19,7 +19,7 @@ import time
 from ..engine.moves import Event
 from ..engine.table import Table
 from ..engine.view import SeatView
-from ..game.limits import say_text
+from ..game.limits import default_name, say_text
 from ..i18n import N_, _
 from ..storage.seatfile import SeatFile, SeatFileError
 from ..storage.shapes import event_from_dict, table_from_view
@@ -182,7 +182,7 @@ class Remote:
         for row in self.seats:
             if row.get("seat") == seat:
                 return shown(row.get("name", ""), 24)
-        return _("Seat {seat}").format(seat=seat)
+        return default_name(seat)  # (the session's name of a person not named)
 
 
 class Client:

@@ -30,7 +30,7 @@ import time
 
 from ..engine.moves import IllegalMove
 from ..engine.text import escape, shorten
-from ..game.limits import SAY_BURST, SAY_WINDOW, name_key, say_text
+from ..game.limits import SAY_BURST, SAY_WINDOW, computer_name, default_name, name_key, say_text
 from ..i18n import N_
 from .connection import Connection, Limits, Seat
 from .seats import Feed, keep, save, saved_bytes
@@ -74,9 +74,10 @@ def new_code() -> str:
 
 def clean_name(name: Any, seat: int) -> str:
     """A player's name as the table shows it: the session's (checked by
-    ``limits.check_name``), control characters escaped; ``Seat N`` if none."""
+    ``limits.check_name``), control characters escaped; ``Player N`` (the
+    session's name of a person not named) if none."""
     if not isinstance(name, str) or not name.strip():
-        return f"Seat {seat}"
+        return default_name(seat)
     return escape(name.strip())
 
 
@@ -112,7 +113,7 @@ class Host:
                 given = (names or {}).get(seat.number)
                 seat.name = clean_name(self.feed.rename(seat.number, given), seat.number)
             else:
-                seat.name = f"Computer {seat.number}"
+                seat.name = computer_name(seat.number)  # as the session names it
         if host_seat is not None:
             seat = self.seats[host_seat]
             seat.host = True

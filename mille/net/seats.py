@@ -180,7 +180,7 @@ class Feed:
 
     def named(self, seat: int) -> bool:
         """The person seat has a name of its own (not ``Player N``)."""
-        from ..game.session import default_name
+        from ..game.limits import default_name
 
         return self.session.people.get(seat, default_name(seat)) != default_name(seat)
 

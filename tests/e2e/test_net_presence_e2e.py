@@ -113,7 +113,7 @@ def test_a_friend_on_the_row_board(spawn: Spawn, tmp_path: Path) -> None:
         "--port", "0", "--seed", "3", "--grace", "1", cwd=tmp_path,
     )  # fmt: skip
     address, code = the_command(host)
-    seen(host, "   2 Computer 2       a computer")
+    seen(host, "   2 Comp 2           a computer")
     bob = spawn("--join", address, code, "--name", "Cy", state_home=tmp_path / "bob")
     bob.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
     seen(bob, "At the table: Hal (the host).")

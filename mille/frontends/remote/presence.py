@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import textwrap
 
-from ...game.limits import NAME_REFUSALS
+from ...engine.describe import person_name
+from ...game.limits import NAME_REFUSALS, default_name
 from ...i18n import N_, _, heard
 from ...net.wire import HOST_TEXTS, shown
 
@@ -61,8 +62,8 @@ class Presence:
     def name(self, seat: int) -> str:
         for row in self.rows:
             if row.get("seat") == seat:
-                return shown(row.get("name", ""), NAME_SHOWN)
-        return _("Seat {seat}").format(seat=seat)
+                return shown(person_name(seat, str(row.get("name", ""))), NAME_SHOWN)
+        return person_name(seat, default_name(seat))
 
     def mark(self, seat: int) -> str:
         """A mark beside a seat's name on the boards (``MARKS``; "" if here)."""
