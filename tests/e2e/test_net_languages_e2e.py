@@ -53,6 +53,8 @@ def test_a_french_host_and_an_english_joiner_each_read_their_own(spawn: Spawn) -
     host.send("q\r")
     said(host, "Vraiment ?")
     host.send("y\r")
+    said(host, "Sauver la partie ?")  # the host ends the table for everyone: asked first
+    host.send("n\r")
     assert host.wait_exit(timeout=TIMEOUT) == 0
     said(ann, "mille: the host ended the game")
     assert ann.wait_exit(timeout=TIMEOUT) == 0
