@@ -423,7 +423,7 @@ async def flood(port: int, token: str, until: float, counts: dict[str, int]) -> 
     line.close()
 
 
-def flood_test(seconds: float) -> None:
+def check_flood(seconds: float) -> None:
     session = Session.new(
         find_rules("classic", players=4), seed=9, humans=(0, 1, 2, 3), names={0: "Hal"}
     )
@@ -475,12 +475,12 @@ def flood_test(seconds: float) -> None:
 
 
 def test_a_flood_of_chat_and_comebacks_from_every_seat_loses_nothing() -> None:
-    flood_test(3.0)
+    check_flood(3.0)
 
 
 @pytest.mark.slow
 def test_a_minutes_flood_of_chat_and_comebacks_from_every_seat_loses_nothing() -> None:
-    flood_test(60.0)
+    check_flood(60.0)
 
 
 # ----- TLS, as the joiner reads it --------------------------------------------------------------

@@ -571,8 +571,8 @@ class RemoteSession(Session):
                     if message is None:
                         break
                     self.take(message)
-            except Gone:
-                pass  # (the host's own goodbye: the host knows it ended the game)
+            except Gone:  # the host's own goodbye: the host knows it ended the game
+                pass
             self.link.close(bye=False)
             return ENDED_STATUS
         if status == ENDED_STATUS:
