@@ -307,6 +307,26 @@ def test_french_fits_bsd_board_whole(past_the_edge: list[str]) -> None:
 
 
 @pytest.mark.usefixtures("french")
+def test_french_row_board_hand_shows_the_short_names() -> None:
+    """The row board's hand has 17 columns: a French card's name there is
+    its short form (``Fin de limite``), as on BSD's board, never a long
+    name cut (``Fin de limite de``)."""
+    from mille.engine.cards import END_OF_LIMIT
+
+    session = Session.new(find_rules("classic", players=4), seed=4)
+    hand = session.table.hands[0]
+    hand[1] = END_OF_LIMIT  # (the card whose French name is long)
+    window = FakeWindow("x", prompt=(22, 0, 80), error=(23, 0))
+    with pytest.raises(OutOfKeys):
+        TableUi(window, session).run()  # type: ignore[arg-type]
+    rows = window.screens[-1]
+    assert any(
+        row.startswith("1 Fin de limite ") or row.rstrip() == "1 Fin de limite" for row in rows
+    )
+    assert not any("Fin de limite de" in row for row in rows)
+
+
+@pytest.mark.usefixtures("french")
 def test_french_log_lines() -> None:
     """The log conjugates your moves and the others' apart."""
     session = bsd_session()

@@ -52,6 +52,7 @@ from ..engine.describe import (
     safety_short,
     score_table,
     seat_name,
+    short_card_name,
     side_label,
     side_members,
     side_name,
@@ -565,7 +566,8 @@ class TableBoard(Screen):
         for slot, card in enumerate(hand):
             y = lower + 1 + slot
             self.put(y, HAND_X, "P" if slot == 0 else str(slot))
-            self.put(y, CARD_X, fit(card_name(card), LOG_X - CARD_X - 1), self.card_attr(card))
+            shown = short_card_name(card)  # (BSD's board's 18-column names: the hand's room)
+            self.put(y, CARD_X, fit(shown, LOG_X - CARD_X - 1), self.card_attr(card))
 
     def draw_log(self, lower: int) -> None:
         self.put(lower, LOG_X, fit(_("--SINCE YOUR LAST TURN--  (l: the whole hand)"), LOG_WIDTH))
