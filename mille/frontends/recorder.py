@@ -520,7 +520,7 @@ def _counts(row: Mapping[str, Any]) -> str:
 def json_text(value: object) -> str:
     """``value`` as JSON, every character a terminal would act on
     (controls, C1's among them, bidi overrides, and any other not printable)
-    escaped as ``\\uXXXX``."""
+    escaped as ``\\u`` and four hex digits."""
     import json
 
     text = json.dumps(value, indent=1, ensure_ascii=False)
