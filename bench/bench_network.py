@@ -3,6 +3,7 @@ tables of four scripted clients (``mille.net.bot``, each moving
 ``--think`` ms after it may: 100 by default, a quick person), optionally beside a table of eight expert computers.
 
     python bench/bench_network.py [--tables 50] [--seconds 20] [--think MS] [--experts]
+        [--watchers N]
 
 The server runs in a process of its own (``--serve``, started by this
 script); the clients share this one.  Prints the moves made a second
@@ -12,6 +13,10 @@ median and the 99th percentile, each with its 95% interval (by order
 statistics).  With ``--experts`` a table of eight experts (milebymile, 8
 seats, no person, each next hand dealt at once) plays beside them: its
 search runs in the server's worker threads and must not stall the others.
+With ``--watchers N`` each table also has N watchers (``mille --watch``:
+scripted clients with the table's watch code, 16 at most), and a move
+counts as delivered when the last of its table's seats and watchers is
+updated.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ async def serve(tables: int, experts: bool, worker: bool) -> None:
     for number in range(tables):
         session = Session.new(find_rules("classic", players=4), seed=number, humans=(0, 1, 2, 3))
         host = server.add(Host(session, host_seat=0))
-        found.append({"code": host.code, "token": host.seats[0].token})
+        found.append({"code": host.code, "token": host.seats[0].token, "watch": host.watch_code})
     expert_table = None
     if experts:
         rules = find_rules("milebymile", players=8)
@@ -99,10 +104,10 @@ def latencies(bots: list[Bot], warmup: float) -> list[float]:
 
 
 async def clients(
-    port: int, tables: list[dict[str, Any]], seconds: float, think: float
+    port: int, tables: list[dict[str, Any]], seconds: float, think: float, watchers: int = 0
 ) -> tuple[list[float], int, float]:
-    """Four bots a table for ``seconds``; the latencies, the moves made
-    after the warm-up, and the time measured."""
+    """Four bots a table (and ``watchers`` watching it) for ``seconds``;
+    the latencies, the moves made after the warm-up, and the time measured."""
     everyone: list[list[Bot]] = []
     for table in tables:
         host = Bot("host", light=True)
@@ -112,6 +117,10 @@ async def clients(
             bot = Bot(f"bot {number}", deal=False, light=True)
             await bot.join(port, table["code"])
             others.append(bot)
+        for number in range(watchers):
+            watcher = Bot(f"watcher {number}", deal=False, light=True)
+            await watcher.join(port, table["watch"])
+            others.append(watcher)
         everyone.append([host, *others])
         for bot in everyone[-1]:
             bot.think = think
@@ -133,7 +142,9 @@ async def clients(
     return found, moves, end - warm
 
 
-def run(tables: int, seconds: float, experts: bool, think: float, threads: bool) -> None:
+def run(
+    tables: int, seconds: float, experts: bool, think: float, threads: bool, watchers: int = 0
+) -> None:
     command = [sys.executable, __file__, "--serve", "--tables", str(tables)]
     if threads:
         command.append("--threads")
@@ -144,14 +155,15 @@ def run(tables: int, seconds: float, experts: bool, think: float, threads: bool)
         assert server.stdout is not None
         first = json.loads(server.stdout.readline())
         found, moves, measured = asyncio.run(
-            clients(first["port"], first["tables"], seconds, think)
+            clients(first["port"], first["tables"], seconds, think, watchers)
         )
     finally:
         server.terminate()
         out, _ = server.communicate(timeout=30)
     lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    watching = f", {watchers} watchers a table" if watchers else ""
     print(f"{tables} tables of 4 scripted clients (each move after {think * 1000:.0f} ms)"
-          f"{' + a table of 8 experts' if experts else ''}, "
+          f"{watching}{' + a table of 8 experts' if experts else ''}, "
           f"{measured:.1f} s measured (after a warm-up)")  # fmt: skip
     print(f"  moves a second (the people's): {moves / measured:.0f}")
     if experts and lines:
@@ -167,7 +179,7 @@ def run(tables: int, seconds: float, experts: bool, think: float, threads: bool)
         return
     for name, q in (("p50", 0.5), ("p99", 0.99)):
         value, low, high = percentile_interval(found, q)
-        print(f"  {name} from a move to its table's 4 clients updated: "
+        print(f"  {name} from a move to its table's {4 + watchers} clients updated: "
               f"{value * 1000:.2f} ms (95%: {low * 1000:.2f} to {high * 1000:.2f}), "
               f"{len(found)} moves")  # fmt: skip
 
@@ -185,6 +197,9 @@ def main() -> None:
         action="store_true",
         help="the experts think in the server's threads, not a worker process",
     )
+    parser.add_argument(
+        "--watchers", type=int, default=0, help="watchers a table (0; at most 16, as a host allows)"
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -194,7 +209,7 @@ def main() -> None:
             pass
         return
     os.environ.setdefault("PYTHONHASHSEED", "0")
-    run(args.tables, args.seconds, args.experts, args.think / 1000, args.threads)
+    run(args.tables, args.seconds, args.experts, args.think / 1000, args.threads, args.watchers)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,9 @@ from mille.engine.view import SeatView
 from mille.players.advice import hint, label, reason
 from mille.players.search import Choice, Sampler, Verdict
 
+# a hint compared with another: the same on a loaded machine (conftest.py)
+pytestmark = pytest.mark.usefixtures("unhurried_search")
+
 
 def test_false_virtue_is_not_a_safety() -> None:
     assert [c for c in range(FALSE_VIRTUE + 1) if is_safety(c)] == list(

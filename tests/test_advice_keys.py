@@ -26,6 +26,9 @@ from mille.game.session import Session
 from mille.players import advice
 from support.fakewindow import FakeWindow, OutOfKeys
 
+# a hint compared with another: the same on a loaded machine (conftest.py)
+pytestmark = pytest.mark.usefixtures("steady_search_clock")
+
 BSD_ERROR = (15, 45)  # BSD's error line: row 15 from column 45 to 79
 TABLE_ERROR = 23  # the N-seat board's error line: all of row 23
 
@@ -361,3 +364,39 @@ def test_a_failed_hint_is_an_error_and_the_game_goes_on(
     window, _ = bsd("h", session)
     assert bsd_error(window.screens[-1]) == "no hint: out of ideas"
     assert beeps and session.table == before
+
+
+# ----- a refused slot (issue 45, item 7) ---------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["classic", "milebymile"])
+@pytest.mark.parametrize("front", [bsd, table_screen])
+def test_a_refused_slot_says_so_on_the_error_line(preset: str, front: object) -> None:
+    """d7d4653 showed nothing for D9 RETURN; the line mode says it."""
+    session = your_move(Session.new(find_rules(preset), seed=1))
+    window, _ = front("d9\r", session)  # type: ignore[operator]
+    said = [line for line in window.lines() if "no such slot" in line]
+    assert [line.split("|")[-1].strip() for line in said] == ["no such slot: 9 (P or 0, 1-6)"]
+
+
+def test_a_refused_slot_in_the_bsd_preset_beeps_as_bsd_does() -> None:
+    session = your_move(Session.new(find_rules("bsd"), seed=1))
+    window, _ = bsd("d9\r", session)
+    assert not any("slot" in line for line in window.lines())
+
+
+@pytest.mark.parametrize(
+    "preset,said",
+    [
+        ("classic", "The game was not saved to /none/x.sav: No such file or directory."),
+        ("bsd", "No such file or directory"),  # BSD's own: strerror alone
+    ],
+)
+def test_a_failed_save_on_a_board_names_the_file_but_in_the_bsd_preset(
+    preset: str, said: str
+) -> None:
+    """d7d4653 said only 'No such file or directory' in every preset."""
+    front = bsd if preset == "bsd" else table_screen
+    session = your_move(Session.new(find_rules(preset), seed=1))
+    window, _ = front("s/none/x.sav\r", session)
+    assert any(line.split("|")[-1].strip() == said for line in window.lines())

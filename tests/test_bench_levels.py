@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import os
+import pathlib
 import subprocess
 import sys
+import tarfile
 
 import pytest
 
@@ -81,3 +84,49 @@ def test_baseline_before_the_engine_package(rules: str) -> None:
         f"{rules} (2 seats, individual): standard against standard@c73a8c6"
     )
     assert "standard@c73a8c6: " in done.stdout
+
+
+def archive(*members: tuple[str, bytes | str]) -> io.BytesIO:
+    """A tar archive of files (bytes) and symbolic links (str: the target)."""
+    data = io.BytesIO()
+    with tarfile.open(fileobj=data, mode="w") as tar:
+        for name, what in members:
+            info = tarfile.TarInfo(name)
+            if isinstance(what, str):
+                info.type, info.linkname = tarfile.SYMTYPE, what
+                tar.addfile(info)
+            else:
+                info.size = len(what)
+                tar.addfile(info, io.BytesIO(what))
+    data.seek(0)
+    return data
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [("mille/../../escaped.py", b"x"), ("/abs.py", b"x"), ("mille/link", "/etc/passwd")],
+    ids=["climbs-out", "absolute", "link"],
+)
+def test_a_baseline_archive_extracts_plain_files_only(
+    tmp_path: pathlib.Path, bad: tuple[str, bytes | str]
+) -> None:
+    # without extractall's filter= (Pythons before 3.10.12 and 3.11.4): the same refusals
+    sys.path.insert(0, os.path.dirname(BENCH))
+    try:
+        import bench_levels
+    finally:
+        sys.path.remove(os.path.dirname(BENCH))
+    good = tmp_path / "good"
+    good.mkdir()
+    with tarfile.open(fileobj=archive(("mille/a/b.py", b"print(1)\n"))) as tar:
+        bench_levels.extract_safely(tar, str(good))
+    assert (good / "mille" / "a" / "b.py").read_bytes() == b"print(1)\n"
+    where = tmp_path / "bad"
+    where.mkdir()
+    with (
+        tarfile.open(fileobj=archive(("mille/ok.py", b""), bad)) as tar,
+        pytest.raises(bench_levels.BaselineError),
+    ):
+        bench_levels.extract_safely(tar, str(where))
+    assert list(where.iterdir()) == []
+    assert not (tmp_path / "escaped.py").exists()

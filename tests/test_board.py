@@ -129,7 +129,7 @@ def test_the_board_fits_80x24_with_every_side_on_it(rules: Rules) -> None:
     for side in range(1, rules.sides + 1):
         row = lines[y].ljust(80)
         assert row[0:2] == f"{side:2d}"
-        assert row[3:9].strip() == side_name(rules, side)
+        assert row[3:9].strip() == side_name(rules, side, 0)
         assert row[10:15].strip() == str(session.table.tableaux[side - 1].mileage)
         assert row[16:26].strip() == "Out of Gas"
         assert row[40:62] == "Tank* Proof* Ace* RoW*"
@@ -140,7 +140,7 @@ def test_the_board_fits_80x24_with_every_side_on_it(rules: Rules) -> None:
             assert row[63:68].strip() == "yes"
         y += 1
         if team:
-            assert lines[y].strip() == side_members(rules, side)
+            assert lines[y].strip() == side_members(rules, side, 0)
             y += 1
     assert lines[0].startswith(board.game_title(session.view(0)))
     assert "Discard End of Limit" in lines[0]
@@ -410,7 +410,7 @@ def test_the_end_of_hand_table_adds_up(rules: Rules, seed: int) -> None:
     heading = window.lines()[1].ljust(80)
     for index in range(rules.sides):
         x = board.LABEL_WIDTH + index * width
-        assert heading[x : x + width].strip() == side_name(rules, index + 1)
+        assert heading[x : x + width].strip() == side_name(rules, index + 1, 0)
 
 
 def test_another_game_after_a_winning_hand_then_a_new_deal() -> None:
@@ -464,10 +464,10 @@ def test_the_log_starts_at_your_last_move() -> None:
     while session.computer_to_move:
         session.computer_move()
     assert moves == [PICK]
-    events = board.since_last_turn(session.log)
+    events = board.since_last_turn(session.log, 0)
     assert events == session.log[mine:], "from your move on"
     expected = [line for e in events for line in describe(SeatView(table, 0), e)]
-    assert board.log_lines(session) == expected
+    assert board.log_lines(session, 0) == expected
     lines = drawn(session).lines()
     lower = board.SIDES_Y + board.side_rows(SeatView(table, 0))
     shown = [line[board.LOG_X :] for line in lines[lower + 1 : board.LOG_BOTTOM + 1]]
@@ -482,7 +482,7 @@ def test_a_safety_does_not_end_your_turn_in_the_log() -> None:
     table.hands[0][2] = RIGHT_OF_WAY
     session.play(PICK)
     session.play(Use(2))
-    assert board.since_last_turn(session.log) == session.log
+    assert board.since_last_turn(session.log, 0) == session.log
 
 
 def test_long_logs_keep_the_latest_lines() -> None:

@@ -91,6 +91,40 @@ def test_the_status_shows_the_options_that_differ_and_the_level(
     assert row.startswith(">>:Move:") and row.endswith(status) and len(row) == 80
 
 
+def test_the_status_in_french_puts_its_space_before_the_semicolon() -> None:
+    """``karma ; ordinateurs : expert``: French puts a no-break space before
+    ``;`` (the status line joined its parts with an English ``; ``)."""
+    from mille import i18n
+
+    assert i18n.choose("fr") == "fr"
+    rules = find_rules("milebymile", players=6, team_mode="2v2v2", karma=True)
+    session = your_move(Session.new(rules, seed=1, level="expert"))
+    window = table_window()
+    game = TableUi(window, session)  # type: ignore[arg-type]
+    game.render()
+    assert window.lines()[PROMPT_Y].rstrip().endswith("karma\u00a0; ordinateurs\u00a0: expert")
+
+
+@pytest.mark.parametrize(
+    "rules,humans,status",
+    [
+        (find_rules("classic", players=2), (0, 1), ">>:Move:"),  # a hot seat: no computer
+        (find_rules("classic", players=4), (0, 1, 2), "standard computer"),
+        (find_rules("milebymile", players=2, winning_score=3000), (0, 1), "game 3000"),
+    ],
+)
+def test_the_status_names_a_computer_only_where_one_plays(
+    rules: object, humans: tuple[int, ...], status: str
+) -> None:
+    """d7d4653 said 'standard computer' at a hot seat of two people."""
+    session = your_move(Session.new(rules, seed=1, humans=humans))  # type: ignore[arg-type]
+    window = table_window()
+    TableUi(window, session).render()  # type: ignore[arg-type]
+    row = window.lines()[PROMPT_Y].rstrip()
+    assert row.startswith(">>:Move:") and row.endswith(status), row
+    assert "computer" not in row or status.endswith("computer")
+
+
 def test_the_reminders_mention_hint_tracker_help_and_the_whole_hand() -> None:
     session = your_move(Session.new(find_rules("milebymile", players=9), seed=1))
     window = table_window()
@@ -113,7 +147,7 @@ def test_each_computer_is_shown_thinking_before_it_decides(monkeypatch: pytest.M
     def computer_move(self: Session) -> object:
         seat = self.table.current_player
         assert seat is not None
-        seen.append((seat_name(self.rules, seat), window.lines()[PROMPT_Y]))
+        seen.append((seat_name(self.rules, seat, 0), window.lines()[PROMPT_Y]))
         return move(self)
 
     monkeypatch.setattr(Session, "computer_move", computer_move)
@@ -154,7 +188,7 @@ def test_l_shows_the_whole_hand_and_scrolls_on_the_n_seat_board() -> None:
     assert end == view and refused == view
     assert back == board_before, "q: the board again"
     assert game.screen.viewing is None and session.table.phase == PLAYING
-    short = board.log_lines(session)
+    short = board.log_lines(session, 0)
     assert len(short) < n and wanted[-len(short) :] == short, "the short log: the end of it"
 
 
@@ -177,7 +211,7 @@ def test_l_on_bsds_board_tells_both_players_moves_and_escape_leaves() -> None:
 
 def test_a_taller_terminal_gives_the_log_more_rows() -> None:
     session = rounds(Session.new(find_rules("milebymile", players=9), seed=1), 3)
-    lines = board.log_lines(session)
+    lines = board.log_lines(session, 0)
     short, tall = table_window(), table_window(rows=40)
     TableUi(short, session).render()  # type: ignore[arg-type]
     TableUi(tall, session).render()  # type: ignore[arg-type]

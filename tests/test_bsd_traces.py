@@ -101,6 +101,10 @@ class Line(NamedTuple):
 class ScriptedDice(random.Random):
     """An rng whose ``randint`` returns BSD's dice, in order, and no more."""
 
+    def __new__(cls, *args: object) -> ScriptedDice:
+        # Python 3.10's Random.__new__ takes at most the seed
+        return super().__new__(cls)
+
     def __init__(self, rolls: list[Line], replay: Replay, move_line: int) -> None:
         super().__init__(0)
         self.rolls = rolls

@@ -179,7 +179,7 @@ def test_imports_stay_light() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.splitlines()[-1] == (
         "['mille', 'mille.frontends', 'mille.frontends.cli', 'mille.frontends.cli_help',"
-        " 'mille.i18n', 'mille.players', 'mille.players.registry']"
+        " 'mille.frontends.cli_people', 'mille.i18n']"
     )
 
 

@@ -34,6 +34,7 @@ from mille.engine.cards import FLAT_TIRE, GO, PUNCTURE_PROOF
 from mille.engine.rules import find_rules
 from mille.engine.table import Move, Outcome, Use
 from mille.frontends import flow
+from mille.frontends.questions import Question
 from mille.game.session import Session
 from mille.net.bot import choose
 from mille.net.client import Client
@@ -236,8 +237,8 @@ class Keyboard(Scripted):
             self.stop()
         return super().read_move()
 
-    def read_answer(self, question: str, can_save: bool) -> str:
-        if question == "Coup Fourre?":
+    def read_answer(self, question: Question, can_save: bool) -> str:
+        if question is Question.COUP_FOURRE:
             self.asked += 1
             time.sleep(DELAY)
             return "n"
@@ -278,13 +279,13 @@ def test_at_one_keyboard_the_table_does_not_wait_for_a_hidden_question(cy_person
 
 
 def test_a_joiner_holding_the_safety_sees_the_coup_fourre_called_for_it() -> None:
-    """On the joiner's board (``RemoteSession``, which the flow drives) the
+    """On the joiner's board (``RemoteSeat``, which the flow drives) the
     coup fourre called for its seat comes in the log as its own, then its
     extra turn; nobody asked it anything."""
     from test_net_remote_session import StandIn
 
     from mille.engine.describe import describe
-    from mille.frontends.remote.seat import RemoteSession
+    from mille.frontends.remote.seat import RemoteSeat
     from mille.net.seats import Feed
 
     table = build(
@@ -294,13 +295,13 @@ def test_a_joiner_holding_the_safety_sees_the_coup_fourre_called_for_it() -> Non
     session = Session(table=table, computers={}, deal_rng=random.Random(2), people=names)
     feed = Feed(session)  # Cy (seat 1) holds Puncture Proof; Ann hits side 2
     link = StandIn(feed, 1)
-    welcome = {"type": "welcome", "seat": 1, "host": False, "token": "t", "protocol": 1}
-    remote = RemoteSession(link, welcome, link.update())
+    welcome = {"type": "welcome", "seat": 1, "host": False, "token": "t", "protocol": 3}
+    remote = RemoteSeat(link, welcome, link.update())
     feed.play(0, feed.version(0), Use(0, 2))
     link.inbox.put(link.update())
     lines = []
-    while remote.computer_to_move:
-        outcome = remote.computer_move()
+    while remote.another_decides:
+        outcome = remote.another_moves()
         lines += describe(remote.view(1), remote.log[-1])
         assert outcome == remote.log[-1].outcome
     assert lines == [

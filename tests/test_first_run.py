@@ -96,6 +96,6 @@ def test_the_e2e_first_screen(spawn: Callable[..., Term]) -> None:
     term.wait_for(WELCOME, row=15)
     assert term.lines()[15][45:].rstrip() == WELCOME
     term.send("w")
-    term.wait_for("Trip Completed", row=5)
+    term.drawn("Trip Completed", row=5)
     assert term.lines()[15][40:].strip() == "|"
     assert (Path(term.state_home) / "mille" / "welcomed").exists()

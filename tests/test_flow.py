@@ -15,6 +15,7 @@ from mille.engine.rules import find_rules
 from mille.engine.table import EXTENSION, OVER, PICK, PLAYING, Discard, Move, Outcome, Use
 from mille.engine.view import SeatView
 from mille.frontends import flow
+from mille.frontends.questions import Question
 from mille.frontends.recorder import Recorder
 from mille.game.session import Session
 from mille.storage.savefile import load_session
@@ -148,12 +149,12 @@ class FakeFront(FakeDialogue):
         self.seat = min(session.people, default=0)
         self.recorder = Recorder()
 
-    def ask(self, question: str, can_save: bool = True) -> bool:
+    def ask(self, question: Question, can_save: bool = True) -> bool:
         return flow.ask(self, question, can_save)
 
-    def read_answer(self, question: str, can_save: bool) -> str:
-        self.calls.append(question)
-        self.asked.append(question)
+    def read_answer(self, question: Question, can_save: bool) -> str:
+        self.calls.append(question.text)
+        self.asked.append(question.text)
         reply = self.replies.pop(0)
         return reply if isinstance(reply, str) else "y" if reply else "n"
 
@@ -198,8 +199,8 @@ class FakeFront(FakeDialogue):
     def pause(self) -> None:
         self.calls.append("pause")
 
-    def question(self, question: str) -> None:
-        self.calls.append(f"question {question}")
+    def question(self, question: Question) -> None:
+        self.calls.append(f"question {question.text}")
 
     def hand_over(self) -> None:
         self.calls.append("hand over")
@@ -342,7 +343,7 @@ def test_really(answer: bool) -> None:
 def test_s_saves_then_asks_again(tmp_path: Path) -> None:
     name = str(tmp_path / "g.json")
     fake = FakeFront(Session.new(seed=1), moves=[], answers=["s", "h", False], names=[name])
-    assert not flow.ask(fake, "Another hand?")
+    assert not flow.ask(fake, Question.ANOTHER_HAND)
     assert fake.saved, "the answer's S saved the game"
     assert fake.asked == ["Another hand?", "file:", "Another hand?", "Another hand?"]
     assert fake.shown == [f"saved: {name}"]
@@ -350,14 +351,16 @@ def test_s_saves_then_asks_again(tmp_path: Path) -> None:
 
 def test_no_save_within_the_save_dialogue() -> None:
     fake = FakeFront(Session.new(seed=1), moves=[], answers=["s", True])
-    assert flow.ask(fake, "Overwrite file?", can_save=False)
+    assert flow.ask(fake, Question.OVERWRITE_FILE, can_save=False)
     assert not fake.saved and fake.asked == ["Overwrite file?", "Overwrite file?"]
 
 
 # ----- the hint, for every front end ---------------------------------------------
 
 
-def test_a_hint_that_fails_says_why_on_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_hint_that_fails_says_why_on_one_line(
+    monkeypatch: pytest.MonkeyPatch, unhurried_search: None
+) -> None:
     from mille.players import advice
 
     table = Session.new(seed=4).table

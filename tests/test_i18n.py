@@ -28,6 +28,7 @@ from mille.engine.text import width
 from mille.frontends import plain, recorder, screen, ui
 from mille.frontends.table_ui import TableUi
 from mille.game.session import Session
+from support.command import run_mille
 from support.fakewindow import FakeWindow, OutOfKeys
 from tools import catalogs
 
@@ -42,15 +43,6 @@ DATA |= {"individual"}
 @pytest.fixture
 def pseudo() -> Iterator[None]:
     i18n.use(catalogs.Pseudo(), "xx")
-    try:
-        yield
-    finally:
-        i18n.use(None)
-
-
-@pytest.fixture
-def french() -> Iterator[None]:
-    assert i18n.choose("fr") == "fr"
     try:
         yield
     finally:
@@ -83,18 +75,6 @@ def past_the_edge(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 # ----- the language chosen ------------------------------------------------------
 
 
-def run_mille(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in i18n.ENVIRONMENT}
-    return subprocess.run(
-        [sys.executable, "-m", "mille", *args],
-        capture_output=True,
-        text=True,
-        env={**clean, **env},
-        cwd=ROOT,
-        check=False,
-    )
-
-
 def test_english_reads_no_catalog() -> None:
     """Without a language, with C, POSIX or English: the messages as
     written, and neither a catalog nor the gettext module is read."""
@@ -111,10 +91,10 @@ def test_english_reads_no_catalog() -> None:
 
 
 def test_the_environment_and_lang_choose_french() -> None:
-    assert run_mille("--help", LANGUAGE="fr").stdout.startswith("usage : mille [--rules NOM]")
-    assert run_mille("--help", LANG="fr_FR.UTF-8").stdout.startswith("usage : mille")
-    assert run_mille("--lang", "fr", "--help", LANG="C").stdout.startswith("usage : mille")
-    assert run_mille("--lang=fr", "--help").stdout.startswith("usage : mille")
+    assert run_mille("--help", LANGUAGE="fr").stdout.startswith("usage\u00a0: mille [--rules NOM]")
+    assert run_mille("--help", LANG="fr_FR.UTF-8").stdout.startswith("usage\u00a0: mille")
+    assert run_mille("--lang", "fr", "--help", LANG="C").stdout.startswith("usage\u00a0: mille")
+    assert run_mille("--lang=fr", "--help").stdout.startswith("usage\u00a0: mille")
     english_help = run_mille("--lang", "en", "--help", LANGUAGE="fr").stdout
     assert english_help.startswith("usage: mille [--rules NAME]")
     assert "  --lang CODE           the language of the words: fr (French) or en" in english_help
@@ -129,7 +109,7 @@ def test_usage_errors_are_translated() -> None:
     done = run_mille("--lang", "fr", "--port", "7")
     assert done.returncode == 1
     assert done.stderr == (  # one line, as in English
-        "mille: --port va avec --host ou --join (mille --help donne la liste des options)\n"
+        "mille\u00a0: --port va avec --host ou --join (mille --help donne la liste des options)\n"
     )
 
 
@@ -215,7 +195,7 @@ def test_the_french_deck_and_rules_words() -> None:
         "Véhicule prioritaire",
     ]
     assert words["Extension"] == "Allonge" and words["Shut-Out"] == "Capot"
-    assert words["Coup Fourre?"] == "Coup fourré ?"
+    assert words["Coup Fourre?"] == "Coup fourré\u00a0?"
     assert words["Milestones Played"] == "Bornes parcourues"
 
 
@@ -298,12 +278,12 @@ def test_french_fits_bsd_board_whole(past_the_edge: list[str]) -> None:
         assert i18n._(label) in text, label
     for words in ("--MAIN--", "--PIOCHE--", "--DÉFAUSSE--", "--BATAILLE--", "--VITESSE--"):
         assert words in text
-    assert "--BORNES--" in text and ">>:À vous:" in text and "o: trier la main" in text
+    assert "--BORNES--" in text and ">>:À vous:" in text and "o trier la main" in text
     assert "Non vues (pioche et main de l'Ordi)" in text
     assert past_the_edge == [], "\n".join(past_the_edge)
     help_page = window.screens[-1]
-    assert help_page[0].startswith("MILLE BORNES : touches et règles")
-    assert help_page[-2].startswith("Ordinateur : normal (--level : easy pour débuter")
+    assert help_page[0].startswith("MILLE BORNES\u00a0: touches et règles")
+    assert help_page[-2].startswith("Ordinateur\u00a0: normal (--level\u00a0: facile pour débuter")
 
 
 @pytest.mark.usefixtures("french")

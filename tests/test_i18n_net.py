@@ -5,6 +5,7 @@ no English word left, nothing past the edge; and the host's English lines
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -15,13 +16,15 @@ from test_net_remote_session import StandIn
 from mille import i18n
 from mille.engine.rules import find_rules
 from mille.engine.text import width
-from mille.frontends import recorder
-from mille.frontends.remote.presence import Presence, refusal, table_lines, who_lines
-from mille.frontends.remote.seat import RemoteSession, ending
+from mille.frontends import record_words
+from mille.frontends.remote.presence import Presence, name_refused, table_lines, who_lines
+from mille.frontends.remote.seat import RemoteSeat, ending
 from mille.game.limits import BadName, check_name
 from mille.game.session import Session
+from mille.net.messages import Refusal, bye, error
+from mille.net.messages import welcome as host_welcome
 from mille.net.seats import Feed
-from mille.net.wire import MESSAGES, TABLE_FULL, TOO_LONG, bye, error
+from mille.net.wire import SEAT_WAITS, TABLE_FULL, TOO_LONG, error_line
 
 JOIN = "mille --join 127.0.0.1:7477 abcdefghjkmn"
 # data, not messages: the join command's words, the people's names, the
@@ -96,13 +99,13 @@ def test_the_table_page_in_the_waiting_room_fits_80x24() -> None:
             assert shown_english(page) == [], page
 
 
-def remote_board(host: bool) -> tuple[Feed, StandIn, RemoteSession]:
+def remote_board(host: bool) -> tuple[Feed, StandIn, RemoteSeat]:
     rules = find_rules("classic", players=3)
     feed = Feed(Session.new(rules, seed=3, humans=(0, 1, 2), names={0: "Hal", 1: "Ann", 2: "Cy"}))
     seat = 0 if host else 1
     link = StandIn(feed, seat)
-    hello = {"type": "welcome", "seat": seat, "host": host, "token": "t", "protocol": 1}
-    return feed, link, RemoteSession(link, hello, link.update())
+    hello = {"type": "welcome", "seat": seat, "host": host, "token": "t", "protocol": 3}
+    return feed, link, RemoteSeat(link, hello, link.update())
 
 
 @pytest.mark.parametrize("host", [True, False], ids=["host", "joiner"])
@@ -158,6 +161,8 @@ def test_stats_and_the_records_lines_in_the_pseudo_language() -> None:
         "result": "won",
         "score": 5100,
         "best_other": 3000,
+        "number": 7,
+        "moves": True,
     }
     row = {"games": 5, "won": 3, "lost": 1, "tied": 1, "share": 60.0}
     person = {
@@ -174,31 +179,42 @@ def test_stats_and_the_records_lines_in_the_pseudo_language() -> None:
     } | row
     levels = {"easy": 1200, "standard": 1500}
     stats = {"people": [person], "levels": levels, "provisional": 10}
-    lines = recorder.stats_lines(stats, "/tmp/record.sqlite", recorder.ASCII_SPARKS)
-    lines += recorder.stats_lines({"people": []}, "/tmp/record.sqlite")
-    said, board = recorder.words(person, levels, None)
-    lines += [*said, board, *recorder.words(person, levels, "Ann")[0]]
+    lines = record_words.stats_lines(stats, "/tmp/record.sqlite", record_words.ASCII_SPARKS)
+    lines += record_words.stats_lines({"people": []}, "/tmp/record.sqlite")
+    said, board = record_words.words(person, levels, None)
+    lines += [*said, board, *record_words.words(person, levels, "Ann")[0]]
     assert len(lines) > 10
     assert [w for w in shown_english(lines) if w not in ("tmp", "record", "sqlite")] == []
 
 
-def test_the_hosts_english_lines_read_in_french() -> None:
-    """The host sends its lines in English (the protocol has no language):
-    a French joiner reads them in French, by their words, values kept."""
+def test_the_hosts_errors_read_in_french() -> None:
+    """The host sends codes and values (the protocol has no language): a
+    French joiner reads them in French, from the code, values kept."""
     assert i18n.choose("fr") == "fr"
     try:
-        assert refusal(MESSAGES[TABLE_FULL]) == "toutes les places de personne sont prises"
-        assert refusal(MESSAGES[TOO_LONG]) == "ligne de plus de 16384 octets"
-        assert refusal("'Ann' is taken at this table") == "'Ann' est déjà pris à cette table"
-        assert refusal("never heard of") == "never heard of"
+        assert error_line(error(TABLE_FULL)) == "toutes les places de personne sont prises"
+        assert error_line(error(TOO_LONG, {"count": 16384})) == "ligne de plus de 16384 octets"
+        assert error_line(error(SEAT_WAITS, {"name": "Ann"})).startswith(
+            "toutes les places de personne sont prises\xa0; celle d'Ann attend"
+        )
+        assert error_line(error("refused", {"reason": "must pick first"})) == "piochez d'abord"
+        assert error_line(error("never-heard-of")) == (
+            'l\'hôte a répondu "never-heard-of", que ce mille ne connaît pas\xa0: '
+            "jouez avec la même version de mille"
+        )
         assert ending(bye("ended")).reason == "mille: l'hôte a fini la partie"
         assert (
             ending(error(TABLE_FULL)).reason == "mille: toutes les places de personne sont prises"
         )
         with pytest.raises(BadName) as refused:
             check_name("you")
-        assert str(refused.value) == "'you' is a name mille gives a seat"  # as the host sends it
-        assert refusal(str(refused.value)) == "'you' est un nom que mille donne à une place"
+        assert str(refused.value) == "'you' is a name mille gives a seat"  # the command line's
+        assert (refused.value.code, refused.value.values) == ("name-given", {"name": "'you'"})
+        taken: Refusal = {"code": "name-taken", "values": {"name": "'Ann'"}}
+        assert name_refused(dict(host_welcome(1, "t", False, "Player 1", taken))) == (
+            "mille\xa0: votre nom n'est pas pris ('Ann' est déjà pris à cette table)\xa0; "
+            "vous êtes Player 1."
+        )
     finally:
         i18n.use(None)
 
@@ -225,29 +241,52 @@ def test_the_french_table_page_is_whole_at_80_columns() -> None:
 def test_stats_and_forget_take_lang(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """``mille --stats --lang fr`` and ``mille --forget NAME --lang fr``
     speak French (``--lang`` was refused as another option)."""
-    from test_i18n import run_mille
+    from support.command import run_mille
 
     data = {"XDG_DATA_HOME": str(tmp_path), "LANGUAGE": "en"}
     done = run_mille("--stats", "--lang", "fr", **data)
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout.startswith("Aucune partie enregistrée (vos parties : ")
+    assert done.stdout.startswith("Aucune partie enregistrée (vos parties\u00a0: ")
     done = run_mille("--forget", "Zed", "--yes", "--lang=fr", **data)
     assert done.returncode == 1
     assert done.stderr == (
-        "mille: --forget : aucune partie de Zed enregistrée (il n'y a aucun nom)\n"
+        "mille\u00a0: --forget\u00a0: aucune partie de Zed enregistrée (il n'y a aucun nom)\n"
     )
 
 
 def test_a_save_refused_in_french(tmp_path: Any) -> None:
     """A file that is no save: the reason in French, the place in the file
     as it is; nothing else (an empty message was the catalog's header)."""
-    from test_i18n import run_mille
+    from support.command import run_mille
 
     bad = tmp_path / "bad.json"
     bad.write_text("[1]\n")
     done = run_mille("--plain", "--lang", "fr", str(bad), LANGUAGE="en")
     assert done.returncode == 1
-    assert done.stderr == f"mille: {bad}: pas une sauvegarde de mille (not a JSON object)\n"
+    nb = "\u00a0"
+    assert done.stderr == f"mille{nb}: {bad}{nb}: pas une sauvegarde de mille (pas un objet JSON)\n"
     bad.write_text('{"format": "bsd-mille-save", "version": 3}\n')
     done = run_mille("--plain", "--lang", "fr", str(bad), LANGUAGE="en")
-    assert done.stderr.startswith(f"mille: {bad}: ") and "clé " in done.stderr
+    assert done.stderr.startswith(f"mille{nb}: {bad}{nb}: ") and "clé " in done.stderr
+
+
+def test_a_save_at_the_host_is_dated_in_the_joiners_language(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """The host sends the time of a save as a time (seconds since the
+    epoch), not its ``ctime`` text: a French joiner reads the date in
+    French (issue 49)."""
+    from test_net_lines import SAVED_AT
+
+    from mille.net.keeper import saved_answer
+
+    answer = saved_answer(str(tmp_path / "game.sav"))
+    assert isinstance(answer["when"], int) and abs(answer["when"] - time.time()) < 60
+    assert i18n.choose("fr") == "fr"
+    try:
+        french = i18n.when(SAVED_AT)
+        assert french != time.ctime(SAVED_AT) and "déc." in french
+        _, out, _ = play(monkeypatch, four((0, 1)), 0, "s\ngame.sav\n", host=True)
+        assert f"game.sav [{french}]\n" in out
+    finally:
+        i18n.use(None)

@@ -177,7 +177,7 @@ def test_one_module_writes_and_reads_the_json_shapes() -> None:
     shapes and the checks they read through name cards."""
     net = sorted(name for name in MODULES if name.startswith("mille.net"))
     assert [name for name in net if "mille.storage.current" in GRAPH[name]] == []
-    assert {"mille.net.seats", "mille.net.client", "mille.net.wire"} <= {
+    assert {"mille.net.seats", "mille.net.follow", "mille.net.wire"} <= {
         name for name in net if "mille.storage.shapes" in GRAPH[name]
     }
     naming = sorted(
@@ -229,3 +229,90 @@ def test_only_seats_reads_the_session() -> None:
         name for name, text in texts.items() if "session." in text.replace("game.session", "")
     ]
     assert readers == []
+
+
+# what names the game in a front end: a variable, or an attribute of the front end
+GAME_NAMES = {"session", "game", "remote"}
+# the game's sources, which a front end never tells apart
+GAME_CLASSES = {"Session", "RemoteSeat", "LineSeat", "RemoteSession", "LineSession"}
+
+
+def names_the_game(node: ast.expr) -> bool:
+    """``session``, ``game``, ``self.session``, ``ui.remote``...: the game."""
+    if isinstance(node, ast.Name):
+        return node.id in GAME_NAMES
+    return isinstance(node, ast.Attribute) and node.attr in GAME_NAMES
+
+
+def class_names(node: ast.expr) -> set[str]:
+    """The names of the classes an ``isinstance`` tests against."""
+    if isinstance(node, ast.Tuple):
+        return {name for item in node.elts for name in class_names(item)}
+    if isinstance(node, ast.Name):
+        return {node.id}
+    return {node.attr} if isinstance(node, ast.Attribute) else set()
+
+
+def questions_to_the_game(path: Path) -> list[str]:
+    """Where ``path`` asks the game what it is rather than what it says:
+    ``getattr``/``hasattr`` on the game (a name in ``GAME_NAMES``, or an
+    attribute so named), and ``isinstance`` of the game, or against one of
+    the game's classes (``GAME_CLASSES``)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args):
+            continue
+        call, first = node.func.id, node.args[0]
+        asked = call in ("getattr", "hasattr") and names_the_game(first)
+        if call == "isinstance" and len(node.args) == 2:
+            asked = names_the_game(first) or bool(class_names(node.args[1]) & GAME_CLASSES)
+        if asked:
+            found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_front_ends_ask_the_game_nothing() -> None:
+    """The front ends read the game as declared (``mille.game.protocol.Game``,
+    its talk a value): no ``getattr``, ``hasattr`` or ``isinstance`` on it,
+    nor an ``isinstance`` against the local game's or the remote seat's class."""
+    found = [
+        line
+        for name, path in sorted(MODULES.items())
+        if name.startswith("mille.frontends")
+        for line in questions_to_the_game(path)
+    ]
+    assert found == []
+
+
+def test_the_check_sees_a_question_to_the_game(tmp_path: Path) -> None:
+    """``questions_to_the_game`` finds what it is meant to find."""
+    source = PACKAGE / "frontends" / "probe_for_the_test.py"
+    text = (
+        "a = getattr(session, 'mark', None)\n"
+        "b = isinstance(self.session, RemoteSeat)\n"
+        "c = isinstance(x, (int, Session))\n"
+        "d = hasattr(ui.game, 'news')\n"
+        "e = getattr(sys.stdin, 'buffer', None)\n"
+    )
+    try:
+        source.write_text(text, encoding="utf-8")
+        found = questions_to_the_game(source)
+    finally:
+        source.unlink()
+    assert [line.split(": ", 1)[0].rsplit(":", 1)[1] for line in found] == ["1", "2", "3", "4"]
+
+
+def test_no_seat_reads_by_default() -> None:
+    """No default viewer: the name ``YOU`` (seat 0 reading when none was
+    said) is gone from the package, so every view shown names its seat."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            named = (
+                (isinstance(node, ast.Name) and node.id == "YOU")
+                or (isinstance(node, ast.Attribute) and node.attr == "YOU")
+                or (isinstance(node, ast.alias) and "YOU" in (node.name, node.asname))
+            )
+            if named:
+                found.append(f"{path.relative_to(PACKAGE)}:{getattr(node, 'lineno', '?')}")
+    assert found == []

@@ -15,8 +15,8 @@ import pytest
 
 from mille.frontends.cli import USAGE, Network, UsageError, parse_args
 from mille.frontends.remote.joining import split_address
-from mille.net.client import Remote
-from mille.net.wire import MESSAGES, PROTOCOL, ProtocolError
+from mille.net.follow import Follow
+from mille.net.wire import ERRORS, PROTOCOL, ProtocolError
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -139,16 +139,17 @@ def test_host_option_errors_are_one_line() -> None:
 
 def test_a_host_of_another_version_is_one_line() -> None:
     with pytest.raises(ProtocolError) as refused:
-        Remote().welcome({"type": "welcome", "protocol": PROTOCOL + 1, "seat": 1})
+        Follow().welcome({"type": "welcome", "protocol": PROTOCOL + 1, "seat": 1})
     assert refused.value.message == (
-        "the host speaks mille protocol 2, not 1: play with the same version of mille"
+        f"the host speaks mille protocol {PROTOCOL + 1}, not {PROTOCOL}: "
+        "play with the same version of mille"
     )
 
 
 def test_the_protocol_page_lists_every_error_as_the_code_says() -> None:
     page = (ROOT / "docs" / "protocol.md").read_text()
     rows = dict(re.findall(r"^\| `([a-z-]+)` \| `([^`]*)`", page, re.MULTILINE))
-    for code, message in MESSAGES.items():
+    for code, message in ERRORS.items():
         assert rows.get(code) == message, code
     assert f'"protocol": {PROTOCOL}' in page or f'"protocol":{PROTOCOL}' in page
 

@@ -117,7 +117,7 @@ def watched(monkeypatch: pytest.MonkeyPatch, watch: Watch) -> None:
     """Every update goes through ``watch.check`` as it is sent."""
     send = connection_module.Connection.send
 
-    def checked(conn: connection_module.Connection, message: dict[str, Any]) -> None:
+    def checked(conn: connection_module.Connection, message: Any) -> None:
         if message.get("type") == "update" and conn.seat is not None:
             try:
                 watch.check(conn.seat.number, message)
@@ -166,7 +166,7 @@ def test_classic_two_against_two_to_the_end(monkeypatch: pytest.MonkeyPatch) -> 
     watch = Watch(session)
     watched(monkeypatch, watch)
     bots = asyncio.run(play(session, [0, 1, 2, 3], watch))
-    assert sorted(bot.remote.seat for bot in bots) == [0, 1, 2, 3]
+    assert sorted(bot.follow.view.seat for bot in bots) == [0, 1, 2, 3]
     assert all(bot.errors == [] for bot in bots)
     assert all(bot.moves > 20 for bot in bots)
     assert watch.checked > 100
@@ -178,7 +178,7 @@ def test_mile_by_mile_six_seats_people_and_computers(monkeypatch: pytest.MonkeyP
     watch = Watch(session)
     watched(monkeypatch, watch)
     bots = asyncio.run(play(session, [0, 2, 3, 5], watch))
-    assert sorted(bot.remote.seat for bot in bots) == [0, 2, 3, 5]
+    assert sorted(bot.follow.view.seat for bot in bots) == [0, 2, 3, 5]
     assert all(bot.errors == [] for bot in bots)
     # the others' moves came too: the computers' (seats 1 and 4) among them
     movers = {

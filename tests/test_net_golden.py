@@ -1,6 +1,7 @@
 """The protocol's shapes, pinned: a short seeded game over loopback, every
-message each seat received (tokens, the join code and the port made
-fixed), compared line by line with ``tests/data/protocol-golden.jsonl``.
+message each seat and a watcher received (tokens, the join and watch
+codes and the port made fixed), compared line by line with
+``tests/data/protocol-golden.jsonl`` (the watcher's lines are ``2 ...``).
 
 A change of what a view, an event, a tableau, a card or a move looks like
 on the wire shows here as a difference.  Where the change is meant (and
@@ -43,21 +44,31 @@ async def seated(host: Host, seat: int) -> None:
         await asyncio.sleep(0.01)
 
 
+async def watched(host: Host) -> None:
+    """Wait (a bounded time) for the watcher to be let in."""
+    deadline = time.monotonic() + TIMEOUT
+    while not host.watchers:
+        assert time.monotonic() < deadline, "the watcher was never let in"
+        await asyncio.sleep(0.01)
+
+
 async def game() -> tuple[list[Counted], dict[str, str]]:
     """Seats 0 (the host's) and 1 of a seeded table of Mile by Mile with a
-    computer at seat 2, played by bots."""
+    computer at seat 2, played by bots, and a watcher (bot 2)."""
     rules = find_rules("milebymile", players=3)
     session = Session.new(rules, seed=34, humans=(0, 1), level="easy")
     server = Server(Limits(grace=30, rate=1000, burst=1000))
     host = server.add(Host(session, host_seat=0, names={0: "Hal"}))
     _, port = await server.start()
-    secrets = {host.code: "<code>", f":{port}": ":<port>"}
-    bots = [Counted("Hal"), Counted("Ann")]
+    secrets = {host.code: "<code>", host.watch_code: "<watch code>", f":{port}": ":<port>"}
+    bots = [Counted("Hal"), Counted("Ann"), Counted("Wes", deal=False)]
     try:
         token = host.seats[0].token
         assert token is not None
         await bots[0].join(port, host.code, token=token)
         await seated(host, 0)
+        await bots[2].join(port, host.watch_code)
+        await watched(host)
         await bots[1].join(port, host.code)
         await seated(host, 1)  # (so each seat's messages come in one order, whatever the load)
         await asyncio.wait_for(asyncio.gather(*(bot.run() for bot in bots)), TIMEOUT)

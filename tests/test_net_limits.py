@@ -12,8 +12,13 @@ bounded number of chat lines.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import shutil
+import socket
 import ssl
+import subprocess
+import threading
 import time
 import unicodedata
 from collections.abc import Awaitable, Callable
@@ -21,11 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mille.engine.rules import find_rules
 from mille.engine.text import width
+from mille.frontends.remote.tls import client_tls, server_tls
 from mille.game.limits import (
     CHAT_KEPT,
     SAY_BURST,
@@ -43,6 +49,7 @@ from mille.net.client import HUNG_UP, Client, failure_reason, say_message
 from mille.net.connection import COMEBACK_EVERY, COMEBACKS
 from mille.net.seats import Feed
 from mille.net.server import Host, Limits, Server
+from mille.net.wire import MAX_LINE, error_line, refusal_line
 from mille.storage import savefile
 
 CODE = "abcdefghjkmn"
@@ -65,7 +72,7 @@ class Raw:
     async def hello(cls, port: int, **fields: Any) -> Raw:
         reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 21)
         line = cls(reader, writer)
-        line.send({"type": "hello", "protocol": 1, "code": CODE, **fields})
+        line.send({"type": "hello", "protocol": 3, "code": CODE, **fields})
         return line
 
     def send(self, message: dict[str, Any]) -> None:
@@ -180,6 +187,24 @@ def test_a_letter_and_200_combining_accents_is_a_chat_line_a_save_keeps(tmp_path
     saves_and_loads(session)
 
 
+def test_a_chat_line_keeps_the_game_as_a_move_does() -> None:
+    """The host keeps its game (the recovery file) after every move, and
+    after every chat line: a host killed between two moves kept the lines
+    said since the last one."""
+    session = table()
+    kept: list[int] = []
+
+    async def test(host: Host, port: int) -> None:
+        host.on_move = lambda: kept.append(len(session.chat))
+        ann = await Raw.hello(port, name="Ann")
+        await ann.until("welcome")
+        ann.send({"type": "say", "text": "hello"})
+        await ann.until("said", seat=1)
+        assert kept and kept[-1] == len(session.chat) == 1
+
+    run(session, test)
+
+
 @given(st.text(max_size=600))
 @settings(max_examples=300, deadline=None)
 def test_every_chat_line_the_host_makes_is_one_a_save_reads(text: str) -> None:
@@ -237,7 +262,11 @@ def test_a_name_of_one_letter_and_60_marks_is_not_used() -> None:
         ann = await Raw.hello(port, name="a" + "\u0301" * 60)
         welcome = await ann.until("welcome")
         assert welcome["name"] == "Player 1"
-        assert welcome["name_refused"] == (
+        assert welcome["name_refused"] == {
+            "code": "name-long",
+            "values": {"characters": 32, "columns": 16},
+        }
+        assert refusal_line(welcome["name_refused"]) == (
             "a name has at most 32 characters, taking 16 columns (a wide one counts two)"
         )
         bob = await Raw.hello(port, name="Jose\u0301")  # composed, as every limit counts it
@@ -281,7 +310,7 @@ def test_the_chat_allowance_is_the_seats_and_survives_its_comebacks() -> None:
                 ann.send({"type": "say", "text": f"line {number}"})
             ann.send({"type": "ping"})
             await ann.until("pong")  # (answered in order: every line was answered)
-            refusals += sum(1 for m in ann.got if m.get("code") == "too-fast")
+            refusals += sum(1 for m in ann.got if m.get("code") == "chat-too-fast")
             ann.close()
             ann = await Raw.hello(port, token=token)
             await ann.until("welcome")
@@ -290,9 +319,7 @@ def test_the_chat_allowance_is_the_seats_and_survives_its_comebacks() -> None:
         assert refusals == 3 * SAY_BURST
         ann.send({"type": "say", "text": "and one more"})
         error = await ann.until("error")
-        assert error == {
-            "type": "error", "code": "too-fast", "message": "too many chat lines: wait a few seconds"
-        }  # fmt: skip
+        assert error == {"type": "error", "code": "chat-too-fast", "values": {}}
 
     run(session, test)
 
@@ -323,13 +350,8 @@ def test_comebacks_to_a_seat_wait_their_turn_and_too_many_are_refused() -> None:
         # two at once, then one each 0.4 s, each waiting up to 1 s: 4 welcomed, 2 refused
         assert len(welcomed) == 4
         assert welcomed[1] < 0.35 and 0.35 <= welcomed[2] < 0.75 <= welcomed[3]
-        assert refused == 2 * [
-            {
-                "type": "error",
-                "code": "too-many-tries",
-                "message": "this seat came back too often: wait a minute",
-            }
-        ]
+        assert refused == 2 * [{"type": "error", "code": "too-many-comebacks", "values": {}}]
+        assert error_line(refused[0]) == "this seat came back too often: wait a minute"
 
     run(session, test, limits=limits)
 
@@ -350,7 +372,7 @@ MESSAGES = st.one_of(
             {"type": "deal"},
             {"type": "end"},
             {"type": "bye"},
-            {"type": "hello", "protocol": 1, "code": CODE},
+            {"type": "hello", "protocol": 3, "code": CODE},
             {"type": "say"},
             {"type": "say", "text": 5},
             {"type": "what"},
@@ -363,7 +385,25 @@ MESSAGES = st.one_of(
 SEQUENCES = st.lists(st.tuples(st.sampled_from([0, 1, 2]), MESSAGES), max_size=25)
 
 
+async def pong_or_the_end(host: Host, line: Raw) -> None:
+    """The pong of a ping, or the line closed because the game is over (an
+    end sent just before, which the host had not read yet)."""
+
+    def pongs() -> int:
+        return sum(m.get("type") == "pong" for m in line.got)
+
+    before, deadline = pongs(), time.monotonic() + WAIT
+    while pongs() == before:
+        assert time.monotonic() < deadline, f"no pong within {WAIT} s: {line.got[-3:]}"
+        await line.read(deadline - time.monotonic())
+        if line.closed:
+            assert host.over, f"the host hung up: {line.got[-3:]}"
+            return
+
+
 @given(names=st.lists(TEXTS, min_size=2, max_size=2), sequence=SEQUENCES)
+# the host's own seat ends the game: its line is closed under the next move's ping
+@example(names=["", ""], sequence=[(0, {"type": "end"}), (0, "play")])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_any_sequence_of_messages_leaves_a_game_that_saves_and_loads_back(
     names: list[str], sequence: list[tuple[int, Any]]
@@ -380,6 +420,8 @@ def test_any_sequence_of_messages_leaves_a_game_that_saves_and_loads_back(
             await line.until("update")
         tokens = [host.seats[seat].token for seat in range(3)]
         for seat, message in sequence:
+            if host.over:  # an end from the host's seat: nothing more is read
+                break
             if message == "comeback":
                 lines[seat].close()
                 lines[seat] = await Raw.hello(port, token=tokens[seat])
@@ -389,7 +431,7 @@ def test_any_sequence_of_messages_leaves_a_game_that_saves_and_loads_back(
                 if legal:
                     lines[seat].send({"type": "move", "version": version, "move": legal[0]})
                     lines[seat].send({"type": "ping"})
-                    await lines[seat].until("pong")
+                    await pong_or_the_end(host, lines[seat])
             elif isinstance(message, dict) and message.get("type") == "move":
                 version = host.feed.version(seat)
                 lines[seat].send(message | {"version": version})
@@ -486,16 +528,93 @@ def test_a_minutes_flood_of_chat_and_comebacks_from_every_seat_loses_nothing() -
 # ----- TLS, as the joiner reads it --------------------------------------------------------------
 
 
-def test_a_connection_the_host_cuts_at_once_says_why() -> None:
-    """A TLS joiner refused by the per-address cap read ``cannot reach
-    ADDRESS: `` and nothing: the handshake cut short has no words."""
+def test_a_tls_handshake_cut_short_says_it_is_tls() -> None:
+    """A TLS handshake the host cut short has no words of its own: it is
+    said to be TLS's failure, not a flood (issue 45)."""
+    assert failure_reason(ConnectionResetError()) == (
+        "the TLS handshake failed: the host hung up (is --cert a copy of the host's own?)"
+    )
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """A host's certificate and key (openssl's), made once."""
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl to make a certificate")
+    where = tmp_path_factory.mktemp("tls")
+    cert, key = where / "cert.pem", where / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+         "-out", str(cert), "-days", "1", "-subj", "/CN=mille"],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    return str(cert), str(key)
+
+
+def reason_joining(port: int, context: ssl.SSLContext | None) -> str:
+    """Why a TLS joiner's connection to ``port`` failed, in its words."""
+
+    async def main() -> str:
+        try:
+            await Client().connect("127.0.0.1", port, context)
+        except OSError as exc:
+            return failure_reason(exc)
+        return "connected"
+
+    return asyncio.run(main())
+
+
+def test_a_tls_joiner_refused_for_a_flood_is_told_so(certificate: tuple[str, str]) -> None:
+    """Over the connections an address may hold, the host refuses a TLS
+    joiner before the handshake with TLS's own alert: the joiner says the
+    host refused it (issue 45: only then, the flood's words)."""
+    cert, key = certificate
+
+    async def main() -> str:
+        server = Server(Limits(per_address=0))
+        server.add(Host(table(), host_seat=0, code=CODE))
+        _, port = await server.start("127.0.0.1", 0, server_tls(cert, key))
+        try:
+            return await asyncio.to_thread(reason_joining, port, client_tls(cert))
+        finally:
+            await server.close()
+
     assert (
-        failure_reason(ConnectionResetError())
+        asyncio.run(main())
         == HUNG_UP
         == (
-            "the host hung up at once (too many connections from your address, or it is busy: "
-            "try again in a minute)"
+            "the host refused the connection (too many connections from your address, "
+            "or it is busy: try again in a minute)"
         )
+    )
+
+
+def test_a_host_that_hangs_up_in_the_handshake_is_a_tls_failure(
+    certificate: tuple[str, str],
+) -> None:
+    """A host that reads the joiner's TLS hello and hangs up (its TLS
+    refused it) is a TLS failure in one line, not a flood (issue 45)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def host() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.settimeout(10)
+            conn.recv(MAX_LINE)
+            conn.settimeout(0.3)  # all of the hello read: hung up, not reset
+            with contextlib.suppress(OSError):
+                while conn.recv(MAX_LINE):
+                    pass
+
+    thread = threading.Thread(target=host, daemon=True)
+    thread.start()
+    try:
+        reason = reason_joining(listener.getsockname()[1], client_tls(certificate[0]))
+    finally:
+        thread.join(10)
+        listener.close()
+    assert reason == (
+        "the TLS handshake failed: the host hung up (is --cert a copy of the host's own?)"
     )
 
 

@@ -1,24 +1,30 @@
 """The line mode over the network (``frontends.remote.lines``): the line
-mode's front end driven by the flow over a ``RemoteSession``, against a
+mode's front end driven by the flow over a ``RemoteSeat``, against a
 stand-in host (``test_net_remote_session.StandIn``); what it says, word
 for word, for the host's messages and the lines typed."""
 
 from __future__ import annotations
 
 import io
+import time
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from test_net_remote_session import StandIn
+from test_net_remote_session import StandIn, received
 
+from mille.engine.moves import Discard, Use
 from mille.engine.rules import find_rules
 from mille.frontends.remote import lines as remote_lines
 from mille.frontends.remote import seat as remote_seat
-from mille.frontends.remote.lines import LineSession
+from mille.frontends.remote.lines import LineSeat
 from mille.frontends.remote.link import Join
 from mille.frontends.remote.presence import who_lines
 from mille.game.session import Session
+from mille.net.messages import bye, saved
 from mille.net.seats import Feed
+
+SAVED_AT = 1764633600  # when the stand-in host saves (seconds since the epoch)
 
 BACK = "mille --join 127.0.0.1:7477 abcdefghjkmn"
 
@@ -31,10 +37,10 @@ class Host(StandIn):
         super().__init__(feed, seat)
         self.closed_with: bool | None = None
 
-    def open(self, hello: dict[str, Any], *args: Any, **kwargs: Any) -> None:
+    def open(self, hello: Mapping[str, Any], *args: Any, **kwargs: Any) -> None:
         return None
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Mapping[str, Any]) -> None:
         kind = message["type"]
         if kind == "move":
             super().send(message)
@@ -43,18 +49,18 @@ class Host(StandIn):
                 feed.computer_plays(seat, feed.think(seat))
             self.inbox.put(self.update())
             return
-        self.sent.append(message)
+        self.sent.append(dict(message))
         if kind == "save":
-            self.inbox.put({"type": "saved", "ok": True, "file": message["file"], "when": "now"})
+            self.inbox.put(received(saved(message["file"], SAVED_AT)))
         elif kind == "end":
-            self.inbox.put({"type": "bye", "code": "ended", "reason": "the host ended the game"})
+            self.inbox.put(received(bye("ended")))
 
     def close(self, bye: bool) -> None:
         self.closed_with = bye
 
 
 def welcome(seat: int, host: bool, **more: Any) -> dict[str, Any]:
-    return {"type": "welcome", "protocol": 1, "seat": seat, "token": "t", "host": host} | more
+    return {"type": "welcome", "protocol": 3, "seat": seat, "token": "t", "host": host} | more
 
 
 def play(
@@ -85,11 +91,11 @@ def four(people: tuple[int, ...] = (1,)) -> Feed:
     return Feed(Session.new(find_rules("classic", players=4), seed=3, humans=people))
 
 
-def session(seat: int = 1, host: bool = False) -> tuple[LineSession, list[str]]:
+def session(seat: int = 1, host: bool = False) -> tuple[LineSeat, list[str]]:
     feed = four((0, 1, 2, 3))
     link = Host(feed, seat)
     said: list[str] = []
-    remote = LineSession(link, welcome(seat, host), link.update())
+    remote = LineSeat(link, welcome(seat, host), link.update())
     remote.out = said.append
     return remote, said
 
@@ -218,7 +224,8 @@ def test_quitting_asks_really_and_the_host_saves_and_ends(monkeypatch: pytest.Mo
     assert "Your move: q\nReally? maybe\nAnswer y or n.\nReally? n\nYour move: s\n" in out
     # as on the host's board: Save game? after Really? y (issue 40, item 10), and
     # no "the host ended the game" told to the host itself
-    assert out.endswith("file: game.sav\ngame.sav [now]\nYour move: q\nReally? y\nSave game? n\n")
+    at = time.ctime(SAVED_AT)  # (the host sends the time, the joiner shows it: i18n.when)
+    assert out.endswith(f"file: game.sav\ngame.sav [{at}]\nYour move: q\nReally? y\nSave game? n\n")
     assert {"type": "save", "file": "game.sav"} in link.sent and link.sent[-1] == {"type": "end"}
     assert status == 0
 
@@ -241,15 +248,17 @@ def test_a_refused_name_and_each_seat_named_as_it_sees_the_table(
             feed.computer_plays(seat, feed.think(seat))
         else:
             feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
-    hello = welcome(1, False, name="Bob", name_refused="the host named this seat Bob")
+    hello = welcome(
+        1, False, name="Bob", name_refused={"code": "host-named", "values": {"name": "Bob"}}
+    )
     _, out, _ = play(monkeypatch, feed, 1, "", hello=hello)
     lines = out.splitlines()
-    assert lines[:3] == [
+    assert lines[:2] == [
         "You sit at seat 1.",
         "mille: your name is not used (the host named this seat Bob); you are Bob.",
-        "While you were away a computer played 1 move for you.",  # (the stand-in's Go)
-    ]
-    assert lines[5:17] == [
+    ]  # (Bob's own Go, made before: no computer played for Bob)
+    assert "While you were away" not in out
+    assert lines[4:16] == [
         "Ann played Go",
         "You drew Go",
         "You played Go",
@@ -259,10 +268,45 @@ def test_a_refused_name_and_each_seat_named_as_it_sees_the_table(
         "Side 1, Team A (Ann, Comp 2): 50 of 1000 miles; Stop; 50 this hand, 50 in all.",
         "Side 2, Team B (You, Partner): 0 of 1000 miles; Out of Gas; 0 this hand, 0 in all.",
         "Deck: 77 cards. Discard pile: empty.",
-        "Your hand: P: -, 1: Go, 2: Repairs, 3: 25, 4: 100, 5: Repairs, 6: 75.",
+        "Your hand: P: empty, 1: Go, 2: Repairs, 3: 25, 4: 100, 5: Repairs, 6: 75.",
         "Your move: ",
         "You leave the table; your seat waits for you.",
     ]
+
+
+@pytest.mark.parametrize("stand_in", [False, True], ids=["own moves", "a computer's"])
+def test_a_joiner_back_after_a_crash_counts_only_the_moves_a_computer_made(
+    monkeypatch: pytest.MonkeyPatch, stand_in: bool
+) -> None:
+    """Restarted (its token, no version: the whole hand comes), a joiner
+    says a computer played for it only for the moves a computer made
+    (``stand_in``), never for its own."""
+    feed = Feed(Session.new(find_rules("classic", players=3), seed=3, humans=(0, 1)))
+    game = feed.session
+    mine = 0
+    while mine < 5:
+        seat = game.table.current_player
+        assert seat is not None
+        move = feed.think(seat, feed.stand_in(seat, 1) if seat != 2 else None)
+        if seat == 1:
+            mine += 1
+            feed.computer_plays(seat, move, stand_in=stand_in)
+        elif seat == 2:
+            feed.computer_plays(seat, move)
+        else:
+            feed.play(seat, feed.version(seat), move)
+    made = sum(
+        1
+        for event in game.events(1)
+        if event.outcome.seat == 1
+        and event.stand_in
+        and isinstance(event.outcome.move, Use | Discard)
+    )
+    _, out, _ = play(monkeypatch, feed, 1, "")
+    if stand_in:
+        assert made > 0 and f"While you were away a computer played {made} moves" in out
+    else:
+        assert made == 0 and "While you were away" not in out
 
 
 def test_a_name_in_a_view_from_the_network_is_escaped() -> None:
@@ -270,7 +314,7 @@ def test_a_name_in_a_view_from_the_network_is_escaped() -> None:
     link = Host(feed, 1)
     message = link.update()
     message["view"]["names"] = ["Bo\x1b[2J", None, None, None]
-    remote = LineSession(link, welcome(1, False), message)
+    remote = LineSeat(link, welcome(1, False), message)
     assert remote.people == {0: "Bo\\x1b[2J"}
 
 
@@ -307,4 +351,38 @@ def test_lines_typed_while_another_seat_decides() -> None:
     assert remote.link.sent == [  # type: ignore[attr-defined]
         {"type": "say", "text": "hi"},
         {"type": "say", "text": "later"},
+    ]
+
+
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_joiner_coming_back_stops_at_once_on_a_signal(
+    monkeypatch: pytest.MonkeyPatch, signum: str
+) -> None:
+    """The host gone, the joiner tries to come back for a minute: ^C,
+    SIGTERM or SIGHUP stops it at once, with the command to come back."""
+    import os
+    import signal
+    import socket
+    import threading
+    import time
+
+    with socket.socket() as taken:  # a port nothing listens on
+        taken.bind(("127.0.0.1", 0))
+        port = taken.getsockname()[1]
+    link = Host(four(), 1)
+    link.join = Join("127.0.0.1", port, "abcdefghjkmn")
+    for message in (welcome(1, False), link.update(), None):
+        link.inbox.put(message)
+    monkeypatch.setattr(remote_seat, "Link", lambda *args: link)
+    out = io.StringIO()
+    join = Join("127.0.0.1", port, "abcdefghjkmn", back=BACK)
+    threading.Timer(0.5, os.kill, (os.getpid(), getattr(signal, signum))).start()
+    start = time.monotonic()
+    status = remote_lines.play_lines(join, stdin=Terminal(b""), stdout=out)
+    assert time.monotonic() - start < 2.5
+    assert status == 3
+    assert out.getvalue().splitlines()[-3:] == [
+        "mille: the line to the host broke; reconnecting (^C to stop)",
+        "mille: stopped coming back to the table; your seat waits for you",
+        f"To come back: {BACK}",
     ]

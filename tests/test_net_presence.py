@@ -22,7 +22,7 @@ from mille.game.limits import SAY_BURST
 from mille.game.session import Session
 from mille.net.seats import Feed
 from mille.net.server import Host, Limits, Server
-from mille.net.wire import PROTOCOL, encode
+from mille.net.wire import PROTOCOL, encode, error_line, refusal_line
 from mille.storage.savefile import SaveError, load_session, save_session
 
 FAST = Limits(grace=30, first_deadline=2, idle_deadline=10, ping_every=5, rate=1000, burst=1000)
@@ -98,7 +98,8 @@ def test_the_hosts_names_stand_and_a_joiner_names_an_unnamed_seat() -> None:
         you = await connect(port, name="you")
         welcome = await you.kind("welcome")
         assert (welcome["seat"], welcome["name"]) == (3, "Player 3")
-        assert welcome["name_refused"] == "'you' is a name mille gives a seat"
+        assert welcome["name_refused"] == {"code": "name-given", "values": {"name": "'you'"}}
+        assert refusal_line(welcome["name_refused"]) == "'you' is a name mille gives a seat"
         assert session.people == {0: "Hal", 1: "Ann", 2: "Bob", 3: "Player 3"}
 
     run(session, test)
@@ -111,7 +112,8 @@ def test_a_named_seat_keeps_its_name_and_says_why() -> None:
         cy = await connect(port, name="Cy")
         welcome = await cy.kind("welcome")
         assert (welcome["seat"], welcome["name"]) == (1, "Bob")
-        assert welcome["name_refused"] == "the host named this seat Bob"
+        assert welcome["name_refused"] == {"code": "host-named", "values": {"name": "Bob"}}
+        assert refusal_line(welcome["name_refused"]) == "the host named this seat Bob"
         assert session.people[1] == "Bob"
 
     run(session, test)
@@ -196,9 +198,8 @@ def test_chat_lines_reach_every_seat_escaped_and_limited() -> None:
             hal.send({"type": "say", "text": f"line {number}"})
         await ann.kind("said", text=f"line {SAY_BURST - 1}")
         error = await hal.kind("error")
-        assert error == {
-            "type": "error", "code": "too-fast", "message": "too many chat lines: wait a few seconds"
-        }  # fmt: skip
+        assert error == {"type": "error", "code": "chat-too-fast", "values": {}}
+        assert error_line(error) == "too many chat lines: wait a few seconds"
 
     run(session, test)
 
@@ -259,10 +260,14 @@ def test_a_taken_name_and_a_move_before_the_start_are_refused_in_words() -> None
         ann = await connect(port, name="hal")
         welcome = await ann.kind("welcome")
         assert (welcome["seat"], welcome["name"]) == (1, "Player 1")
-        assert welcome["name_refused"] == "'hal' is taken at this table"
+        assert welcome["name_refused"] == {"code": "name-taken", "values": {"name": "'hal'"}}
+        assert refusal_line(welcome["name_refused"]) == "'hal' is taken at this table"
         ann.send({"type": "move", "version": 0, "move": "P"})
         error = await ann.kind("error")
-        assert error["message"] == "the host has not started the game yet"
+        assert (error["code"], error_line(error)) == (
+            "not-started",
+            "the host has not started the game yet",
+        )
         assert session.log == []
 
     run(session, test, waiting_room=True)

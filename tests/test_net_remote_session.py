@@ -1,20 +1,29 @@
-"""``frontends.remote.seat.RemoteSession``: a remote seat's game as the flow
+"""``frontends.remote.seat.RemoteSeat``: a remote seat's game as the flow
 and the boards read it, against a stand-in host (a :class:`Feed` answering
 each message as the server would)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
 from mille.engine.moves import PICK, IllegalMove, Use
 from mille.engine.rules import find_rules
+from mille.frontends.questions import Question
 from mille.frontends.remote.link import Join, Link
-from mille.frontends.remote.seat import Gone, RemoteSession
+from mille.frontends.remote.seat import Gone, RemoteSeat
 from mille.game.session import Session
+from mille.net.messages import bye, error
 from mille.net.seats import Feed
 from mille.net.wire import parse_move
+
+
+def received(message: Mapping[str, Any]) -> dict[str, Any]:
+    """A message of the host's (``messages``' constructors) as a link's
+    inbox holds it (read from JSON)."""
+    return dict(message)
 
 
 class StandIn(Link):
@@ -37,24 +46,24 @@ class StandIn(Link):
         self.shown = feed.version(seat)
         return message
 
-    def send(self, message: dict[str, Any]) -> None:
-        self.sent.append(message)
+    def send(self, message: Mapping[str, Any]) -> None:
+        self.sent.append(dict(message))
         if message["type"] == "move":
             try:
                 self.feed.play(self.seat, message["version"], parse_move(message["move"]))
             except IllegalMove as exc:
-                self.inbox.put({"type": "error", "code": "refused", "message": str(exc)})
+                self.inbox.put(received(error("refused", {"reason": str(exc)})))
                 return
             self.inbox.put(self.update())
 
 
-def game() -> tuple[Feed, StandIn, RemoteSession]:
+def game() -> tuple[Feed, StandIn, RemoteSeat]:
     rules = find_rules("classic", players=3)
     feed = Feed(Session.new(rules, seed=3, humans=(0, 1, 2), names={0: "Hal", 1: "Ann"}))
     assert feed.session.table.current_player == 0
     link = StandIn(feed, 1)
-    welcome = {"type": "welcome", "seat": 1, "host": False, "token": "t", "protocol": 1}
-    return feed, link, RemoteSession(link, welcome, link.update())
+    welcome = {"type": "welcome", "seat": 1, "host": False, "token": "t", "protocol": 3}
+    return feed, link, RemoteSeat(link, welcome, link.update())
 
 
 def others_play(feed: Feed, until: int) -> None:
@@ -68,13 +77,13 @@ def others_play(feed: Feed, until: int) -> None:
 def test_the_others_moves_come_as_a_computers_one_by_one() -> None:
     feed, link, remote = game()
     assert remote.at_keyboard() == (1,) and remote.people == {0: "Hal", 1: "Ann", 2: "Player 2"}
-    assert remote.computer_to_move and not remote.human_to_move  # Hal's turn
+    assert remote.another_decides and not remote.human_to_move  # Hal's turn
     others_play(feed, 1)
     link.inbox.put(link.update())
     seen = feed.session.events(1)
     outcomes = []
-    while remote.computer_to_move:
-        outcomes.append(remote.computer_move())
+    while remote.another_decides:
+        outcomes.append(remote.another_moves())
     assert outcomes == [event.outcome for event in seen]
     assert remote.log == seen and remote.table.current_player == 1 and remote.human_to_move
 
@@ -83,8 +92,8 @@ def test_a_move_is_made_by_the_host_or_refused_with_its_words() -> None:
     feed, link, remote = game()
     others_play(feed, 1)
     link.inbox.put(link.update())
-    while remote.computer_to_move:
-        remote.computer_move()
+    while remote.another_decides:
+        remote.another_moves()
     with pytest.raises(IllegalMove, match="^must pick first$"):
         remote.play(Use(1))
     outcome = remote.play(PICK)
@@ -99,27 +108,20 @@ def test_a_move_is_made_by_the_host_or_refused_with_its_words() -> None:
 @pytest.mark.parametrize(
     ("message", "line", "status"),
     [
-        ({"type": "bye", "reason": "the host ended the game"}, "mille: the host ended the game", 0),
-        ({"type": "bye", "reason": "the host went away"}, "mille: the host went away", 3),
-        (
-            {"type": "bye", "code": "ended", "reason": "the host ended the game"},
-            "mille: the host ended the game",
-            0,
-        ),
-        (
-            {"type": "bye", "code": "host-gone", "reason": "the host went away"},
-            "mille: the host went away",
-            3,
-        ),
+        ({"type": "bye"}, "mille: the host went away", 3),
+        (bye("ended"), "mille: the host ended the game", 0),
+        (bye("host-gone"), "mille: the host went away", 3),
         (None, "mille: the host went away", 3),
+        (error("table-over"), "mille: the host ended the game", 0),
+        (error("table-full"), "mille: every person seat is taken", 2),
         (
-            {"type": "error", "code": "table-over", "message": "the host ended the game"},
-            "mille: the host ended the game",
-            0,
-        ),
-        (
-            {"type": "error", "code": "table-full", "message": "every person seat is taken"},
-            "mille: every person seat is taken",
+            # a host of protocol 1 refuses a hello of protocol 2 in its English alone
+            {
+                "type": "error",
+                "code": "version",
+                "message": "this host speaks mille protocol 1, not 2: play with the same version of mille",
+            },
+            "mille: the host speaks another mille protocol: play with the same version of mille",
             2,
         ),
     ],
@@ -128,7 +130,7 @@ def test_the_host_gone(message: dict[str, Any] | None, line: str, status: int) -
     _, link, remote = game()
     link.inbox.put(message)
     with pytest.raises(Gone) as gone:
-        remote.computer_move()
+        remote.another_moves()
     assert (gone.value.reason, gone.value.status) == (line, status)
 
 
@@ -139,8 +141,8 @@ def test_a_board_that_takes_the_answer_while_waiting_does_not_wait_on() -> None:
     feed, link, remote = game()
     others_play(feed, 1)
     link.inbox.put(link.update())
-    while remote.computer_to_move:
-        remote.computer_move()
+    while remote.another_decides:
+        remote.another_moves()
     calls = []
 
     def board_checkpoint() -> None:
@@ -160,8 +162,8 @@ def test_the_next_hand_is_the_hosts_to_deal() -> None:
         assert seat is not None
         feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
     link.inbox.put(link.update())
-    while remote.computer_to_move:
-        remote.computer_move()
+    while remote.another_decides:
+        remote.another_moves()
     assert remote.table.hand_over and remote.log == session.events(1)
     feed.next_hand()  # the host's y
     link.inbox.put(link.update())
@@ -183,8 +185,8 @@ def test_a_board_at_its_prompt_follows_the_table_that_moved_on() -> None:
     feed, link, remote = game()
     others_play(feed, 1)
     link.inbox.put(link.update())
-    while remote.computer_to_move:
-        remote.computer_move()
+    while remote.another_decides:
+        remote.another_moves()
     assert remote.human_to_move
     ui = RemoteTableUi(FakeWindow(), remote)  # type: ignore[arg-type]
 
@@ -204,8 +206,8 @@ def test_a_board_at_its_prompt_follows_the_table_that_moved_on() -> None:
     ui.keys.keyboard = News()
     assert ui.read_move() is None
     assert ui.screen.prompt == MOVE_PROMPT and ui.screen.echo == ""
-    assert remote.computer_to_move and not remote.human_to_move
-    outcome = remote.computer_move()
+    assert remote.another_decides and not remote.human_to_move
+    outcome = remote.another_moves()
     assert outcome.seat == 1 and remote.log[-1].stand_in and link.sent == []
 
 
@@ -223,8 +225,8 @@ def test_a_joiner_at_another_hand_follows_the_hosts_deal() -> None:
         assert seat is not None
         feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
     link.inbox.put(link.update())
-    while remote.computer_to_move:
-        remote.computer_move()
+    while remote.another_decides:
+        remote.another_moves()
     ui = RemoteTableUi(FakeWindow(), remote)  # type: ignore[arg-type]
 
     class Deal(Keyboard):
@@ -242,7 +244,7 @@ def test_a_joiner_at_another_hand_follows_the_hosts_deal() -> None:
             return None
 
     ui.keys.keyboard = Deal()
-    assert ui.ask("Another hand?") is True
+    assert ui.ask(Question.ANOTHER_HAND) is True
     remote.next_hand()
     assert link.sent == [] and not remote.table.hand_over and remote.log == []
 
@@ -279,19 +281,17 @@ def test_a_pick_while_another_seat_answers_coup_fourre(answer: str) -> None:
     mover = table.to_move
     assert mover is not None
     link = StandIn(feed, mover)
-    welcome = {"type": "welcome", "seat": mover, "host": False, "token": "t", "protocol": 1}
-    remote = RemoteSession(link, welcome, link.update())
-    while remote.computer_to_move:
-        remote.computer_move()
+    welcome = {"type": "welcome", "seat": mover, "host": False, "token": "t", "protocol": 3}
+    remote = RemoteSeat(link, welcome, link.update())
+    while remote.another_decides:
+        remote.another_moves()
     assert remote.human_to_move  # the question is hidden: the person's turn, as they see it
 
     def computer_answers() -> None:
         remote.idle = lambda: None
         played = feed.computer_plays(0, YES if answer == "y" else NO)
         if mover in played.stale:
-            link.inbox.put(
-                {"type": "error", "code": "stale", "message": "the table changed: your move was not made"}
-            )  # fmt: skip
+            link.inbox.put(received(error("stale")))
         link.inbox.put(link.update())
 
     remote.idle = computer_answers
@@ -301,16 +301,16 @@ def test_a_pick_while_another_seat_answers_coup_fourre(answer: str) -> None:
         return
     with pytest.raises(IllegalMove, match="the table changed: your move was not made"):
         remote.play(PICK)
-    assert remote.computer_to_move  # the coup fourre, to be shown
+    assert remote.another_decides  # the coup fourre, to be shown
     shown = []
     while remote.pending:  # (then the computer plays again: the host is waited for)
-        shown.append(remote.computer_move())
+        shown.append(remote.another_moves())
     assert any(outcome.coup_fourre and outcome.seat == 0 for outcome in shown)
     assert remote.table == table_of_seat(feed, mover)
 
 
 def table_of_seat(feed: Feed, seat: int) -> Any:
-    from mille.net.client import table_of
+    from mille.net.follow import table_of
 
     return table_of(feed.snapshot(seat))
 
@@ -331,7 +331,7 @@ def test_a_line_that_breaks_is_taken_back_by_the_seat_with_what_it_missed(
     again = StandIn(feed, 1)
     again.shown = link.shown
 
-    def relink(join: Join, version: int, tries: int) -> Link:
+    def relink(join: Join, version: int, tries: int, stop: Any = None) -> Link:
         asked.append((join.token, version, tries))
         again.inbox.put({"type": "seats", "seats": [], "waiting_for": None})
         again.inbox.put(again.update())
@@ -341,8 +341,8 @@ def test_a_line_that_breaks_is_taken_back_by_the_seat_with_what_it_missed(
     others_play(feed, 1)  # while the line is down
     link.inbox.put(None)
     outcomes = []
-    while remote.computer_to_move:
-        outcomes.append(remote.computer_move())
+    while remote.another_decides:
+        outcomes.append(remote.another_moves())
     assert said == [seat.BROKE, seat.BACK_AGAIN]
     assert asked == [("t", 0, 3)] and remote.link is again
     assert outcomes == [event.outcome for event in feed.session.events(1)]
@@ -353,13 +353,8 @@ def test_a_line_that_breaks_is_taken_back_by_the_seat_with_what_it_missed(
     ("back", "line", "status", "final"),
     [
         (None, "mille: the host went away", 3, False),
-        (
-            {"type": "error", "code": "wrong-token", "message": "no seat has this token"},
-            "mille: no seat has this token",
-            2,
-            True,
-        ),
-        ({"type": "bye", "code": "ended", "reason": "the host ended the game"}, "mille: the host ended the game", 0, True),
+        (error("wrong-token"), "mille: no seat has this token", 2, True),
+        (bye("ended"), "mille: the host ended the game", 0, True),
     ],
 )  # fmt: skip
 def test_a_seat_that_cannot_come_back_is_gone_with_its_status(
@@ -373,10 +368,10 @@ def test_a_seat_that_cannot_come_back_is_gone_with_its_status(
 
     _, link, remote = game()
     remote.retries = 2
-    monkeypatch.setattr(seat, "relink", lambda join, version, tries: back)
+    monkeypatch.setattr(seat, "relink", lambda join, version, tries, stop: back)
     link.inbox.put(None)
     with pytest.raises(Gone) as gone:
-        remote.computer_move()
+        remote.another_moves()
     assert (gone.value.reason, gone.value.status, gone.value.final) == (line, status, final)
 
 
@@ -388,12 +383,12 @@ def test_a_move_whose_answer_the_break_lost_is_refused_to_be_made_again(
     feed, link, remote = game()
     others_play(feed, 1)
     link.inbox.put(link.update())
-    while remote.computer_to_move:
-        remote.computer_move()
+    while remote.another_decides:
+        remote.another_moves()
     again = StandIn(feed, 1)
     again.shown = link.shown
 
-    def relink(join: Join, version: int, tries: int) -> Link:
+    def relink(join: Join, version: int, tries: int, stop: Any = None) -> Link:
         again.inbox.put(again.update())
         return again
 
@@ -408,13 +403,13 @@ def test_a_move_whose_answer_the_break_lost_is_refused_to_be_made_again(
 def test_the_join_is_one_value_and_says_its_hello() -> None:
     join = Join("::1", 7477, "abcdefghjkmn", name="Ann", wait=3.0, back="mille --join x y")
     assert join.where == "[::1]:7477"
-    assert join.hello() == {"type": "hello", "protocol": 1, "code": "abcdefghjkmn", "name": "Ann"}
+    assert join.hello() == {"type": "hello", "protocol": 3, "code": "abcdefghjkmn", "name": "Ann"}
     back = join.taking_back("tok")
     assert (back.token, back.name, back.wait, join.token) == ("tok", "Ann", 3.0, None)
     assert back.hello(7) == {
-        "type": "hello", "protocol": 1, "code": "abcdefghjkmn", "token": "tok", "version": 7
+        "type": "hello", "protocol": 3, "code": "abcdefghjkmn", "token": "tok", "version": 7
     }  # fmt: skip
-    assert back.hello() == {"type": "hello", "protocol": 1, "code": "abcdefghjkmn", "token": "tok"}
+    assert back.hello() == {"type": "hello", "protocol": 3, "code": "abcdefghjkmn", "token": "tok"}
 
 
 def test_a_host_not_reached_is_the_links_answer_not_a_message() -> None:
@@ -429,3 +424,92 @@ def test_a_host_not_reached_is_the_links_answer_not_a_message() -> None:
     said = link.open(link.join.hello())
     assert said == f"mille: cannot reach 127.0.0.1:{port}: Connection refused"
     assert link.next(timeout=5) is None and link.inbox.empty() and link.broken is None
+
+
+@pytest.mark.parametrize("when", [0.0, 0.3, 1.5])
+def test_a_seat_coming_back_stops_at_once_when_asked(when: float) -> None:
+    """^C, SIGTERM or SIGHUP (``stop_asked``) while the seat tries to come
+    back to a host that is gone: it stops at once (not after a minute),
+    the seat waiting, the command that comes back to be told."""
+    import socket
+    import time
+
+    from mille.frontends.remote import seat
+
+    with socket.socket() as taken:  # a port nothing listens on
+        taken.bind(("127.0.0.1", 0))
+        port = taken.getsockname()[1]
+    _, link, remote = game()
+    link.join = Join("127.0.0.1", port, "abcdefghjkmn")
+    remote.retries = seat.RETRIES
+    start = time.monotonic()
+    remote.stop_asked = lambda: time.monotonic() - start > when
+    link.inbox.put(None)
+    with pytest.raises(Gone) as gone:
+        remote.another_moves()
+    assert time.monotonic() - start < when + 1
+    assert gone.value.reason == "mille: stopped coming back to the table; your seat waits for you"
+    assert (gone.value.status, gone.value.final, gone.value.back) == (3, False, True)
+
+
+@pytest.mark.parametrize("host", [False, True], ids=["a joiner", "the host"])
+def test_a_remote_board_offers_only_the_keys_its_seat_may_use(host: bool) -> None:
+    """BSD's board and the row board of a remote seat: no ``o: order hand``
+    (nobody orders a hand over the network), no ``s: save`` but for the
+    host, in the score window, the hints and ``?``."""
+    from mille.frontends.remote.board_ui import RemoteBsdUi, RemoteTableUi
+    from support.fakewindow import FakeWindow
+
+    rules = find_rules("bsd")
+    feed = Feed(Session.new(rules, seed=3, humans=(0, 1), names={0: "Hal", 1: "Ann"}))
+    link = StandIn(feed, 1)
+    welcome = {"type": "welcome", "seat": 1, "host": host, "token": "t", "protocol": 3}
+    remote = RemoteSeat(link, welcome, link.update())
+    for board in (RemoteBsdUi, RemoteTableUi):
+        window = FakeWindow()
+        ui = board(window, remote)  # type: ignore[arg-type]
+        ui.render()
+        text = window.text()
+        help_text = "\n".join(ui.screen.help_lines())
+        assert "o: order hand" not in text and "keep your hand in order" not in help_text
+        assert ("s: save" in text) == (host and board is RemoteBsdUi)
+        assert ("S      save the game" in help_text) == host
+        assert "W      " in help_text  # the rest of the line stays
+
+
+@pytest.mark.parametrize("board", ["bsd", "rows"])
+def test_a_board_back_at_the_table_says_what_happened_meanwhile(board: str) -> None:
+    """Back at the table after a closed terminal, the board says, as the
+    line mode does, what a computer played meanwhile and the name kept,
+    and keeps saying it while the moves missed are shown."""
+    from mille.frontends.remote.board_ui import RemoteBsdUi, RemoteTableUi
+    from mille.frontends.remote.link import Join
+    from support.fakewindow import FakeWindow
+
+    rules = find_rules("bsd")
+    feed = Feed(Session.new(rules, seed=3, humans=(0, 1), names={0: "Hal", 1: "Tom"}))
+    game = feed.session
+    while len(game.log) < 6 or game.table.current_player != 0:
+        seat = game.table.current_player
+        assert seat is not None
+        move = feed.think(seat, feed.stand_in(seat, 1))
+        if seat == 1:
+            feed.computer_plays(seat, move, stand_in=True)
+        else:
+            feed.play(seat, feed.version(seat), move)
+    link = StandIn(feed, 1)
+    link.join = Join("127.0.0.1", 0, "abcdefghjkmn", name="Ann", token="t")
+    welcome = {"type": "welcome", "seat": 1, "host": False, "token": "t", "protocol": 3}
+    remote = RemoteSeat(link, welcome | {"name": "Tom"}, link.update())
+    if remote.name_refused:
+        remote.tell(remote.name_refused)
+    window = FakeWindow()
+    ui = (RemoteBsdUi if board == "bsd" else RemoteTableUi)(window, remote)  # type: ignore[arg-type]
+    ui.started()
+    while remote.pending:  # the moves missed, shown one by one
+        ui.computer_moved(remote.another_moves())
+        ui.render()
+    cells = [line.rpartition("|")[2] for line in window.full_lines()]  # (BSD's: the right)
+    text = " ".join(" ".join(cells).split())
+    assert "While you were away a computer played 2 moves for you." in text
+    assert "mille: you are back as Tom: a seat keeps its name" in text

@@ -11,7 +11,7 @@ from mille.engine.moves import COUP, NO, PICK, YES, Discard, IllegalMove, Use
 from mille.engine.rules import find_rules
 from mille.game.session import Session
 from mille.net.bot import choose
-from mille.net.client import table_of
+from mille.net.follow import table_of
 from mille.net.seats import Feed
 from mille.net.wire import ProtocolError, parse_move
 from mille.storage.shapes import table_to_dict

@@ -18,7 +18,7 @@ from mille.engine.rules import find_rules
 from mille.game.session import Session
 from mille.net.bot import Bot
 from mille.net.server import Host, Limits, Server
-from mille.net.wire import MAX_LINE, PROTOCOL, encode
+from mille.net.wire import MAX_LINE, PROTOCOL, encode, error_line
 from mille.storage.savefile import load_session
 from mille.storage.shapes import table_to_dict
 
@@ -94,18 +94,28 @@ def run(test: Callable[[Server, Host, int], Awaitable[None]], session: Session |
 # ----- the errors, word for word ---------------------------------------------------------
 
 
+def spoken(answer: dict[str, Any]) -> tuple[str, str]:
+    """An error as its code and the line it is shown with (in English),
+    its fields only the protocol's (a ``version`` error's English
+    ``message`` too, for a mille of protocol 1)."""
+    assert answer["type"] == "error"
+    fields = {"type", "code", "values"} | ({"message"} if answer["code"] == "version" else set())
+    assert set(answer) == fields, answer
+    return answer["code"], error_line(answer)
+
+
 def test_the_errors_of_a_first_message() -> None:
     async def test(server: Server, host: Host, port: int) -> None:
         cases = [
             (b"not json\n", "bad-json", "not a JSON object on one line"),
             (b"\xff\xfe\n", "bad-json", "not a JSON object on one line"),
             (b"[1, 2]\n", "bad-json", "not a JSON object on one line"),
-            (b'{"type": 5}\n', "bad-message", "bad message: no type"),
+            (b'{"type": 5}\n', "bad-message", "bad message: type must be a str"),
             (b'{"type": "move"}\n', "hello-first", "send hello first"),
             (
                 encode({"type": "hello", "protocol": 99, "code": "x"}),
                 "version",
-                "this host speaks mille protocol 1, not 99: play with the same version of mille",
+                "this host speaks mille protocol 3, not 99: play with the same version of mille",
             ),
             (hello("wrongwrongxx"), "wrong-code", "wrong join code"),
             (
@@ -119,7 +129,7 @@ def test_the_errors_of_a_first_message() -> None:
         ]
         for payload, code, message in cases:
             answers, closed = await exchange(port, payload)
-            assert answers == [{"type": "error", "code": code, "message": message}], payload[:40]
+            assert [spoken(answer) for answer in answers] == [(code, message)], payload[:40]
             assert closed
 
     run(test)
@@ -131,9 +141,7 @@ def test_a_full_table_and_a_seat_taken_back() -> None:
             answers, _ = await exchange(port, hello(host.code, name=f"p{number}"), wait=0.3)
             assert answers[0]["type"] == "welcome" and answers[0]["seat"] == number + 1
         answers, closed = await exchange(port, hello(host.code, name="late"))
-        assert answers == [
-            {"type": "error", "code": "table-full", "message": "every person seat is taken"}
-        ]
+        assert answers == [{"type": "error", "code": "table-full", "values": {}}]
         assert closed
         # p1 dropped (its connection closed): a p1 without its token is told how p1 comes back
         answers, closed = await exchange(port, hello(host.code, name="P1"))
@@ -141,7 +149,8 @@ def test_a_full_table_and_a_seat_taken_back() -> None:
             "every person seat is taken; p1's waits for the person who sat there: "
             "the same mille --join on their machine takes it back"
         )
-        assert answers == [{"type": "error", "code": "table-full", "message": message}]
+        assert answers == [{"type": "error", "code": "seat-waits", "values": {"name": "p1"}}]
+        assert spoken(answers[0]) == ("seat-waits", message)
         assert closed
 
     run(test)
@@ -179,13 +188,13 @@ def test_moves_errors_after_hello() -> None:
             ),  # fmt: skip
             ({"type": "move", "version": 0, "move": 5}, "bad-move", "not a move: 5"),
             ({"type": "move", "version": 0, "move": "U9"}, "bad-move", 'not a move: "U9"'),
-            ({"type": "teleport"}, "bad-message", 'bad message: unknown type "teleport"'),
-            ({"type": "hello"}, "bad-message", "bad message: hello was already said"),
+            ({"type": "teleport"}, "unknown-type", 'bad message: unknown type "teleport"'),
+            ({"type": "hello"}, "hello-again", "bad message: hello was already said"),
             (b"\xc3\x28\n", "bad-json", "not a JSON object on one line"),
-            ({"type": "deal"}, "refused", "the hand is not over"),
+            ({"type": "deal"}, "hand-not-over", "the hand is not over"),
         ]
         for message, code, text in cases:
-            assert await answer(message) == {"type": "error", "code": code, "message": text}
+            assert spoken(await answer(message)) == (code, text)
         got = await answer({"type": "move", "version": 0, "move": "P"})
         assert got["type"] == "update" and got["version"] == 1
         writer.close()
@@ -197,9 +206,8 @@ def test_moves_errors_after_hello() -> None:
             wait=0.5,
         )
         errors = [a for a in answers if a["type"] == "error"]
-        assert errors == [
-            {"type": "error", "code": "not-host", "message": "only the host may do this"}
-        ]
+        assert errors == [{"type": "error", "code": "not-host", "values": {}}]
+        assert spoken(errors[0]) == ("not-host", "only the host may do this")
 
     run(test)
 
@@ -214,11 +222,35 @@ def test_wrong_codes_are_slowed_then_refused_per_address() -> None:
         assert codes == ["wrong-code"] * 20 + ["too-many-tries"] * 5
         # the right code too, from that address, for a while
         answers, _ = await exchange(port, hello(host.code, name="x"))
-        assert answers[0] == {
-            "type": "error",
-            "code": "too-many-tries",
-            "message": "too many wrong join codes from your address: wait a minute",
-        }
+        assert answers[0] == {"type": "error", "code": "too-many-tries", "values": {}}
+        assert spoken(answers[0]) == (
+            "too-many-tries",
+            "too many wrong join codes from your address: wait a minute",
+        )
+
+    run(test)
+
+
+def test_a_seated_person_comes_back_past_their_addresss_wrong_codes() -> None:
+    """20 wrong codes from an address (the same home router) do not lock out
+    a person seated there: the right code with their seat's token is let
+    in; the right code with a wrong token, or a new join, is still refused."""
+
+    async def test(server: Server, host: Host, port: int) -> None:
+        answers, _ = await exchange(port, hello(host.code, name="ann"), wait=0.5)
+        assert answers[0]["type"] == "welcome"
+        token = host.seats[answers[0]["seat"]].token
+        for _ in range(21):
+            await exchange(port, hello("wrongwrongxx"), wait=0.5)
+        for refused in (
+            hello(host.code, name="bob"),
+            hello(host.code, token="x" * 32),
+            hello("wrongwrongxx", token=token),
+        ):
+            answers, closed = await exchange(port, refused, wait=0.5)
+            assert closed and answers[0]["code"] == "too-many-tries"
+        answers, _ = await exchange(port, hello(host.code, token=token), wait=0.5)
+        assert answers[0]["type"] == "welcome" and answers[0]["seat"] == 1
 
     run(test)
 
@@ -241,19 +273,19 @@ async def game_with_a_drop(port: int, host: Host, grace_passes: bool) -> list[Bo
     bots[1].stop_after = 3
     tasks = [asyncio.ensure_future(bot.run()) for bot in bots]
     await bots[1].done.wait()
-    assert bots[1].remote.seat == 1
+    assert bots[1].follow.seat == 1
     if grace_passes:
         while not host.seats[1].stand_in:
             await asyncio.sleep(0.05)
-        seen = bots[2].remote.version
-        while bots[2].remote.version < seen + 8:  # the computer plays on for seat 1
+        seen = bots[2].follow.version
+        while bots[2].follow.version < seen + 8:  # the computer plays on for seat 1
             await asyncio.sleep(0.05)
     else:
         for _ in range(20):
             await asyncio.sleep(0.05)
         assert host.waiting_for() in (1, None)
     back = Bot("bot 1", deal=False)
-    await back.join(port, host.code, token=bots[1].remote.token, version=bots[1].remote.version)
+    await back.join(port, host.code, token=bots[1].follow.token, version=bots[1].follow.version)
     tasks.append(asyncio.ensure_future(back.run()))
     await asyncio.wait_for(asyncio.gather(*tasks), 120)
     bots.append(back)
@@ -268,7 +300,7 @@ def test_a_drop_inside_the_grace_period() -> None:
         back = bots[-1]
         first = next(m for m in back.messages if m["type"] == "update")
         assert first["missed"] is False  # the moves it missed, from its version on
-        assert first["events"][0]["version"] == bots[1].remote.version + 1
+        assert first["events"][0]["version"] == bots[1].follow.version + 1
         # the others were told whom they waited for
         waits = {m["waiting_for"] for m in bots[2].messages if m["type"] == "seats"}
         assert 1 in waits
@@ -277,8 +309,13 @@ def test_a_drop_inside_the_grace_period() -> None:
         # the joiners' names are the session's people's (a save keeps them), and the
         # views name them, each seat being You to itself (the client's words)
         assert session.people == {0: "Player 0", 1: "bot 1", 2: "bot 2", 3: "bot 3"}
-        assert [seat.name for seat in host.seats] == ["Player 0", "bot 1", "bot 2", "bot 3"]
-        assert bots[2].remote.names == session.people
+        assert [host.name(seat) for seat in host.seats] == [
+            "Player 0",
+            "bot 1",
+            "bot 2",
+            "bot 3",
+        ]
+        assert bots[2].follow.names == session.people
 
     run(test, session)
     assert session.table.game_over
@@ -481,3 +518,26 @@ def test_computers_in_a_worker_process(tmp_path: Any) -> None:
     asyncio.run(main())
     assert session.table.game_over
     session.table.validate()
+
+
+def test_closing_the_server_ends_its_connections_handlers() -> None:
+    """A host told to stop (SIGTERM, SIGHUP) while a joiner is coming back
+    leaves no connection's handler suspended when its loop closes (which
+    printed ``RuntimeError: Event loop is closed`` after "the game is kept")."""
+
+    async def main() -> set[asyncio.Task[Any]]:
+        server = Server(FAST)
+        host = server.add(Host(classic4()))
+        _, port = await server.start()
+        seated, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(hello(host.code, name="ann"))
+        assert json.loads(await asyncio.wait_for(seated.readline(), 5))["type"] == "welcome"
+        _, silent = await asyncio.open_connection("127.0.0.1", port)  # a hello to come
+        await asyncio.sleep(0.05)
+        await server.close()
+        left = asyncio.all_tasks() - {asyncio.current_task()}
+        writer.close()
+        silent.close()
+        return left
+
+    assert asyncio.run(main()) == set()

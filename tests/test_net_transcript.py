@@ -31,6 +31,8 @@ NETWORK = (
     "mille: hosting ",
     "You sit at seat 0 (you host this table",
     "To join this table: ",
+    "To watch the table: ",  # (as the host starts)
+    "To watch this table: ",  # (who)
     "Seats:",
     "Save game? n",  # the host ends the game for everyone: asked as on its board
 )
@@ -70,10 +72,12 @@ def test_the_line_mode_at_home_and_over_loopback(
         for line in hosted
         if line.startswith(NETWORK) or SEAT_ROW.match(line) or line in help_lines
     ]
-    assert own[:2] == [
+    assert own[:3] == [
         hosted[0],
+        "To watch the table: " + hosted[1].split(": ", 1)[1],
         "You sit at seat 0 (you host this table: only you may deal, save or end).",
     ]
+    assert hosted[1].startswith("To watch the table: mille --watch 127.0.0.1:")
     assert own[-1] == "Save game? n"
     assert [line for line in hosted if line not in own] == local
     # what only the shared flow said before, over the network too
@@ -81,7 +85,7 @@ def test_the_line_mode_at_home_and_over_loopback(
         assert [line for line in own if line in help_lines] == help_lines
         assert "which opponent?" in local
         assert "It can hit sides 2 Comp 1, 3 Comp 2 (u 3 S)." in local
-        assert any(line.startswith("Not seen yet: 25 ") for line in local)
+        assert any(line.startswith("Not seen yet: 25: ") for line in local)
         assert "Words work too: pick, use N, discard N, order, window, reprint, hint," in local
     else:
         assert "Discard a safety? n" in local

@@ -211,5 +211,5 @@ def test_a_wheel_speaks_french_with_no_other_step(tmp_path: pathlib.Path) -> Non
         env=env,
         cwd=tmp_path,
     )
-    assert said.stdout.startswith("usage : mille [--rules NOM]"), said.stderr
+    assert said.stdout.startswith("usage\u00a0: mille [--rules NOM]"), said.stderr
     assert (venv / "share" / "man" / "fr" / "man6" / "mille.6").is_file()

@@ -36,6 +36,11 @@ def run(session: Session, script: str, **kwargs: object) -> tuple[int, str]:
     return status, out.getvalue()
 
 
+def row_values(line: str) -> list[str]:
+    """A score row's values: ``  Games: You: 0, Comp 1: 1`` gives 0, 1."""
+    return [part.rsplit(": ", 1)[1] for part in line.split(": ", 1)[1].strip().split(", ")]
+
+
 def command(move: Move) -> str:
     """What a person types for ``move``."""
     if isinstance(move, Pick):
@@ -187,7 +192,7 @@ def test_your_turn_shows_every_side_your_hand_and_the_piles() -> None:
     assert lines[2].startswith("Side 1, Team A (You, Partner): 0 of 1000 miles; not started;")
     assert lines[3].startswith("Side 2, Team B (Comp 1, Comp 3): 0 of 1000 miles")
     assert lines[4] == "Deck: 82 cards. Discard pile: empty."
-    assert lines[5].startswith("Your hand: P: -, 1: ")
+    assert lines[5].startswith("Your hand: P: empty, 1: ")
 
 
 def test_the_pick_is_told_and_the_hand_shown_again() -> None:
@@ -197,13 +202,13 @@ def test_the_pick_is_told_and_the_hand_shown_again() -> None:
     from mille.engine.describe import card_name
 
     assert f"You drew {card_name(drawn)}" in out
-    assert out.count("Your hand: P: -") == 1 and f"Your hand: P: {card_name(drawn)}," in out
+    assert out.count("Your hand: P: empty") == 1 and f"Your hand: P: {card_name(drawn)}," in out
 
 
 def test_o_w_r_and_help() -> None:
     _, out = run(classic3(), "o\nw\nr\n?\n")
     assert "Your hand is kept in order." in out
-    assert "  Milestones Played: 0, 0, 0" in out and "  Extension:" in out
+    assert "  Milestones Played: You: 0, Comp 1: 0, Comp 2: 0" in out and "  Extension:" in out
     assert out.count("Deck: ") == 2 and "u N S      use a hazard on side S" in out
 
 
@@ -316,7 +321,7 @@ def test_a_whole_seeded_game_from_a_script(
     assert "the game with" in done.stdout and "Another game? n" in done.stdout
     assert "Save game?" not in done.stdout  # a game won: nothing to save (issue 40, item 9)
     games = [line for line in done.stdout.splitlines() if line.startswith("  Games:")]
-    counts = games[-1].split(":")[1].replace(",", " ").split()
+    counts = row_values(games[-1])
     assert sorted(counts) == ["0"] * (len(counts) - 1) + ["1"], "the game just won is counted"
     assert not (Path(env["XDG_STATE_HOME"]) / "mille").exists()
 
@@ -420,7 +425,7 @@ def test_the_tracker_counts_what_you_have_not_seen() -> None:
     _, out = run(session, "t\nt\n")
     lines = out.splitlines()
     tracked = next(x for x in lines if x.startswith("Not seen yet: "))
-    counts = dict(item.rsplit(" ", 1) for item in tracked[14:-1].split(", "))
+    counts = dict(item.removesuffix(" left").rsplit(": ", 1) for item in tracked[14:-1].split(", "))
     table = session.table
     assert sum(map(int, counts.values())) == len(table.deck) + 12  # the deck, two hands
     mine = [c for c in table.hands[0] if c >= 0]
@@ -672,9 +677,9 @@ def test_h_at_another_hand_and_the_games_row_counts_the_won_game() -> None:
     games = [line for line in lines if line.startswith("  Games:")]
     hands = lines.count("Another hand? y")
     assert len(games) == hands + 1
-    assert all(line.split(":")[1].split() == ["0,", "0"] for line in games[:-1])
+    assert all(row_values(line) == ["0", "0"] for line in games[:-1])
     wanted = ["1", "0"] if winner == 0 else ["0", "1"]
-    assert [n.rstrip(",") for n in games[-1].split(":")[1].split()] == wanted
+    assert row_values(games[-1]) == wanted
     assert "Another hand? h" not in lines  # (the other questions: the test above)
 
 

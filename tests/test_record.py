@@ -10,6 +10,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,10 @@ from hypothesis import strategies as st
 
 from mille.engine.rules import Rules, find_rules
 from mille.engine.table import OVER, Discard, Use
-from mille.frontends import flow, plain, recorder
+from mille.frontends import flow, plain, record_words, recorder
 from mille.game import rating
 from mille.game.session import Session
+from mille.net.messages import whole_game
 from mille.storage import record, stats
 from mille.storage.shapes import rules_to_dict
 from support.scripted import Scripted
@@ -199,14 +201,14 @@ def test_the_schema_has_a_version_and_a_newer_one_is_refused(tmp_path: Path) -> 
     where = str(tmp_path / "r.sqlite3")
     record.add(game("1", (5000, 0)), where)
     db = sqlite3.connect(where)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == record.VERSION == 2
-    db.execute("PRAGMA user_version = 3")
+    assert db.execute("PRAGMA user_version").fetchone()[0] == record.VERSION == 4
+    db.execute("PRAGMA user_version = 5")
     db.commit()
     db.close()
     with pytest.raises(record.RecordError) as caught:
         record.games(where)
     assert (
-        str(caught.value) == "the record was written by a newer mille (schema 3, this one reads 2)"
+        str(caught.value) == "the record was written by a newer mille (schema 5, this one reads 4)"
     )
 
 
@@ -783,14 +785,14 @@ def test_the_joiners_line_mode_records_the_game_at_its_end() -> None:
 
     from test_net_remote_session import StandIn
 
-    from mille.frontends.remote.lines import LineSession, RemoteLineUi
+    from mille.frontends.remote.lines import LineSeat, RemoteLineUi
     from mille.net.seats import Feed
 
     feed = Feed(new(short(3), seed=2, names={0: "Ann", 1: "Bob"}))
     session = feed.session
     link = StandIn(feed, 1)
-    welcome = {"type": "welcome", "seat": 1, "host": False, "token": "t", "protocol": 1}
-    remote = LineSession(link, welcome, link.update())
+    welcome = {"type": "welcome", "seat": 1, "host": False, "token": "t", "protocol": 3}
+    remote = LineSeat(link, welcome, link.update())
     out = io.StringIO()
     ui = RemoteLineUi(remote, io.BytesIO(), out, queue.Queue())
     keeper = ui.recorder
@@ -800,8 +802,10 @@ def test_the_joiners_line_mode_records_the_game_at_its_end() -> None:
             assert seat is not None
             feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
         link.inbox.put(link.update())
-        while remote.computer_to_move:
-            ui.computer_moved(remote.computer_move())
+        if session.table.game_over:  # the host's game whole (not known here: none)
+            link.inbox.put(dict(whole_game(None)))
+        while remote.another_decides:
+            ui.computer_moved(remote.another_moves())
         keeper.hand_over(remote)  # flow.finish_hand
         ui.hand_over()
         if session.table.game_over:
@@ -859,44 +863,45 @@ def test_stats_says_each_persons_record_word_for_word(three_hours_east: None) ->
         game("2", (200, 5000)),
         game("3", (5100, 100)),
         game("4", (5200, 4100), names=("Bob", None), level="expert"),
-    ]
+    ]  # numbered as the record numbers them, game 2 without its moves (schema 2's)
+    games = [replace(one, number=n, whole=n != 2) for n, one in enumerate(games, 1)]
     found = stats.statistics(games)
-    assert recorder.stats_lines(found, "/x/record.sqlite3", recorder.ASCII_SPARKS) == [
+    assert record_words.stats_lines(found, "/x/record.sqlite3", record_words.ASCII_SPARKS) == [
         "The record: /x/record.sqlite3",
         "Ann: 3 games, won 2, lost 1 (66.7% won); rating 1515?",
         "  bsd against standard: 3 games, won 2, lost 1 (66.7% won)",
         "  best 5100, average 3433.3; 1 won in a row, longest winning streak 1",
         "  rating, last 3 games: #_# 1499 to 1516",
-        "  last games (local time; the rating after each):",
-        "    2026-01-01 03:00 bsd vs standard: won 5100-100; 1515? (+16)",
-        "    2026-01-01 03:00 bsd vs standard: lost 200-5000; 1499? (-17)",
-        "    2026-01-01 03:00 bsd vs standard: won 5000-100; 1516? (+16)",
+        "  last games (local time; the rating after each; *: no moves kept):",
+        "    #3 2026-01-01 03:00 bsd vs standard: won 5100-100; 1515? (+16)",
+        "    #2* 2026-01-01 03:00 bsd vs standard: lost 200-5000; 1499? (-17)",
+        "    #1 2026-01-01 03:00 bsd vs standard: won 5000-100; 1516? (+16)",
         "Bob: 1 game, won 1, lost 0 (100% won); rating 1519?",
         "  bsd against expert: 1 game, won 1, lost 0 (100% won)",
         "  best 5200, average 5200; 1 won in a row, longest winning streak 1",
         "  last games (local time; the rating after each):",
-        "    2026-01-01 03:00 bsd vs expert: won 5200-4100; 1519? (+19)",
+        "    #4 2026-01-01 03:00 bsd vs expert: won 5200-4100; 1519? (+19)",
         "The computers' ratings: easy 1259, standard 1500, expert 1572.",
         "A rating marked ? is provisional: fewer than 10 games against computers.",
     ]
-    assert recorder.stats_lines(stats.statistics([]), "/x/r") == [
+    assert record_words.stats_lines(stats.statistics([]), "/x/r") == [
         "No game recorded yet (the record: /x/r)."
     ]
 
 
 def test_a_joiners_board_records_the_game_as_played_over_the_network() -> None:
-    """The boards' joiner (``RemoteSession``, driven by the flow, whose end
+    """The boards' joiner (``RemoteSeat``, driven by the flow, whose end
     of a hand calls ``recorder.hand_over``) records the game for its seat."""
     from test_net_remote_session import StandIn
 
-    from mille.frontends.remote.seat import RemoteSession
+    from mille.frontends.remote.seat import RemoteSeat
     from mille.net.seats import Feed
 
     feed = Feed(new(short(3), seed=6, names={0: "Hal", 1: "Ann"}))
     session = feed.session
     link = StandIn(feed, 1)
-    welcome = {"type": "welcome", "seat": 1, "host": False, "token": "t", "protocol": 1}
-    remote = RemoteSession(link, welcome, link.update())
+    welcome = {"type": "welcome", "seat": 1, "host": False, "token": "t", "protocol": 3}
+    remote = RemoteSeat(link, welcome, link.update())
     keeper = recorder.Recorder()
     while True:
         while not session.table.hand_over:  # every seat's moves, by the host
@@ -904,8 +909,10 @@ def test_a_joiners_board_records_the_game_as_played_over_the_network() -> None:
             assert seat is not None
             feed.play(seat, feed.version(seat), feed.think(seat, feed.stand_in(seat, 1)))
         link.inbox.put(link.update())
-        while remote.computer_to_move:
-            remote.computer_move()
+        if session.table.game_over:  # the host's game whole (not known here: none)
+            link.inbox.put(dict(whole_game(None)))
+        while remote.another_decides:
+            remote.another_moves()
         keeper.hand_over(remote)  # flow.finish_hand
         if session.table.game_over:
             break

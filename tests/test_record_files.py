@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mille.frontends import flow, recorder
+from mille.frontends import flow, record_words, recorder
 from mille.game import rating
 from mille.game.session import Session
 from mille.players import registry
@@ -105,6 +105,16 @@ def test_a_dangling_link_at_the_database_is_refused_never_followed(tmp_path: Pat
     assert not target.exists()
 
 
+def linked_elsewhere(folder: Path, tmp_path: Path) -> Path:
+    """``folder`` (not made yet) made a symbolic link to an empty folder of
+    ``tmp_path``'s: the folder the link points to."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    folder.parent.mkdir(parents=True)
+    folder.symlink_to(elsewhere)
+    return elsewhere
+
+
 @pytest.mark.skipif(os.name != "posix", reason="needs symlinks")
 @pytest.mark.parametrize("name", ["record.sqlite3-journal", "record.sqlite3-wal"])
 def test_a_link_at_a_journal_is_refused(tmp_path: Path, name: str) -> None:
@@ -118,11 +128,8 @@ def test_a_link_at_a_journal_is_refused(tmp_path: Path, name: str) -> None:
 
 @pytest.mark.skipif(os.name != "posix", reason="needs symlinks")
 def test_the_records_folder_as_a_link_is_refused(tmp_path: Path) -> None:
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
     folder = Path(record.data_dir())
-    folder.parent.mkdir(parents=True)
-    folder.symlink_to(elsewhere)
+    elsewhere = linked_elsewhere(folder, tmp_path)
     with pytest.raises(record.RecordError) as caught:
         record.add(game(1))
     assert str(caught.value) == f"{folder} is a symbolic link (not followed)"
@@ -227,12 +234,12 @@ VALUES = st.one_of(
 
 
 def run_stats(*args: Any, **kwargs: Any) -> tuple[int, str, str]:
-    """``recorder.show_stats`` in this process: the status, stdout, stderr."""
+    """``record_words.show_stats`` in this process: the status, stdout, stderr."""
     out, err = io.StringIO(), io.StringIO()
     real = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = out, err
     try:
-        status = recorder.show_stats(*args, **kwargs)
+        status = record_words.show_stats(*args, **kwargs)
     finally:
         sys.stdout, sys.stderr = real
     return status, out.getvalue(), err.getvalue()

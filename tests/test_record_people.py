@@ -18,8 +18,9 @@ import pytest
 from test_record import played
 from test_record_files import game, mille, run_stats
 
+from mille import i18n
 from mille.engine.text import width
-from mille.frontends import recorder
+from mille.frontends import record_words, recorder
 from mille.game.session import Session
 from mille.storage import record, settings, stats
 
@@ -43,6 +44,8 @@ def network_game(
             for seat, name in enumerate(names)
         ),
         sides=tuple(record.Side(side + 1, total) for side, total in enumerate(totals)),
+        number=number,  # (as the record numbers it, its moves kept)
+        whole=True,
     )
 
 
@@ -73,8 +76,8 @@ def test_stats_says_local_times() -> None:
     """f55df03 printed UTC with no mark."""
     record.add(game(1))
     text = mille("--stats", env=EAST).stdout.splitlines()
-    assert "  last games (local time; the rating after each):" in text
-    assert "    2026-01-01 03:00 bsd vs standard: won 5000-100; 1516? (+16)" in text
+    assert "  last games (local time; the rating after each; *: no moves kept):" in text
+    assert "    #1* 2026-01-01 03:00 bsd vs standard: won 5000-100; 1516? (+16)" in text
     shown = json.loads(mille("--stats", "--json", env=EAST).stdout)
     (last,) = shown["people"][0]["last"]
     assert last["ended"] == "2026-01-01T00:00:01Z" and last["local"] == "2026-01-01T03:00:01+03:00"
@@ -169,14 +172,14 @@ def test_stats_names_the_people_played_and_says_head_to_head(utc: None) -> None:
         [{"name": "Jo"}],
         [{"name": "Jo"}],
     ]
-    text = recorder.stats_lines(found, "/r", recorder.ASCII_SPARKS)
+    text = record_words.stats_lines(found, "/r", record_words.ASCII_SPARKS)
     assert "  Ann vs Bob: 1-0" in text and "  Ann vs Jo: 2-1" in text
     assert text[-7:-2] == [
-        "    2026-01-01 00:05 milebymile vs easy (network): lost 100-5000; 1481? (-25)",
-        "    2026-01-01 00:04 milebymile vs Bob (network): won 5000-100",
-        "    2026-01-01 00:03 milebymile vs Jo, easy (network): won 5000-4000; 1506? (+6)",
-        "    2026-01-01 00:02 milebymile vs Jo (network): won 5000-100",
-        "    2026-01-01 00:01 milebymile vs Jo (network): lost 500-1200",
+        "    #5 2026-01-01 00:05 milebymile vs easy (network): lost 100-5000; 1481? (-25)",
+        "    #4 2026-01-01 00:04 milebymile vs Bob (network): won 5000-100",
+        "    #3 2026-01-01 00:03 milebymile vs Jo, easy (network): won 5000-4000; 1506? (+6)",
+        "    #2 2026-01-01 00:02 milebymile vs Jo (network): won 5000-100",
+        "    #1 2026-01-01 00:01 milebymile vs Jo (network): lost 500-1200",
     ]
 
 
@@ -184,7 +187,7 @@ def test_the_end_of_a_game_names_each_person_played() -> None:
     for one in history()[:3]:
         record.add(one)
     (ann,) = stats.statistics(record.games(), last=1)["people"]
-    said, board = recorder.words(ann, {"easy": 1259}, None)
+    said, board = record_words.words(ann, {"easy": 1259}, None)
     assert said == [
         "Your record against easy at milebymile: won 1, lost 0 (100% of 1).",
         "Your record against Jo: won 2, lost 1 (66.7% of 3).",
@@ -202,7 +205,7 @@ def test_stats_name_the_last_games_and_the_filters() -> None:
     lines = out.splitlines()
     assert lines[1].startswith("Ann: 5 games, won 3, lost 2 ")
     assert not any(line.startswith("Bob:") for line in lines)
-    assert len([line for line in lines if line.startswith("    2026")]) == 2
+    assert len([line for line in lines if line.startswith("    #")]) == 2
     status, out, err = run_stats(True, None, people=("jo",))
     shown = json.loads(out)
     assert [p["name"] for p in shown["people"]] == ["Ann"] and shown["people"][0]["games"] == 3
@@ -212,7 +215,7 @@ def test_stats_name_the_last_games_and_the_filters() -> None:
     assert [(p["name"], p["games"]) for p in json.loads(out)["people"]] == [("Bob", 1)]
     status, out, err = run_stats(False, "Cy")
     assert status == 1 and out == ""
-    assert err == "mille: --stats: no game of Cy in the record\n"
+    assert err == "mille: --stats: no game of Cy in the record (its names: Ann, Bob, Jo)\n"
     status, out, err = run_stats(False, "jo")
     assert status == 1 and out == ""
     assert err == (
@@ -255,7 +258,7 @@ def test_the_rating_chart_fits_80_columns_and_is_plain_when_piped() -> None:
         record.add(game(number, (5000, 100) if number % 3 else (100, 5000)))
     (ann,) = stats.statistics(record.games())["people"]
     assert ann["rated_games"] == 79 and len(ann["history"]) == 79 and not ann["provisional"]
-    lines = recorder.stats_lines(stats.statistics(record.games()), "/r")
+    lines = record_words.stats_lines(stats.statistics(record.games()), "/r")
     chart = next(line for line in lines if line.startswith("  rating, last 40 games: "))
     assert width(chart) <= 80 and len(set(chart.split(": ")[1].split()[0])) > 2
     assert all(width(line) <= 80 for line in lines[1:])
@@ -295,11 +298,11 @@ def forget(monkeypatch: pytest.MonkeyPatch, answer: str | None, *args: Any) -> t
 
     out, err = io.StringIO(), io.StringIO()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(recorder, "_stdin_is_terminal", lambda: True)
+        patch.setattr(record_words, "_stdin_is_terminal", lambda: True)
         patch.setattr("builtins.input", reply)
         patch.setattr(sys, "stdout", out)
         patch.setattr(sys, "stderr", err)
-        status = recorder.forget(*args)
+        status = record_words.forget(*args)
     return status, "".join(asked) + out.getvalue(), err.getvalue()
 
 
@@ -324,10 +327,26 @@ def test_forget_asks_at_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
+def test_forget_takes_oui_in_french(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 49, item 2a: in French o and oui are yes (o was taken as no)."""
+    for one in history():
+        record.add(one)
+    assert i18n.choose("fr") == "fr"
+    try:
+        status, said, err = forget(monkeypatch, "o", "bob")
+        assert (status, err) == (0, "") and said.endswith(
+            "\u00a0? (o/n) bob oublié\u00a0: 1 partie.\n"
+        )
+        status, said, err = forget(monkeypatch, "non", "jo")
+        assert (status, err) == (1, "") and said.endswith(" (o/n) Rien oublié.\n")
+    finally:
+        i18n.use(None)
+
+
 # ----- the schema's migration -----------------------------------------------------------------
 
 
-def test_a_record_of_schema_1_is_brought_to_schema_2(tmp_path: Path) -> None:
+def test_a_record_of_schema_1_is_brought_to_the_latest_schema(tmp_path: Path) -> None:
     where = tmp_path / "record.sqlite3"
     db = sqlite3.connect(where)
     db.executescript(record.MIGRATIONS[1] + "PRAGMA user_version = 1;")
@@ -345,7 +364,7 @@ def test_a_record_of_schema_1_is_brought_to_schema_2(tmp_path: Path) -> None:
     (old,) = record.games(str(where))
     assert [s.name for s in old.seats] == ["ÅSA", None]
     db = sqlite3.connect(where)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == record.VERSION
     assert db.execute("SELECT folded FROM seats WHERE seat = 0").fetchone()[0] == "åsa"
     db.close()
     assert record.forget("åsa", str(where)) == 1

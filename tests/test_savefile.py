@@ -14,6 +14,7 @@ import os
 import random
 import signal
 import stat
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -1623,7 +1624,9 @@ def test_a_signal_as_the_temporary_file_is_made_leaves_no_temp(
 
     def mkstemp_then_signal(*args: Any, **kwargs: Any) -> tuple[int, str]:
         made = real(*args, **kwargs)
-        os.kill(os.getpid(), signum)  # the handler runs at the first chance it gets
+        # to the main thread, as in a process of one thread (a test runner's
+        # worker has others, to which os.kill could hand it unblocked)
+        signal.pthread_kill(threading.main_thread().ident or 0, signum)
         return made
 
     def handler(signum: int, frame: object) -> None:
@@ -1938,3 +1941,50 @@ def test_a_save_error_is_always_one_safe_line() -> None:
 )
 def test_show(value: Any, shown: str) -> None:
     assert mille.storage.checks.show(value) == shown
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signals")
+def test_a_thread_of_mille_leaves_the_exit_signals_to_the_main_thread() -> None:
+    """A save holds the exit signals back in the thread that writes; the
+    system gives a process's signal to any thread not blocking it, so every
+    thread mille starts blocks them (and those it starts inherit that)."""
+    from mille.storage import atomic
+
+    masks: list[set[int]] = []
+
+    def child() -> None:
+        masks.append(set(signal.pthread_sigmask(signal.SIG_BLOCK, [])))
+
+    def parent() -> None:
+        masks.append(set(signal.pthread_sigmask(signal.SIG_BLOCK, [])))
+        grandchild = threading.Thread(target=child)
+        grandchild.start()
+        grandchild.join()
+
+    started = atomic.thread(parent, name="test")
+    assert started.daemon and started.name == "test"
+    started.start()
+    started.join(10)
+    exits = {getattr(signal, s) for s in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")}
+    assert len(masks) == 2 and all(exits <= mask for mask in masks)
+    assert not exits & set(signal.pthread_sigmask(signal.SIG_BLOCK, []))  # not this thread's
+
+
+def test_every_thread_mille_starts_is_made_by_atomic_thread() -> None:
+    """No ``threading.Thread(...)`` in mille/ but atomic.thread's own, and
+    each ``ThreadPoolExecutor`` blocks the exit signals in its threads."""
+    import ast
+
+    import mille
+
+    root = Path(mille.__file__).parent
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            called = ast.unparse(node.func)
+            if called in ("threading.Thread", "Thread"):
+                assert path.name == "atomic.py", f"{path}:{node.lineno}: use atomic.thread"
+            if called.endswith("ThreadPoolExecutor"):
+                keys = {k.arg for k in node.keywords}
+                assert "initializer" in keys, f"{path}:{node.lineno}: no initializer"

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from mille import i18n
 from mille.engine.cards import HAND_SLOTS
 from mille.engine.rules import find_rules
 from mille.engine.table import OVER, Use
@@ -145,6 +146,7 @@ def test_a_save_that_would_not_load_is_refused(
     assert info.value.strerror == (
         f"cannot save: the game takes {size} bytes, over the 4 MiB a save file may hold"
     )
+    assert i18n.oserror(info.value) == info.value.strerror  # in English, as it is
     assert not path.exists() and os.listdir(tmp_path) == []
 
 

@@ -63,7 +63,7 @@ def test_a_kept_file_shows_its_log(path: pathlib.Path) -> None:
     data = json.loads(path.read_text())
     session = load_session(str(path))
     log = session.log
-    assert log and recent(log) == 0
+    assert log and recent(log, 0) == 0
     assert [(e.outcome.seat, str(e.outcome.move)) for e in log] == LOGS[path.stem]
     for event, saved in zip(log, data["log"]):
         outcome = event.outcome

@@ -8,7 +8,7 @@ import pytest
 
 from mille.engine.rules import find_rules
 from mille.game.session import Session
-from mille.net.client import event_of
+from mille.net.follow import event_of
 from mille.net.wire import ProtocolError, parse_move
 from mille.storage.checks import SaveError
 from mille.storage.shapes import event_to_dict, move_of, read_move

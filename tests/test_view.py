@@ -172,16 +172,42 @@ def test_the_hidden_cards_do_not_change_a_computers_move(rules: object, kind: st
 
 def test_the_front_ends_read_no_hidden_card() -> None:
     """The boards and the line mode draw from the person's view: no module
-    of theirs reads a table's hands, deck or draws."""
-    import re
+    of theirs reads a table's hands, deck or draws (``X.hands`` where X is
+    a table: ``table``, ``self.table``, ``session.table``, ``t``; a game's
+    history and a replay have hands of their own: a number, the deals)."""
+    import ast
     from pathlib import Path
 
     import mille.frontends
 
+    def a_table(node: ast.expr) -> bool:
+        name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+        return name in ("t", "tab") or name.endswith("table")
+
     folder = Path(mille.frontends.__file__).parent
-    for path in sorted(folder.glob("*.py")):
-        found = re.findall(r"\.(?:hands|deck|drawn)\b", path.read_text(encoding="utf-8"))
+    for path in sorted(folder.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found = [
+            f"{ast.unparse(node)} (line {node.lineno})"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and node.attr in ("hands", "deck", "drawn")
+            and a_table(node.value)
+        ]
         assert not found, f"{path.name} reads {found}"
+
+
+def test_the_check_of_the_front_ends_sees_a_tables_hands() -> None:
+    """The check above finds what it looks for."""
+    import ast
+
+    tree = ast.parse("x = session.table.hands[0] + len(self.table.deck)")
+    found = [
+        n.attr
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Attribute) and n.attr in ("hands", "deck", "drawn")
+    ]
+    assert found == ["hands", "deck"]
 
 
 def _coup_asked() -> Table:

@@ -139,7 +139,13 @@ def update(code: str) -> Path:
 
 
 def placeholders(text: str) -> list[str]:
-    return sorted(PLACEHOLDER.findall(text))
+    """The places of ``text``, each without its format spec (a translation
+    may pad a number otherwise: ``{mday:2}`` as ``{mday}``).
+
+    >>> placeholders("{mday:2} {name!r} %s")
+    ['%s', '{mday}', '{name!r}']
+    """
+    return sorted(re.sub(r":[^{}]*\}$", "}", place) for place in PLACEHOLDER.findall(text))
 
 
 def problems(path: Path, messages: dict[Key, list[str]] | None = None) -> list[str]:
@@ -168,8 +174,55 @@ def problems(path: Path, messages: dict[Key, list[str]] | None = None) -> list[s
                     for line in form.split("\n")
                     if width(line) > 79
                 ]
+    if path.parent.parent.name in TYPOGRAPHY:
+        for key in messages:
+            found += [problem for form in done.get(key, []) for problem in typography(form)]
     found += [f"not in the sources: {key[1]!r}" for key in done if key not in messages]
     return found
+
+
+NO_BREAK = {":": "\u00a0", ";": "\u00a0\u202f", "?": "\u00a0\u202f", "!": "\u00a0\u202f"}
+TYPOGRAPHY = {"fr"}  # the languages whose catalogs follow French typography
+
+
+def typography(text: str) -> list[str]:
+    """What French typography finds wrong in ``text``: ``; : ? !`` without
+    a no-break space before (U+00A0; U+202F will do before ``; ? !``),
+    ``« »`` without one inside.  A mark alone at the start of a line or
+    after two spaces is a key (``? aide``); ``12:30``, ``https://``, ``[:PORT]``,
+    ``?!``, IPv6's ``::``, BSD's ``>>:``, ``{hour}:{minute}`` and the placeholders' own
+    marks (``{n:d}``) are no punctuation.
+
+    >>> typography("Partie\u00a0? (o/n)\u00a0: oui"), typography("x: y")
+    ([], ["no no-break space before ':': 'x: y'"])
+    """
+    plain = re.sub(r">>:[^:\n]*:", "X", PLACEHOLDER.sub("0", text))  # BSD's prompt
+    found: list[str] = []
+    for at, mark in enumerate(plain):
+        before = plain[at - 1] if at else "\n"
+        after = plain[at + 1 : at + 3]
+        if mark in "«" and after[:1] not in "\u00a0\u202f":
+            found.append(f"no no-break space inside « »: {text!r}")
+        if mark in "»" and before not in "\u00a0\u202f":
+            found.append(f"no no-break space inside « »: {text!r}")
+        if mark not in NO_BREAK or before in NO_BREAK[mark] or before in "\n?!>":
+            continue
+        if mark == ":" and (
+            after[:2] == "//"
+            or before in "[:"
+            or after[:1] == ":"
+            or (before.isdigit() and after[:1].isdigit())
+        ):
+            continue
+        if before == " " and (at < 2 or plain[at - 2] in " \n"):
+            continue  # a key: "  ? aide"
+        what = (
+            "a space before {!r} is not a no-break space"
+            if before == " "
+            else ("no no-break space before {!r}")
+        )
+        found.append(what.format(mark) + f": {text!r}")
+    return list(dict.fromkeys(found))
 
 
 # ----- the pseudo-language --------------------------------------------------------

@@ -109,49 +109,20 @@ SAFETIES: Final = frozenset(range(EXTRA_TANK, RIGHT_OF_WAY + 1))
 
 _BY_NAME = {name.lower(): card for card, name in enumerate(CARD_NAMES)}
 
-# hazard/remedy/safety families.  ``_OPPOSITE`` pairs a hazard with its
-# remedy (both ways) and a safety with the hazard it protects from.
+# hazard/remedy/safety families, each in card order: a hazard, its remedy,
+# the safety that protects from it (Right of Way from Stop and Speed
+# Limit alike).  ``_OPPOSITE`` pairs a hazard with its remedy (both ways)
+# and a safety with the hazard it protects from; ``_SAFETY`` gives each
+# hazard, remedy and safety its safety.  A distance has neither.
+_FAMILY_HAZARDS = (OUT_OF_GAS, FLAT_TIRE, ACCIDENT, STOP, SPEED_LIMIT)
+_FAMILY_REMEDIES = (GASOLINE, SPARE_TIRE, REPAIRS, GO, END_OF_LIMIT)
+_FAMILY_SAFETIES = (EXTRA_TANK, PUNCTURE_PROOF, DRIVING_ACE, RIGHT_OF_WAY, RIGHT_OF_WAY)
+_FOR_DISTANCES = (NO_CARD,) * (D200 + 1)
 _OPPOSITE: Final[tuple[int, ...]] = (
-    NO_CARD,
-    NO_CARD,
-    NO_CARD,
-    NO_CARD,
-    NO_CARD,
-    GASOLINE,
-    SPARE_TIRE,
-    REPAIRS,
-    GO,
-    END_OF_LIMIT,
-    OUT_OF_GAS,
-    FLAT_TIRE,
-    ACCIDENT,
-    STOP,
-    SPEED_LIMIT,
-    OUT_OF_GAS,
-    FLAT_TIRE,
-    ACCIDENT,
-    STOP,
+    _FOR_DISTANCES + _FAMILY_REMEDIES + _FAMILY_HAZARDS + _FAMILY_HAZARDS[:NUM_SAFETIES]
 )
 _SAFETY: Final[tuple[int, ...]] = (
-    NO_CARD,
-    NO_CARD,
-    NO_CARD,
-    NO_CARD,
-    NO_CARD,
-    EXTRA_TANK,
-    PUNCTURE_PROOF,
-    DRIVING_ACE,
-    RIGHT_OF_WAY,
-    RIGHT_OF_WAY,
-    EXTRA_TANK,
-    PUNCTURE_PROOF,
-    DRIVING_ACE,
-    RIGHT_OF_WAY,
-    RIGHT_OF_WAY,
-    EXTRA_TANK,
-    PUNCTURE_PROOF,
-    DRIVING_ACE,
-    RIGHT_OF_WAY,
+    _FOR_DISTANCES + _FAMILY_SAFETIES * 2 + _FAMILY_SAFETIES[:NUM_SAFETIES]
 )
 
 

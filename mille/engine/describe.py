@@ -2,7 +2,7 @@
 
 The N-seat board and the line mode say the same things in the same words;
 this module is where those words live.  Names are relative to the seat
-reading (``viewer``, seat 0 unless said): that seat is ``You``, a person
+reading (``viewer``, always said: no seat reads by default): that seat is ``You``, a person
 is called by name (``names``, by seat: ``SeatView.names``), the other
 seats of the reader's side are partners, the rest computers (``Comp N``).  Sides are numbered 1..S as in the spec (a hazard names its
 target by that number); in a team game each side is also a team letter.
@@ -11,11 +11,11 @@ No curses, no I/O.
 
 >>> from mille.engine.rules import find_rules
 >>> classic4 = find_rules("classic", players=4)
->>> [seat_name(classic4, seat) for seat in range(4)]
+>>> [seat_name(classic4, seat, 0) for seat in range(4)]
 ['You', 'Comp 1', 'Partner', 'Comp 3']
->>> side_name(classic4, 1), side_members(classic4, 2)
+>>> side_name(classic4, 1, 0), side_members(classic4, 2, 0)
 ('Team A', 'Comp 1, Comp 3')
->>> side_name(find_rules("milebymile", players=3), 3)
+>>> side_name(find_rules("milebymile", players=3), 3, 0)
 'Comp 2'
 >>> names = {0: "Ann", 2: "Bob"}
 >>> [seat_name(classic4, seat, 2, names) for seat in range(4)]
@@ -31,6 +31,7 @@ from .cards import (
     D200,
     EXTRA_TANK,
     HAZARDS,
+    NO_CARD,
     NUM_SAFETIES,
     SAFETIES,
 )
@@ -41,13 +42,12 @@ from .rules import other_side
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from .rules import Rules
-    from .table import Event, HandScore
+    from .table import Event, HandScore, Use
     from .view import SeatView
 
-YOU = 0  # the seat reading when none is said (BSD's game: the person)
 NO_NAMES: dict[int, str] = {}
 SAFETY_SHORT = ("Tank", "Proof", "Ace", "RoW")  # Extra Tank .. Right of Way
 
@@ -77,7 +77,11 @@ CARD_WORDS = (
 
 
 # the contexts of the cards' short names (tools/catalogs.py lists every card in each)
-CARD_CONTEXTS = ("card name, at most 18 columns", "card name, at most 14 columns")
+CARD_CONTEXTS = (
+    "card name, at most 18 columns",
+    "card name, at most 14 columns",
+    "card name, at most 10 columns",
+)
 
 
 def card_name(card: int) -> str:
@@ -94,6 +98,22 @@ def short_card_name(card: int) -> str:
 def tracker_name(card: int) -> str:
     """A card's name where the card tracker has 14 columns for it."""
     return pgettext("card name, at most 14 columns", _card_key(card)) if card >= 0 else ""
+
+
+def column_name(card: int) -> str:
+    """A card's name where the row board's Battle column has 10 columns
+    for it (in English the name itself)."""
+    return pgettext("card name, at most 10 columns", _card_key(card)) if card >= 0 else ""
+
+
+def fitting_name(card: int, room: int) -> str:
+    """The longest of a card's names that takes at most ``room`` columns
+    (its name, then its 18-, 14- and 10-column names), cut if none does:
+    in English the name itself where the boards leave room for it."""
+    from .text import fit, width
+
+    names = (card_name(card), short_card_name(card), tracker_name(card), column_name(card))
+    return next((name for name in names if width(name) <= room), fit(names[-1], room))
 
 
 def safety_short(index: int) -> str:
@@ -168,7 +188,7 @@ def is_team_game(rules: Rules) -> bool:
 
 
 def seat_name(
-    rules: Rules, seat: int, viewer: int | None = YOU, names: Mapping[int, str] = NO_NAMES
+    rules: Rules, seat: int, viewer: int | None, names: Mapping[int, str] = NO_NAMES
 ) -> str:
     """``seat`` as ``viewer`` calls it: ``You``, a person's name,
     ``Partner`` (``Partner 2``... with several), ``Comp N`` (viewer None:
@@ -220,7 +240,7 @@ def team_letter(side: int) -> str:
 
 
 def side_name(
-    rules: Rules, side: int, viewer: int | None = YOU, names: Mapping[int, str] = NO_NAMES
+    rules: Rules, side: int, viewer: int | None, names: Mapping[int, str] = NO_NAMES
 ) -> str:
     """A side as ``viewer`` knows it: its one player's name, or ``Team X``."""
     if is_team_game(rules):
@@ -229,20 +249,20 @@ def side_name(
 
 
 def side_members(
-    rules: Rules, side: int, viewer: int | None = YOU, names: Mapping[int, str] = NO_NAMES
+    rules: Rules, side: int, viewer: int | None, names: Mapping[int, str] = NO_NAMES
 ) -> str:
     """The names of a side's players, ``You, Partner``."""
     return ", ".join(seat_name(rules, seat, viewer, names) for seat in rules.members(side))
 
 
 def side_label(
-    rules: Rules, side: int, viewer: int | None = YOU, names: Mapping[int, str] = NO_NAMES
+    rules: Rules, side: int, viewer: int | None, names: Mapping[int, str] = NO_NAMES
 ) -> str:
     """``2 Comp 1``, ``1 Team A``: the number a hazard names, then the name."""
     return f"{side} {side_name(rules, side, viewer, names)}"
 
 
-def opponents(rules: Rules, seat: int = YOU) -> list[int]:
+def opponents(rules: Rules, seat: int) -> list[int]:
     """The sides a hazard of ``seat`` may name."""
     own = rules.side_of(seat)
     return [side for side in range(1, rules.sides + 1) if side != own]
@@ -292,7 +312,7 @@ def no_target(view: SeatView, slot: int) -> str:
         reasons.setdefault(view.check(Use(slot, side)) or "", []).append(side)
     if len(reasons) == 1:
         return refusal(next(iter(reasons)))
-    return "; ".join(
+    return _("; ").join(
         ngettext("{reason} (side {sides})", "{reason} (sides {sides})", len(sides)).format(
             reason=refusal(reason), sides=", ".join(map(str, sides))
         )
@@ -341,7 +361,7 @@ def describe(view: SeatView, event: Event) -> list[str]:
     from .table import EXTENSION, Answer, Discard, Pick
 
     rules = view.rules
-    viewer = view.seat
+    viewer = view.reader
     names = view.names
     outcome = event.outcome
     who = seat_name(rules, outcome.seat, viewer, names)
@@ -357,7 +377,7 @@ def describe(view: SeatView, event: Event) -> list[str]:
         lines.append((yours if mine else theirs).format(who=who, **fields))
 
     if isinstance(move, Pick):
-        if outcome.seat == viewer:
+        if outcome.seat == view.seat and NO_CARD not in outcome.drawn:  # the view's own draw
             cards = _(" and ").join(card_name(c) for c in outcome.drawn)
             say(_("You drew {cards}"), _("{who} drew {cards}"), cards=cards)
     elif isinstance(move, Answer):
@@ -372,59 +392,67 @@ def describe(view: SeatView, event: Event) -> list[str]:
                 say(_("You went for the extension"), _("{who} went for the extension"))
             else:
                 say(_("You did not go for the extension"), _("{who} did not go for the extension"))
-        elif outcome.seat == viewer:
+        elif outcome.seat == view.seat:
             say(_("You let the coup fourre go"), _("{who} let the coup fourre go"))
     elif isinstance(move, Discard):
         say(_("You discarded {card}"), _("{who} discarded {card}"), card=card_name(outcome.card))
     else:
-        card = outcome.card
-        name = card_name(card)
-        side = rules.side_of(outcome.seat)
-        if card <= D200:
-            miles = event.mileage
-            if is_team_game(rules):
-                whose = side_name(rules, side, viewer, names)
-                say(
-                    _("You played {card}: {side} {miles} miles"),
-                    _("{who} played {card}: {side} {miles} miles"),
-                    card=name,
-                    side=whose,
-                    miles=miles,
-                )
-            else:
-                say(
-                    _("You played {card}: {miles} miles"),
-                    _("{who} played {card}: {miles} miles"),
-                    card=name,
-                    miles=miles,
-                )
-        elif card in HAZARDS:
-            target = move.target if move.target is not None else other_side(side)
-            target_name = side_name(rules, target, viewer, names)
-            say(
-                _("You played {card} on side {side} ({name})"),
-                _("{who} played {card} on side {side} ({name})"),
-                card=name,
-                side=target,
-                name=target_name,
-            )
-        elif card in SAFETIES:
-            if outcome.coup_fourre:
-                say(
-                    _("You played {card}: Coup Fourre! another turn"),
-                    _("{who} played {card}: Coup Fourre! another turn"),
-                    card=name,
-                )
-            else:
-                say(
-                    _("You played {card}: another turn"),
-                    _("{who} played {card}: another turn"),
-                    card=name,
-                )
-        else:
-            say(_("You played {card}"), _("{who} played {card}"), card=name)
+        _played(view, event, move, say)
     lines.extend(notice(text) for text in event.notices)
     return lines
+
+
+def _played(view: SeatView, event: Event, move: Use, say: Callable[..., None]) -> None:
+    """:func:`describe`'s line for a card played (``say``: its words for
+    the reader's own move, or another's)."""
+    rules = view.rules
+    outcome = event.outcome
+    card = outcome.card
+    name = card_name(card)
+    side = rules.side_of(outcome.seat)
+    if card <= D200:
+        miles = event.mileage
+        if is_team_game(rules):
+            whose = side_name(rules, side, view.reader, view.names)
+            say(
+                _("You played {card}: {side} {miles} miles"),
+                _("{who} played {card}: {side} {miles} miles"),
+                card=name,
+                side=whose,
+                miles=miles,
+            )
+        else:
+            say(
+                _("You played {card}: {miles} miles"),
+                _("{who} played {card}: {miles} miles"),
+                card=name,
+                miles=miles,
+            )
+    elif card in HAZARDS:
+        target = move.target if move.target is not None else other_side(side)
+        target_name = side_name(rules, target, view.reader, view.names)
+        say(
+            _("You played {card} on side {side} ({name})"),
+            _("{who} played {card} on side {side} ({name})"),
+            card=name,
+            side=target,
+            name=target_name,
+        )
+    elif card in SAFETIES:
+        if outcome.coup_fourre:
+            say(
+                _("You played {card}: Coup Fourre! another turn"),
+                _("{who} played {card}: Coup Fourre! another turn"),
+                card=name,
+            )
+        else:
+            say(
+                _("You played {card}: another turn"),
+                _("{who} played {card}: another turn"),
+                card=name,
+            )
+    else:
+        say(_("You played {card}"), _("{who} played {card}"), card=name)
 
 
 NOTICES = (N_("discard pile reshuffled"), N_("karma clash: both lose karma"))
@@ -443,7 +471,7 @@ def notice(text: str) -> str:
     return _(text)
 
 
-def recent(log: list[Event], viewer: int = YOU) -> int:
+def recent(log: list[Event], viewer: int) -> int:
     """Where "since your last turn" starts in a hand's ``log``: at
     ``viewer``'s last move that ended a turn (a use or discard that passed
     the turn: what it did is shown with what came after), 0 if it has not
@@ -552,9 +580,9 @@ def hand_result(table: SeatView) -> str:
     if side is None:
         return _("The hand is over: nobody completed the trip.")
     miles = table.tableaux[side - 1].mileage
-    if not is_team_game(rules) and rules.members(side)[0] == table.seat:
+    if not is_team_game(rules) and rules.members(side)[0] == table.reader:
         return _("You complete the trip ({miles} miles).").format(miles=miles)
-    who = side_name(rules, side, table.seat, table.names)
+    who = side_name(rules, side, table.reader, table.names)
     return _("{who} completes the trip ({miles} miles).").format(who=who, miles=miles)
 
 
@@ -569,9 +597,14 @@ def game_result(table: SeatView, shared: bool = False) -> str | None:
     if totals.count(best) > 1:
         return _("The game is over: a tie on top, nobody wins it.")
     side = totals.index(best) + 1
-    if not shared and not is_team_game(table.rules) and table.rules.members(side)[0] == table.seat:
+    reader = None if shared else table.reader
+    if (
+        reader is not None
+        and not is_team_game(table.rules)
+        and table.rules.members(side)[0] == reader
+    ):
         return _("You win the game with {points}.").format(points=best)
-    who = side_name(table.rules, side, None if shared else table.seat, table.names)
+    who = side_name(table.rules, side, reader, table.names)
     return _("{who} wins the game with {points}.").format(who=who, points=best)
 
 

@@ -123,6 +123,10 @@ class Rules:
     # the computer of the ``standard`` level (``mille.players.registry``):
     # BSD's own heuristic, ``bsd``, or the rules-aware ``heuristic``
     standard_computer: str = "bsd"
+    # BSD's bare refusals on its board: a key that is no slot only beeps, a
+    # failed save shows the system's reason alone; the other presets say
+    # which slot or file, and why
+    bare_refusals: bool = True
     scoring: Scoring = field(default_factory=Scoring)
 
     @property
@@ -251,6 +255,7 @@ def _classic(players: int) -> Rules:
         name="classic",
         players=players,
         standard_computer="heuristic",
+        bare_refusals=False,
         team_mode="v".join(["2"] * sides) if teams else "individual",
         sides=sides,
         deck=CLASSIC_DECK,
@@ -278,30 +283,7 @@ def _milebymile(
     rigging: str,
     karma: bool,
 ) -> Rules:
-    if not 2 <= players <= MAX_SEATS:
-        raise RulesError(N_("milebymile needs 2 to 9 players"))
-    if not 300 <= distance <= 3000:
-        raise RulesError(N_("race distance must be 300 to 3000"))
-    if perfect_crossing and distance % 25:
-        # distance cards go in 25s: an exact finish could never be made
-        raise RulesError(N_("perfect crossing needs a race distance in 25s"))
-    if not 1000 <= winning_score <= 10000:
-        raise RulesError(N_("winning score must be 1000 to 10000"))
-    if team_mode not in TEAM_MODES[players]:
-        known = dict.fromkeys(mode for modes in TEAM_MODES.values() for mode in modes)
-        if team_mode not in known:
-            raise RulesError(
-                _("unknown team mode: {mode} (choose {choices})").format(
-                    mode=repr(team_mode), choices=", ".join(known)
-                )
-            )
-        raise RulesError(_("team mode not available for {players} players").format(players=players))
-    if rigging not in RIGGINGS:
-        raise RulesError(
-            _("unknown deck rigging: {rigging} (choose {choices})").format(
-                rigging=repr(rigging), choices=", ".join(RIGGINGS)
-            )
-        )
+    _check_milebymile(players, team_mode, distance, winning_score, perfect_crossing, rigging)
     sides = _sides(players, team_mode)
     if karma and sides < 3:
         raise RulesError(N_("karma rule needs 3 or more sides"))
@@ -309,6 +291,7 @@ def _milebymile(
         name="milebymile",
         players=players,
         standard_computer="heuristic",
+        bare_refusals=False,
         team_mode=team_mode,
         sides=sides,
         deck=_rigged(CLASSIC_DECK, rigging),
@@ -335,6 +318,41 @@ def _milebymile(
             perfect_crossing=None if perfect_crossing else 200,
         ),
     )
+
+
+def _check_milebymile(
+    players: int,
+    team_mode: str,
+    distance: int,
+    winning_score: int,
+    perfect_crossing: bool,
+    rigging: str,
+) -> None:
+    """RulesError with the spec's message for a milebymile option out of range."""
+    if not 2 <= players <= MAX_SEATS:
+        raise RulesError(N_("milebymile needs 2 to 9 players"))
+    if not 300 <= distance <= 3000:
+        raise RulesError(N_("race distance must be 300 to 3000"))
+    if perfect_crossing and distance % 25:
+        # distance cards go in 25s: an exact finish could never be made
+        raise RulesError(N_("perfect crossing needs a race distance in 25s"))
+    if not 1000 <= winning_score <= 10000:
+        raise RulesError(N_("winning score must be 1000 to 10000"))
+    if team_mode not in TEAM_MODES[players]:
+        known = dict.fromkeys(mode for modes in TEAM_MODES.values() for mode in modes)
+        if team_mode not in known:
+            raise RulesError(
+                _("unknown team mode: {mode} (choose {choices})").format(
+                    mode=repr(team_mode), choices=", ".join(known)
+                )
+            )
+        raise RulesError(_("team mode not available for {players} players").format(players=players))
+    if rigging not in RIGGINGS:
+        raise RulesError(
+            _("unknown deck rigging: {rigging} (choose {choices})").format(
+                rigging=repr(rigging), choices=", ".join(RIGGINGS)
+            )
+        )
 
 
 __all__ = [

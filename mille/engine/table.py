@@ -176,11 +176,7 @@ class Table(State):
             self.apply_unchecked(move)
             return Outcome(seat, move, NO_CARD, self.drawn)
         if isinstance(move, Answer):
-            offer = self.offer
-            self.apply_unchecked(move)
-            if offer is not None and move.yes:
-                return Outcome(seat, move, card=offer[1], coup_fourre=True)
-            return Outcome(seat, move)
+            return self.apply_answer(seat, move)
         card = self.hands[seat][move.slot]
         if isinstance(move, Discard) or card not in SAFETIES:
             self.apply_unchecked(move)
@@ -189,6 +185,15 @@ class Table(State):
         coups = sum(tab.coups)
         self.apply_unchecked(move)
         return Outcome(seat, move, card, (), sum(tab.coups) > coups, True)
+
+    def apply_answer(self, seat: int, move: Answer) -> Outcome:
+        """``seat``'s answer, already known to be legal; its outcome (a
+        coup fourre's safety played, when it says yes to one)."""
+        offer = self.offer
+        self.apply_unchecked(move)
+        if offer is not None and move.yes:
+            return Outcome(seat, move, card=offer[1], coup_fourre=True)
+        return Outcome(seat, move)
 
     def apply_unchecked(self, move: Move) -> None:
         """Make a move already known to be legal."""
@@ -211,7 +216,8 @@ class Table(State):
                     self.drawn = (hand[0], hand[1])
                 else:
                     self.drawn = (hand[0],)
-            else:
+            else:  # (no tidy after it: with the reshuffle, a hand short after turns
+                # without picking keeps the card in slot P: picked, one a turn)
                 hand[0] = draw(self, hand)
                 if owed and hand[1] == NO_CARD and can_supply(self):
                     hand[1] = draw(self, hand)
@@ -221,9 +227,8 @@ class Table(State):
             if self._window:  # the pick closes the side's coup fourre windows
                 tab = self.tableaux[self.side_index(seat)]
                 tab.battle_window = tab.speed_window = False
-            if self._plain_draw:  # (BSD's tidy; with the reshuffle, a hand short after
-                # turns without picking keeps the card in slot P: picked, one a turn)
-                close_holes(hand)
+            if self._plain_draw:
+                close_holes(hand)  # BSD's tidy
             self._after_move()
             return
         card = hand[move.slot]
@@ -236,9 +241,7 @@ class Table(State):
         side = self.side_of(seat)
         tab = self.tableaux[side - 1]
         if card in SAFETIES:
-            self._model.play_safety(self, side, card)
-            self._tidy(seat)
-            self._after_move()  # the same seat moves again
+            self._play_safety(seat, side, card)
             return
         if card <= D200:
             self._model.play_distance(self, tab, card)
@@ -246,31 +249,51 @@ class Table(State):
             tab.mileage += VALUES[card]
             self._tidy(seat)
             if tab.mileage >= self.target:
-                ext = self.rules.extension
-                if ext is not None and self.target != ext and self.extender is None:
-                    self._next_seat(seat)
-                    self.phase = EXTENSION
-                    self.asked = seat
-                    return
-                self.phase = OVER
-                self._next_seat(seat)
-                return
-            self._pass_turn(seat)
+                self._arrived(seat)
+            else:
+                self._pass_turn(seat)
             return
-        target = move.target
+        self._play_card(seat, side, card, move.target)
+
+    def _play_card(self, seat: int, side: int, card: int, target: int | None) -> None:
+        """``seat`` plays a remedy, or a hazard on side ``target`` (None:
+        the other side of two); a hazard that landed may offer a coup fourre."""
         if card in HAZARDS and target is None:
             target = other_side(side)
         landed = self._model.play(self, seat, card, target or 0)
         self._tidy(seat)
         self._pass_turn(seat)
         if landed and self.rules.coup == OFFER and target is not None:
-            safety = safety_for(card)
-            for member in range(target - 1, self.rules.players, self.rules.sides):
-                if safety in self.hands[member]:
-                    self.phase = COUP
-                    self.asked = member
-                    self.offer = (target, safety, card)
-                    break
+            self._offer_coup(target, card)
+
+    def _play_safety(self, seat: int, side: int, card: int) -> None:
+        """``seat`` plays a safety for ``side``, and moves again."""
+        self._model.play_safety(self, side, card)
+        self._tidy(seat)
+        self._after_move()  # the same seat moves again
+
+    def _arrived(self, seat: int) -> None:
+        """``seat``'s side reached the target: Extension? where the rules
+        have one not yet taken, else the hand is over."""
+        ext = self.rules.extension
+        if ext is not None and self.target != ext and self.extender is None:
+            self._next_seat(seat)
+            self.phase = EXTENSION
+            self.asked = seat
+            return
+        self.phase = OVER
+        self._next_seat(seat)
+
+    def _offer_coup(self, target: int, card: int) -> None:
+        """A hazard landed on side ``target``: its first member holding the
+        safety is asked Coup Fourre? (the rules' OFFER)."""
+        safety = safety_for(card)
+        for member in range(target - 1, self.rules.players, self.rules.sides):
+            if safety in self.hands[member]:
+                self.phase = COUP
+                self.asked = member
+                self.offer = (target, safety, card)
+                break
 
     def _answer(self, yes: bool) -> None:
         asked = self.asked

@@ -46,16 +46,59 @@ def _escape_char(ch: str) -> str:
     return f"\\U{code:08x}"
 
 
+NO_BREAK_SPACES = "\u00a0\u202f"
+
+
 def escape(text: str) -> str:
     """``text`` with every non-printable character written as an escape.
 
     Spaces and printable characters (any script) stay as they are; line
     breaks, ESC, DEL, other control and format characters, and undecodable
-    bytes become ``\\n``, ``\\x1b``, ``\\u202e``-style escapes.
+    bytes become ``\\n``, ``\\x1b``, ``\\u202e``-style escapes.  The
+    no-break spaces French puts before ``: ; ? !`` (U+00A0, U+202F) are
+    spaces: they stay.
+    A zero-width joiner between two emoji (``\U0001f468\u200d\U0001f469``,
+    one picture) is shown as it is: it moves nothing; any other is escaped.
+
+    >>> escape("\U0001f468\u200d\U0001f469") == "\U0001f468\u200d\U0001f469"
+    True
+    >>> print(escape("a\u200db"))
+    a\u200db
     """
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() else _escape_char(ch) for ch in text)
+    return "".join(
+        ch
+        if ch.isprintable() or ch in NO_BREAK_SPACES or _joins_emoji(text, index)
+        else _escape_char(ch)
+        for index, ch in enumerate(text)
+    )
+
+
+def printable(text: str) -> bool:
+    """Whether ``text`` is shown as it is (:func:`escape` leaves it)."""
+    return escape(text) == text
+
+
+ZWJ = "\u200d"
+_EMOJI_MARKS = "\ufe0f\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff"  # style, skin tones
+
+
+def _joins_emoji(text: str, index: int) -> bool:
+    """Whether ``text[index]`` is a zero-width joiner inside an emoji
+    sequence: an emoji (a symbol beyond ASCII, its style or skin tone
+    after it) before, an emoji after."""
+    if text[index] != ZWJ:
+        return False
+    before = text[:index].rstrip(_EMOJI_MARKS)
+    after = text[index + 1 : index + 2]
+    return bool(before and after) and _emoji(before[-1]) and _emoji(after)
+
+
+def _emoji(ch: str) -> bool:
+    import unicodedata  # (only for a joiner)
+
+    return ord(ch) > 0x7F and unicodedata.category(ch) == "So"
 
 
 def shorten(text: str, limit: int) -> str:
@@ -68,24 +111,47 @@ def shorten(text: str, limit: int) -> str:
     return fit(text, limit - len(ELLIPSIS)) + ELLIPSIS
 
 
+VS16 = "\ufe0f"  # emoji presentation: the character before it drawn as a wide emoji
+
+
 def char_width(ch: str) -> int:
     """Columns one printable character takes: 2 for a wide or full-width
-    one (Unicode's East Asian Width ``W`` or ``F``), 0 for a combining
-    mark, else 1."""
+    one (Unicode's East Asian Width ``W`` or ``F``) and for a regional
+    indicator (half a flag, drawn wide), 0 for a combining mark, else 1."""
     if ch.isascii():
         return 1
     import unicodedata  # (only for text beyond ASCII)
 
     if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me"):
         return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    if unicodedata.east_asian_width(ch) in ("W", "F") or "\U0001f1e6" <= ch <= "\U0001f1ff":
+        return 2
+    return 1
+
+
+def _columns(text: str) -> list[int]:
+    """The columns each character of ``text`` adds, as terminals draw it
+    (counting high where they differ): :func:`char_width`, but VS16
+    (U+FE0F) makes the character before it wide (``\u2764\ufe0f``, a red
+    heart, takes 2), so it adds what that one lacked."""
+    added: list[int] = []
+    for ch in text:
+        if ch == VS16 and added:
+            added.append(1 if added[-1] == 1 else 0)
+        else:
+            added.append(char_width(ch))
+    return added
 
 
 def width(text: str) -> int:
-    """Columns ``text`` (printable) takes on a terminal."""
+    """Columns ``text`` (printable) takes on a terminal.
+
+    >>> width("\u2764\ufe0f"), width("\u2764"), width("\U0001f1eb\U0001f1f7")
+    (2, 1, 4)
+    """
     if text.isascii():
         return len(text)
-    return sum(char_width(ch) for ch in text)
+    return sum(_columns(text))
 
 
 def fit_name(name: str, columns: int) -> str:
@@ -112,8 +178,8 @@ def fit(text: str, columns: int) -> str:
     if text.isascii():
         return text[:columns]
     used = 0
-    for index, ch in enumerate(text):
-        used += char_width(ch)
+    for index, added in enumerate(_columns(text)):
+        used += added
         if used > columns:
-            return text[:index]
+            return text[: index - 1] if text[index] == VS16 else text[:index]
     return text

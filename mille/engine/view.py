@@ -33,12 +33,33 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 
 from .battle import BattleModel
 from .cards import FALSE_VIRTUE, HAND_SLOTS, NO_CARD
 from .rules import MAX_SEATS, Rules
 from .table import COUP, PICK, PLAYING, Answer, Event, HandScore, Move, Outcome, Table
 from .tableau import Tableau
+
+TYPE_CHECKING = False  # no typing import at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Generic, TypeVar
+
+    _T = TypeVar("_T")
+
+    class _Live(Generic[_T]):
+        """What the table holds under ``name``, read live: an attribute
+        of the view that is every seat's alike (its type named where it
+        is declared)."""
+
+        def __init__(self, name: str) -> None: ...
+        def __get__(self, view: SeatView, owner: type | None = None) -> _T: ...
+
+else:
+
+    def _Live(name):  # a property, read at C speed
+        return property(attrgetter("_table." + name))
+
 
 # a pick as the others see it, by seat and number of cards drawn (made once:
 # self-play and the expert's playouts show one to every other seat per pick)
@@ -60,15 +81,29 @@ def seen_by_others(outcome: Outcome) -> Outcome:
 class SeatView:
     """What seat ``seat`` may know of ``table``, read live (see the module
     docstring).  The lists it returns belong to the table: read them, do
-    not change them (moves go through the game, not through a view)."""
+    not change them (moves go through the game, not through a view).
 
-    __slots__ = ("_table", "seat", "rules", "model", "names")
+    The words call the seat ``You`` (:attr:`reader`), unless ``you`` is
+    False: a page read by others than the seat's person (a replay, a
+    watcher's screen), where the seat is named.
+    """
 
-    def __init__(self, table: Table, seat: int, names: Mapping[int, str] | None = None) -> None:
+    __slots__ = ("_table", "seat", "rules", "model", "names", "reader")
+
+    def __init__(
+        self,
+        table: Table,
+        seat: int,
+        names: Mapping[int, str] | None = None,
+        *,
+        you: bool = True,
+    ) -> None:
         if not 0 <= seat < table.rules.players:
             raise ValueError(f"no seat {seat} at a table of {table.rules.players}")
         self._table = table
         self.seat = seat
+        # the seat the words call "You" (None: nobody, every seat named)
+        self.reader: int | None = seat if you else None
         # the people's names, by seat (public: the words name seats by them)
         self.names: Mapping[int, str] = names if names is not None else {}
         # a table's rules, and so its battle model, are its own for good
@@ -117,117 +152,34 @@ class SeatView:
         table = self._table
         return table.phase == COUP and table.asked != self.seat
 
+    def _decides_in_view(self) -> bool:
+        """This seat decides on the table as it is (its turn to move, or
+        it is asked): with no hidden question put to another seat."""
+        table = self._table
+        return (table.to_move if table.phase == PLAYING else table.asked) == self.seat
+
     # ----- what every seat sees -------------------------------------------------
 
-    @property
-    def tableaux(self) -> list[Tableau]:
-        """Each side's piles, by side - 1."""
-        return self._table.tableaux
+    # the table's own, read live (see _Live): each side's piles, by side - 1;
+    # the discard pile, top last; the False Virtues played (milebymile's
+    # karma); the scores; whether the hand and the game are over
+    tableaux: _Live[list[Tableau]] = _Live("tableaux")
+    discard: _Live[list[int]] = _Live("discard")
+    set_aside: _Live[list[int]] = _Live("set_aside")
+    target: _Live[int] = _Live("target")
+    to_move: _Live[int] = _Live("to_move")
+    starter: _Live[int] = _Live("starter")
+    extender: _Live[int | None] = _Live("extender")
+    totals: _Live[list[int]] = _Live("totals")
+    games: _Live[list[int]] = _Live("games")
+    ordering: _Live[bool] = _Live("ordering")
+    refills: _Live[int] = _Live("refills")
+    notices: _Live[list[str]] = _Live("notices")
+    hand_over: _Live[bool] = _Live("hand_over")
+    game_over: _Live[bool] = _Live("game_over")
 
-    @property
-    def discard(self) -> list[int]:
-        """The discard pile, top last."""
-        return self._table.discard
-
-    @property
-    def set_aside(self) -> list[int]:
-        """The False Virtues played (milebymile's karma)."""
-        return self._table.set_aside
-
-    @property
-    def deck_size(self) -> int:
-        return len(self._table.deck)
-
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        """How many cards each seat holds."""
-        return tuple(HAND_SLOTS - hand.count(NO_CARD) for hand in self._table.hands)
-
-    def filled_slots(self) -> list[list[bool]]:
-        """Which slots of each hand hold a card (which, only its seat
-        sees; where, the moves made in view tell)."""
-        return [[card != NO_CARD for card in hand] for hand in self._table.hands]
-
-    def hand_size(self, seat: int) -> int:
-        return HAND_SLOTS - self._table.hands[seat].count(NO_CARD)
-
-    @property
-    def target(self) -> int:
-        return self._table.target
-
-    @property
-    def to_move(self) -> int:
-        return self._table.to_move
-
-    @property
-    def starter(self) -> int:
-        return self._table.starter
-
-    @property
-    def phase(self) -> str:
-        """The phase, as the seat knows it (another seat's ``Coup Fourre?``
-        is hidden: :meth:`question_hidden`)."""
-        table = self._table
-        if table.phase == COUP and table.asked != self.seat:
-            return PLAYING
-        return table.phase
-
-    @property
-    def asked(self) -> int | None:
-        """Who must answer a question: this seat, or anyone asked
-        ``Extension?``; None while another seat is asked ``Coup Fourre?``."""
-        table = self._table
-        if table.phase == COUP and table.asked != self.seat:
-            return None
-        return table.asked
-
-    @property
-    def offer(self) -> tuple[int, int, int] | None:
-        """The coup fourre offered to this seat (side, safety, hazard)."""
-        table = self._table
-        return table.offer if table.asked == self.seat else None
-
-    @property
-    def extender(self) -> int | None:
-        return self._table.extender
-
-    @property
-    def totals(self) -> list[int]:
-        return self._table.totals
-
-    @property
-    def games(self) -> list[int]:
-        return self._table.games
-
-    @property
-    def ordering(self) -> bool:
-        return self._table.ordering
-
-    @property
-    def refills(self) -> int:
-        return self._table.refills
-
-    @property
-    def notices(self) -> list[str]:
-        return self._table.notices
-
-    @property
-    def current_player(self) -> int | None:
-        """Who must decide, as the seat knows it: while another seat is
-        asked ``Coup Fourre?``, the seat whose turn comes next."""
-        table = self._table
-        if table.phase == COUP and table.asked != self.seat:
-            return table.to_move
-        return table.current_player
-
-    @property
-    def hand_over(self) -> bool:
-        return self._table.hand_over
-
-    @property
-    def game_over(self) -> bool:
-        return self._table.game_over
-
+    # the table's methods, as methods (a property giving the table's bound
+    # method would cost a call more each time, in the playouts too)
     def side_of(self, seat: int) -> int:
         return self._table.side_of(seat)
 
@@ -247,6 +199,48 @@ class SeatView:
         """A pick would find a card (the deck, or a reshuffle of the discards)."""
         return self._table.can_supply()
 
+    @property
+    def deck_size(self) -> int:
+        return len(self._table.deck)
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds."""
+        return tuple(HAND_SLOTS - hand.count(NO_CARD) for hand in self._table.hands)
+
+    def filled_slots(self) -> list[list[bool]]:
+        """Which slots of each hand hold a card (which, only its seat
+        sees; where, the moves made in view tell)."""
+        return [[card != NO_CARD for card in hand] for hand in self._table.hands]
+
+    def hand_size(self, seat: int) -> int:
+        return HAND_SLOTS - self._table.hands[seat].count(NO_CARD)
+
+    @property
+    def phase(self) -> str:
+        """The phase, as the seat knows it (another seat's ``Coup Fourre?``
+        is hidden: :meth:`question_hidden`)."""
+        return PLAYING if self.question_hidden() else self._table.phase
+
+    @property
+    def asked(self) -> int | None:
+        """Who must answer a question: this seat, or anyone asked
+        ``Extension?``; None while another seat is asked ``Coup Fourre?``."""
+        return None if self.question_hidden() else self._table.asked
+
+    @property
+    def offer(self) -> tuple[int, int, int] | None:
+        """The coup fourre offered to this seat (side, safety, hazard)."""
+        table = self._table
+        return table.offer if table.asked == self.seat else None
+
+    @property
+    def current_player(self) -> int | None:
+        """Who must decide, as the seat knows it: while another seat is
+        asked ``Coup Fourre?``, the seat whose turn comes next."""
+        table = self._table
+        return table.to_move if self.question_hidden() else table.current_player
+
     # ----- the seat's decisions -------------------------------------------------
 
     # (while another seat is asked Coup Fourre?, the seat next to move sees
@@ -255,28 +249,27 @@ class SeatView:
 
     def to_decide(self) -> bool:
         """This seat must decide now (a move, or a question)."""
-        table = self._table
-        if table.phase == COUP and table.asked != self.seat:
-            return table.to_move == self.seat
-        return (table.to_move if table.phase == PLAYING else table.asked) == self.seat
+        if self.question_hidden():
+            return self._table.to_move == self.seat
+        return self._decides_in_view()
+
+    def _deciding_on(self) -> Table | None:
+        """The table this seat decides on now: while another seat is asked
+        ``Coup Fourre?``, a world it may imagine (its turn next); else the
+        table; None if it does not decide now."""
+        if self.question_hidden():
+            return self.world() if self._table.to_move == self.seat else None
+        return self._table if self._decides_in_view() else None
 
     def legal_moves(self) -> list[Move]:
         """The seat's legal moves: none unless it must decide now."""
-        table = self._table
-        if table.phase == COUP and table.asked != self.seat:
-            return self.world().legal_moves() if table.to_move == self.seat else []
-        if (table.to_move if table.phase == PLAYING else table.asked) != self.seat:
-            return []
-        return table.legal_moves()
+        table = self._deciding_on()
+        return [] if table is None else table.legal_moves()
 
     def check(self, move: Move) -> str | None:
         """Why the seat may not make ``move`` now (``None``: it may)."""
-        table = self._table
-        if table.phase == COUP and table.asked != self.seat:
-            return self.world().check(move) if table.to_move == self.seat else "not your turn"
-        if (table.to_move if table.phase == PLAYING else table.asked) != self.seat:
-            return "not your turn"
-        return table.check(move)
+        table = self._deciding_on()
+        return "not your turn" if table is None else table.check(move)
 
     def discards_safety(self, move: Move) -> bool:
         """``move`` is a legal discard of a safety (a person is asked first)."""
@@ -369,3 +362,61 @@ class SeatView:
             raise ValueError("the guessed cards are not the unseen cards")
         world.deck = list(deck)
         return world
+
+
+class PublicView(SeatView):
+    """What a watcher may know of ``table``: what every seat sees alike
+    and no hand, looking from seat ``seat`` (the one its board shows
+    first).  Every draw is hidden from it, as from a seat that did not
+    draw, and every ``Coup Fourre?`` (it would tell that the seat asked
+    holds the safety); it decides nothing.
+
+    >>> import random
+    >>> from mille.engine.rules import BSD
+    >>> from mille.engine.table import Pick, Table
+    >>> table = Table.new(BSD, random.Random(1))
+    >>> view = PublicView(table, 0)
+    >>> view.hand == [NO_CARD] * HAND_SLOTS, view.legal_moves(), view.to_decide()
+    (True, [], False)
+    >>> view.seen(table.apply(Pick())).drawn == (NO_CARD,)
+    True
+    """
+
+    __slots__ = ()
+
+    def __init__(self, table: Table, seat: int, names: Mapping[int, str] | None = None) -> None:
+        super().__init__(table, seat, names, you=False)  # nobody at the table is its "You"
+
+    @property
+    def hand(self) -> list[int]:
+        """No hand: every slot empty."""
+        return [NO_CARD] * HAND_SLOTS
+
+    def seen(self, outcome: Outcome, phase: str = PLAYING) -> Outcome | None:
+        """``outcome`` as a seat that did not make it saw it, whoever made it."""
+        if phase == COUP and isinstance(outcome.move, Answer) and not outcome.coup_fourre:
+            return None
+        return seen_by_others(outcome)
+
+    def question_hidden(self) -> bool:
+        """Any ``Coup Fourre?`` is hidden from a watcher."""
+        return self._table.phase == COUP
+
+    @property
+    def offer(self) -> tuple[int, int, int] | None:
+        """No coup fourre is offered to a watcher."""
+        return None
+
+    def to_decide(self) -> bool:
+        """A watcher never decides."""
+        return False
+
+    def _deciding_on(self) -> Table | None:
+        return None
+
+    def discards_safety(self, move: Move) -> bool:
+        return False
+
+    def in_view(self, public: Sequence[int] | None = None) -> list[int]:
+        """What every seat sees (no hand)."""
+        return self.public_counts() if public is None else list(public)

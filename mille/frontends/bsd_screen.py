@@ -24,7 +24,7 @@ from ..engine.table import Discard, Outcome, Pick
 from ..engine.text import escape, fit, fit_name
 from ..engine.text import width as text_width
 from ..i18n import N_, _, ngettext
-from .screen import Screen, presence_mark, tracker_cells
+from .screen import Screen, presence_mark, refused_keys, tracker_cells, without_keys
 
 # Board (BSD's Board window) coordinates.
 # BSD's board has two seats: you (seat 0, side 1) and the computer (seat 1)
@@ -170,7 +170,7 @@ class BsdBoard(Screen):
             quit_keys = _(QUIT_KEYS)
             if quit_keys in lines:
                 lines[lines.index(quit_keys)] = quit_keys + _(NETWORK_KEYS)
-        return lines
+        return without_keys(lines, refused_keys(self.session))
 
     def computer_moved(self, outcome: Outcome) -> None:
         """The computer's last move stays under the prompt (not a pick)."""
@@ -302,12 +302,15 @@ class BsdBoard(Screen):
         state = self.session.view(self.seat)
         full = self.full_window()
         labels = SCORE_TOP + (SCORE_FULL if full else SCORE_SMALL)
+        refused = refused_keys(self.session)  # a joiner's board: no s, no o
         for y, x, text in labels:
+            if text[:3] in refused:
+                continue
             shown = _(text)
             if shown is not text:
                 x, shown = place_label(x, text, shown)
             self.put(y, SCORE_X + x, shown)
-        if not full:
+        if not full and "o: " not in refused:
             order = _("o: stop ordering") if state.ordering else _("o: order hand")
             self.put(12, SCORE_X + 21, fit(order, RIGHT - SCORE_X - 21))
         other = self.sides()[1]

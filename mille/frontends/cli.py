@@ -9,45 +9,26 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .. import __version__
-from ..i18n import _
-from .cli_help import (  # (cli.USAGE, cli.HELP, ... as before)
-    BSD_USAGE as BSD_USAGE,
-)
+from ..i18n import N_, _
 from .cli_help import (
-    HELP as HELP,
+    BSD_USAGE,
+    HELP,
+    MORE_PLAYERS,
+    SEE_HELP,
+    USAGE,
+    UsageError,
+    help_text,
+    one_line,
+    quote,
+    usage,
 )
-from .cli_help import (
-    HELP_BODY as HELP_BODY,
-)
-from .cli_help import (
-    JOIN_ARGS as JOIN_ARGS,
-)
-from .cli_help import (
-    MORE_PLAYERS as MORE_PLAYERS,
-)
-from .cli_help import (
-    NET_USAGE as NET_USAGE,
-)
-from .cli_help import (
-    SEE_HELP as SEE_HELP,
-)
-from .cli_help import (
-    USAGE as USAGE,
-)
-from .cli_help import (
-    help_text as help_text,
-)
-from .cli_help import (
-    one_line as one_line,
-)
-from .cli_help import (
-    usage as usage,
-)
+from .cli_people import name_given, parse_people
 
-WORD_LIMIT = 60  # the most of an argument quoted in a usage error
+# read here before cli_help and cli_people held them (cli.USAGE, cli.parse_people, ...)
+__all__ = ["HELP", "SEE_HELP", "USAGE", "UsageError", "parse_people"]
 
 
 # the milebymile options: (flag, find_rules keyword, the spec's name)
@@ -67,14 +48,10 @@ _GAME_OPTIONS = (
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
-    from typing import NoReturn
+    from typing import Any, NoReturn
 
     from ..engine.rules import Rules
     from ..game.session import Session
-
-
-class UsageError(Exception):
-    """Bad command line; ``str()`` is the line to print before exiting 1."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +64,9 @@ class Options:
 
     seed: int | None = None
     file: str | None = None
-    action: str = "play"  # "play", "help", "version", "stats" or "forget"
+    action: str = (
+        "play"  # "play", "help", "version", "stats", "forget", "export", "replay" (file), "review"
+    )
     rules: Rules | None = None
     level: str = "standard"
     plain: bool = False
@@ -101,6 +80,8 @@ class Options:
     name: str | None = None  # --name NAME at home (remembered), or --stats NAME
     stats: Stats | None = None  # --stats: what to show
     yes: bool = False  # --forget --yes: no question
+    export: tuple[int, str] | None = field(default=None, repr=False)  # --export N FILE
+    review: tuple[str | None, str | None] | None = field(default=None, repr=False)  # N|FILE, NAME
 
 
 @dataclass(frozen=True)
@@ -125,6 +106,23 @@ class Network:
     cert: str | None = None
     key: str | None = None
     wait: float = 300.0  # --join: seconds to wait for a host not listening yet
+    watch: bool = False  # --watch: ``join`` is a table's address and watch code
+    watchers: bool = True  # --host: the table may be watched (not --no-watchers)
+
+
+ARGPARSE_WORDS = (  # argparse's own messages (its "argparse" domain), in mille's catalog
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("unrecognized arguments: %s"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("the following arguments are required: %s"),
+    N_("ignored explicit argument %r"),
+    N_("not allowed with argument %s"),
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -134,7 +132,8 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         from .process import LINE_LIMIT
 
-        raise UsageError(f"mille: {_quote(message, LINE_LIMIT - 7)}\n{usage()}")
+        reason = _("mille: {reason}").format(reason=quote(message, LINE_LIMIT - 7))
+        raise UsageError(f"{reason}\n{usage()}")
 
 
 def _seed(text: str) -> int:
@@ -145,16 +144,30 @@ def _seed(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            _("not a number: {text}").format(text=_quote(text))
+            _("not a number: {text}").format(text=quote(text))
         ) from None
+
+
+def _level(text: str) -> str:
+    """``--level``: a level's code (``standard``) from its name in any
+    language (``normal``, ``Facile``); a refusal lists the names in the
+    player's language (``facile``, ``normal``, ``expert`` in French)."""
+    from ..engine.describe import level_name
+    from ..players.registry import LEVELS, level_code
+
+    code = level_code(text)
+    if code in LEVELS:
+        return code
+    names = ", ".join(repr(level_name(level)) for level in LEVELS)
+    raise argparse.ArgumentTypeError(
+        _("invalid choice: %(value)r (choose from %(choices)s)") % {"value": text, "choices": names}
+    )
 
 
 RIGGINGS = ("none", "no-duplicates", "2x-attacks", "2x-defenses")  # the rules' names, hyphenated
 
 
 def _parser() -> _Parser:
-    from ..players.registry import LEVELS
-
     parser = _Parser(
         prog="mille", usage=USAGE[len("usage: ") :], add_help=False, allow_abbrev=False
     )
@@ -163,7 +176,7 @@ def _parser() -> _Parser:
     parser.add_argument("--seed", type=_seed)
     parser.add_argument("--rules")
     parser.add_argument("--players", type=_seed)
-    parser.add_argument("--level", choices=LEVELS)
+    parser.add_argument("--level", type=_level)  # facile: easy
     parser.add_argument("--people")
     parser.add_argument("--plain", action="store_true")
     parser.add_argument("--no-color", action="store_true")
@@ -175,6 +188,8 @@ def _parser() -> _Parser:
     parser.add_argument("--rigging", choices=RIGGINGS)
     parser.add_argument("--host", action="store_true")
     parser.add_argument("--join", nargs=2, metavar=("ADDRESS", "CODE"))
+    parser.add_argument("--watch", nargs=2, metavar=("ADDRESS", "CODE"))
+    parser.add_argument("--no-watchers", action="store_true")
     parser.add_argument("--name")
     parser.add_argument("--listen")
     parser.add_argument("--port", type=_seed)
@@ -185,6 +200,10 @@ def _parser() -> _Parser:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-record", action="store_true")
     parser.add_argument("--forget")
+    parser.add_argument("--export", nargs=2)
+    parser.add_argument("--replay", nargs="?", const="")
+    parser.add_argument("--review", nargs="?", const="")
+    parser.add_argument("--seat")
     parser.add_argument("--yes", action="store_true")
     parser.add_argument("--last", type=_seed)
     parser.add_argument("--wait", type=_seed)
@@ -205,11 +224,11 @@ def parse_args(argv: list[str]) -> Options:
     >>> parse_args(["a", "b"])
     Traceback (most recent call last):
     ...
-    mille.frontends.cli.UsageError: usage: mille [file]
+    mille.frontends.cli_help.UsageError: usage: mille [file]
     >>> parse_args(["--rules", "classic", "--players", "5"])
     Traceback (most recent call last):
     ...
-    mille.frontends.cli.UsageError: mille: classic needs 2, 3, 4 or 6 players
+    mille.frontends.cli_help.UsageError: mille: classic needs 2, 3, 4 or 6 players
     """
     cut = argv.index("--") if "--" in argv else len(argv)
     head, rest = argv[:cut], argv[cut + 1 :]  # after --, only files
@@ -218,42 +237,23 @@ def parse_args(argv: list[str]) -> Options:
     args, unknown = _parser().parse_known_intermixed_args(head)
     for arg in unknown:
         if arg.startswith("-") and arg != "-":
-            line = _("mille: unknown option: {option}").format(option=_quote(arg))
+            line = _("mille: unknown option: {option}").format(option=quote(arg))
             raise UsageError(f"{line}\n{usage()}")
     files = args.files + unknown + rest
     if args.version:
         return Options(action="version")
+    if args.replay is not None:
+        return _replay(args, files)
     record = _record(args, files)
     if record is not None:
         return record
-    if args.yes or args.last is not None:
-        flag = "--yes" if args.yes else "--last"
-        line = _("mille: {option} goes with {other}").format(
-            option=flag, other="--forget" if args.yes else "--stats"
-        )
-        raise UsageError(f"{line}\n{usage()}")
     net = _network(args, files)
-    name = _own_name(args) if net is None else None
+    name = name_given(args) if net is None else None
     if len(files) > 1:
         raise UsageError(BSD_USAGE)
-    given = {key: getattr(args, key) for _, key in _GAME_OPTIONS}
-    given = {key: value for key, value in given.items() if value is not None}
-    if "rigging" in given:
-        given["rigging"] = given["rigging"].replace("-", " ")
+    given = _game_options(args)
     if files:
-        flags = [flag for flag, key in _GAME_OPTIONS if key in given]
-        flags += [
-            f"--{name}"
-            for name in ("rules", "people", "level", "seed")
-            if getattr(args, name) is not None
-        ]
-        if flags:
-            raise UsageError(
-                _(
-                    "mille: {options} cannot be used with a file: "
-                    "a saved game keeps its own rules, people, level and deal"
-                ).format(options=", ".join(flags))
-            )
+        _refuse_with_a_file(args, given)
         return Options(
             file=files[0],
             plain=args.plain,
@@ -262,32 +262,18 @@ def parse_args(argv: list[str]) -> Options:
             record=not args.no_record,
             name=name,
         )
-    rules = None
-    if args.rules is not None or given:
-        from ..engine.rules import BSD, RulesError, find_rules
+    return _new_game(args, given, net, name)
 
-        if args.rules != "milebymile":
-            for flag, key in _GAME_OPTIONS[1:]:
-                if key in given:
-                    raise UsageError(
-                        _("mille: {option} is an option of --rules milebymile").format(option=flag)
-                    )
 
-        try:
-            rules_name = "bsd" if args.rules is None else args.rules
-            rules = find_rules(rules_name, **given)
-        except RulesError as exc:
-            from .process import LINE_LIMIT
+_NEW_GAME = ("rules", "people", "level", "seed")  # besides the game options: a new game
 
-            reason = _quote(_(str(exc)), LINE_LIMIT - 7)
-            if rules_name == "bsd" and given.get("players", 2) > 2:
-                reason += f"; {_(MORE_PLAYERS)}"
-            raise UsageError(f"mille: {reason}") from None
-        if rules == BSD:  # the default game
-            rules = None
-    chosen = bool(given) or any(
-        getattr(args, name) is not None for name in ("rules", "people", "level", "seed")
-    )
+
+def _new_game(
+    args: argparse.Namespace, given: dict[str, Any], net: Network | None, name: str | None
+) -> Options:
+    """The options of a new game (no file), the rules found and the people read."""
+    rules = _rules(args.rules, given) if args.rules is not None or given else None
+    chosen = bool(given) or any(getattr(args, name) is not None for name in _NEW_GAME)
     people = None
     if args.people is not None:
         from ..engine.rules import BSD
@@ -307,35 +293,96 @@ def parse_args(argv: list[str]) -> Options:
     )
 
 
+def _game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game options given, as :func:`mille.engine.rules.find_rules`'s keywords."""
+    given = {key: getattr(args, key) for _, key in _GAME_OPTIONS}
+    given = {key: value for key, value in given.items() if value is not None}
+    if "rigging" in given:
+        given["rigging"] = given["rigging"].replace("-", " ")
+    return given
+
+
+def _refuse_with_a_file(args: argparse.Namespace, given: dict[str, Any]) -> None:
+    """UsageError if a saved game's file comes with options of a new game."""
+    flags = [flag for flag, key in _GAME_OPTIONS if key in given]
+    flags += [f"--{name}" for name in _NEW_GAME if getattr(args, name) is not None]
+    if flags:
+        raise UsageError(
+            _(
+                "mille: {options} cannot be used with a file: "
+                "a saved game keeps its own rules, people, level and deal"
+            ).format(options=", ".join(flags))
+        )
+
+
+def _rules(name: str | None, given: dict[str, Any]) -> Rules | None:
+    """``--rules NAME`` with the game options ``given``; None for BSD's game."""
+    from ..engine.rules import BSD, RulesError, find_rules
+
+    if name != "milebymile":
+        for flag, key in _GAME_OPTIONS[1:]:
+            if key in given:
+                raise UsageError(
+                    _("mille: {option} is an option of --rules milebymile").format(option=flag)
+                )
+    rules_name = "bsd" if name is None else name
+    try:
+        rules = find_rules(rules_name, **given)
+    except RulesError as exc:
+        from .process import LINE_LIMIT
+
+        reason = quote(_(str(exc)), LINE_LIMIT - 7)
+        if rules_name == "bsd" and given.get("players", 2) > 2:
+            reason += _("; ") + _(MORE_PLAYERS)
+        raise UsageError(_("mille: {reason}").format(reason=reason)) from None
+    return None if rules == BSD else rules  # BSD's: the default game
+
+
 _STATS_OPTIONS = {"stats", "json", "last", "rules", "level", "people"}  # --stats's own
 
 
 def _record(args: argparse.Namespace, files: list[str]) -> Options | None:
     """``--stats [NAME] [filters] [--json]`` and ``--forget NAME [--yes]``,
-    which go alone; None for a game."""
+    which go alone; None for a game (UsageError for their options without them)."""
+    if args.review is not None or args.seat is not None:  # (alone, or one line says why)
+        from .review_words import asked
+
+        review = asked(vars(args), files)
+        if isinstance(review, str):
+            raise UsageError(f"{review}\n{usage()}")
+        return Options(action="review", plain=args.plain, as_json=args.json, review=review)
     if args.json and not args.stats:
         raise UsageError(f"{_('mille: --json goes with --stats')}\n{usage()}")
-    if not args.stats and args.forget is None:
+    if not args.stats and args.forget is None and args.export is None:
+        if args.yes or args.last is not None:
+            flag = "--yes" if args.yes else "--last"
+            line = _("mille: {option} goes with {other}").format(
+                option=flag, other="--forget" if args.yes else "--stats"
+            )
+            raise UsageError(f"{line}\n{usage()}")
         return None
-    flag = "--stats" if args.stats else "--forget"
-    own = _STATS_OPTIONS if args.stats else {"forget", "yes"}
-    given = {
-        key
-        for key, value in vars(args).items()
-        if value is not None and value is not False and key not in ("files", "lang")
-    }  # (--lang goes with every action: main() chose the language first)
-    if given - own or len(files) > (1 if args.stats else 0):
+    flag = "--stats" if args.stats else "--forget" if args.forget is not None else "--export"
+    own = (
+        _STATS_OPTIONS
+        if args.stats
+        else {"forget", "yes"}
+        if args.forget is not None
+        else {"export"}
+    )
+    if _given(args) - own or len(files) > (1 if args.stats else 0):
         line = _("mille: {option} takes no other option or file").format(option=flag)
         raise UsageError(f"{line}\n{usage()}")
     if args.forget is not None:
         return Options(action="forget", forget=args.forget, yes=args.yes)
+    if args.export is not None:
+        return Options(action="export", export=_export(*args.export))
     if args.rules is not None:
         from ..engine.rules import PRESETS
 
         if args.rules not in PRESETS:
             raise UsageError(
                 _("mille: --rules: {name} is not {names}").format(
-                    name=_quote(args.rules), names=", ".join(PRESETS)
+                    name=quote(args.rules), names=", ".join(PRESETS)
                 )
             )
     if args.last is not None and not 0 <= args.last <= 100_000:
@@ -345,23 +392,39 @@ def _record(args: argparse.Namespace, files: list[str]) -> Options | None:
     return Options(action="stats", as_json=args.json, name=files[0] if files else None, stats=stats)
 
 
-def _own_name(args: argparse.Namespace) -> str | None:
-    """``--name NAME`` at home: the person's own name, checked."""
-    if args.name is None:
-        return None
-    from ..game.limits import NAME_REFUSALS
-    from ..game.session import BadName, check_name
-    from ..i18n import heard
+def _given(ns: argparse.Namespace) -> set[str]:  # (not --lang: it goes with every action)
+    return {k for k, v in vars(ns).items() if v is not None and v is not False} - {"files", "lang"}
 
-    try:
-        return check_name(args.name)
-    except BadName as exc:
-        raise UsageError(f"mille: --name: {_quote(heard(str(exc), NAME_REFUSALS), 120)}") from None
+
+def _replay(args: argparse.Namespace, files: list[str]) -> Options:
+    """``--replay [N|FILE]`` (the last game recorded, game N, a game file), --plain, --no-color."""
+    if _given(args) - {"replay", "plain", "no_color"} or len(files) > (0 if args.replay else 1):
+        line = _("mille: --replay takes no other option but --plain and --no-color")
+        raise UsageError(f"{line}\n{usage()}")
+    what = args.replay or (files[0] if files else "")
+    return Options(action="replay", file=what, plain=args.plain, color=not args.no_color)
+
+
+def _export(number: str, file: str) -> tuple[int, str]:
+    """``--export N FILE``: N a game's number (``--stats`` numbers them)."""
+    if not number.isdigit() or not number.isascii() or len(number) > 18:
+        line = _("mille: --export: {number} is not a game's number (mille --stats numbers them)")
+        raise UsageError(f"{line.format(number=quote(number))}\n{usage()}")
+    return int(number), file
 
 
 def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
     """The network options, checked; None without --host or --join."""
     own = ("listen", "port", "grace", "cert", "key", "wait")
+    watch = args.watch is not None
+    if watch:  # --watch goes as --join does, with a watch code
+        if args.join is not None or args.host:
+            line = _("mille: --watch goes without --host or --join")
+            raise UsageError(f"{line}\n{usage()}")
+        args.join = args.watch
+    if args.no_watchers and not args.host:
+        line = _("mille: {option} goes with --host").format(option="--no-watchers")
+        raise UsageError(f"{line}\n{usage()}")
     given = [name for name in own if getattr(args, name) is not None]
     if not args.host and args.join is None:
         if given:
@@ -379,17 +442,7 @@ def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
         if files:
             line = _("mille: --join takes no file: the host holds the game")
             raise UsageError(f"{line}\n{usage()}")
-    if args.name is not None:
-        from ..game.limits import NAME_REFUSALS
-        from ..game.session import BadName, check_name
-        from ..i18n import heard
-
-        try:
-            check_name(args.name)
-        except BadName as exc:
-            raise UsageError(
-                f"mille: --name: {_quote(heard(str(exc), NAME_REFUSALS), 120)}"
-            ) from None
+    name_given(args)
     if args.port is not None and not 0 <= args.port < 65536:
         raise UsageError(_("mille: --port must be 0 to 65535"))
     if args.grace is not None and not 1 <= args.grace <= 3600:
@@ -409,78 +462,24 @@ def _network(args: argparse.Namespace, files: list[str]) -> Network | None:
         cert=args.cert,
         key=args.key,
         wait=300.0 if args.wait is None else float(args.wait),
+        watch=watch,
+        watchers=not args.no_watchers,
     )
 
 
-def parse_people(text: str, players: int) -> tuple[tuple[int, str | None], ...]:
-    """``--people``: ``SEAT`` or ``SEAT=NAME``, comma-separated; UsageError
-    with one line if it is not so.
-
-    >>> parse_people("0=Ann,2", 4)
-    ((0, 'Ann'), (2, None))
-    >>> parse_people("0=Ann,4=Bob", 4)
-    Traceback (most recent call last):
-    ...
-    mille.frontends.cli.UsageError: mille: --people: no seat 4 at a table of 4 (seats 0 to 3)
-    """
-    from ..game.session import check_name
-
-    people: list[tuple[int, str | None]] = []
-    for item in text.split(","):
-        seat_text, equals, name = item.partition("=")
-        if not (seat_text.isascii() and seat_text.isdigit()) or (equals and not name):
-            raise UsageError(
-                _(
-                    "mille: --people: {item} is not SEAT or SEAT=NAME (for example 0=Ann,2=Bob)"
-                ).format(item=_quote(item))
-            )
-        seat = int(seat_text)
-        if seat >= players:
-            raise UsageError(
-                _(
-                    "mille: --people: no seat {seat} at a table of {players} (seats 0 to {last})"
-                ).format(seat=seat, players=players, last=players - 1)
-            )
-        if seat in dict(people):
-            raise UsageError(_("mille: --people: seat {seat} twice").format(seat=seat))
-        if equals:
-            try:
-                check_name(name)
-            except ValueError as exc:
-                from ..game.limits import NAME_REFUSALS
-                from ..i18n import heard
-                from .process import LINE_LIMIT
-
-                raise UsageError(
-                    f"mille: --people: {_quote(heard(str(exc), NAME_REFUSALS), LINE_LIMIT - 18)}"
-                ) from None
-            if name in dict(people).values():
-                raise UsageError(
-                    _("mille: --people: two people named {name}").format(name=_quote(name))
-                )
-        people.append((seat, name if equals else None))
-    return tuple(people)
-
-
-def _quote(text: str, limit: int = WORD_LIMIT) -> str:
-    """An argument for a usage error: escaped, cut to ``limit``."""
-    from ..engine.text import escape, shorten
-
-    return shorten(escape(text), limit)
-
-
 def file_stamp(path: str) -> str:
-    """``FILE [ctime of its modification]``, shown when a game is restored
-    (control characters in the name escaped)."""
+    """``FILE [date of its modification]``, shown when a game is restored
+    (control characters in the name escaped; the date :func:`i18n.when`'s,
+    BSD's ``ctime`` in English)."""
     import os
-    import time
 
+    from .. import i18n
     from ..engine.text import escape
 
     try:
-        stamp = time.ctime(os.stat(path).st_mtime)
+        stamp = i18n.when(os.stat(path).st_mtime)
     except OSError:
-        stamp = time.ctime()
+        stamp = i18n.when()
     return f"{escape(path)} [{stamp}]"
 
 
@@ -517,6 +516,10 @@ def main(argv: list[str] | None = None) -> int:
     from .. import i18n
 
     i18n.choose(lang_of(args))  # English: nothing read
+    if i18n.said:  # --lang's language has no catalog, or it cannot be read
+        print(i18n.said, file=sys.stderr)
+    if i18n.language != "en":  # argparse's words (ARGPARSE_WORDS) from mille's catalog
+        setattr(argparse, "_", i18n._)  # noqa: B010 - argparse reads its module's _
     try:
         options = parse_args(args)
     except UsageError as exc:
@@ -528,60 +531,24 @@ def main(argv: list[str] | None = None) -> int:
     if options.action == "version":
         print(f"mille {__version__}")
         return 0
-    if options.action in ("stats", "forget"):
-        from . import recorder
+    if options.action == "replay":
+        from .replay_cli import run
 
-        if options.action == "stats":
-            asked = options.stats or Stats()
-            return recorder.show_stats(
-                options.as_json,
-                options.name,
-                rules=asked.rules,
-                level=asked.level,
-                people=asked.people,
-                last=asked.last,
-            )
-        return recorder.forget(options.forget or "", options.yes)
-    name = options.name or (options.net.name if options.net is not None else None)
-    if name is not None:  # remembered for the next games
-        from ..storage import settings
+        return run(options.file or "", options.plain, options.color)
+    if options.review is not None:
+        from .review_words import show_review
 
-        settings.remember_name(name)
-    elif options.net is not None:  # (the name remembered, at a table too)
-        from dataclasses import replace
-
-        from ..storage import settings
-
-        options = replace(options, net=replace(options.net, name=settings.name()))
+        return show_review(*options.review, options.as_json)
+    if options.action in ("stats", "forget", "export"):
+        return _record_action(options)
+    options = _remember_name(options)
     if not options.record:
         from . import recorder
 
         recorder.enabled = False
     try:
         if options.net is not None and options.net.join is not None:
-            from .remote.joining import join
-
-            address, code = options.net.join
-            if not options.plain and not _is_terminal():
-                from .process import complain
-
-                complain(
-                    None,
-                    _(
-                        "standard input and output must be a terminal "
-                        "(for plain lines on pipes: mille --join ... --plain)"
-                    ),
-                )
-                return 1
-            return join(
-                address,
-                code,
-                options.net.name,
-                options.net.cert,
-                board=not options.plain,
-                color=options.color,
-                wait=options.net.wait,
-            )
+            return _join(options, options.net)
         return _play(options)
     except KeyboardInterrupt:
         return 130
@@ -592,19 +559,84 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def _record_action(options: Options) -> int:
+    """``--stats``, ``--forget`` or ``--export``: the record shown, a
+    person forgotten, or a game written to a file."""
+    from . import record_words
+
+    if options.export is not None:
+        return record_words.export(*options.export)
+    if options.action == "stats":
+        asked = options.stats or Stats()
+        return record_words.show_stats(
+            options.as_json,
+            options.name,
+            rules=asked.rules,
+            level=asked.level,
+            people=asked.people,
+            last=asked.last,
+        )
+    return record_words.forget(options.forget or "", options.yes)
+
+
+def _remember_name(options: Options) -> Options:
+    """``--name``'s name remembered for the next games; at a table without
+    one, the options with the person's own name
+    (:func:`mille.storage.settings.own_name`)."""
+    from ..storage import settings
+    from .process import complain
+
+    name = options.name or (options.net.name if options.net is not None else None)
+    if name is not None:
+        settings.remember_name(name, complain)
+        return options
+    if options.net is None:
+        return options
+    from dataclasses import replace
+
+    return replace(options, net=replace(options.net, name=settings.own_name(None, complain)))
+
+
+def _join(options: Options, net: Network) -> int:
+    """``mille --join ADDRESS CODE``: a seat at a host's table."""
+    from .remote.joining import join
+
+    if not options.plain and not _is_terminal():
+        from .process import complain
+
+        complain(
+            None,
+            _(
+                "standard input and output must be a terminal "
+                "(for plain lines on pipes: mille --join ... --plain)"
+            ),
+        )
+        return 1
+    assert net.join is not None
+    address, code = net.join
+    return join(
+        address,
+        code,
+        net.name,
+        net.cert,
+        board=not options.plain,
+        color=options.color,
+        wait=net.wait,
+        watch=net.watch,
+    )
+
+
 def _is_terminal() -> bool:
-    try:
-        return sys.stdin.isatty() and sys.stdout.isatty()
-    except (AttributeError, ValueError, OSError):  # closed (mille <&-: None)
-        return False
+    from .process import is_terminal  # (not at start-up: --version stays light)
+
+    return is_terminal()
 
 
 def _stdin_is_terminal() -> bool:
     """Someone may answer a question (not a script on a pipe)."""
-    try:
-        return sys.stdin.isatty()
-    except (AttributeError, ValueError, OSError):
-        return False
+    from .process import is_terminal
+
+    return is_terminal(stdout=False)
 
 
 def _play(options: Options) -> int:
@@ -642,35 +674,7 @@ def _play(options: Options) -> int:
         return stop.status
     if options.file is None:
         if found is None:
-            from ..game.session import Session
-
-            if options.net is not None and options.people is None:  # --host: all people
-                from ..engine.rules import BSD
-
-                rules = options.rules or BSD
-                session = Session.new(
-                    rules,
-                    seed=options.seed,
-                    level=options.level,
-                    humans=tuple(range(rules.players)),
-                )
-            elif options.people is not None:
-                from ..engine.rules import BSD
-
-                names = {seat: name for seat, name in options.people if name is not None}
-                session = Session.new(
-                    options.rules or BSD,
-                    seed=options.seed,
-                    level=options.level,
-                    humans=tuple(seat for seat, _ in options.people),
-                    names=names,
-                )
-            elif options.rules is None:
-                session = Session.new(seed=options.seed, level=options.level)
-            else:
-                session = Session.new(options.rules, seed=options.seed, level=options.level)
-            if options.net is None:
-                name_yourself(session, options.name)
+            session = _new_session(options)
             message = ""
         else:
             session, message, resumed = found
@@ -694,13 +698,44 @@ def _play(options: Options) -> int:
     return status
 
 
+def _new_session(options: Options) -> Session:
+    """The new game the options ask for (at home, the first person named)."""
+    from ..game.session import Session
+
+    if options.net is not None and options.people is None:  # --host: all people
+        from ..engine.rules import BSD
+
+        rules = options.rules or BSD
+        return Session.new(
+            rules, seed=options.seed, level=options.level, humans=tuple(range(rules.players))
+        )
+    if options.people is not None:
+        from ..engine.rules import BSD
+
+        names = {seat: name for seat, name in options.people if name is not None}
+        session = Session.new(
+            options.rules or BSD,
+            seed=options.seed,
+            level=options.level,
+            humans=tuple(seat for seat, _ in options.people),
+            names=names,
+        )
+    elif options.rules is None:
+        session = Session.new(seed=options.seed, level=options.level)
+    else:
+        session = Session.new(options.rules, seed=options.seed, level=options.level)
+    if options.net is None:
+        name_yourself(session, options.name)
+    return session
+
+
 def name_yourself(session: Session, name: str | None) -> None:
     """A new game at home: the first person's seat, if nobody named it,
     takes the person's own name (``--name``, else the one remembered)."""
     from ..game.session import default_name
     from ..storage import settings
 
-    name = name or settings.name()
+    name = settings.own_name(name or None)
     seat = min(session.people, default=None)
     if name is None or seat is None or session.people[seat] != default_name(seat):
         return
@@ -723,4 +758,5 @@ def _host(session: Session, net: Network, board: bool, color: bool) -> int:
         name=net.name,
         board=board,
         color=color,
+        watchers=net.watchers,
     )

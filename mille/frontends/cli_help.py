@@ -10,9 +10,13 @@ from ..i18n import N_, _
 USAGE = N_("usage: mille [--rules NAME] [--players N] [--people SEATS] [options] [file]")
 NET_USAGE = N_("""       mille --host [--people SEATS] [--listen ADDRESS] [--port N] [options] [file]
        mille --join ADDRESS[:PORT] CODE [--name NAME] [--wait SECONDS] [--plain]
+       mille --watch ADDRESS[:PORT] CODE [--name NAME] [--plain]
        mille --stats [NAME] [--last N] [--rules NAME] [--level LEVEL]
                     [--people NAME,...] [--json]
-       mille --forget NAME [--yes]""")
+       mille --forget NAME [--yes]
+       mille --export N FILE
+       mille --replay [N|FILE] [--plain]
+       mille --review [N|FILE] [--seat NAME] [--plain|--json]""")
 BSD_USAGE = "usage: mille [file]"  # BSD's words for too many files
 SEE_HELP = N_(" (mille --help lists the options)")  # ends a refused option's one line
 JOIN_ARGS = N_(
@@ -88,6 +92,10 @@ playing with friends over the network (one hosts, the others join):
   to join:  mille --join ADDRESS[:PORT] CODE [--name NAME]
             the command the host shows, whole; on the board (--plain: in
             lines, for the host too)
+  to watch: mille --watch ADDRESS[:PORT] CODE [--name NAME]
+            the watch command the host shows (J): the table as every seat
+            sees it, no hand; your lines reach the other watchers alone
+  --no-watchers         (--host) nobody may watch the table
   --listen ADDRESS      (--host) the address to listen on (default
                         127.0.0.1: this machine only; 0.0.0.0: every IPv4
                         network, :: every IPv6 one)
@@ -116,6 +124,17 @@ the record (every finished game, kept in $XDG_DATA_HOME/mille):
   --forget NAME         remove NAME (any case) from the record (their games
                         stay, nameless, in the others' records); asks first
                         at a terminal (--yes: does not ask)
+  --export N FILE       write game N (as --stats numbers them) whole, its
+                        deals and moves, to FILE (a new file) for a replay
+  --replay [N|FILE]     show a finished game again, move by move, on its
+                        board (--plain: in lines): the last game recorded,
+                        game N (as --stats numbers them) or a game file
+                        (--export's); ? lists the keys
+  --review [N|FILE]     review game N of the record (the last one without N)
+                        or a game file: each decision of a person against
+                        the expert's from what they could see, the mistakes
+                        the analysis is sure of, the luck (--seat NAME: whose
+                        decisions; --json: as JSON)
 
 the screen:
   --plain               no curses: plain lines and a prompt, for screen
@@ -158,3 +177,17 @@ def help_text() -> str:
 def usage() -> str:
     """The usage line in the language chosen."""
     return _(USAGE)
+
+
+WORD_LIMIT = 60  # the most of an argument quoted in a usage error
+
+
+class UsageError(Exception):
+    """Bad command line; ``str()`` is the line to print before exiting 1."""
+
+
+def quote(text: str, limit: int = WORD_LIMIT) -> str:
+    """An argument for a usage error: escaped, cut to ``limit``."""
+    from ..engine.text import escape, shorten
+
+    return shorten(escape(text), limit)

@@ -6,7 +6,10 @@ question, turned into what it asks for.
 ``q``, ``?``, ``h``, ``t``, ``l``, ``e``), or a :class:`Mistake`, the one
 line that says what is wrong; :func:`answer` reads the answer to a
 question.  Nothing here reads or prints: :class:`mille.frontends.plain.LineUi`
-does.  Words work for the letters (``pick``, ``use 3``, ``hint``).
+does.  Words work for the letters (``pick``, ``use 3``, ``hint``), in
+English and in French (``piocher``, ``jouer 3``, ``conseil``), whatever
+the language shown; an answer is ``y``/``yes`` or ``n``/``no``, and the
+language's own words too (in French ``o``/``oui``, ``n``/``non``).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from dataclasses import dataclass
 
 from ..engine.table import PICK, Discard, Move, Use
 from ..engine.text import escape
-from ..i18n import N_, _
+from ..i18n import N_, _, pgettext
 
 # each command's word, for those who type it out
 WORDS = {
@@ -31,6 +34,20 @@ WORDS = {
     "save": "s",
     "quit": "q",
     "help": "?",
+    # the French help's words (accepted in any language: none is English)
+    "piocher": "p",
+    "jouer": "u",
+    "défausser": "d",
+    "defausser": "d",
+    "trier": "o",
+    "montrer": "w",
+    "remontrer": "r",
+    "conseil": "h",
+    "compteur": "t",
+    "manche": "l",
+    "sauver": "s",
+    "quitter": "q",
+    "aide": "?",
 }
 COMMANDS = ("o", "w", "r", "s", "q", "?", "e", "h", "t", "l")  # done by the line mode
 UNKNOWN_MAX = 40  # the most of an unknown command that its message repeats
@@ -49,6 +66,9 @@ ANSWERS = {
     "l": "l",
     "log": "l",
     "?": "?",
+    "conseil": "h",
+    "compteur": "t",
+    "manche": "l",
 }
 
 
@@ -128,8 +148,42 @@ def unknown(text: str) -> str:
 
 def answer(text: str) -> str:
     """An answer to a question: ``y``, ``n``, ``s`` (save first), ``h``,
-    ``t``, ``l``, ``?``; ``""`` for a line that is none of them."""
-    return ANSWERS.get(text.lower(), "")
+    ``t``, ``l``, ``?``; ``""`` for a line that is none of them.
+
+    >>> answer("Yes"), answer("n"), answer("oui")
+    ('y', 'n', '')
+    """
+    said = text.lower()
+    yes, no = yes_no_words()
+    if said in yes:
+        return "y"
+    if said in no:
+        return "n"
+    return ANSWERS.get(said, "")
+
+
+def yes_no_words() -> tuple[frozenset[str], frozenset[str]]:
+    """The words (one letter ones among them) that answer yes and no in
+    the language shown: ``y``, ``yes``, ``n``, ``no`` always, and the
+    language's own (in French ``o``, ``oui``, ``n``, ``non``); a word
+    that would be both is neither."""
+    yes = {"y", "yes", *pgettext("the words that answer yes", "y yes").lower().split()}
+    no = {"n", "no", *pgettext("the words that answer no", "n no").lower().split()}
+    return frozenset(yes - no), frozenset(no - yes)
+
+
+def yes_no_key(key: int) -> str:
+    """A key at a yes/no question: ``y`` or ``n`` for a letter that says
+    yes or no (``Y``, ``N``; in French ``O`` too), ``""`` otherwise."""
+    if not 0 < key < 0x110000:
+        return ""
+    letter = chr(key).lower()
+    yes, no = yes_no_words()
+    if len(letter) == 1 and letter in yes:
+        return "y"
+    if len(letter) == 1 and letter in no:
+        return "n"
+    return ""
 
 
 def _slot(text: str) -> int | None:

@@ -47,7 +47,8 @@ import os
 from ..engine.cards import HAZARDS
 from ..engine.rules import other_side
 from ..engine.table import COUP, EXTENSION, NO, OVER, PLAYING, YES, IllegalMove, Use
-from ..i18n import N_, _
+from ..i18n import _, oserror, when
+from .questions import Question
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
@@ -55,17 +56,20 @@ if TYPE_CHECKING:
 
     from ..engine.table import Move, Outcome
     from ..engine.view import SeatView
-    from ..game.session import Session
+    from ..game.protocol import Game
     from .recorder import Recorder
 
     class Dialogue(Protocol):
         """What a front end does for the shared dialogues."""
 
-        session: Session
+        @property
+        def session(self) -> Game:
+            """The game played (read: a front end may hold a narrower one)."""
+
         saved: bool  # the last yes/no question's S saved the game
         save_after_game: bool  # Save game? asked after a game won too (BSD's own board)
 
-        def ask(self, question: str, can_save: bool = True) -> bool:
+        def ask(self, question: Question, can_save: bool = True) -> bool:
             """A yes/no question (``can_save``: S saves the game first)."""
 
         def read_file_name(self) -> str:
@@ -106,7 +110,7 @@ if TYPE_CHECKING:
             """The person just handed the keyboard has nothing to decide
             (a hazard landed on their side): let them look, until a key."""
 
-        def read_answer(self, question: str, can_save: bool) -> str:
+        def read_answer(self, question: Question, can_save: bool) -> str:
             """One answer to a yes/no question (:func:`ask`): ``"y"``,
             ``"n"``, ``"s"`` (only if ``can_save``), or ``""`` for what the
             front end did itself (a hint, help, a redraw, a beep)."""
@@ -143,7 +147,7 @@ if TYPE_CHECKING:
         def played(self, outcome: Outcome) -> None:
             """Your move or answer was made (``outcome``, as you saw it)."""
 
-        def question(self, question: str) -> None:
+        def question(self, question: Question) -> None:
             """``Coup Fourre?`` or ``Extension?`` is about to be asked of you."""
 
         def hand_over(self) -> None:
@@ -176,8 +180,11 @@ def save(front: Dialogue) -> bool:
     why on one line and never ends the game.
     """
     session = front.session
+    game = session.local  # (a remote seat's save is its host's: its own dialogue)
+    if game is None:
+        return False
     source = session.source
-    if source and front.ask(N_("Same file?"), can_save=False):
+    if source and front.ask(Question.SAME_FILE, can_save=False):
         name = source
     else:
         name = front.read_file_name()
@@ -186,22 +193,20 @@ def save(front: Dialogue) -> bool:
         if (
             name != source
             and os.path.exists(name)
-            and not front.ask(N_("Overwrite file?"), can_save=False)
+            and not front.ask(Question.OVERWRITE_FILE, can_save=False)
         ):
             return False
     from ..storage import savefile
 
     try:
-        savefile.save_session(session, name)
+        savefile.save_session(game, name)
     except OSError as exc:
-        front.save_failed(exc.strerror or str(exc))
+        front.save_failed(oserror(exc))
         return False
     except Exception as exc:  # a save never ends the game
         front.save_failed(str(exc) or type(exc).__name__)
         return False
-    import time
-
-    front.saved_to(name, time.ctime())
+    front.saved_to(name, when())
     return True
 
 
@@ -213,15 +218,21 @@ def end_of_hand(front: Dialogue) -> bool:
     hand on ``y``.  On ``n``, ``Save game?`` unless the answer's S just saved
     the game, or the game is over (asked there only on BSD's own board, as
     BSD does: ``save_after_game``); a save that fails plays on rather than
-    losing the game.
+    losing the game (BSD's way, the next hand dealt), or, where the front
+    asks again (``save_again``: the line mode), asks ``Save game?`` again
+    until the game is saved or the person says no, never dealing the hand
+    refused.
     """
-    if front.ask(N_("Another game?") if front.session.table.game_over else N_("Another hand?")):
+    if front.ask(Question.deal(front.session.table.game_over)):
         front.session.next_hand()
         front.new_hand()
         return True
     if front.session.table.game_over and not front.save_after_game:
         return False  # a game won is over: nothing to save (BSD's own board still asks)
-    if not front.saved and front.ask(N_("Save game?")) and not front.save():
+    if not front.saved and front.ask(Question.SAVE_GAME) and not front.save():
+        while getattr(front, "save_again", False):  # (the line mode's)
+            if not front.ask(Question.SAVE_GAME) or front.save():
+                return False
         front.session.next_hand()
         front.go_on_after_failed_save()
         return True
@@ -242,7 +253,7 @@ def hint(view: SeatView) -> tuple[str, bool]:
         return _("no hint: {why}").format(why=escape(str(exc)) or type(exc).__name__), False
 
 
-def ask(front: Front, question: str, can_save: bool = True) -> bool:
+def ask(front: Front, question: Question, can_save: bool = True) -> bool:
     """A yes/no question, asked until it is answered (a loop, never a
     recursion); ``front.saved`` then says whether an S saved the game.
 
@@ -263,7 +274,7 @@ def ask(front: Front, question: str, can_save: bool = True) -> bool:
 
 def really(front: Dialogue) -> None:
     """Q (and ^C): ``Really?``; yes raises :class:`Quit`."""
-    if front.ask(N_("Really?")):
+    if front.ask(Question.REALLY):
         raise Quit
 
 
@@ -302,7 +313,7 @@ def human_turn(front: Front) -> None:
     move = front.read_move()
     if move is None:
         return
-    if front.session.table.discards_safety(move) and not front.ask(N_("Discard a safety?")):
+    if front.session.table.discards_safety(move) and not front.ask(Question.DISCARD_SAFETY):
         return
     outcome = play(front, move)
     if outcome is not None:
@@ -317,7 +328,7 @@ def answer(front: Front) -> None:
     if session.table.phase == COUP and session.calls_coup:
         play(front, YES)
         return
-    question = N_("Extension?") if session.table.phase == EXTENSION else N_("Coup Fourre?")
+    question = Question.EXTENSION if session.table.phase == EXTENSION else Question.COUP_FOURRE
     front.question(question)
     play(front, YES if front.ask(question) else NO)
 
@@ -360,10 +371,10 @@ def step(front: Front) -> None:
     phase = table.phase
     if phase == OVER:
         finish_hand(front)
-    elif session.computer_to_move:
+    elif session.another_decides:
         front.checkpoint()  # a signal is seen between two moves
         front.computer_thinks()
-        outcome = session.computer_move()
+        outcome = session.another_moves()
         front.computer_moved(outcome)
         after_hazard(front, outcome)
     else:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import sys
 
-from ..i18n import N_, _
+from ..i18n import N_, _, oserror, when
 from .process import complain
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
@@ -79,55 +79,12 @@ def interrupted_game(ask: bool, line: bool = False, *, host: bool = False) -> Re
 
     games = recovery.kept_games()
     for index, (path, mtime) in enumerate(games):
-        try:
-            session = savefile.load_session(path)
-        except savefile.SaveError as exc:
-            try:
-                aside = recovery.set_aside(path)
-            except OSError as err:
-                tail = _("; cannot move it aside: {why}").format(why=err.strerror or err)
-                complain(path, savefile.said(str(exc)), tail)
-                raise Stop(1) from None
-            import os
-
-            complain(
-                path,
-                savefile.said(str(exc)),
-                _(" (moved to {name})").format(name=os.path.basename(aside)),
-            )
+        session = _kept(path)
+        if session is None:
             continue
-        import time
-
-        stamp = time.ctime(mtime)
+        stamp = when(mtime)
         if not ask:
-            left = len(games) - index
-            what = f"{describe_game(session)}; {stamp}"
-            if host:  # the command is shown whole (the path is not cut)
-                from ..engine.text import escape, shorten
-
-                said = (
-                    _("a kept game is waiting ({what})").format(what=what)
-                    if left == 1
-                    else _("{count} kept games are waiting (the newest: {what})").format(
-                        count=left, what=what
-                    )
-                )
-                command = f"mille --host {escape(path)}"
-                run = (
-                    _("run {command} to resume it")
-                    if left == 1
-                    else _("run {command} to resume the newest")
-                )
-                _tell(f"mille: {shorten(escape(said), 120)}: {run.format(command=command)}")
-            elif left == 1:
-                told = _("a kept game is waiting ({what}): run mille alone to resume it")
-                complain(None, told.format(what=what))
-            else:
-                told = _(
-                    "{count} kept games are waiting (the newest: {what}): "
-                    "run mille alone to resume them"
-                )
-                complain(None, told.format(count=left, what=what))
+            _name_waiting(f"{describe_game(session)}; {stamp}", len(games) - index, host, path)
             return None
         said = _("mille: a game was interrupted on {when}:\n{game}.\n")
         _say(said.format(when=stamp, game=describe_game(session)))
@@ -137,25 +94,88 @@ def interrupted_game(ask: bool, line: bool = False, *, host: bool = False) -> Re
             raise Stop(1)
         text = savefile.dumps(session)
         recovery.hold_exit_signals()  # until the game's own handlers are in place
-        try:
-            claimed = recovery.claim(path, mtime)  # only the game that was offered
-        except OSError as err:
-            complain(path, _("cannot remove: {why}").format(why=err.strerror or err))
-            raise Stop(1) from None
-        if claimed is None:
-            complain(path, N_("another mille took or changed it meanwhile"))
-            continue
-        try:
-            recovery.remove(claimed)  # resumed or declined: never offered again
-        except OSError as err:
-            recovery.release(claimed, path)
-            complain(path, _("cannot remove: {why}").format(why=err.strerror or err))
-            raise Stop(1) from None
-        if not answer:
+        if not _take(path, mtime) or not answer:
             continue
         session.source = None  # S asks file:, never Same file? for the recovery file
         return session, _("resumed [{when}]").format(when=stamp), (path, mtime, text)
     return None
+
+
+def _kept(path: str) -> Session | None:
+    """The kept game at ``path``; None if it cannot be read (then moved
+    aside, with a line; Stop(1) if it cannot be)."""
+    from ..storage import recovery, savefile
+
+    try:
+        return savefile.load_session(path)
+    except savefile.SaveError as exc:
+        try:
+            aside = recovery.set_aside(path)
+        except OSError as err:
+            tail = _("; cannot move it aside: {why}").format(why=oserror(err))
+            complain(path, savefile.said(str(exc)), tail)
+            raise Stop(1) from None
+        import os
+
+        complain(
+            path,
+            savefile.said(str(exc)),
+            _(" (moved to {name})").format(name=os.path.basename(aside)),
+        )
+        return None
+
+
+def _name_waiting(what: str, left: int, host: bool, path: str) -> None:
+    """One line on stderr: ``left`` kept games wait, the newest ``what``
+    (for a ``host``, with the command that resumes ``path`` hosted)."""
+    if host:  # the command is shown whole (the path is not cut)
+        from ..engine.text import escape, shorten
+
+        said = (
+            _("a kept game is waiting ({what})").format(what=what)
+            if left == 1
+            else _("{count} kept games are waiting (the newest: {what})").format(
+                count=left, what=what
+            )
+        )
+        command = f"mille --host {escape(path)}"
+        run = (
+            _("run {command} to resume it")
+            if left == 1
+            else _("run {command} to resume the newest")
+        )
+        _tell(f"mille: {shorten(escape(said), 120)}: {run.format(command=command)}")
+    elif left == 1:
+        told = _("a kept game is waiting ({what}): run mille alone to resume it")
+        complain(None, told.format(what=what))
+    else:
+        told = _(
+            "{count} kept games are waiting (the newest: {what}): run mille alone to resume them"
+        )
+        complain(None, told.format(count=left, what=what))
+
+
+def _take(path: str, mtime: float) -> bool:
+    """Remove the kept game offered (resumed or declined: never offered
+    again); False if another mille took or changed it meanwhile, Stop(1) if
+    it cannot be removed."""
+    from ..storage import recovery
+
+    try:
+        claimed = recovery.claim(path, mtime)  # only the game that was offered
+    except OSError as err:
+        complain(path, _("cannot remove: {why}").format(why=oserror(err)))
+        raise Stop(1) from None
+    if claimed is None:
+        complain(path, N_("another mille took or changed it meanwhile"))
+        return False
+    try:
+        recovery.remove(claimed)
+    except OSError as err:
+        recovery.release(claimed, path)
+        complain(path, _("cannot remove: {why}").format(why=oserror(err)))
+        raise Stop(1) from None
+    return True
 
 
 def _tell(line: str) -> None:
@@ -183,23 +203,13 @@ def ask_yes_no(question: str, line: bool = False) -> bool | None:
     line mode (``line``) a line.  ^\\ is taken as ^C (KeyboardInterrupt)
     while it is asked; SIGTERM or a hang-up print one line and raise
     Stop(1), the terminal put back and the kept game left as it was."""
-    import signal
+    from .process import route_named
 
-    undo = []
+    undo: list[Callable[[], None]] = []
     try:
-        for name, handler in (
-            ("SIGQUIT", _interrupt),
-            ("SIGTERM", _signalled),
-            ("SIGHUP", _signalled),
-        ):
-            signum = getattr(signal, name, None)
-            if signum is not None:
-                from .process import route
-
-                try:
-                    undo.append(route(signum, handler))
-                except (ValueError, OSError):  # not the main thread
-                    pass
+        route_named(
+            [("SIGQUIT", _interrupt), ("SIGTERM", _signalled), ("SIGHUP", _signalled)], undo
+        )
         try:
             return _ask_line(question) if line else _ask_key(question)
         except _Signalled as exc:
@@ -249,6 +259,7 @@ def _ask_line(question: str) -> bool | None:
 
 
 def _ask_key(question: str) -> bool | None:
+    from .commands import yes_no_key
     from .curses_keys import KeyReader, StreamKeyboard
 
     lost = []
@@ -265,9 +276,10 @@ def _ask_key(question: str) -> bool | None:
             if key is None or key == 4:  # end of file (or a terminal gone), ^D
                 _say("\n")
                 return None
-            if chr(key) in "yYnN":
+            said = yes_no_key(key)
+            if said:
                 _say(chr(key).lower() + "\n")
-                return chr(key) in "yY"
+                return said == "y"
             _say("\a")  # another key: a beep, as at the game's questions
     finally:
         restore()
@@ -329,4 +341,4 @@ def keep_again(session: Session, path: str, mtime: float, text: str) -> None:
             os.utime(written, (mtime, mtime))
         complain(None, N_("the interrupted game is kept for next time"))
     except OSError as err:
-        complain(path, _("cannot keep the interrupted game: {why}").format(why=err.strerror or err))
+        complain(path, _("cannot keep the interrupted game: {why}").format(why=oserror(err)))

@@ -57,12 +57,12 @@ from ..engine.table import (
     Use,
 )
 from ..engine.text import escape
-from ..game.session import Session
 from ..i18n import N_, _, ngettext
 from ..storage.recovery import signal_reason
 from . import flow, process, recorder
 from .commands import Command, Mistake, answer, parse
 from .plain_board import (
+    event_lines,
     hand_line,
     hand_so_far,
     help_text,
@@ -70,21 +70,22 @@ from .plain_board import (
     score_lines,
     table_lines,
     tracker_line,
+    wrap,
 )
+from .questions import NO_ADVICE, Question
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import FrameType
     from typing import BinaryIO, TextIO
 
-YOU = describe.YOU
+    from ..game.protocol import Game
+    from ..game.session import Session
+
 PROMPT = N_("Your move: ")
 TRACKER_ON = N_("The card tracker is on: shown with the table at each of your turns until t again.")
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen, clear the scrollback
 LINE_MAX = 4096  # bytes of one command line that are read; the rest is dropped
-
-# the questions that take no h or t (the save dialogue's, Really?, Save game?)
-NO_ADVICE = (N_("Really?"), N_("Same file?"), N_("Overwrite file?"), N_("Save game?"))
 
 
 class EndOfInput(Exception):
@@ -110,10 +111,10 @@ class LineUi:
     """
 
     save_after_game = False  # a game won is over: nothing to save
+    save_again = True  # a failed save at a hand's end asks again, never deals the hand
+    file_asked = ""  # the file the save dialogue was last given
 
-    def __init__(
-        self, session: Session, stdin: BinaryIO, stdout: TextIO, message: str = ""
-    ) -> None:
+    def __init__(self, session: Game, stdin: BinaryIO, stdout: TextIO, message: str = "") -> None:
         self.session = session
         self.stdin = stdin
         self.stdout = stdout
@@ -126,7 +127,7 @@ class LineUi:
         except (AttributeError, ValueError, OSError):
             self.clears = False
         self.message = message
-        self.seat = min(session.people, default=YOU)  # the person the lines are for
+        self.seat = session.viewer  # the person the lines are for
         self.shown = 0  # events of session.log already told (to ``seat``)
         self.told: dict[int, int] = {}  # the same for the other people, by seat
         self.saved = False  # the last question's S saved the game
@@ -142,7 +143,10 @@ class LineUi:
     # ----- output ------------------------------------------------------------
 
     def say(self, text: str = "") -> None:
-        self.write(text + "\n")
+        """``text`` and a new line, cut between words at a terminal's width
+        (not on a pipe or a file: a script reads whole lines)."""
+        columns = terminal_columns(self.stdout) if self.clears else 0
+        self.write(wrap(text, columns) + "\n")
 
     def write(self, text: str, flush: bool = False) -> None:
         """Write to the output; OutputLost if it is gone."""
@@ -197,7 +201,7 @@ class LineUi:
                 raw = self.next_line()
             except KeyboardInterrupt:
                 self.write("\n")
-                if self.in_really or self.ask("Really?"):
+                if self.in_really or self.ask(Question.REALLY):
                     raise Quit from None
                 continue
             if not raw:
@@ -234,16 +238,16 @@ class LineUi:
         itself (at one keyboard, none is)."""
         return False
 
-    def ask(self, question: str, can_save: bool = True) -> bool:
+    def ask(self, question: Question, can_save: bool = True) -> bool:
         """A yes/no question (``flow.ask``); ``s`` saves and asks again."""
         return flow.ask(self, question, can_save)
 
-    def read_answer(self, question: str, can_save: bool) -> str:
+    def read_answer(self, question: Question, can_save: bool) -> str:
         """One answer to ``question``: ``y``, ``n``, ``s``, or ``""`` for
         what was done here (h, t, l, ?, or a line that is no answer)."""
-        self.in_really = question == "Really?"
+        self.in_really = question is Question.REALLY
         try:
-            said = answer(self.read_line(_(question) + " "))
+            said = answer(self.read_line(question.words + " "))
         finally:
             self.in_really = False
         if said in ("y", "n"):
@@ -263,7 +267,7 @@ class LineUi:
                 *([_("h: a hint, t: the card tracker, l: the hand")] if advice else []),
             ]
             if extra:
-                self.say(_("Answer y or n ({extra}).").format(extra="; ".join(extra)))
+                self.say(_("Answer y or n ({extra}).").format(extra=_("; ").join(extra)))
             else:
                 self.say(_("Answer y or n."))
         else:
@@ -276,7 +280,7 @@ class LineUi:
         """Every move since the last told, as the seat's event stream tells them."""
         table = self.session.view(self.seat)
         for event in self.session.events(self.seat, self.shown):
-            for line in describe.describe(table, event):
+            for line in event_lines(table, event):
                 self.say(line)
         self.shown = len(self.session.log)
 
@@ -316,7 +320,7 @@ class LineUi:
             return True
         self.say(describe.refusal("which opponent?"))
         named = ", ".join(
-            describe.side_label(view.rules, side, view.seat, view.names) for side in sides
+            describe.side_label(view.rules, side, view.reader, view.names) for side in sides
         )
         line = ngettext(
             "It can hit side {sides} (u {slot} S).",
@@ -330,7 +334,7 @@ class LineUi:
         """A command the line mode does itself (not a move)."""
         if letter == "o":
             view = self.session.view(self.seat)
-            self.session.table.set_ordering(not view.ordering)
+            self.session.set_ordering(not view.ordering)
             self.say(
                 _("Your hand is kept in order.")
                 if view.ordering
@@ -378,13 +382,17 @@ class LineUi:
 
     def save(self) -> bool:
         """The save dialogue (``flow.save``); True if the game was written."""
+        self.file_asked = ""
         return flow.save(self)
 
     def read_file_name(self) -> str:
-        return self.read_line(_("file: "), file_name=True)
+        self.file_asked = self.read_line(_("file: "), file_name=True)
+        return self.file_asked
 
     def save_failed(self, reason: str) -> None:
-        self.say(escape(_(reason)))
+        name = self.file_asked or self.session.source or ""
+        line = _("The game was not saved to {file}: {why}.")
+        self.say(line.format(file=escape(name), why=escape(_(reason))))
 
     def saved_to(self, name: str, when: str) -> None:
         self.say(f"{escape(name)} [{when}]")
@@ -422,7 +430,7 @@ class LineUi:
         else:
             self.turn_told = False
 
-    def question(self, question: str) -> None:
+    def question(self, question: Question) -> None:
         """Before ``Coup Fourre?`` (what it answers) and ``Extension?``."""
         table = self.session.view(self.seat)
         self.tell_events()
@@ -457,7 +465,7 @@ class LineUi:
         self.changed = True
         view = self.session.view(self.seat)
         line = _("A new hand: side {side} starts ({name}).")
-        name = seat_name(view.rules, view.starter, view.seat, view.names)
+        name = seat_name(view.rules, view.starter, view.reader, view.names)
         self.say(line.format(side=view.rules.side_of(view.starter), name=name))
 
     def hand_off(self, seat: int) -> None:
@@ -494,7 +502,7 @@ class LineUi:
         names = self.session.people
         seat = self.seat if len(names) < 2 else None  # several people: nobody's "You"
         team = describe.is_team_game(rules)
-        sides = "; ".join(
+        sides = _("; ").join(
             (_("side {side} {name} ({members})") if team else _("side {side} {name}")).format(
                 side=side,
                 name=side_name(rules, side, seat, names),
@@ -618,3 +626,12 @@ def play(
         except (OSError, ValueError):
             pass
     return 0
+
+
+def terminal_columns(stream: TextIO) -> int:
+    """The width of the terminal ``stream`` writes to (0 if none: a pipe,
+    a file, where a script reads whole lines)."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        return 0

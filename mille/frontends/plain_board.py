@@ -9,25 +9,26 @@ and the board's (:mod:`mille.engine.describe`).
 from __future__ import annotations
 
 from ..engine import describe
-from ..engine.cards import EXTRA_TANK, HAND_SLOTS, NUM_SAFETIES
+from ..engine.cards import D200, EXTRA_TANK, HAND_SLOTS, NUM_SAFETIES, VALUES
 from ..engine.describe import card_name, side_members, side_name
 from ..engine.rules import OFFER, Rules
-from ..engine.table import Event
+from ..engine.table import Event, Use
 from ..engine.text import width as text_width
 from ..engine.view import SeatView
 from ..i18n import _, ngettext
+from .questions import Question
 
 
 def help_text(rules: Rules, level: str = "standard") -> str:
     """``?``: the commands that apply to ``rules`` (a side to name only with
     three sides or more; the questions the preset asks), then the options
     in force."""
-    questions = [_("Coup Fourre?")] if rules.coup == OFFER else []
+    questions = [Question.COUP_FOURRE.words] if rules.coup == OFFER else []
     if rules.extension is not None:
-        questions.append(_("Extension?"))
+        questions.append(Question.EXTENSION.words)
     if rules.discard_safeties:
-        questions.append(_("Discard a safety?"))
-    questions.append(_("Another hand?"))
+        questions.append(Question.DISCARD_SAFETY.words)
+    questions.append(Question.ANOTHER_HAND.words)
     lines = _(
         "Commands (then RETURN; case does not matter):\n"
         "  p          pick a card\n"
@@ -73,9 +74,9 @@ def side_line(view: SeatView, side: int) -> str:
     """``Side 2, Comp 1: 200 of 1000 miles; Go; ...``: one side's state."""
     rules = view.rules
     tab = view.tableaux[side - 1]
-    name = side_name(rules, side, view.seat, view.names)
+    name = side_name(rules, side, view.reader, view.names)
     if describe.is_team_game(rules):
-        name += f" ({side_members(rules, side, view.seat, view.names)})"
+        name += f" ({side_members(rules, side, view.reader, view.names)})"
     battle, speed = describe.tops(view, side)
     parts = [_("{miles} of {target} miles").format(miles=tab.mileage, target=view.target)]
     parts.append(battle or _("not started"))
@@ -99,18 +100,23 @@ def side_line(view: SeatView, side: int) -> str:
 
 
 def hand_line(view: SeatView) -> str:
-    """``Your hand: P: -, 1: Go, ...``."""
+    """``Your hand: P: empty, 1: Go, ...`` (each slot said by its name:
+    a screen reader says a bare ``-`` as nothing)."""
     hand = view.hand
+    empty = _("empty")
+    said = _("{slot}: {card}")
     slots = [
-        f"{'P' if slot == 0 else slot}: {card_name(hand[slot]) or '-'}"
+        said.format(slot="P" if slot == 0 else slot, card=card_name(hand[slot]) or empty)
         for slot in range(HAND_SLOTS)
     ]
     return _("Your hand: {slots}.").format(slots=", ".join(slots))
 
 
 def tracker_line(view: SeatView) -> str:
-    """T: how many of each card you have not seen."""
-    counts = ", ".join(f"{name} {n}" for name, n in describe.tracker(view))
+    """T: how many of each card you have not seen (``25: 10 left``: the
+    count said with a word, not beside the card's number)."""
+    left = _("{card}: {count} left")
+    counts = ", ".join(left.format(card=name, count=n) for name, n in describe.tracker(view))
     return _("Not seen yet: {counts}.").format(counts=counts)
 
 
@@ -134,17 +140,44 @@ def table_lines(view: SeatView, tracking: bool = False) -> list[str]:
 def score_lines(view: SeatView) -> list[str]:
     """``w`` and the end of a hand: every score row for every side."""
     rules = view.rules
-    names = [side_name(rules, side, view.seat, view.names) for side in range(1, rules.sides + 1)]
+    names = [side_name(rules, side, view.reader, view.names) for side in range(1, rules.sides + 1)]
     rows = describe.score_table(view)
     width = max(text_width(name) for name in names + [label for label, _v in rows])
     sides = ", ".join(
         _("side {side} {name}").format(side=i, name=name) for i, name in enumerate(names, 1)
     )
     lines = [_("Scores: {sides}").format(sides=sides)]
+    score = _("{name}: {score}")  # each value says whose it is
+    row = _("{label}:")
     for label, values in rows:
         pad = " " * (width - text_width(label))
-        lines.append(f"  {label}:{pad} " + ", ".join(str(v) for v in values))
+        said = [score.format(name=name, score=v) for name, v in zip(names, values, strict=True)]
+        lines.append(f"  {row.format(label=label)}{pad} " + ", ".join(said))
     return lines
+
+
+def event_lines(view: SeatView, event: Event) -> list[str]:
+    """What ``event`` did, in the log's words, but a first milestone that
+    makes the whole distance said once (``Comp 1 played 100 miles``, not
+    ``Comp 1 played 100: 100 miles``: a listener hears no number twice)."""
+    lines = describe.describe(view, event)
+    outcome = event.outcome
+    rules = view.rules
+    if (
+        len(lines) != 1
+        or not isinstance(outcome.move, Use)
+        or outcome.card > D200
+        or VALUES[outcome.card] != event.mileage
+        or describe.is_team_game(rules)
+    ):
+        return lines
+    miles = event.mileage
+    if outcome.seat == view.reader and not event.stand_in:
+        return [_("You played {miles} miles").format(miles=miles)]
+    who = describe.seat_name(rules, outcome.seat, view.reader, view.names)
+    if event.stand_in:
+        who = describe.stand_in_name(who)
+    return [_("{who} played {miles} miles").format(who=who, miles=miles)]
 
 
 def hand_so_far(view: SeatView, log: list[Event]) -> list[str]:
@@ -153,3 +186,34 @@ def hand_so_far(view: SeatView, log: list[Event]) -> list[str]:
     if not lines:
         return [_("The hand so far: nothing yet.")]
     return [_("The hand so far:")] + ["  " + line for line in lines]
+
+
+def wrap(text: str, columns: int) -> str:
+    """``text``'s lines cut between words to fit ``columns`` (0: as they
+    are), widths in a terminal's columns; a line's continuation keeps its
+    indent; a word wider than the line stays whole; a no-break space
+    never breaks.
+
+    >>> print(wrap("  Milestones Played: You: 0, Comp 1: 0", 22))
+      Milestones Played:
+      You: 0, Comp 1: 0
+    """
+    if columns <= 0:
+        return text
+    return "\n".join(_wrap_line(line, columns) for line in text.split("\n"))
+
+
+def _wrap_line(line: str, columns: int) -> str:
+    if text_width(line) <= columns:
+        return line
+    indent = line[: len(line) - len(line.lstrip(" "))]
+    rows: list[str] = []
+    row = ""
+    for word in line[len(indent) :].split(" "):
+        if row and text_width(indent + row + " " + word) > columns:
+            rows.append(indent + row)
+            row = word
+        else:
+            row = f"{row} {word}" if row else word
+    rows.append(indent + row)
+    return "\n".join(rows)

@@ -18,7 +18,7 @@ from ..i18n import N_, _
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from types import FrameType
     from typing import TextIO
 
@@ -44,6 +44,22 @@ def route(signum: int, handler: Callable[[int, FrameType | None], None]) -> Call
     return restore
 
 
+def route_named(
+    handlers: Iterable[tuple[str, Callable[[int, FrameType | None], None]]],
+    undo: list[Callable[[], None]],
+) -> None:
+    """Each handler for the signal of its name, where the system has it
+    (``SIGHUP``...), one by one; what puts each previous one back, added
+    to ``undo`` as it is routed (nothing off the main thread)."""
+    for name, handler in handlers:
+        signum = getattr(signal, name, None)
+        if signum is not None:
+            try:
+                undo.append(route(signum, handler))
+            except (ValueError, OSError):  # not the main thread
+                pass
+
+
 def route_exit_signals(
     handler: Callable[[int, FrameType | None], None],
 ) -> list[Callable[[], None]]:
@@ -51,14 +67,8 @@ def route_exit_signals(
     SIGQUIT, where the system has them), as the line mode takes them; what
     puts each previous one back (nothing off the main thread).  Once they
     are in place the exit signals held back may come."""
-    undo = []
-    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"):
-        signum = getattr(signal, name, None)
-        if signum is not None:
-            try:
-                undo.append(route(signum, handler))
-            except (ValueError, OSError):  # not the main thread
-                pass
+    undo: list[Callable[[], None]] = []
+    route_named([(name, handler) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")], undo)
     if undo:
         release_exit_signals()  # held back while a resumed game had no file
     return undo
@@ -73,7 +83,7 @@ def release_exit_signals() -> None:
 
 
 # recovery.signal_reason's words (the storage layer keeps no translation), shown translated
-SIGNAL_REASONS = (N_("hang-up"), N_("terminated"))
+SIGNAL_REASONS = (N_("hang-up"), N_("quit signal"), N_("terminated"))
 
 
 def keep(
@@ -128,13 +138,23 @@ def show_path(path: str) -> str:
     return ELLIPSIS + text[len(text) - PATH_LIMIT + len(ELLIPSIS) :]
 
 
+def is_terminal(*, stdout: bool = True) -> bool:
+    """Someone is at the terminal: standard input is one (and standard
+    output, with ``stdout``); False for a pipe, a file, or a stream closed
+    (``mille <&-``: None)."""
+    try:
+        return sys.stdin.isatty() and (not stdout or sys.stdout.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 def complain(path: str | None, reason: str, tail: str = "") -> None:
     """Print ``mille: FILE: reason tail`` (or ``mille: reason``) on stderr as
     one line: control characters escaped, at most ``LINE_LIMIT`` characters
     (the reason is cut, ``tail`` is always shown whole)."""
     from ..engine.text import shorten
 
-    head = "mille: " + ("" if path is None else show_path(path) + ": ")
+    head = _("mille: ") if path is None else _("mille: {path}: ").format(path=show_path(path))
     tail = escape(_(tail))
     reason = shorten(escape(_(reason)), max(LINE_LIMIT - len(head) - len(tail), 10))
     try:

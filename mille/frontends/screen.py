@@ -19,14 +19,16 @@ import curses
 import os
 from collections.abc import Callable
 
-from ..engine.describe import YOU
 from ..engine.table import OVER, Outcome, Table
 from ..engine.text import ELLIPSIS, escape, fit, shorten
 from ..engine.text import width as text_width
 from ..engine.view import SeatView
-from ..game.session import Session
 from ..i18n import N_, _
 from .curses_keys import visible
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..game.protocol import Game
 
 MIN_LINES = 24
 MIN_COLS = 80
@@ -65,11 +67,10 @@ def fit_line(text: str, width: int) -> str:
     return text[:space].rstrip(" ,-") + ELLIPSIS
 
 
-def presence_mark(session: Session, seat: int) -> str:
+def presence_mark(session: Game, seat: int) -> str:
     """The mark beside a seat's name (a network seat's board: awaited,
     away, a computer for now); "" at one keyboard."""
-    mark = getattr(session, "mark", None)
-    return str(mark(seat)) if callable(mark) else ""
+    return session.talk.mark(seat)
 
 
 def hand_off_lines(name: str) -> list[str]:
@@ -92,6 +93,36 @@ def tracker_cells(view: SeatView, columns: int) -> list[list[str]]:
     return [cells[index * height : (index + 1) * height] for index in range(columns)]
 
 
+KEY_COLUMN = 35  # where the second column of keys starts in the boards' help
+
+
+def without_keys(lines: list[str], refused: tuple[str, ...]) -> list[str]:
+    """A board's help (``?``) less the keys ``refused`` (a remote seat's):
+    the ``O`` cell (the first column) and the ``S`` cell (the second).
+
+    >>> refused = ("o: ", "s: ")
+    >>> without_keys(["  O      keep your hand in order   W      window"], refused)
+    ['                                   W      window']
+    >>> without_keys(["  R, ^L  redraw the screen         S      save the game"], refused)
+    ['  R, ^L  redraw the screen']
+    """
+    shown = []
+    for line in lines:
+        if "o: " in refused and line.startswith("  O  "):
+            line = " " * KEY_COLUMN + line[KEY_COLUMN:]
+        if "s: " in refused and line[KEY_COLUMN : KEY_COLUMN + 3] == "S  ":
+            line = line[:KEY_COLUMN].rstrip()
+        shown.append(line)
+    return shown
+
+
+def refused_keys(session: Game) -> tuple[str, ...]:
+    """The keys this seat's board does not offer (a remote seat's talk
+    says them: ``o: ``, ``s: `` for a joiner that is not the host, ``h: ``
+    for a watcher)."""
+    return session.talk.refused_keys
+
+
 class Screen(abc.ABC):
     """One board's screen: the game from the session, plus what is shown
     besides it (set by the board's dialogues).  A board draws the game in
@@ -103,11 +134,11 @@ class Screen(abc.ABC):
     MESSAGE_WIDTH = MIN_COLS - 1  # the error line's room
     TRACKER_HIDES_SCORES = False  # the tracker takes the score window (W leaves it)
 
-    def __init__(self, scr: curses.window, session: Session, message: str = "") -> None:
+    def __init__(self, scr: curses.window, session: Game, message: str = "") -> None:
         self.scr = scr
         self.session = session
         # the seat shown: the first person's (a hot seat hands it on: handing)
-        self.seat = min(session.at_keyboard(), default=YOU)
+        self.seat = session.viewer
         self.handing = ""  # the hand-off page is up, for this person
         self.message = message  # the error line's text
         self.prompt = MOVE_PROMPT

@@ -40,10 +40,10 @@ from collections.abc import Mapping
 from ..engine.cards import EXTRA_TANK, is_hazard, is_remedy, is_safety
 from ..engine.describe import (
     SAFETY_SHORT,
-    YOU,
     card_name,
     describe,
     end_lines,
+    fitting_name,
     is_team_game,
     option_summary,
     option_words,
@@ -63,9 +63,13 @@ from ..engine.table import COUP, EXTENSION, Event, Use
 from ..engine.text import ELLIPSIS, fit, fit_name, shorten
 from ..engine.text import width as text_width
 from ..engine.view import SeatView
-from ..game.session import Session
 from ..i18n import N_, _, ngettext
-from .screen import MOVE_PROMPT, Screen, presence_mark, tracker_cells
+from .questions import Question
+from .screen import MOVE_PROMPT, Screen, presence_mark, refused_keys, tracker_cells, without_keys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..game.protocol import Game
 
 COLS = 80
 LAST_COL = COLS - 1
@@ -111,7 +115,7 @@ PAIR_COLORS = {  # each pair's foreground, on the terminal's own background
 
 PROMPT_Y, ERROR_Y = 22, 23  # on 24 rows: the last two rows
 STATUS_X = 30  # the status, right of the prompt, starts here at the most
-QUESTIONS = (N_("Coup Fourre?"), N_("Extension?"))
+QUESTIONS = (Question.COUP_FOURRE.text, Question.EXTENSION.text)  # the prompts a move answers
 CONTEXT_X = 16  # a question's context, after the prompt and its answer
 
 
@@ -124,11 +128,29 @@ def table_help(rules: Rules, level: str = "standard", network: bool = False) -> 
     only where there is one, partners only in a team game; J and C in a
     ``network`` game), then the options in force; at most 24 lines of at
     most 79 columns."""
-    questions = [_("Coup Fourre?")]
+    lines = _table_keys(rules, level, network)
+    lines += textwrap.wrap(_rules_text(rules), LAST_COL)
+    # the record (mille --stats) where the page has room: not with every option on
+    for ending in ((_(RECORD_HELP[0]),), ()):
+        page = lines + list(ending) + [_("Press any key to go back to the game.")]
+        last = page[: len(lines)]
+        for piece in page[len(lines) :]:
+            if text_width(last[-1]) + 2 + text_width(piece) <= LAST_COL:
+                last[-1] += "  " + piece
+            else:
+                last.append(piece)
+        if len(last) <= 24:
+            return last
+    return last
+
+
+def _table_keys(rules: Rules, level: str, network: bool) -> list[str]:
+    """:func:`table_help`'s first lines: the options in force and the keys."""
+    questions = [Question.COUP_FOURRE.words]
     if rules.extension is not None:
-        questions.append(_("Extension?"))
+        questions.append(Question.EXTENSION.words)
     if rules.discard_safeties:
-        questions.append(_("Discard a safety?"))
+        questions.append(Question.DISCARD_SAFETY.words)
     from ..players.registry import LEVEL_GUIDE
 
     in_force = _("In force: {options}").format(options=", ".join(option_words(rules, level)))
@@ -152,6 +174,11 @@ def table_help(rules: Rules, level: str = "standard", network: bool = False) -> 
         lines.append(_(NETWORK_KEYS))
     yes_no = _("Yes/no: y, n, S (save first), ^L; {questions}: H, T, L too.")
     lines += textwrap.wrap(yes_no.format(questions=", ".join(questions)), LAST_COL)
+    return lines
+
+
+def _rules_text(rules: Rules) -> str:
+    """:func:`table_help`'s paragraph on the rules that apply to ``rules``."""
     if rules.perfect_crossing:
         race = _("Race to exactly the target.")
     else:
@@ -193,19 +220,7 @@ def table_help(rules: Rules, level: str = "standard", network: bool = False) -> 
         "Score: miles, 100 a safety, 300 all four, 300 a coup fourre (*), 400 "
         "the trip, bonuses (W)."
     )
-    lines += textwrap.wrap(text, LAST_COL)
-    # the record (mille --stats) where the page has room: not with every option on
-    for ending in ((_(RECORD_HELP[0]),), ()):
-        page = lines + list(ending) + [_("Press any key to go back to the game.")]
-        last = page[: len(lines)]
-        for piece in page[len(lines) :]:
-            if text_width(last[-1]) + 2 + text_width(piece) <= LAST_COL:
-                last[-1] += "  " + piece
-            else:
-                last.append(piece)
-        if len(last) <= 24:
-            return last
-    return last
+    return text
 
 
 RECORD_HELP = (N_("Your record: mille --stats (--no-record: none)."),)
@@ -272,19 +287,19 @@ def game_title(table: SeatView) -> str:
     return title + (f" {rules.team_mode}" if is_team_game(rules) else "")
 
 
-def since_last_turn(log: list[Event], seat: int = YOU) -> list[Event]:
+def since_last_turn(log: list[Event], seat: int) -> list[Event]:
     """The events from ``seat``'s last move that ended a turn on (the whole
     hand before it has ended one): what it did, and what came of it."""
     return log[recent(log, seat) :]
 
 
-def log_lines(session: Session, seat: int = YOU) -> list[str]:
+def log_lines(session: Game, seat: int) -> list[str]:
     """What happened since ``seat``'s last turn, as its event stream tells
     it; at the end of a hand, how it ended (and the game)."""
     table = session.view(seat)
     every = session.events(seat)
     start = recent(every, seat)
-    notes: list[tuple[int, str]] = getattr(session, "notes", [])  # a network table's lines
+    notes = session.talk.notes  # a network table's lines
     lines = []
     for index in range(start, len(every)):
         lines += [text for at, text in notes if at == index]
@@ -307,23 +322,24 @@ def fit_lines(lines: list[str], width: int, height: int) -> list[str]:
     return [line.format(count=hidden)][:height] + shown
 
 
-def attacker(session: Session, hazard: int, seat: int = YOU) -> str | None:
+def attacker(session: Game, hazard: int, seat: int) -> str | None:
     """Who played ``hazard`` last this hand (the one a coup fourre answers),
     as ``seat`` calls them."""
     for event in reversed(session.events(seat)):
         outcome = event.outcome
         if isinstance(outcome.move, Use) and outcome.card == hazard:
-            return seat_name(session.rules, outcome.seat, seat, session.people)
+            return seat_name(session.rules, outcome.seat, session.view(seat).reader, session.people)
     return None
 
 
-def question_context(session: Session, seat: int = YOU) -> str:
+def question_context(session: Game, seat: int) -> str:
     """What the pending question is about, when it is yours.
 
     >>> from mille.engine.rules import find_rules
+    >>> from mille.game.session import Session
     >>> s = Session.new(find_rules("classic", players=3), seed=1)
     >>> s.table.phase, s.table.asked, s.table.offer = COUP, 0, (1, 16, 6)
-    >>> question_context(s)
+    >>> question_context(s, 0)
     'Flat Tire on you - you hold Puncture Proof'
     """
     table = session.view(seat)
@@ -349,7 +365,7 @@ def question_context(session: Session, seat: int = YOU) -> str:
 def target_hint(table: SeatView, sides: list[int]) -> str:
     """The sides a hazard of yours can hit, as the board numbers them
     (``sides``: :func:`mille.engine.describe.hazard_targets`)."""
-    hint = "  ".join(side_label(table.rules, side, table.seat, table.names) for side in sides)
+    hint = "  ".join(side_label(table.rules, side, table.reader, table.names) for side in sides)
     if text_width(hint) > LAST_COL:
         hint = _("sides {sides}").format(sides=" ".join(map(str, sides)))
     return hint
@@ -379,7 +395,8 @@ class TableBoard(Screen):
 
     def help_lines(self) -> list[str]:
         network = self.session.networked
-        return table_help(self.session.rules, self.session.level, network)
+        lines = table_help(self.session.rules, self.session.level, network)
+        return without_keys(lines, refused_keys(self.session))
 
     def layout(self) -> None:
         """The bottom rows follow the terminal's height: prompt and error
@@ -392,7 +409,8 @@ class TableBoard(Screen):
 
     def status_text(self) -> str:
         """Right of the prompt: who is thinking, or (at >>:Move:) the
-        options that differ from the preset's and the computers' level."""
+        options that differ from the preset's and the computers' level
+        (none where people alone play)."""
         if self.thinking:
             return _("{who} is thinking...").format(who=self.thinking)
         if self.awaited:
@@ -401,11 +419,15 @@ class TableBoard(Screen):
             return ""
         words = option_summary(self.session.rules, self.session.level)
         options, level = words[:-1], words[-1]
-        if self.session.rules.players == 2:
+        seats = range(self.session.rules.players)
+        playing = sum(1 for seat in seats if not self.session.is_person(seat))
+        if not playing:  # people alone: no word of a computer
+            return _(", ").join(options)
+        if playing == 1:
             computers = _("{level} computer").format(level=level)
         else:
             computers = _("{level} computers").format(level=level)
-        return (", ".join(options) + "; " if options else "") + computers
+        return (_(", ").join(options) + _("; ") if options else "") + computers
 
     def draw_status(self) -> None:
         text = self.status_text()
@@ -501,7 +523,7 @@ class TableBoard(Screen):
             x = max(DISCARD_X, DECK_X + text_width(deck) + 1)  # a longer word for Deck
             self.put(0, x, label)
             x += text_width(label) + 1
-            self.put(0, x, fit(card_name(top), COLS - x), self.card_attr(top))
+            self.put(0, x, fitting_name(top, COLS - x), self.card_attr(top))
 
     def draw_sides(self, table: SeatView) -> None:
         rules = table.rules
@@ -515,16 +537,17 @@ class TableBoard(Screen):
         for side in range(1, rules.sides + 1):
             tab = table.tableaux[side - 1]
             battle, speed = top_cards(table, side)
-            attr = curses.A_BOLD | self.pair(YOU_PAIR) if side == table.side_of(table.seat) else 0
+            yours = table.reader is not None and side == table.side_of(table.reader)
+            attr = curses.A_BOLD | self.pair(YOU_PAIR) if yours else 0
             self.field(y, NUMBER, str(side), attr)
             seats = rules.members(side)
             if len(seats) == 1:  # a network seat's mark: awaited, away, a computer for now
                 self.put(y, 0, presence_mark(self.session, seats[0]))
-            name = fit_name(side_name(rules, side, table.seat, table.names), NAME[2])
+            name = fit_name(side_name(rules, side, table.reader, table.names), NAME[2])
             self.field(y, NAME, name, attr)
             self.field(y, MILES, str(tab.mileage))
-            self.field(y, BATTLE, card_name(battle), self.card_attr(battle))
-            self.field(y, SPEED, card_name(speed), self.card_attr(speed))
+            self.field(y, BATTLE, fitting_name(battle, BATTLE[2]), self.card_attr(battle))
+            self.field(y, SPEED, fitting_name(speed, SPEED[2]), self.card_attr(speed))
             x = SAFETIES[1]
             shorts = [safety_short(index) for index in range(len(SAFETY_SHORT))]
             for mark in safety_marks(table, side):
@@ -540,7 +563,7 @@ class TableBoard(Screen):
             self.field(y, TOTAL, str(table.total(side)))
             y += 1
             if team:
-                members = side_members(rules, side, table.seat, table.names)
+                members = side_members(rules, side, table.reader, table.names)
                 self.put(y, MEMBERS_X, members[: COLS - MEMBERS_X])
                 y += 1
 
@@ -550,7 +573,7 @@ class TableBoard(Screen):
         sides = table.rules.sides
         width = min(MAX_COLUMN, (COLS - LABEL_WIDTH) // sides)
         for index in range(sides):
-            name = fit(side_name(table.rules, index + 1, table.seat, table.names), width - 1)
+            name = fit(side_name(table.rules, index + 1, table.reader, table.names), width - 1)
             self.put(1, LABEL_WIDTH + index * width, " " * (width - text_width(name)) + name)
         rows = score_table(table)
         for y, (label, values) in enumerate(rows, start=2):
@@ -596,8 +619,14 @@ class TableBoard(Screen):
 
     def draw_hints(self, table: SeatView) -> None:
         room = LOG_X - 1
-        self.put(self.hint_y, HAND_X, fit(_("h: hint  t: tracker"), room))
+        refused = refused_keys(self.session)
+        keys = (
+            _("t: tracker") if "h: " in refused else _("h: hint  t: tracker")
+        )  # (a watcher: no hint)
+        self.put(self.hint_y, HAND_X, fit(keys, room))
         self.put(self.hint_y + 1, HAND_X, fit(_("w: scores  ?: help"), room))
+        if "o: " in refused:  # a remote seat cannot order its hand
+            return
         order = _("o: stop ordering") if table.ordering else _("o: order hand")
         self.put(self.hint_y + 2, HAND_X, fit(order, room))
 

@@ -13,6 +13,7 @@ from ..engine.describe import card_name, hazard_targets, no_target, seat_name
 from ..engine.table import Move, Outcome, Use
 from ..i18n import _
 from .curses_keys import NEWLINE, RETURN, SPACE, is_erase, is_kill
+from .questions import Question
 from .table_screen import TableBoard, target_hint
 from .ui import Ui
 
@@ -100,10 +101,10 @@ class TableUi(Ui):
         """The computer that decides next, if a computer does."""
         session = self.session
         seat = session.table.current_player
-        if seat is None or not session.computer_to_move:
+        if seat is None or not session.another_decides:
             return ""
-        return seat_name(session.rules, seat, self.seat, session.people)
+        return seat_name(session.rules, seat, session.view(self.seat).reader, session.people)
 
-    def question(self, question: str) -> None:
+    def question(self, question: Question) -> None:
         """Your answer to ``Extension?`` or ``Coup Fourre?`` is a move."""
         self.keep_note = False

@@ -9,16 +9,17 @@ import curses
 import os
 import signal
 
-from ..i18n import _
+from ..i18n import _, oserror
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from types import FrameType
 
+    from ..game.protocol import Game
+
 from ..engine.rules import TOP
 from ..engine.text import escape
-from ..game.session import Session
 from . import process
 from .curses_keys import POLL_MS, TtyKeyboard, WindowKeyboard
 from .screen import MIN_COLS, MIN_LINES, TOO_SMALL
@@ -27,7 +28,7 @@ from .table_ui import TableUi
 from .ui import Hangup, Ui
 
 
-def board_class(session: Session) -> type[Ui]:
+def board_class(session: Game) -> type[Ui]:
     """BSD's board for the bsd preset, the N-seat board for the others."""
     rules = session.rules
     if rules.players == 2 and rules.battle == TOP:  # what BSD's board can draw
@@ -36,11 +37,11 @@ def board_class(session: Session) -> type[Ui]:
 
 
 def play(
-    session: Session,
+    session: Game,
     message: str = "",
     color: bool = True,
     *,
-    board: Callable[[curses.window, Session, str], Ui] | None = None,
+    board: Callable[[curses.window, Game, str], Ui] | None = None,
     gone: Callable[[Hangup], tuple[str, int]] | None = None,
 ) -> int:
     """Run the game in the terminal; returns the exit status.
@@ -69,15 +70,13 @@ def play(
     except curses.error as exc:  # no terminfo entry for $TERM, or the like
         return cannot_use_terminal(str(exc) or _("initscr failed"))
     undo: list[Callable[[], None]] = []
-    told = ""  # a line for stderr once the terminal is restored
-    status = 0
     try:
         lines, cols = scr.getmaxyx()
         if lines < MIN_LINES or cols < MIN_COLS:
             curses.endwin()
             import sys
 
-            print(TOO_SMALL, file=sys.stderr)
+            print(_(TOO_SMALL), file=sys.stderr)
             return 1
         curses.noecho()
         curses.cbreak()
@@ -86,35 +85,48 @@ def play(
         if isinstance(ui.screen, TableBoard) and color_wanted(os.environ, color):
             ui.screen.colored = start_colors()
         undo = install(ui)
-        try:
-            ui.run()
-        except Hangup as exc:
-            if gone is None:
-                told = keep(session, exc.reason)  # before the terminal is touched again
-                status = 1
-            else:
-                told, status = gone(exc)
+        told, status = _run(ui, session, gone)
     finally:
-        if not curses.isendwin():
-            try:
-                scr.move(MIN_LINES - 1, 0)
-                scr.refresh()
-            except curses.error:
-                pass
-            try:
-                curses.endwin()
-            except curses.error:
-                pass
-        for step in reversed(undo):
-            step()
-        if undo:  # as BSD's die(): a ^C typed as the game ends does nothing
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        _restore(scr, undo)
     if told:
         try:
             os.write(2, (told + "\n").encode(errors="replace"))
         except OSError:  # the terminal is gone
             pass
     return status
+
+
+def _run(
+    ui: Ui, session: Game, gone: Callable[[Hangup], tuple[str, int]] | None
+) -> tuple[str, int]:
+    """The game played on ``ui``: the line for stderr once the terminal is
+    restored ("" for none) and the exit status."""
+    try:
+        ui.run()
+    except Hangup as exc:
+        if gone is None:
+            return keep(session, exc.reason), 1  # before the terminal is touched again
+        return gone(exc)
+    return "", 0
+
+
+def _restore(scr: curses.window, undo: list[Callable[[], None]]) -> None:
+    """The terminal as it was (the cursor on the last line), the signals
+    and keyboard :func:`install` set undone."""
+    if not curses.isendwin():
+        try:
+            scr.move(MIN_LINES - 1, 0)
+            scr.refresh()
+        except curses.error:
+            pass
+        try:
+            curses.endwin()
+        except curses.error:
+            pass
+    for step in reversed(undo):
+        step()
+    if undo:  # as BSD's die(): a ^C typed as the game ends does nothing
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def install(ui: Ui) -> list[Callable[[], None]]:
@@ -167,16 +179,20 @@ def install(ui: Ui) -> list[Callable[[], None]]:
     return undo
 
 
-def keep(session: Session, reason: str) -> str:
-    """Write the game to the recovery file; the line to tell the player."""
-    return process.keep(session, reason, why=why_not_kept)[0]
+def keep(session: Game, reason: str) -> str:
+    """Write the game to the recovery file; the line to tell the player
+    ("" for a game this program does not hold: its host keeps it)."""
+    game = session.local
+    if game is None:
+        return ""
+    return process.keep(game, reason, why=why_not_kept)[0]
 
 
 def why_not_kept(exc: Exception) -> str:
     """The board's words for what stopped the game being kept: the
     system's for an OSError, else the error's name and message."""
     if isinstance(exc, OSError):
-        return exc.strerror or str(exc)
+        return oserror(exc)
     return f"{type(exc).__name__}: {exc}"
 
 

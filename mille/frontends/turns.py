@@ -20,32 +20,31 @@ from ..i18n import N_, _
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..game.session import Session
+    from ..game.protocol import Game
 
 NOT_STARTED = N_("Not started yet")  # the prompt while the table waits to start
 NOT_STARTED_WAIT = N_("Wait: the game has not started.")
 
 
-def mover(session: Session, seat: int) -> str:
+def mover(session: Game, seat: int) -> str:
     """Who decides now, as ``seat`` calls them (``You``, a name, ``Comp
     2``, a computer standing in for an absent person); "" if nobody (the
     hand is over)."""
     current = session.table.current_player
     if current is None:
         return ""
-    name = seat_name(session.rules, current, seat, session.people)
-    presence = getattr(session, "presence", None)
-    if presence is not None and presence.status(current) == "computer-for-now":
+    name = seat_name(session.rules, current, session.view(seat).reader, session.people)
+    if session.talk.status(current) == "computer-for-now":
         return stand_in_name(name)
     return name
 
 
-def started(session: Session) -> bool:
-    presence = getattr(session, "presence", None)
-    return presence is None or bool(presence.started)
+def started(session: Game) -> bool:
+    """Whether the game has started (a network table's waiting room is over)."""
+    return session.talk.started
 
 
-def turn_prompt(session: Session, seat: int) -> str:
+def turn_prompt(session: Game, seat: int) -> str:
     """The words in the prompt's place while ``seat`` waits for another
     to move (``Bob's turn``), or ``Your turn``."""
     if not started(session):
@@ -53,23 +52,23 @@ def turn_prompt(session: Session, seat: int) -> str:
     who = mover(session, seat)
     if not who:
         return ""
-    if session.table.current_player == seat:
+    if session.table.current_player == session.view(seat).reader:  # (a watcher's: never)
         return _("Your turn")
     return _("{who}'s turn").format(who=who)
 
 
-def wait_line(session: Session, seat: int) -> str:
+def wait_line(session: Game, seat: int) -> str:
     """What a key pressed out of turn gets, at once (nothing is kept for
     later): ``Wait: it is Bob's turn.``"""
     if not started(session):
         return _(NOT_STARTED_WAIT)
     who = mover(session, seat)
-    if not who or session.table.current_player == seat:
+    if not who or session.table.current_player == session.view(seat).reader:
         return _("Wait: the table is moving on.")
     return _("Wait: it is {who}'s turn.").format(who=who)
 
 
-def your_turn(session: Session, seat: int) -> str:
+def your_turn(session: Game, seat: int) -> str:
     """At one keyboard shared by several people: whose turn it is, by
     name (``Ann, your turn.``)."""
     return _("{name}, your turn.").format(name=session.name(seat))

@@ -37,12 +37,14 @@ if TYPE_CHECKING:
     import curses
     from types import FrameType
 
+    from ..game.protocol import Game
+
 from ..engine.table import PICK, Discard, Move, Outcome, Use
-from ..game.session import Session
 from ..i18n import N_, _
 from ..storage.recovery import signal_reason
 from . import flow
 from .bsd_screen import BsdBoard
+from .commands import yes_no_key
 from .curses_keys import (
     CTRL_C,
     CTRL_L,
@@ -59,14 +61,13 @@ from .curses_keys import (
     is_kill,
     shown_name,
 )
+from .questions import HINTS, LOG, Question
 from .recorder import Recorder
 from .screen import MOVE_PROMPT, Screen, fit_line
 
 # (the prompts and the error line keep the English, the screen shows them translated)
 PAUSE_PROMPT = N_("Your side was hit: press a key")  # a person handed the keyboard for nothing
 
-HINT_QUESTIONS = (N_("Coup Fourre?"), N_("Extension?"), N_("Discard a safety?"))  # H and T
-LOG_QUESTIONS = HINT_QUESTIONS + (N_("Another hand?"), N_("Another game?"))  # and L
 WELCOME = N_("? help  H hint  T tracker  L log")  # a first run, until the first key
 NO_TABLE = N_("J: the table of a network game")
 NO_CHAT = N_("C: chat is for a network game")
@@ -95,11 +96,13 @@ class Ui:
 
     SCREEN: type[Screen] = BsdBoard
     save_after_game = True  # BSD asks Save game? after Another game? n too
+    save_again = False  # a failed save at a hand's end plays on, as BSD's die() returns
+    file_asked = ""  # the file the save dialogue was last given
 
     def __init__(
         self,
         scr: curses.window,
-        session: Session,
+        session: Game,
         message: str = "",
         keyboard: Keyboard | None = None,
     ) -> None:
@@ -265,30 +268,28 @@ class Ui:
             self.in_really = False
         screen.prompt, screen.echo, screen.ghost, screen.helping, screen.viewing = kept
 
-    def ask(self, question: str, can_save: bool = True) -> bool:
+    def ask(self, question: Question, can_save: bool = True) -> bool:
         """A yes/no prompt (``flow.ask``); S saves (then asks again), ^L
         redraws.  In the save dialogue (``can_save=False``) S only beeps."""
         return flow.ask(self, question, can_save)
 
-    def read_answer(self, question: str, can_save: bool) -> str:
+    def read_answer(self, question: Question, can_save: bool) -> str:
         """One key at ``question``: ``y``, ``n``, ``s``, or ``""`` for what
         was done here (H, T, L, ^L, a beep)."""
-        self.set_prompt(question)
+        self.set_prompt(question.text)
         key = self.read_key()
-        if key in (ord("y"), ord("Y")):
-            self.screen.echo = "Y"
-            return "y"
-        if key in (ord("n"), ord("N")):
-            self.screen.echo = "N"
-            return "n"
+        said = yes_no_key(key)  # Y, N (in French O too)
+        if said:
+            self.screen.echo = chr(key).upper()
+            return said
         if can_save and key in (ord("s"), ord("S")):
             self.screen.echo = "S"
             return "s"
-        if question in HINT_QUESTIONS and key in (ord("h"), ord("H")):
+        if question in HINTS and key in (ord("h"), ord("H")):
             self.show_hint()
-        elif question in HINT_QUESTIONS and key in (ord("t"), ord("T")):
+        elif question in HINTS and key in (ord("t"), ord("T")):
             self.toggle_tracker()
-        elif question in LOG_QUESTIONS and key in (ord("l"), ord("L")):
+        elif question in LOG and key in (ord("l"), ord("L")):
             self.show_log()
         elif key == CTRL_L:
             self.redraw()
@@ -317,8 +318,17 @@ class Ui:
                 if confirmed is not False:  # erased: read a slot again
                     return slot if confirmed else None
             else:
-                self.screen.ghost = self.keys.key_text(ord(char) if char else key)
-                self.beep()
+                self.refuse_slot(self.keys.key_text(ord(char) if char else key))
+
+    def refuse_slot(self, shown: str) -> None:
+        """A key that is no slot: BSD's beep, its key shown a moment (the
+        ghost); in the other presets the line mode's refusal too, on the
+        error line."""
+        self.screen.ghost = shown
+        if self.session.rules.bare_refusals:
+            self.beep()
+        else:
+            self.error(_("no such slot: {slot} (P or 0, 1-6)").format(slot=shown))
 
     def confirm(self) -> bool | None:
         """After a slot or a side: RETURN or SPACE confirms it (True), erase
@@ -500,18 +510,28 @@ class Ui:
 
     def toggle_order(self) -> None:
         """O: keep the hand in order, or stop."""
-        table = self.session.table
-        table.set_ordering(not table.ordering)
+        self.session.set_ordering(not self.session.table.ordering)
 
     def save(self) -> bool:
         """BSD's save dialogue (``flow.save``); True if the game was written."""
+        self.file_asked = ""
         return flow.save(self)
 
     def read_file_name(self) -> str:
-        return self.read_name()
+        self.file_asked = self.read_name()
+        return self.file_asked
 
     def save_failed(self, reason: str) -> None:
-        self.error(reason)
+        """Why the save failed: BSD's strerror alone in the bsd preset, else
+        that the game was not saved, to which file, and why."""
+        if self.session.rules.bare_refusals:
+            self.error(reason)
+            return
+        from .process import show_path
+
+        name = self.file_asked or self.session.source or ""
+        line = _("The game was not saved to {file}: {why}.")
+        self.error(line.format(file=show_path(name), why=_(reason)))
 
     def saved_to(self, name: str, when: str) -> None:
         self.note(f"{name} [{when}]")
@@ -596,7 +616,7 @@ class Ui:
         if len(self.session.at_keyboard()) > 1:  # the next person sees it as a computer's
             self.screen.computer_moved(outcome)
 
-    def question(self, question: str) -> None:
+    def question(self, question: Question) -> None:
         pass
 
     def new_hand(self) -> None:

@@ -6,7 +6,9 @@ engine (``mille.engine.table``) knows seats; the session knows which seats are
 played by a person (``people``, each with a name) and which by a computer
 (``computers``), and what each seat has seen of the moves: its event stream,
 :meth:`Session.events` (the log as the seat's view allows, see
-:meth:`mille.engine.view.SeatView.event`).
+:meth:`mille.engine.view.SeatView.event`).  It is the local game, one of
+the two sources of :class:`mille.game.protocol.Game` that the front ends
+play (the other is the remote seat): its talk is ``talk.QUIET``.
 """
 
 from __future__ import annotations
@@ -19,15 +21,25 @@ from ..engine.rules import BSD, Rules
 from ..engine.table import COUP, EXTENSION, YES, Event, Move, Outcome, Table
 from ..engine.view import SeatView
 from ..players.registry import STANDARD, level_of, make_computer
+from .history import Deal, Dealer, made
 from .limits import CHAT_KEPT, check_say, normal
 from .limits import BadName as BadName  # (the names' limits live in limits)
 from .limits import check_name as check_name
 from .limits import computer_name as computer_name
 from .limits import default_name as default_name  # (the names mille gives live in limits)
+from .talk import QUIET, Quiet
 
 TYPE_CHECKING = False  # no typing import at run time (start-up)
 if TYPE_CHECKING:
     from ..players.base import Player
+
+
+def seen_events(view: SeatView, log: list[Event]) -> list[Event]:
+    """The moves of ``log`` as the ``view``'s seat saw them
+    (:meth:`SeatView.event`; one it did not see left out): a seat's event
+    stream, the local game's and the remote seat's alike."""
+    seen = (view.event(event) for event in log)
+    return [event for event in seen if event is not None]
 
 
 @dataclass(eq=False)
@@ -55,6 +67,11 @@ class Session:
     networked: bool = False
     # this hand's chat lines (a network table's): the log's length when said, seat, text
     chat: list[tuple[int, int, str]] = field(default_factory=list)
+    # this hand's cards as dealt (game.history: the record keeps the game
+    # whole), None where not known (a hand restored from a save), and its O:
+    # the log's length at each, ordering on or off
+    cards_dealt: Deal | None = None
+    orders: list[tuple[int, bool]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for seat in range(self.table.rules.players):
@@ -92,9 +109,11 @@ class Session:
             for seat in range(rules.players)
             if seat not in humans
         }
-        table = Table.new(rules, deal_rng)
+        dealer = Dealer(deal_rng)
+        table = Table.new(rules, dealer)
         people = {seat: (names or {}).get(seat, default_name(seat)) for seat in humans}
         session = cls(table=table, computers=computers, deal_rng=deal_rng, people=people)
+        session.cards_dealt = dealer.deal(table, opens=True)
         session._deal_computers_in()
         return session
 
@@ -112,9 +131,7 @@ class Session:
         ``seat`` saw them (:meth:`SeatView.event`): the seat's event
         stream, what its board, line mode, log (``L``) and hint show and
         what a remote seat is sent."""
-        view = self.view(seat)
-        seen = (view.event(event) for event in self.log[start:])
-        return [event for event in seen if event is not None]
+        return seen_events(self.view(seat), self.log[start:])
 
     def is_person(self, seat: int) -> bool:
         return seat not in self.computers
@@ -133,6 +150,27 @@ class Session:
     def name(self, seat: int) -> str:
         """The seat's name for the others: a person's, or ``Comp N``."""
         return self.people.get(seat, computer_name(seat))
+
+    @property
+    def viewer(self) -> int:
+        """The seat a front end shows first: the first person's (a game
+        of computers alone shows the first seat's view).
+
+        >>> Session.new(seed=1, humans=(1,)).viewer, Session.new(seed=1, humans=()).viewer
+        (1, 0)
+        """
+        return min(self.people, default=0)
+
+    @property
+    def talk(self) -> Quiet:
+        """What the table says beside the moves: at one keyboard, nothing
+        (``talk.QUIET``; a network seat's game says who is here)."""
+        return QUIET
+
+    @property
+    def local(self) -> Session | None:
+        """The game as this program holds it, to save and keep: itself."""
+        return self
 
     @property
     def level(self) -> str:
@@ -163,6 +201,12 @@ class Session:
     def computer_to_move(self) -> bool:
         """A computer must decide now."""
         return self.table.current_player in self.computers
+
+    @property
+    def another_decides(self) -> bool:
+        """A seat not at this keyboard decides now (here: a computer),
+        its move made by :meth:`another_moves`."""
+        return self.computer_to_move
 
     @property
     def human_to_move(self) -> bool:
@@ -217,11 +261,9 @@ class Session:
         """Make ``move`` as made (no question answered): logged, and
         watched by the computers (a replica of the game, ``net.worker``,
         is told each move so, the answers being moves of their own)."""
-        table = self.table
-        phase = table.phase
-        outcome = table.apply(move)
-        mileage = table.tableaux[table.side_index(outcome.seat)].mileage
-        self.log.append(Event(outcome, tuple(table.notices), phase, mileage, stand_in))
+        event = made(self.table, move, stand_in)
+        self.log.append(event)
+        outcome, phase = event.outcome, event.phase
         for seat, computer in self.computers.items():
             view = self.view(seat)
             seen = view.seen(outcome, phase)
@@ -247,12 +289,30 @@ class Session:
             raise ValueError("no computer is to move")
         return self.play(self.computers[seat].choose(self.view(seat)))
 
+    def another_moves(self) -> Outcome:
+        """The move of the seat that decides, not at this keyboard (here:
+        the computer's, :meth:`computer_move`)."""
+        return self.computer_move()
+
     def next_hand(self) -> None:
         """Bank the finished hand and deal the next one."""
-        self.table.new_hand(self.deal_rng)
+        dealer, opens = Dealer(self.deal_rng), self.table.game_over
+        self.table.new_hand(dealer)
+        self.cards_dealt = dealer.deal(self.table, opens)
         self.log.clear()
         self.chat.clear()
+        self.orders.clear()
         self._deal_computers_in()
+
+    def set_ordering(self, on: bool) -> None:
+        """``O``: the people's hands ordered (``on``) or not, noted for the record."""
+        self.orders.append((len(self.log), on))
+        self.table.set_ordering(on)
+
+    def whole_game(self) -> None:
+        """None: a game at this keyboard is recorded hand by hand, as each
+        ends (``protocol.Game.whole_game`` is a remote seat's)."""
+        return None
 
     def _deal_computers_in(self) -> None:
         """Show each computer its new hand."""

@@ -1,10 +1,13 @@
 """A scripted client, for the tests and the network benchmark: it joins a
 table, answers every question ``y``, plays the first card it may use (a
 pick first), discards otherwise, and as the host deals each next hand
-until the game is over.
+until the game is over (``games``: at a game over, another game is
+wanted: the host's ``deal``, a joiner's ``again``).
 
-It keeps every line it was sent (``lines``) and the time each update
-came (``arrivals``, by version), so a test can check the bytes and a
+It follows its table as the remote seat does (``net.follow.Follow``:
+``follow``, the seat, the table, the version, the names).  It keeps every
+line it was sent (``lines``) and the time each update came
+(``arrivals``, by version), so a test can check the bytes and a
 benchmark the delays.
 """
 
@@ -13,8 +16,12 @@ from __future__ import annotations
 import asyncio
 import time
 
-from .client import Client, Remote
-from .wire import decode, hello
+from ..engine.table import OVER
+from .client import Client
+from .follow import Follow
+from .messages import Move, hello, plain
+from .messages import move as move_message
+from .wire import decode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,7 +47,9 @@ class Bot:
     ) -> None:
         self.name = name
         self.client = Client()
-        self.remote = Remote()
+        self.follow = Follow()  # the seat and its table, as the host told them
+        self.seats: list[dict[str, Any]] = []  # who sits where (the last seats message)
+        self.waiting_for: int | None = None  # whom the table waits for
         self.lines: list[bytes] = []
         self.messages: list[dict[str, Any]] = []
         self.arrivals: list[tuple[float, int]] = []  # (time, version) of each update
@@ -57,7 +66,7 @@ class Bot:
         self.moves = 0
         # leave after this many moves, at the end of a turn (a drop)
         self.stop_after: int | None = None
-        self.last: dict[str, Any] | None = None  # the last move sent
+        self.last: Move | None = None  # the last move sent
 
     async def join(
         self,
@@ -94,13 +103,16 @@ class Bot:
 
     async def on(self, message: dict[str, Any]) -> bool:
         kind = message["type"]
-        remote = self.remote
+        follow = self.follow
         if kind == "welcome":
-            remote.welcome(message)
+            follow.welcome(message)
+            return True
+        if kind == "watching":
+            follow.watch(message)
             return True
         if kind == "seats":
-            remote.seats = message["seats"]
-            remote.waiting_for = message["waiting_for"]
+            self.seats = message["seats"]
+            self.waiting_for = message["waiting_for"]
             return True
         if kind == "error":
             if message["code"] == "too-fast" and self.last is not None:
@@ -110,38 +122,38 @@ class Bot:
             self.errors.append(message)
             return True
         if kind == "bye":
-            self.bye = message["reason"]
+            self.bye = message.get("code")
             return False
         if kind == "ping":
-            self.client.send({"type": "pong"})
+            self.client.send(plain("pong"))
             return True
         if kind != "update":
             return True
-        self.arrivals.append((time.perf_counter(), int(message["version"])))
-        view = message["view"]
         if self.light:
-            remote.version = int(message["version"])
-            remote.legal = view["legal"]
-            if view["phase"] == "hand over":
+            phase = follow.glance(message)
+            self.arrivals.append((time.perf_counter(), follow.version))
+            if phase == OVER:
                 if self.deal:
-                    self.client.send({"type": "deal"})
+                    self.client.send(plain("deal"))
                 return True
         else:
-            remote.update(message)
-        if view["phase"] == "hand over":
-            table = remote.table
-            assert table is not None
-            if table.game_over:
-                self.games -= 1
-                if self.games <= 0:
-                    return False
-            if self.deal:
-                self.client.send({"type": "deal"})
-            return True
-        if remote.legal:
+            table = follow.update(message).table
+            self.arrivals.append((time.perf_counter(), follow.version))
+            if table.phase == OVER:
+                if table.game_over:
+                    self.games -= 1
+                    if self.games <= 0:
+                        return False
+                    # another game: the host's deal, a joiner's again
+                    self.client.send(plain("deal" if follow.host else "again"))
+                    return True
+                if self.deal:
+                    self.client.send(plain("deal"))
+                return True
+        if follow.legal:
             self.moves += 1
-            move = choose(remote.legal)
-            self.last = {"type": "move", "version": remote.version, "move": move}
+            move = choose(follow.legal)
+            self.last = move_message(follow.version, move)
             if self.think:
                 await asyncio.sleep(self.think)
             self.sent.append(time.perf_counter())

@@ -1,13 +1,11 @@
-"""The client's side: a connection to a host, and the seat's view rebuilt
-from what it is sent.
+"""The client's side: a connection to a host.
 
 :class:`Client` connects (TLS if asked), says ``hello`` and reads and
-sends messages.  :func:`table_of` rebuilds a table from a seat's view as
-sent (``storage.shapes.view_to_dict``, read back by
-``storage.shapes.table_from_view``): what the seat sees as it is, the places hidden
-from it filled with the cards it has not seen, in card order (no secret:
-the client knows no more), so the front ends' words and boards, which read
-a :class:`~mille.engine.view.SeatView`, work on it unchanged.
+sends messages; a failure to connect is said in words
+(:func:`failure_reason`), a chat line typed is cut as the host cuts it
+(:func:`say_message`), and a joined seat's token is kept for the next
+``mille --join`` (:func:`keep_token`, :func:`resume_hello`).  What the
+host's welcome and updates say is read in ``net.follow``.
 """
 
 from __future__ import annotations
@@ -16,19 +14,16 @@ import asyncio
 import sys
 import time
 
-from ..engine.moves import Event
-from ..engine.table import Table
-from ..engine.view import SeatView
-from ..game.limits import default_name, say_text
+from ..game.limits import say_text
 from ..i18n import N_, _
 from ..storage.seatfile import SeatFile, SeatFileError
-from ..storage.shapes import event_from_dict, table_from_view
+from .messages import Say, say
+from .messages import hello as wire_hello
 from .wire import (
     BAD_MESSAGE,
     MAX_SERVER_LINE,
-    PROTOCOL,
     TABLE_OVER,
-    VERSION,
+    TLS_REFUSED_REASON,
     WRONG_CODE,
     WRONG_TOKEN,
     ProtocolError,
@@ -36,14 +31,12 @@ from .wire import (
     encode,
     shown,
 )
-from .wire import hello as wire_hello
-
-NAME_SHOWN = 24  # the most of a name from the host shown
 
 HUNG_UP = N_(
-    "the host hung up at once (too many connections from your address, or it is busy: "
+    "the host refused the connection (too many connections from your address, or it is busy: "
     "try again in a minute)"
 )
+TLS_CUT = N_("the TLS handshake failed: the host hung up (is --cert a copy of the host's own?)")
 WAIT_FOR_HOST = 300.0  # seconds a joiner waits for a host that is not listening yet
 RETRY_EVERY = 0.5  # seconds between two tries meanwhile
 
@@ -60,9 +53,11 @@ def failure_reason(exc: OSError) -> str:
     if isinstance(exc, ssl.SSLError):
         if exc.reason == "WRONG_VERSION_NUMBER":  # what came back was no TLS
             return _("the host does not use TLS (join without --cert)")
+        if exc.reason == TLS_REFUSED_REASON:  # the host's refusal before the handshake
+            return _(HUNG_UP)
         return _("TLS failed: {why}").format(why=exc.reason or exc)
     reason = os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
-    return reason or _(HUNG_UP)  # (a TLS handshake cut short says nothing)
+    return reason or _(TLS_CUT)  # (a TLS handshake cut short says nothing)
 
 
 def address_text(address: str, port: int) -> str:
@@ -79,110 +74,15 @@ def _refused(exc: OSError) -> bool:
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import ssl
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from typing import Any
 
-    from ..engine.rules import Rules
 
-
-def table_of(view: dict[str, Any]) -> Table:
-    """The table a seat may imagine from its ``view`` (see the module
-    docstring); ``ProtocolError`` if the view is not a valid one."""
-    try:
-        return table_from_view(view)
-    except (KeyError, TypeError, IndexError, ValueError) as exc:
-        raise ProtocolError(BAD_MESSAGE, f"bad view from the host: {shown(exc, 200)}") from None
-
-
-def event_of(data: dict[str, Any], rules: Rules | None = None) -> Event | None:
-    """A move event as sent (None for a new hand's deal), checked as a
-    save's log items are (under ``rules`` if given: a move the engine
-    could have made); ``ProtocolError`` if it is not one."""
-    if not isinstance(data, dict):
-        raise ProtocolError(BAD_MESSAGE, "bad event from the host: not an object")
-    if data.get("deal"):
-        return None
-    event = {key: value for key, value in data.items() if key != "version"}
-    try:
-        return event_from_dict(event, rules)
-    except ValueError as exc:
-        raise ProtocolError(BAD_MESSAGE, f"bad event from the host: {shown(exc, 200)}") from None
-
-
-def say_message(text: str) -> dict[str, Any] | None:
+def say_message(text: str) -> Say | None:
     """The ``say`` message for a chat line typed, cut as the host cuts it
     (``limits.say_text``); None if nothing is left to say."""
     line = say_text(text)
-    return {"type": "say", "text": line} if line else None
-
-
-class Remote:
-    """What the client knows of its seat: the view, the hand's events,
-    who sits where."""
-
-    def __init__(self) -> None:
-        self.seat = 0
-        self.token = ""
-        self.host = False
-        self.version = 0
-        self.table: Table | None = None
-        self.log: list[Event] = []
-        self.seats: list[dict[str, Any]] = []
-        self.waiting_for: int | None = None
-        self.legal: list[str] = []
-        self.names: dict[int, str] = {}  # the people's names, by seat (escaped)
-
-    @property
-    def view(self) -> SeatView:
-        """The seat's view, naming the people as the host's session does
-        (``You`` for this seat: ``describe``'s words are relative to it)."""
-        assert self.table is not None
-        return SeatView(self.table, self.seat, self.names)
-
-    def welcome(self, message: dict[str, Any]) -> None:
-        if message.get("protocol") != PROTOCOL:
-            raise ProtocolError(
-                VERSION,
-                _(
-                    "the host speaks mille protocol {protocol}, not {ours}: "
-                    "play with the same version of mille"
-                ).format(protocol=shown(message.get("protocol"), 10), ours=PROTOCOL),
-            )
-        self.seat = int(message["seat"])
-        self.token = str(message["token"])
-        self.host = bool(message["host"])
-
-    def update(self, message: dict[str, Any]) -> list[Event]:
-        """Take in an update; the new events to tell (a deal empties the log)."""
-        new: list[Event] = []
-        view = message["view"]
-        table = table_of(view)
-        for data in message.get("events", []):
-            event = event_of(data, table.rules)
-            if event is None:
-                self.log.clear()
-                new.clear()
-            else:
-                self.log.append(event)
-                new.append(event)
-        self.table = table
-        names = view.get("names")
-        if isinstance(names, list):
-            self.names = {
-                seat: shown(name, NAME_SHOWN)
-                for seat, name in enumerate(names)
-                if isinstance(name, str) and seat < self.table.rules.players
-            }
-        self.legal = [str(move) for move in view.get("legal", [])]
-        self.version = int(message["version"])
-        return new
-
-    def name(self, seat: int) -> str:
-        """A seat's player's name as the host gave it, escaped."""
-        for row in self.seats:
-            if row.get("seat") == seat:
-                return shown(row.get("name", ""), 24)
-        return default_name(seat)  # (the session's name of a person not named)
+    return say(line) if line else None
 
 
 class Client:
@@ -230,7 +130,7 @@ class Client:
                 waiting()
             await asyncio.sleep(RETRY_EVERY)
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Mapping[str, Any]) -> None:
         assert self.writer is not None
         self.writer.write(encode(message))
 
@@ -278,7 +178,7 @@ def keep_token(seat_file: SeatFile | None, seat: int, token: str) -> None:
         )
 
 
-def resume_hello(seat_file: SeatFile, hello: dict[str, Any]) -> dict[str, Any]:
+def resume_hello(seat_file: SeatFile, hello: Mapping[str, Any]) -> Mapping[str, Any]:
     """``hello`` with the token kept for this table in a seat file no other
     ``mille --join`` holds, if any (a file that cannot be used: one line on
     standard error, and ``hello`` as it is).  Where others hold every one,

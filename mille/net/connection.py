@@ -17,11 +17,25 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from .wire import BURST, FIRST_DEADLINE, IDLE_DEADLINE, PING_EVERY, RATE, SEND_QUEUE, encode
+from ..game.limits import SAY_BURST, SAY_WINDOW, say_text
+from . import messages
+from .wire import (
+    BURST,
+    CHAT_TOO_FAST,
+    FIRST_DEADLINE,
+    IDLE_DEADLINE,
+    PING_EVERY,
+    RATE,
+    SEND_QUEUE,
+    encode,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
+
+    from .messages import FromHost
 
 GRACE = 60.0  # seconds a dropped person's seat waits before a computer plays it
 FAIL_WINDOW = 60.0  # wrong codes and tokens are counted over this many seconds
@@ -37,6 +51,15 @@ COMEBACK_EVERY = 2.0  # ... once every this many seconds (a comeback waits its t
 ADDRESS_COMEBACKS = 40  # the same for all the seats of one address
 ADDRESS_COMEBACK_EVERY = 0.5
 COMEBACK_WAIT = 8.0  # the longest a comeback waits; past it it is refused (too-many-tries)
+
+
+def too_fast(said: deque[float], now: float) -> bool:
+    """A seat (or a watcher) that said ``SAY_BURST`` lines in the last
+    ``SAY_WINDOW`` seconds (``said``: when, the oldest first, those older
+    dropped)."""
+    while said and now - said[0] > SAY_WINDOW:
+        said.popleft()
+    return len(said) >= SAY_BURST
 
 
 @dataclass
@@ -90,7 +113,6 @@ class Seat:
 
     number: int
     person: bool
-    name: str
     token: str | None = None  # a person seat's, once taken (the host's at once)
     host: bool = False
     conn: Connection | None = None
@@ -104,6 +126,15 @@ class Seat:
 
 
 @dataclass(eq=False)
+class Watcher:
+    """A watcher as the server sees it: its name and when it said its
+    chat lines (the same allowance as a seat's)."""
+
+    name: str
+    said: deque[float] = field(default_factory=deque)
+
+
+@dataclass(eq=False)
 class Connection:
     """One client: its stream, its send queue and its rate."""
 
@@ -113,13 +144,14 @@ class Connection:
     limits: Limits
     queue: asyncio.Queue[bytes | None] = field(default_factory=lambda: asyncio.Queue(SEND_QUEUE))
     seat: Seat | None = None
+    watcher: Watcher | None = None  # a watcher's connection (no seat)
     sent_version: int = -1
     closed: bool = False
     tokens: float = 0.0
     refilled: float = field(default_factory=time.monotonic)
     said_bye: bool = False  # the client left (bye), rather than dropped
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: FromHost) -> None:
         """Queue ``message``; a client too far behind is cut."""
         if self.closed:
             return
@@ -167,3 +199,21 @@ class Connection:
         finally:
             self.closed = True
             self.writer.close()
+
+
+def chat_line(
+    conn: Connection, said: deque[float], message: Mapping[str, Any]
+) -> tuple[str, float] | None:
+    """The chat line ``message`` carries from ``conn``'s seat or watcher,
+    as ``say_text`` makes it (escaped, cut), and when it came; None if it
+    says nothing, or comes too fast for ``said`` (:func:`too_fast`:
+    ``conn`` is told so).  The caller notes the time in ``said`` once the
+    line is taken."""
+    text = say_text(messages.read_say(message)["text"])
+    if not text:
+        return None
+    now = time.monotonic()
+    if too_fast(said, now):
+        conn.send(messages.error(CHAT_TOO_FAST))
+        return None
+    return text, now

@@ -38,7 +38,8 @@ from dataclasses import dataclass
 
 from ..engine.moves import COUP, IllegalMove, Move
 from ..engine.table import Table
-from ..engine.view import SeatView
+from ..engine.view import PublicView, SeatView
+from ..game.session import seen_events
 from ..storage.shapes import event_to_dict, shared_to_dict, view_to_dict
 from .wire import NAME_TAKEN, STALE, ProtocolError
 
@@ -46,8 +47,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..game.history import Hand
     from ..game.session import Session
     from ..players.base import Player
+    from .messages import Refusal
 
 # ``ops``, what a worker's replica is told (``worker.apply_op``), one JSON object each:
 # {"move": TEXT} a move made ("stand_in": true: by a computer for an absent person),
@@ -77,8 +80,9 @@ class Feed:
         session.networked = True
         session.settle()
         players = session.rules.players
-        self.streams: list[list[dict[str, Any]]] = [[] for _ in range(players)]
-        self.dropped = [0] * players  # events no longer kept, by seat
+        # each seat's stream, and the watchers' last (``public``)
+        self.streams: list[list[dict[str, Any]]] = [[] for _ in range(players + 1)]
+        self.dropped = [0] * (players + 1)  # events no longer kept, by seat
         self._read = len(session.log)  # the session's events already shown
         # a move that waits for another seat's Coup Fourre? (seat, version, move)
         self.waiting: tuple[int, int, Move] | None = None
@@ -94,22 +98,40 @@ class Feed:
     def players(self) -> int:
         return self.session.rules.players
 
+    @property
+    def public(self) -> int:
+        """The watchers' "seat": their view and stream, which show no hand
+        (``engine.view.PublicView``), after the seats'."""
+        return self.session.rules.players
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know (the watchers': no hand, looking from seat 0)."""
+        session = self.session
+        if seat == self.public:
+            return PublicView(session.table, 0, session.people)
+        return session.view(seat)
+
     def version(self, seat: int) -> int:
         return self.dropped[seat] + len(self.streams[seat])
 
     def snapshot(self, seat: int) -> dict[str, Any]:
-        """The seat's view, with its version."""
-        view = self.session.view(seat)
+        """The seat's view, with its version (the watchers', ``public``:
+        no hand, no legal move, ``watching``)."""
+        view = self.view(seat)
         # the part every seat is shown alike (a question hidden from some
         # seats changes only the phase, the question and the turn), made once a change
         key = (self.stamp, len(self.session.log), id(self.session.table))
         if key != self._shared_key:
             self._shared = shared_to_dict(view)
             self._shared_key = key
-        return view_to_dict(view, self._shared) | {
-            "version": self.version(seat),
-            "level": self.session.level,  # how the computers play (the boards' ? page)
-        }
+        return (
+            view_to_dict(view, self._shared)
+            | {
+                "version": self.version(seat),
+                "level": self.session.level,  # how the computers play (the boards' ? page)
+            }
+            | ({"watching": True} if seat == self.public else {})
+        )
 
     def events_since(self, seat: int, version: int) -> list[dict[str, Any]] | None:
         """The seat's events after ``version`` (None if some are no longer kept)."""
@@ -136,13 +158,14 @@ class Feed:
                 {"move": str(event.outcome.move)} | ({"stand_in": True} if event.stand_in else {})
                 for event in log[self._read :]
             )
-        for seat in range(self.players):
-            for event in session.events(seat, self._read):  # the seat's stream
+        for seat in range(self.players + 1):  # (the watchers' last)
+            for event in seen_events(self.view(seat), log[self._read :]):  # the seat's stream
                 self._show(seat, {"version": self.version(seat) + 1} | event_to_dict(event))
                 changed.add(seat)
         if len(log) != self._read:
             self.stamp += 1
         self._read = len(log)
+        changed.discard(self.public)  # (the watchers see no move the seats do not)
         return sorted(changed)
 
     # ----- who moves, and moves ----------------------------------------------------
@@ -184,10 +207,10 @@ class Feed:
 
         return self.session.people.get(seat, default_name(seat)) != default_name(seat)
 
-    def name_seat(self, seat: int, name: object) -> str | None:
+    def name_seat(self, seat: int, name: object) -> Refusal | None:
         """Call the person at ``seat`` ``name`` if a person may be called so
         (``check_name``) and nobody else at the table is; why not, if not
-        (None: named so, or no name given)."""
+        (its code and values; None: named so, or no name given)."""
         from ..game.limits import BadName, check_name, name_key
 
         people = self.session.people
@@ -196,10 +219,10 @@ class Feed:
         try:
             name = check_name(name.strip())
         except BadName as exc:
-            return str(exc)
+            return {"code": exc.code, "values": dict(exc.values)}
         taken = {name_key(other) for s, other in people.items() if s != seat}
         if name_key(name) in taken:
-            return NAME_TAKEN.format(name=repr(name))
+            return {"code": NAME_TAKEN, "values": {"name": repr(name)}}
         if people.get(seat) != name:
             people[seat] = name
             self.stamp += 1  # every seat's view names it
@@ -322,9 +345,30 @@ class Feed:
             self.ops.append({"deal": True})
         self._read = 0
         self.stamp += 1
-        for seat in range(self.players):
+        for seat in range(self.players + 1):  # (the watchers' too)
             self._show(seat, {"version": self.version(seat) + 1, "deal": True})
         return list(range(self.players))
+
+    def hand_played(self) -> Hand | None:
+        """The hand as played so far, whole (its deal and every move, for
+        the game sent whole at its end: ``whole``); None where its deal is
+        not known (a hand resumed from a save)."""
+        from ..game.history import hand_of
+
+        session = self.session
+        return hand_of(session.cards_dealt, session.log, session.orders)
+
+    def game_text(self, hands: list[Hand]) -> str:
+        """The game whose hands are ``hands``, as a game file's text on one
+        line (its people named as the session names them)."""
+        from ..game.history import History
+        from ..storage import gamefile
+
+        session = self.session
+        players = range(session.rules.players)
+        computers = {seat: session.level for seat in players if seat not in session.people}
+        history = History(session.rules, dict(session.people), computers, tuple(hands))
+        return gamefile.dumps(history, compact=True)
 
 
 def save(feed: Feed, path: str) -> None:

@@ -13,33 +13,39 @@ queue), per address (connections open at once; wrong codes and tokens
 slowed down, and an address with too many refused for a while;
 comebacks paced, with each seat's own pace), and the connections without
 a seat yet, from all addresses.  With TLS, each handshake is made after
-the connection is accepted, within those limits.
+the connection is accepted, within those limits (on the accepted socket,
+before anything reads from it).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import secrets
+import socket
 import sys
 import time
 from collections import deque
 
-from ..i18n import N_
+from . import messages
 from .connection import MAX_ADDRESSES, Connection, Limits, Pace, Seat
 from .host import Host
+from .watchers import watch
 from .wire import (
     BAD_JSON,
     BUSY,
     HELLO_FIRST,
     HOST_GONE,
     MAX_LINE,
-    OTHER_PROTOCOL,
     PROTOCOL,
     TABLE_OVER,
+    TLS_REFUSED,
     TOO_FAST,
     TOO_LONG,
     TOO_MANY,
+    TOO_MANY_COMEBACKS,
+    TOO_MANY_CONNECTIONS,
     TOO_SLOW,
     VERSION,
     WRONG_CODE,
@@ -47,7 +53,6 @@ from .wire import (
     ProtocolError,
     decode,
     encode,
-    error,
     json_text,
 )
 from .wire import field as read_field
@@ -60,7 +65,10 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
     from typing import Any
 
+    from .messages import Refusal
 
+
+REFUSE_WAIT = 0.2  # seconds a TLS connection refused waits for its first bytes, at most
 MAX_DESCRIPTORS = 1 << 16  # the soft limit asked for where the hard one has none
 SWITCH = 0.0005  # seconds a thread holds the interpreter before the others may run
 
@@ -71,6 +79,7 @@ class Server:
     def __init__(self, limits: Limits | None = None) -> None:
         self.limits = limits or Limits()
         self.tables: dict[str, Host] = {}
+        self.watched: dict[str, Host] = {}  # the tables by watch code (``net.watchers``)
         self.failures: dict[str, deque[float]] = {}
         self.open: dict[str, int] = {}  # connections by address
         self.answered = 0  # connections served (the fuzz counts them)
@@ -81,12 +90,15 @@ class Server:
         self.unseated_count = 0
         self.comebacks: dict[str, Pace] = {}  # the comebacks' pace by address
         self.evicted = 0  # unseated connections cut to let another in (the flood test counts)
+        self.handlers: set[asyncio.Task[Any]] = set()  # the connections' handlers running
 
     def add(self, host: Host) -> Host:
         """Serve ``host``'s table (with the server's limits unless it has its own)."""
         if not host.own_limits:
             host.limits = self.limits
         self.tables[host.code] = host
+        if host.watch_code:
+            self.watched[host.watch_code] = host
         host.open_seats()
         host.driver = asyncio.get_running_loop().create_task(host.drive())
         host.wake.set()
@@ -114,7 +126,10 @@ class Server:
             reader = asyncio.StreamReader(limit=MAX_LINE + 1, loop=loop)
             return _Accepted(reader, self.handle, loop=loop, paused=paused)
 
-        self.server = await loop.create_server(connection, address, port)
+        try:
+            self.server = await loop.create_server(connection, address, port)
+        except OSError as exc:
+            raise exc if exc.errno else bind_error(address, port, exc) from None
         name = self.server.sockets[0].getsockname()
         return name[0], name[1]
 
@@ -129,8 +144,19 @@ class Server:
                 await host.thinker.stop()
         if self.server is not None:
             self.server.close()
+        await self._end_handlers()
+        if self.server is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.server.wait_closed(), 2)
+
+    async def _end_handlers(self) -> None:
+        """The connections' handlers ended (none left suspended when the
+        loop closes: a SIGTERM while a joiner comes back)."""
+        handlers = list(self.handlers)
+        for task in handlers:
+            task.cancel()
+        if handlers:
+            await asyncio.wait(handlers, timeout=2)
 
     # ----- failures by address ---------------------------------------------------------
 
@@ -157,6 +183,20 @@ class Server:
             await asyncio.sleep(min(limits.fail_delay * 2 ** (slowed - 1), limits.max_fail_delay))
         return ProtocolError(code)
 
+    def _holds_a_seat(self, hello: dict[str, Any]) -> bool:
+        """The right code with a seat's token: let in from an address refused
+        for its wrong codes (a person seated there, behind the same home
+        router as whoever guesses), at its seat's pace of comebacks.  Any
+        other hello from there is refused the same way, whichever part of
+        it is wrong."""
+        code, token = hello.get("code"), hello.get("token")
+        if not isinstance(code, str) or not isinstance(token, str) or len(code) > 64:
+            return False
+        table = self.tables.get(code)
+        if table is None or not secrets.compare_digest(table.code, code):
+            return False
+        return table.seat_of(token[:64]) is not None
+
     async def _come_back(self, conn: Connection, seat: Seat) -> None:
         """A seat taken back with its token waits its turn: each seat,
         and each address, comes back at a pace (``Limits.comebacks``),
@@ -175,7 +215,7 @@ class Server:
             )
         waits = (seat.comebacks.reserve(now), pace.reserve(now))
         if None in waits:
-            raise ProtocolError(TOO_MANY, N_("this seat came back too often: wait a minute"))
+            raise ProtocolError(TOO_MANY_COMEBACKS)
         wait = max(w for w in waits if w is not None)
         if wait > 0:
             await asyncio.sleep(wait)
@@ -216,41 +256,55 @@ class Server:
         peer = writer.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         conn = Connection(reader, writer, address, self.limits, tokens=float(self.limits.burst))
+        plain = writer.transport.get_protocol()
+        task = asyncio.current_task()
+        assert task is not None  # (start_server runs each handler as a task)
+        self.handlers.add(task)
         self.open[address] = self.open.get(address, 0) + 1
         pump: asyncio.Task[None] | None = None
         try:
             refusal = None
             if self.open[address] > self.limits.per_address:
-                refusal = error(TOO_MANY, N_("too many connections from your address"))
+                refusal = messages.error(TOO_MANY_CONNECTIONS)
             elif not self._admit(conn):
-                refusal = error(BUSY)
+                refusal = messages.error(BUSY)
             if refusal is not None:
-                if self.ssl_context is None:  # (no handshake for a refusal: TLS is cut)
+                if isinstance(plain, _Accepted) and plain.socket is not None:
+                    await refuse_tls(plain.socket)  # (no handshake for a refusal)
+                else:
                     with contextlib.suppress(Exception):
                         writer.write(encode(refusal))
                 return
-            if self.ssl_context is not None:
-                await asyncio.wait_for(
-                    start_tls(writer, self.ssl_context), self.limits.first_deadline
+            if isinstance(plain, _Accepted) and plain.socket is not None:
+                assert self.ssl_context is not None
+                sock, plain.socket = plain.socket, None
+                conn.reader, conn.writer = await secure(
+                    sock, self.ssl_context, self.limits.first_deadline
                 )
+                writer = conn.writer
             pump = asyncio.get_running_loop().create_task(conn.pump())
             left = self.limits.first_deadline - (time.monotonic() - accepted)
             await self._serve(conn, max(left, 0.001))
         except ProtocolError as exc:
-            conn.send(error(exc.code, exc.message))
+            conn.send(messages.error(exc.code, exc.values))
         except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError):
             pass
         finally:
+            if isinstance(plain, _Accepted) and plain.socket is not None:
+                plain.socket.close()  # refused before its handshake
             self.answered += 1
             self._seated(conn)
             self.open[address] -= 1
             if not self.open[address]:
                 del self.open[address]
             conn.close()
-            if pump is not None:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(pump, 5)
-            writer.close()
+            try:
+                if pump is not None:
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(pump, 5)
+            finally:
+                writer.close()
+                self.handlers.discard(task)
 
     async def _line(self, conn: Connection, deadline: float) -> bytes | None:
         """The next line (None at the end of the stream)."""
@@ -291,19 +345,19 @@ class Server:
                     raise
                 if time.monotonic() - conn.refilled > limits.idle_deadline:
                     raise
-                conn.send({"type": "ping"})
+                conn.send(messages.beat("ping"))
                 continue
             if line is None:
                 return
             if not conn.allow():
-                conn.send(error(TOO_FAST))
+                conn.send(messages.error(TOO_FAST, {"rate": f"{limits.rate:g}"}))
                 continue
             try:
                 table.handle(conn, decode(line))
             except ProtocolError as exc:
                 if exc.code == TABLE_OVER:
                     raise
-                conn.send(error(exc.code, exc.message))
+                conn.send(messages.error(exc.code, exc.values))
 
     async def _hello(self, conn: Connection, hello: dict[str, Any]) -> Host:
         """The first message: the seat taken (its table), or ``ProtocolError``."""
@@ -312,18 +366,18 @@ class Server:
         version = hello.get("protocol")
         if type(version) is not int or version != PROTOCOL:  # True and 1.0 are not 1 here
             raise ProtocolError(
-                VERSION,
-                OTHER_PROTOCOL.format(protocol=PROTOCOL, version=json_text(version)),
+                VERSION, values={"protocol": PROTOCOL, "version": json_text(version)}
             )
-        if len(self._recent_failures(conn.address)) >= self.limits.max_failures:
+        locked = len(self._recent_failures(conn.address)) >= self.limits.max_failures
+        if locked and not self._holds_a_seat(hello):
             raise ProtocolError(TOO_MANY)
         code = read_field(hello, "code", str)
         table = self.tables.get(code) if len(code) <= 64 else None
         if table is None or not secrets.compare_digest(table.code, code):
-            raise await self._failed(conn, WRONG_CODE)
+            return await self._watch(conn, hello, code)
         if table.over:
             raise ProtocolError(TABLE_OVER)
-        refused: str | None = None  # why the joiner's name is not the seat's
+        refused: Refusal | None = None  # why the joiner's name is not the seat's
         if hello.get("token") is not None:
             seat = table.seat_of(read_field(hello, "token", str)[:64])
             if seat is None:
@@ -340,11 +394,24 @@ class Server:
         table.welcome(conn, seat, refused)
         return table
 
+    async def _watch(self, conn: Connection, hello: dict[str, Any], code: str) -> Host:
+        """A hello with a table's watch code: the table watched
+        (``watchers.watch``); a wrong code otherwise, slowed down as any."""
+        table = self.watched.get(code) if len(code) <= 64 else None
+        if table is None or not secrets.compare_digest(table.watch_code, code):
+            raise await self._failed(conn, WRONG_CODE)
+        if table.over:
+            raise ProtocolError(TABLE_OVER)
+        self._seated(conn)
+        watch(table, conn, hello.get("name"))
+        return table
+
 
 class _Accepted(asyncio.StreamReaderProtocol):
-    """A connection as ``asyncio.start_server`` makes it, which reads
-    nothing until the server looks at it if ``paused`` (a TLS handshake is
-    to come: its first bytes are the handshake's, not the stream's)."""
+    """A connection as ``asyncio.start_server`` makes it; if ``paused`` (a
+    TLS handshake is to come) its plain transport is closed before it reads
+    anything, and ``socket`` is the connection, for :func:`secure` once the
+    server has let it in."""
 
     def __init__(
         self,
@@ -356,32 +423,80 @@ class _Accepted(asyncio.StreamReaderProtocol):
     ) -> None:
         super().__init__(reader, handle, loop=loop)
         self.paused = paused
+        self.socket: socket.socket | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        if self.paused and isinstance(transport, asyncio.ReadTransport):
-            transport.pause_reading()
+        if self.paused and isinstance(transport, asyncio.Transport):  # the socket, taken first
+            held = transport.get_extra_info("socket")
+            self.socket = socket.socket(fileno=os.dup(held.fileno()))
+            self.socket.setblocking(False)
+            super().connection_made(transport)
+            transport.abort()  # (its descriptor closed; the copy holds the connection)
+            return
         super().connection_made(transport)
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.paused:  # the plain transport's end; the TLS one is the stream's
+            return
+        super().connection_lost(exc)
 
-async def start_tls(writer: asyncio.StreamWriter, context: ssl.SSLContext) -> None:
-    """The server's side of a TLS handshake on an accepted connection
-    (``StreamWriter.start_tls`` from Python 3.11; the same by hand before)."""
-    start = getattr(writer, "start_tls", None)
-    if start is not None:
-        await start(context)
-        return
-    loop = asyncio.get_running_loop()  # Python 3.10
-    transport = writer.transport
+
+async def secure(
+    sock: socket.socket, context: ssl.SSLContext, timeout: float
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """The server's side of a TLS handshake on ``sock``, an accepted
+    connection nothing has read from yet; the TLS stream (``TimeoutError``
+    after ``timeout`` seconds).  asyncio's own path (``ssl=`` of a
+    server's sockets), where ``start_tls`` on a stream lost the first bytes
+    of the handshake to the stream's reader on Python 3.10 and 3.11.2."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=MAX_LINE + 1, loop=loop)
+    try:
+        transport, _ = await asyncio.wait_for(
+            loop.connect_accepted_socket(
+                lambda: asyncio.StreamReaderProtocol(reader, loop=loop),
+                sock,
+                ssl=context,
+                ssl_handshake_timeout=timeout,
+            ),
+            timeout,
+        )
+    except BaseException:
+        sock.close()
+        raise
     protocol: Any = transport.get_protocol()
-    secure = await loop.start_tls(transport, protocol, context, server_side=True)
-    if secure is None:
-        raise ConnectionResetError("the connection closed during the TLS handshake")
-    writer._transport = secure  # type: ignore[attr-defined]
-    protocol._transport = secure
-    protocol._over_ssl = True
-    reader = getattr(protocol, "_stream_reader", None)
-    if reader is not None:
-        reader._transport = secure
+    return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
+
+
+async def refuse_tls(sock: socket.socket) -> None:
+    """A TLS connection refused before its handshake (too many from its
+    address, or the host busy): TLS's own word for it, the alert
+    ``access_denied`` (``wire.TLS_REFUSED``), sent once the client's first
+    bytes came (or after ``REFUSE_WAIT`` seconds): a connection closed
+    with them unread is reset, and the alert lost.  The client then says
+    the host refused it, not that TLS failed (``client.failure_reason``)."""
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(OSError, asyncio.TimeoutError):
+        await asyncio.wait_for(loop.sock_recv(sock, MAX_LINE), REFUSE_WAIT)
+    with contextlib.suppress(OSError, asyncio.TimeoutError):
+        await asyncio.wait_for(loop.sock_sendall(sock, TLS_REFUSED), REFUSE_WAIT)
+        sock.shutdown(socket.SHUT_WR)
+
+
+def bind_error(address: str, port: int, failed: OSError) -> OSError:
+    """Why ``address`` cannot be listened on, with its errno: Python 3.13's
+    ``create_server`` says only "could not bind on any address" when the
+    address is not this machine's (EADDRNOTAVAIL)."""
+    try:
+        found = socket.getaddrinfo(
+            address or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+        for family, kind, proto, _, where in found:
+            with socket.socket(family, kind, proto) as probe:
+                probe.bind(where)
+    except OSError as exc:
+        return exc
+    return failed
 
 
 def quiet(loop: asyncio.AbstractEventLoop) -> None:

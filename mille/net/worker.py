@@ -77,19 +77,28 @@ class Thinker:
         for ``seat`` (by its computer, or by a stand-in made with the seed
         ``stand_in``)."""
         async with self.lock:
-            process = self.process
-            assert process is not None and process.stdout is not None
             await self._rebase(ops)
             self._send({"think": seat, "stand_in": stand_in})
             asked = len(self.sent)
             if stand_in is None:  # its computer's decision may change its memory
                 self.sent.append({"think": seat})
-            line = await process.stdout.readline()
-            if not line:
+            try:
+                answer = await self._answer()
+            except OSError:
                 if stand_in is None:  # never made: the host makes it itself
                     del self.sent[asked]
-                raise OSError("the worker process ended")
-            return parse_move(json.loads(line)["move"])
+                raise
+            return parse_move(answer["move"])
+
+    async def _answer(self) -> dict[str, Any]:
+        """The replica's answer to what was last sent; OSError if it ended."""
+        process = self.process
+        assert process is not None and process.stdout is not None
+        line = await process.stdout.readline()
+        if not line:
+            raise OSError("the worker process ended")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
 
     async def _rebase(self, ops: list[dict[str, Any]]) -> None:
         """Tell ``ops``; once a new hand was told since the last dump, take
@@ -98,28 +107,18 @@ class Thinker:
         self._tell(ops)
         if not any(op.get("deal") for op in self.sent):
             return
-        process = self.process
-        assert process is not None and process.stdout is not None
         self._send({"dump": True})
         mark = len(self.sent)  # what is told from now on comes after the dump
-        line = await process.stdout.readline()
-        if not line:
-            raise OSError("the worker process ended")
-        self.saved = json.loads(line)["saved"].encode("ascii")
+        self.saved = (await self._answer())["saved"].encode("ascii")
         self.sent = self.sent[mark:]
 
     async def save(self, ops: list[dict[str, Any]], path: str) -> str | None:
         """Tell the replica the moves made since, then have it save the game
         to ``path`` (atomically); None, or why it could not."""
         async with self.lock:
-            process = self.process
-            assert process is not None and process.stdout is not None
             await self._rebase(ops)
             self._send({"save": path})
-            line = await process.stdout.readline()
-            if not line:
-                raise OSError("the worker process ended")
-            reason: str | None = json.loads(line).get("error")
+            reason: str | None = (await self._answer()).get("error")
             return reason
 
     def keep(self, ops: list[dict[str, Any]], path: str) -> None:

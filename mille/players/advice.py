@@ -17,6 +17,7 @@ No curses, no I/O.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..engine.cards import (
     D200,
@@ -31,7 +32,7 @@ from ..engine.cards import (
     is_safety,
 )
 from ..engine.describe import card_name, side_name
-from ..engine.rules import other_side
+from ..engine.rules import Rules, other_side
 from ..engine.table import COUP, EXTENSION, OVER, Answer, Discard, Move, Pick, Use
 from ..engine.view import SeatView
 from ..i18n import _, ngettext
@@ -97,15 +98,22 @@ def searched(view: SeatView, verdict: Verdict) -> str:
     >>> searched(SeatView(t, 0), Verdict(Discard(3), Discard(0), True, 3.1, 0.042, 96))
     'played out, it beats the usual D3 Extra Tank: about 4 more hands won in 100'
     """
-    more = round(verdict.hands * 100)
+    line = _("played out, it beats the usual {move}: {worth}")
+    return line.format(move=label(view, verdict.standard), worth=more_hands(verdict.hands))
+
+
+def more_hands(hands: float) -> str:
+    """``hands`` (more won a hand) in the hint's words, by the hundred.
+
+    >>> more_hands(0.042), more_hands(0.004)
+    ('about 4 more hands won in 100', 'under 1 more hand won in 100')
+    """
+    more = round(hands * 100)
     if more >= 1:
-        worth = ngettext(
+        return ngettext(
             "about {count} more hand won in 100", "about {count} more hands won in 100", more
         ).format(count=more)
-    else:
-        worth = _("under 1 more hand won in 100")
-    line = _("played out, it beats the usual {move}: {worth}")
-    return line.format(move=label(view, verdict.standard), worth=worth)
+    return _("under 1 more hand won in 100")
 
 
 def unclear(view: SeatView, standard: Move) -> str:
@@ -123,15 +131,26 @@ def unclear(view: SeatView, standard: Move) -> str:
 
 def label(view: SeatView, move: Move) -> str:
     """``U3 Go``, ``U4 Stop on 2``, ``D1 25``, ``P``, ``y``."""
+    return move_label(view.rules, view.hand, move)
+
+
+def move_label(rules: Rules, hand: Sequence[int], move: Move) -> str:
+    """:func:`label` of ``move`` made from ``hand`` (the seat's cards then)
+    under ``rules``.
+
+    >>> from mille.engine.rules import BSD
+    >>> move_label(BSD, [0, 13], Use(1)), move_label(BSD, [0, 13], Discard(0))
+    ('U1 Go', 'DP 25')
+    """
     if isinstance(move, Pick):
         return "P"
     if isinstance(move, Answer):
         return "y" if move.yes else "n"
     slot = "P" if move.slot == 0 else str(move.slot)
-    card = card_name(view.hand[move.slot])
+    card = card_name(hand[move.slot])
     if isinstance(move, Discard):
         return f"D{slot} {card}"
-    if move.target is not None and view.rules.sides > 2:
+    if move.target is not None and rules.sides > 2:
         return _("U{slot} {card} on {side}").format(slot=slot, card=card, side=move.target)
     return f"U{slot} {card}"
 

@@ -18,8 +18,6 @@ opposing side is far from the target.
 
 from __future__ import annotations
 
-import random
-
 from ..engine.cards import (
     ACCIDENT,
     D25,
@@ -47,37 +45,17 @@ from ..engine.cards import (
     safety_for,
 )
 from ..engine.rules import other_side
-from ..engine.table import PICK, YES, Answer, Move, Outcome, Pick, Use
+from ..engine.table import PICK, YES, Answer, Move, Pick, Use
 from ..engine.view import SeatView
-from .base import computer_discards
+from .base import Forgetful, before_pick, computer_discards
 
 
-class _Forgetful:
-    """A player with no memory: it only looks at the table when it moves."""
-
-    def __init__(self, rng: random.Random, seat: int) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            raise ValueError(f"seat must be a whole number from 0, not {seat!r}")
-        self.rng = rng
-        self.seat = seat
-
-    def start_hand(self, view: SeatView) -> None:
-        """Nothing to remember."""
-
-    def observe(self, view: SeatView, outcome: Outcome) -> None:
-        """Nothing to remember."""
-
-    def _check_turn(self, view: SeatView) -> None:
-        if view.current_player != self.seat:
-            raise ValueError(f"seat {self.seat} is not to decide")
-
-
-class RandomPlayer(_Forgetful):
+class RandomPlayer(Forgetful):
     """Uniform among the legal moves; picks only when it must; answers
     questions yes or no at random."""
 
     def choose(self, view: SeatView) -> Move:
-        self._check_turn(view)
+        self.check_turn(view)
         moves = [m for m in view.legal_moves() if not isinstance(m, Pick)]
         if not moves:
             return PICK
@@ -110,7 +88,7 @@ def leading_side(view: SeatView, sides: list[int]) -> int:
     return max(sides, key=lambda s: (view.tableaux[s - 1].mileage, view.total(s), -s))
 
 
-class GreedyPlayer(_Forgetful):
+class GreedyPlayer(Forgetful):
     """Grab what is there now: miles, then remedies, then hazards.
 
     It picks first (in ``bsd`` it takes a coup-fourre window before).  With
@@ -142,15 +120,14 @@ class GreedyPlayer(_Forgetful):
         return _KEEP.get(card, 11)
 
     def choose(self, view: SeatView) -> Move:
-        self._check_turn(view)
+        self.check_turn(view)
         if view.offer is not None:  # Coup Fourre?
             return YES
         if view.asked is not None:  # Extension?
             return Answer(self.wants_extension(view))
         legal = view.legal_moves()
         if PICK in legal:
-            windows = [m for m in legal if isinstance(m, Use)]
-            return windows[0] if windows else PICK
+            return before_pick(legal)  # bsd's coup-fourre window comes before the pick
         hand = view.hand
         uses = [m for m in legal if isinstance(m, Use)]
         safeties = [m for m in uses if hand[m.slot] >= EXTRA_TANK and hand[m.slot] != FALSE_VIRTUE]

@@ -13,11 +13,12 @@ what it is given, so it cannot play on them.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Protocol
 
 from ..engine.cards import is_safety
-from ..engine.table import PLAYING, Discard, Move, Outcome, Table
+from ..engine.table import PICK, PLAYING, Discard, Move, Outcome, Table, Use
 from ..engine.view import SeatView
 
 
@@ -36,6 +37,47 @@ class Player(Protocol):
     def choose(self, view: SeatView) -> Move:
         """A legal move for this seat, which must decide now."""
         ...
+
+
+def check_seat(seat: object, error: type[ValueError]) -> None:
+    """A computer is made for ``seat``, a whole number from 0; ``error`` if not."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+        raise error(f"seat must be a whole number from 0, not {seat!r}")
+
+
+class Seated:
+    """What every computer of this package is made with: its seat (checked:
+    ``error``, the ValueError a misuse of the computer raises) and its
+    random source."""
+
+    error: type[ValueError] = ValueError
+
+    def __init__(self, rng: random.Random, seat: int) -> None:
+        check_seat(seat, self.error)
+        self.rng = rng
+        self.seat = seat
+
+    def check_turn(self, view: SeatView) -> None:
+        """``error`` unless its seat is to decide on ``view``."""
+        if view.current_player != self.seat:
+            raise self.error(f"seat {self.seat} is not to decide")
+
+
+class Forgetful(Seated):
+    """A computer with no memory: it only looks at the table when it moves."""
+
+    def start_hand(self, view: SeatView) -> None:
+        """Nothing to remember."""
+
+    def observe(self, view: SeatView, outcome: Outcome) -> None:
+        """Nothing to remember."""
+
+
+def before_pick(legal: Sequence[Move]) -> Move:
+    """The move of a seat that may pick: BSD's coup-fourre window (a use
+    offered before the pick), if there is one, else the pick."""
+    windows = [m for m in legal if isinstance(m, Use)]
+    return windows[0] if windows else PICK
 
 
 def computer_discards(legal: Sequence[Move], hand: Sequence[int]) -> list[Discard]:

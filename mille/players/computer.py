@@ -699,48 +699,12 @@ class BsdComputer:
             raise ComputerError(f"computer: player must be 0 or 1, not {quote(player)}")
         if player != seat:
             raise ComputerError(f"computer: saved for seat {player}, not seat {seat}")
-        seen = card_counts(data["seen"], CARD_NAMES, "computer: seen", ComputerError)
-        for card, n in enumerate(seen):
-            if not 0 <= n <= COUNTS[card]:
-                raise ComputerError(
-                    f"computer: seen {CARD_NAMES[card]!r} must be 0 to {COUNTS[card]}, not {quote(n)}"
-                )
+        seen = _read_seen(data["seen"])
         gos = integer(data["gos"], "computer: gos", ComputerError)
         if not 0 <= gos <= _MAX_GOS:
             raise ComputerError(f"computer: gos must be 0 to {_MAX_GOS}, not {quote(gos)}")
-        need = card_counts(data["need"], CARD_NAMES, "computer: need", ComputerError)
-        for card, n in enumerate(need):
-            if GASOLINE <= card <= GO:
-                if n < INITIAL_NEED[card]:
-                    raise ComputerError(
-                        f"computer: need {CARD_NAMES[card]!r} must be at least "
-                        f"{INITIAL_NEED[card]}, not {quote(n)}"
-                    )
-            elif n != INITIAL_NEED[card]:
-                raise ComputerError(
-                    f"computer: need {CARD_NAMES[card]!r} must be {INITIAL_NEED[card]}, not {quote(n)}"
-                )
-        raw = data["safeties"]
-        if not isinstance(raw, dict):
-            raise ComputerError("computer: safeties must be an object")
-        names = [CARD_NAMES[EXTRA_TANK + i] for i in range(NUM_SAFETIES)]
-        for key in raw:
-            if key not in names:
-                raise ComputerError(f"computer: safeties: unknown safety {quote(key)}")
-        safeties = []
-        for name in names:
-            if name not in raw:
-                raise ComputerError(f"computer: safeties: missing {name!r}")
-            status = raw[name]
-            if not isinstance(status, str) or status not in _STATUS_NAMES:
-                raise ComputerError(
-                    f"computer: safeties: {name!r} must be one of "
-                    f"{', '.join(repr(s) for s in _STATUS_NAMES)}, not {quote(status)}"
-                )
-            code = _STATUS_NAMES.index(status)
-            if code != UNKNOWN and seen[card_index(name)] != 1:
-                raise ComputerError(f"computer: safeties: {name!r} is {status} but was never seen")
-            safeties.append(code)
+        need = _read_need(data["need"])
+        safeties = _read_safeties(data["safeties"], seen)
         bot.seen, bot.gos, bot.need, bot.safeties = seen, gos, need, safeties
         return bot
 
@@ -754,3 +718,57 @@ _MAX_GOS = sum(COUNTS[h] for h in _HAZARDS_STOPPING) + sum(
 
 def card_index(name: str) -> int:
     return CARD_NAMES.index(name)
+
+
+def _read_seen(raw: Any) -> list[int]:
+    """A saved computer's ``seen``: how many of each card it saw."""
+    seen = card_counts(raw, CARD_NAMES, "computer: seen", ComputerError)
+    for card, n in enumerate(seen):
+        if not 0 <= n <= COUNTS[card]:
+            raise ComputerError(
+                f"computer: seen {CARD_NAMES[card]!r} must be 0 to {COUNTS[card]}, not {quote(n)}"
+            )
+    return seen
+
+
+def _read_need(raw: Any) -> list[int]:
+    """A saved computer's ``need``: the remedies it wants, each at least as at the start."""
+    need = card_counts(raw, CARD_NAMES, "computer: need", ComputerError)
+    for card, n in enumerate(need):
+        if GASOLINE <= card <= GO:
+            if n < INITIAL_NEED[card]:
+                raise ComputerError(
+                    f"computer: need {CARD_NAMES[card]!r} must be at least "
+                    f"{INITIAL_NEED[card]}, not {quote(n)}"
+                )
+        elif n != INITIAL_NEED[card]:
+            raise ComputerError(
+                f"computer: need {CARD_NAMES[card]!r} must be {INITIAL_NEED[card]}, not {quote(n)}"
+            )
+    return need
+
+
+def _read_safeties(raw: Any, seen: list[int]) -> list[int]:
+    """A saved computer's ``safeties``: what it knows of each (a safety
+    it knows of was seen)."""
+    if not isinstance(raw, dict):
+        raise ComputerError("computer: safeties must be an object")
+    names = [CARD_NAMES[EXTRA_TANK + i] for i in range(NUM_SAFETIES)]
+    for key in raw:
+        if key not in names:
+            raise ComputerError(f"computer: safeties: unknown safety {quote(key)}")
+    safeties = []
+    for name in names:
+        if name not in raw:
+            raise ComputerError(f"computer: safeties: missing {name!r}")
+        status = raw[name]
+        if not isinstance(status, str) or status not in _STATUS_NAMES:
+            raise ComputerError(
+                f"computer: safeties: {name!r} must be one of "
+                f"{', '.join(repr(s) for s in _STATUS_NAMES)}, not {quote(status)}"
+            )
+        code = _STATUS_NAMES.index(status)
+        if code != UNKNOWN and seen[card_index(name)] != 1:
+            raise ComputerError(f"computer: safeties: {name!r} is {status} but was never seen")
+        safeties.append(code)
+    return safeties

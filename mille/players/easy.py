@@ -34,13 +34,12 @@ from ..engine.table import (
     YES,
     Answer,
     Move,
-    Outcome,
     Use,
 )
 from ..engine.view import SeatView
 from .autoplayers import GreedyPlayer
-from .base import computer_discards
-from .memory import integer, quote
+from .base import Forgetful, before_pick, computer_discards
+from .memory import integer, quote, saved_object
 
 CURE_CHANCE = 2 / 3  # plays a safety that cures what ails it
 SAFETY_CHANCE = 1 / 8  # plays some other safety it holds
@@ -53,36 +52,27 @@ class EasyError(ValueError):
     restored; ``str()`` is the exact message."""
 
 
-class Easy:
+class Easy(Forgetful):
     """The easy computer player of one seat (see the module docstring)."""
 
+    error = EasyError
+
     def __init__(self, rng: random.Random, seat: int) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            raise EasyError(f"seat must be a whole number from 0, not {seat!r}")
-        self.rng = rng
-        self.seat = seat
+        super().__init__(rng, seat)
         self._greedy = GreedyPlayer(rng, seat)
-
-    def start_hand(self, view: SeatView) -> None:
-        """Nothing to remember."""
-
-    def observe(self, view: SeatView, outcome: Outcome) -> None:
-        """Nothing to remember."""
 
     # ----- the decision ----------------------------------------------------------
 
     def choose(self, view: SeatView) -> Move:
         """The move for its seat: a pick, a use, a discard or an answer."""
-        if view.current_player != self.seat:
-            raise EasyError(f"seat {self.seat} is not to decide")
+        self.check_turn(view)
         if view.phase == COUP:
             return YES
         if view.phase == EXTENSION:
             return Answer(self._greedy.wants_extension(view))
         legal = view.legal_moves()
         if PICK in legal:
-            windows = [m for m in legal if isinstance(m, Use)]
-            return windows[0] if windows else PICK
+            return before_pick(legal)  # bsd's coup-fourre window comes before the pick
         rng = self.rng
         hand = view.hand
         uses = [m for m in legal if isinstance(m, Use)]
@@ -143,13 +133,7 @@ class Easy:
     def from_dict(cls, data: Any, rng: random.Random, seat: int) -> Easy:
         """Rebuild the player saved by ``to_dict`` for ``seat``;
         :class:`EasyError` says what is wrong with the data."""
-        if not isinstance(data, dict):
-            raise EasyError("easy: expected an object")
-        for key in data:
-            if key != "seat":
-                raise EasyError(f"easy: unknown key {quote(key)}")
-        if "seat" not in data:
-            raise EasyError("easy: missing key 'seat'")
+        data = saved_object(data, ("seat",), "easy", EasyError)
         saved = integer(data["seat"], "easy: seat", EasyError)
         if saved != seat:
             raise EasyError(f"easy: saved for seat {quote(saved)}, not seat {seat}")

@@ -34,18 +34,19 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..engine.table import COUP, EXTENSION, NO, PICK, YES, Move, Outcome, Use
+from ..engine.table import COUP, EXTENSION, NO, PICK, YES, Move, Outcome
 from ..engine.view import SeatView
+from .base import Seated, before_pick
 from .beliefs import KEYS, OPTIONAL_KEYS, Beliefs
-from .memory import integer, quote
+from .memory import integer, quote, saved_object
 from .safeties import SafetyTracker
 from .search import (
     DEFAULT_BUDGET,
-    OBJECTIVES,
     Budget,
     Choice,
     ExpertError,
     Sampler,
+    check_objective,
     distinct_moves,
     search,
 )
@@ -59,8 +60,10 @@ if TYPE_CHECKING:
 OBJECTIVE = "points"
 
 
-class Expert:
+class Expert(Seated):
     """The search player of one seat (see the module docstring)."""
+
+    error = ExpertError
 
     track_safeties = True  # deal the worlds' safeties from ``safeties``
 
@@ -72,12 +75,8 @@ class Expert:
         budget: Budget = DEFAULT_BUDGET,
         objective: str = OBJECTIVE,
     ) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            raise ExpertError(f"seat must be a whole number from 0, not {seat!r}")
-        if objective not in OBJECTIVES:
-            raise ExpertError(f"unknown objective {objective!r}")
-        self.rng = rng
-        self.seat = seat
+        super().__init__(rng, seat)
+        check_objective(objective)
         self.budget = budget
         self.objective = objective  # how its playouts are valued (search.OBJECTIVES)
         # what the other hands may hold
@@ -154,9 +153,7 @@ class Expert:
         else:
             legal = view.legal_moves()
             if PICK in legal:
-                # bsd's coup-fourre window comes before the pick
-                windows = [m for m in legal if isinstance(m, Use)]
-                return windows[0] if windows else PICK
+                return before_pick(legal)  # bsd's coup-fourre window comes before the pick
             candidates = distinct_moves(view, legal)
         if len(candidates) == 1:
             return candidates[0]
@@ -203,15 +200,8 @@ class Expert:
     def from_dict(cls, data: Any, rng: random.Random, seat: int) -> Expert:
         """Rebuild a memory saved by ``to_dict`` for ``seat``;
         :class:`ExpertError` says what is wrong with it."""
-        if not isinstance(data, dict):
-            raise ExpertError("expert: expected an object")
-        keys = ("seat",) + KEYS
-        for key in data:
-            if key not in keys + OPTIONAL_KEYS + ("safeties",):  # (older saves lack them)
-                raise ExpertError(f"expert: unknown key {quote(key)}")
-        for key in keys:
-            if key not in data:
-                raise ExpertError(f"expert: missing key {key!r}")
+        optional = OPTIONAL_KEYS + ("safeties",)  # (older saves lack them)
+        data = saved_object(data, ("seat",) + KEYS, "expert", ExpertError, optional)
         saved = integer(data["seat"], "expert: seat", ExpertError)
         if saved != seat:
             raise ExpertError(f"expert: saved for seat {quote(saved)}, not seat {seat}")

@@ -76,7 +76,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,8 +117,8 @@ from ..engine.table import (
 )
 from ..engine.tableau import Tableau
 from ..engine.view import SeatView
-from .base import computer_discards
-from .memory import card_counts, integer, quote
+from .base import Seated, before_pick, computer_discards
+from .memory import card_counts, integer, saved_object
 
 KINDS = FALSE_VIRTUE + 1  # the 19 card kinds and False Virtue
 NAMES = ALL_NAMES
@@ -214,14 +214,33 @@ def _needs(view: SeatView, tab: Tableau) -> list[int]:
     return [] if right_of_way else [GO]
 
 
-class Heuristic:
+def settled(
+    view: SeatView, legal: Sequence[Move], seat: int, extend: Callable[[SeatView], bool]
+) -> Move | None:
+    """The move of ``seat`` that needs no weighing, for the heuristic and
+    the players built on it: yes to a coup fourre, ``extend``'s answer to
+    Extension?, the pick (or bsd's coup-fourre window before it); None
+    for a turn to weigh.  ValueError if the seat is not to decide (no
+    ``legal`` move)."""
+    if not legal:
+        raise ValueError(f"seat {seat} is not to decide")
+    phase = view.phase
+    if phase == COUP:
+        return YES
+    if phase == EXTENSION:
+        return YES if extend(view) else NO
+    if PICK in legal:
+        return before_pick(legal)  # bsd's coup-fourre window comes before the pick
+    return None
+
+
+class Heuristic(Seated):
     """The rules-aware computer player of one seat (see the module docstring)."""
 
+    error = HeuristicError
+
     def __init__(self, rng: random.Random, seat: int) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            raise HeuristicError(f"seat must be a whole number from 0, not {seat!r}")
-        self.rng = rng
-        self.seat = seat
+        super().__init__(rng, seat)
         self.deck = [0] * KINDS  # the composition counted against
         self.seen = [0] * KINDS
         self.refills = 0  # the table's reshuffles accounted for
@@ -278,18 +297,8 @@ class Heuristic:
     def choose(self, view: SeatView) -> Move:
         """The move for its seat: a pick, a use, a discard or an answer."""
         legal = view.legal_moves()  # none unless this seat must decide
-        if not legal:
-            raise ValueError(f"seat {self.seat} is not to decide")
-        phase = view.phase
-        if phase == COUP:
-            return YES
-        if phase == EXTENSION:
-            return YES if self.wants_extension(view) else NO
-        if PICK in legal:
-            # bsd's coup-fourre window comes before the pick
-            windows = [m for m in legal if isinstance(m, Use)]
-            return windows[0] if windows else PICK
-        return _Turn(self, view, legal).best()
+        move = settled(view, legal, self.seat, self.wants_extension)
+        return _Turn(self, view, legal).best() if move is None else move
 
     def wants_extension(self, view: SeatView) -> bool:
         """At exactly 700: go on to 1000 only with a long deck, the other
@@ -325,15 +334,8 @@ class Heuristic:
     def from_dict(cls, data: Any, rng: random.Random, seat: int) -> Heuristic:
         """Rebuild a memory saved by ``to_dict`` for ``seat``;
         :class:`HeuristicError` says what is wrong with it."""
-        if not isinstance(data, dict):
-            raise HeuristicError("heuristic: expected an object")
         keys = ("seat", "deck", "seen", "refills")
-        for key in data:
-            if key not in keys:
-                raise HeuristicError(f"heuristic: unknown key {quote(key)}")
-        for key in keys:
-            if key not in data:
-                raise HeuristicError(f"heuristic: missing key {key!r}")
+        data = saved_object(data, keys, "heuristic", HeuristicError)
         saved = integer(data["seat"], "heuristic: seat", HeuristicError)
         if saved != seat:
             raise HeuristicError(f"heuristic: saved for seat {saved}, not seat {seat}")
@@ -605,56 +607,66 @@ class _Turn:
 
     def keep_value(self, card: int) -> float:
         """How much a card is worth keeping (0 or less: it can never help)."""
-        me = self.me
-        bot = self.bot
         count = self.hand.count(card)
         if card == FALSE_VIRTUE:
-            return 10.0 if me.karma else 45.0
+            return 10.0 if self.me.karma else 45.0
         if card >= EXTRA_TANK:
             return 1000.0  # a safety: never discarded
         if card <= D200:
-            value = VALUES[card]
-            if value > self.left and self.rules.perfect_crossing:
-                return 3.0 if self.may_extend else 0.0
-            if card == D200 and self._200s_left(NO_CARD) <= 0:
-                return 0.0
-            if self.left <= 200 and value <= self.left:
-                if value == self.left:
-                    return 60.0
-                others = [c for c in self.hand if 0 <= c <= D200]
-                others.remove(card)
-                if _makes(self.left - value, others, self._200s_left(card)):
-                    return 50.0  # part of an exact finish in hand
-                return 20 + value / 10
-            return {D25: 8.0, D50: 14.0, 2: 24.0, 3: 38.0, D200: 48.0}[card] / math.sqrt(count)
-        if card >= GASOLINE:  # remedies
-            if card in self.needs and count == 1:
-                return 100.0  # a second copy is a spare, as below
-            if card == GO or card == END_OF_LIMIT:
-                safety = RIGHT_OF_WAY
-            else:
-                safety = safety_for(card)
-            if safety in me.safeties:
-                return 0.0
-            if safety in self.hand:
-                return 4.0  # the coup fourre will answer the hazard
-            if card == GO:
-                return {1: 50.0, 2: 22.0}.get(count, 9.0)
-            if card == END_OF_LIMIT:
-                if self.left <= 50:
-                    return 1.0
-                return 6.0 + 2.0 * bot.unseen(SPEED_LIMIT) / count
-            hazard = opposite(card)
-            coming = bot.unseen(hazard)
-            if coming == 0:
-                return 0.5
-            keep = (12.0 + 8.0 * coming) / count
-            if self._crowd():
-                # many attackers and every hazard also stops: it will be hit
-                # again soon, and a remedy in hand saves turns of waiting
-                keep *= CROWD
-            return keep
-        # hazards
+            return self._miles_keep(card, count)
+        if card >= GASOLINE:
+            return self._remedy_keep(card, count)
+        return self._hazard_keep(card, count)
+
+    def _miles_keep(self, card: int, count: int) -> float:
+        """How much a distance card is worth keeping (``count`` in hand)."""
+        value = VALUES[card]
+        if value > self.left and self.rules.perfect_crossing:
+            return 3.0 if self.may_extend else 0.0
+        if card == D200 and self._200s_left(NO_CARD) <= 0:
+            return 0.0
+        if self.left <= 200 and value <= self.left:
+            if value == self.left:
+                return 60.0
+            others = [c for c in self.hand if 0 <= c <= D200]
+            others.remove(card)
+            if _makes(self.left - value, others, self._200s_left(card)):
+                return 50.0  # part of an exact finish in hand
+            return 20 + value / 10
+        return {D25: 8.0, D50: 14.0, 2: 24.0, 3: 38.0, D200: 48.0}[card] / math.sqrt(count)
+
+    def _remedy_keep(self, card: int, count: int) -> float:
+        """How much a remedy is worth keeping (``count`` in hand)."""
+        bot = self.bot
+        if card in self.needs and count == 1:
+            return 100.0  # a second copy is a spare, as below
+        if card == GO or card == END_OF_LIMIT:
+            safety = RIGHT_OF_WAY
+        else:
+            safety = safety_for(card)
+        if safety in self.me.safeties:
+            return 0.0
+        if safety in self.hand:
+            return 4.0  # the coup fourre will answer the hazard
+        if card == GO:
+            return {1: 50.0, 2: 22.0}.get(count, 9.0)
+        if card == END_OF_LIMIT:
+            if self.left <= 50:
+                return 1.0
+            return 6.0 + 2.0 * bot.unseen(SPEED_LIMIT) / count
+        coming = bot.unseen(opposite(card))
+        if coming == 0:
+            return 0.5
+        keep = (12.0 + 8.0 * coming) / count
+        if self._crowd():
+            # many attackers and every hazard also stops: it will be hit
+            # again soon, and a remedy in hand saves turns of waiting
+            keep *= CROWD
+        return keep
+
+    def _hazard_keep(self, card: int, count: int) -> float:
+        """How much a hazard is worth keeping (``count`` in hand): none
+        if every opponent has its safety."""
         targets = [
             s for s in self.opponents if safety_for(card) not in self.view.tableaux[s - 1].safeties
         ]

@@ -34,23 +34,23 @@ True
 
 from __future__ import annotations
 
-import math
 import os
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.table import COUP, EXTENSION, NO, PICK, YES, Move, Outcome, Use
+from ..engine.table import Move, Outcome
 from ..engine.view import SeatView
 from . import weightfile
 from .features import FEATURE_NAMES, Decision, family
-from .heuristic import Heuristic
+from .heuristic import Heuristic, settled
 
 FORMAT = "mille learned weights"
 VERSION = 1
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "learned.json")
 SHARED = "*"  # the weights every family adds to its own
+WHAT = "learned weights"  # what its refusals begin with
 
 
 class LearnedError(ValueError):
@@ -90,19 +90,7 @@ class Model:
 
 def model_from_dict(data: Any) -> Model:
     """The model a weights file holds; :class:`LearnedError` says what is wrong."""
-    if not isinstance(data, dict):
-        raise LearnedError("learned weights: expected an object")
-    for key in ("format", "version", "features", "weights"):
-        if key not in data:
-            raise LearnedError(f"learned weights: missing key {key!r}")
-    for key in data:
-        if key not in ("format", "version", "features", "weights", "trained"):
-            raise LearnedError(f"learned weights: unknown key {str(key)[:40]!r}")
-    if data["format"] != FORMAT:
-        raise LearnedError(f"learned weights: format must be {FORMAT!r}")
-    version = data["version"]
-    if isinstance(version, bool) or version != VERSION:
-        raise LearnedError(f"learned weights: version {str(version)[:20]} is not {VERSION}")
+    data = weightfile.header(data, WHAT, LearnedError, FORMAT, VERSION, "weights")
     names = data["features"]
     if names != list(FEATURE_NAMES):
         if not isinstance(names, list):
@@ -123,17 +111,10 @@ def model_from_dict(data: Any) -> Model:
             raise LearnedError(
                 f"learned weights: {str(fam)[:20]!r} must list {len(FEATURE_NAMES)} numbers"
             )
-        for value in values:
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, (int, float))
-                or not math.isfinite(value)
-            ):
-                raise LearnedError(f"learned weights: {str(fam)[:20]!r} holds a non-number")
-        parsed[fam] = {n: float(v) for n, v in zip(FEATURE_NAMES, values) if v}
-    trained = data.get("trained", {})
-    if not isinstance(trained, dict):
-        raise LearnedError("learned weights: trained must be an object")
+        where = repr(str(fam)[:20])
+        numbers = [weightfile.number(v, WHAT, LearnedError, where) for v in values]
+        parsed[fam] = {n: v for n, v in zip(FEATURE_NAMES, numbers) if v}
+    trained = weightfile.trained(data, WHAT, LearnedError)
     return Model(parsed, VERSION, trained)
 
 
@@ -142,7 +123,7 @@ _models: dict[str, Model] = {}  # path -> model (a file is read once per process
 
 def load_model(path: str = DATA) -> Model:
     """The model in the weights file at ``path`` (the package's by default)."""
-    return weightfile.read(path, "learned weights", LearnedError, model_from_dict, _models)
+    return weightfile.read(path, WHAT, LearnedError, model_from_dict, _models)
 
 
 class Learned:
@@ -161,23 +142,19 @@ class Learned:
 
     def choose(self, view: SeatView) -> Move:
         legal = view.legal_moves()
-        if not legal:
-            raise ValueError(f"seat {self.seat} is not to decide")
-        phase = view.phase
-        if phase == COUP:
-            return YES
-        if phase == EXTENSION:
-            bot = Heuristic(self.rng, self.seat)
-            return YES if bot.wants_extension(view) else NO
-        if PICK in legal:
-            windows = [m for m in legal if isinstance(m, Use)]
-            return windows[0] if windows else PICK
+        move = settled(view, legal, self.seat, self._wants_extension)
+        if move is not None:
+            return move
         decision = Decision(view, self.rng, legal)
         if len(decision.moves) < 2 or family(view.rules) not in self.model.weights:
             # (a family the weights were not fitted for is played as the
             # heuristic plays it: the shared weights alone lost there)
             return decision.moves[0] if len(decision.moves) == 1 else decision.heuristic_move
         return self.best(decision)
+
+    def _wants_extension(self, view: SeatView) -> bool:
+        """Extension? as the heuristic answers it."""
+        return Heuristic(self.rng, self.seat).wants_extension(view)
 
     def best(self, decision: Decision) -> Move:
         """The candidate of ``decision`` the model scores highest."""

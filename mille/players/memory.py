@@ -20,6 +20,7 @@ ValueError: seen: missing card 'B'
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..engine.text import escape, shorten
 
@@ -42,6 +43,26 @@ def integer(value: object, what: str, error: type[ValueError]) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise error(f"{what} must be an integer, not {type(value).__name__}")
     return value
+
+
+def saved_object(
+    data: object,
+    keys: Sequence[str],
+    what: str,
+    error: type[ValueError],
+    optional: Sequence[str] = (),
+) -> dict[str, Any]:
+    """``data``, a saved memory: an object holding each of ``keys`` and no
+    other key but ``optional``; ``error`` (``what: ...``) if not."""
+    if not isinstance(data, dict):
+        raise error(f"{what}: expected an object")
+    for key in data:
+        if key not in keys and key not in optional:
+            raise error(f"{what}: unknown key {quote(key)}")
+    for key in keys:
+        if key not in data:
+            raise error(f"{what}: missing key {key!r}")
+    return data
 
 
 def seat_number(key: object) -> int | None:

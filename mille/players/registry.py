@@ -37,6 +37,27 @@ if TYPE_CHECKING:
 
 LEVELS = ("easy", "standard", "expert")  # what a person chooses (--level)
 STANDARD = "standard"
+# every name of a level that --level takes: its code, and its name in each
+# language (the screens' words: in French facile, normal, expert)
+LEVEL_NAMES = {
+    "easy": "easy",
+    "facile": "easy",
+    "standard": STANDARD,
+    "normal": STANDARD,
+    "expert": "expert",
+}
+
+
+def level_code(name: str) -> str:
+    """The level (a code, as the record and saves keep it) that ``name``
+    names, in any language; ``name`` itself if it names none.
+
+    >>> level_code("normal"), level_code("Facile"), level_code("hard")
+    ('standard', 'easy', 'hard')
+    """
+    return LEVEL_NAMES.get(name.lower(), name)
+
+
 # who each level is for: the ? screens and the README say it in these words
 LEVEL_GUIDE = N_("easy for a first game, standard for most, expert for a challenge")
 SAVED_KINDS = ("bsd", "heuristic", "easy", "expert")  # what a save file may name

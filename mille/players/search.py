@@ -106,6 +106,12 @@ class ExpertError(ValueError):
     ``str()`` is the exact message."""
 
 
+def check_objective(objective: str) -> None:
+    """ExpertError unless ``objective`` is one of ``OBJECTIVES``."""
+    if objective not in OBJECTIVES:
+        raise ExpertError(f"unknown objective {objective!r}")
+
+
 @dataclass(frozen=True)
 class Budget:
     """How much the expert searches per decision.
@@ -202,75 +208,102 @@ def search(sampler: Sampler, candidates: list[Move], budget: Budget, rng: random
     base_move = sampler.base_move(rng.getrandbits(64), candidates)
     stats = [_Stats(move, []) for move in candidates]
     base = next(s for s in stats if s.move == base_move)
-    worlds: list[tuple[Table, int]] = []
-    used = playouts = 0
-    deadline = None if budget.seconds is None else monotonic() + budget.seconds
-    late = False  # past the deadline: choose now
-    setup = budget.setup if sampler.horizon is not None else 0  # (cut playouts only)
+    play = _Playing(sampler, rng, budget)
+    alive, width = _narrow(play, stats, base, budget)
+    alive, width = _look_closer(play, alive, base, width, budget)
+    best = max(alive, key=lambda s: s.mean(width))
+    if best is not base and _z(best, base, width) >= budget.confidence:
+        return Choice(best.move, play.used, play.playouts, base.move)
+    return Choice(base.move, play.used, play.playouts, base.move)
 
-    def fill(alive: list[_Stats], width: int, limit: int | None = None) -> int:
+
+class _Playing:
+    """The worlds of one :func:`search`, and what it has spent: the
+    simulated moves (``used``) and the playouts; ``late``, past the
+    deadline: choose now."""
+
+    def __init__(self, sampler: Sampler, rng: random.Random, budget: Budget) -> None:
+        self.sampler = sampler
+        self.rng = rng
+        self.worlds: list[tuple[Table, int]] = []
+        self.used = self.playouts = 0
+        self.deadline = None if budget.seconds is None else monotonic() + budget.seconds
+        self.late = False
+        self.setup = budget.setup if sampler.horizon is not None else 0  # (cut playouts only)
+
+    def fill(self, alive: list[_Stats], width: int, limit: int | None = None) -> int:
         """Every candidate of ``alive`` played in the first ``width``
         worlds, world after world; with ``limit``, stop after the world
         that spends it, and past the deadline stop after the world being
         played (two worlds at least).  The worlds played."""
-        nonlocal used, playouts, late
+        worlds, sampler, deadline = self.worlds, self.sampler, self.deadline
         for i in range(width):
             if i == len(worlds):
-                worlds.append((sampler.world(rng), rng.getrandbits(64)))
+                worlds.append((sampler.world(self.rng), self.rng.getrandbits(64)))
             world, seed = worlds[i]
             played = False
             for st in alive:
                 if len(st.values) == i:
                     value, moves = sampler.playout(world, st.move, seed)
                     st.values.append(value)
-                    used += moves + setup
-                    playouts += 1
+                    self.used += moves + self.setup
+                    self.playouts += 1
                     played = True
             if played and i >= 1 and deadline is not None and monotonic() >= deadline:
-                late = True
+                self.late = True
                 return i + 1
-            if limit is not None and used >= limit and i >= 1:
+            if limit is not None and self.used >= limit and i >= 1:
                 return i + 1
         return width
 
-    def widen(alive: list[_Stats], width: int, limit: int) -> int:
+    def widen(self, alive: list[_Stats], width: int, limit: int) -> int:
         """More worlds for ``alive`` within ``limit`` moves (at most twice as many)."""
-        room = (limit - used) / (used / playouts * len(alive))
+        room = (limit - self.used) / (self.used / self.playouts * len(alive))
         return width + int(min(width, room))
 
+
+def _narrow(
+    play: _Playing, stats: list[_Stats], base: _Stats, budget: Budget
+) -> tuple[list[_Stats], int]:
+    """The rounds of :func:`search`: the standard move (``base``, first)
+    and the rivals left, and the worlds they were played in."""
     alive = stats[:]
     # the first round stops early if the candidates are many and long
-    width = fill(alive, budget.worlds, budget.moves)
-    while not late:
-        width = fill(alive, width)
+    width = play.fill(alive, budget.worlds, budget.moves)
+    while not play.late:
+        width = play.fill(alive, width)
         # drop what is clearly worse than the standard move, then the worse half
         rivals = [s for s in alive if s is not base and _z(s, base, width) > -budget.decisive]
         rivals.sort(key=lambda s: -s.mean(width))
         if len(rivals) > 1:
             rivals = rivals[: (len(rivals) + 1) // 2]
         alive = [base] + rivals
-        if not rivals or used >= budget.moves or late:
+        if not rivals or play.used >= budget.moves or play.late:
             break
-        wider = widen(alive, width, budget.moves)
+        wider = play.widen(alive, width, budget.moves)
         if wider - width < 2:
             break
         width = wider
-    # a close call between the best rival and the standard move: look closer
+    return alive, width
+
+
+def _look_closer(
+    play: _Playing, alive: list[_Stats], base: _Stats, width: int, budget: Budget
+) -> tuple[list[_Stats], int]:
+    """A close call between the best rival and the standard move: more
+    worlds for the two, within the budget's extra moves."""
     limit = budget.moves + budget.extra
-    while len(alive) > 1 and not late:
+    while len(alive) > 1 and not play.late:
         best = max(alive[1:], key=lambda s: s.mean(width))
         z = _z(best, base, width)
         if not budget.confidence - budget.close <= z < budget.confidence:
             break
         alive = [base, best]
-        wider = widen(alive, width, limit)
+        wider = play.widen(alive, width, limit)
         if wider - width < 2:
             break
-        width = fill(alive, wider)
-    best = max(alive, key=lambda s: s.mean(width))
-    if best is not base and _z(best, base, width) >= budget.confidence:
-        return Choice(best.move, used, playouts, base.move)
-    return Choice(base.move, used, playouts, base.move)
+        width = play.fill(alive, wider)
+    return alive, width
 
 
 @dataclass(frozen=True)
@@ -323,7 +356,7 @@ def confirm(
             b, _ = sampler.play(world, standard, seed)
             diffs.append(sampler.value(a) - sampler.value(b))
             signs.append(sampler.sign(a) - sampler.sign(b))
-        z = _paired_z(diffs)
+        z = paired_z(diffs)[0]
         if len(diffs) >= trial.least and abs(z) >= trial.bar:
             break
         if deadline is not None and monotonic() >= deadline:
@@ -335,17 +368,23 @@ def confirm(
 def _z(a: _Stats, b: _Stats, n: int) -> float:
     """How many standard errors ``a``'s mean beats ``b``'s by, paired over
     the first ``n`` worlds."""
-    return _paired_z([x - y for x, y in zip(a.values[:n], b.values[:n])])
+    return paired_z([x - y for x, y in zip(a.values[:n], b.values[:n])])[0]
 
 
-def _paired_z(diffs: Sequence[float]) -> float:
-    """How many standard errors the mean of paired ``diffs`` is from 0."""
+def paired_z(diffs: Sequence[float]) -> tuple[float, float]:
+    """How many standard errors the mean of paired ``diffs`` is from 0,
+    and its standard error (0 where the diffs do not vary).
+
+    >>> paired_z([1.0, 3.0])
+    (2.0, 1.0)
+    """
     n = len(diffs)
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
     if var <= 0:
-        return math.inf if mean > 0 else (0.0 if mean == 0 else -math.inf)
-    return mean / math.sqrt(var / n)
+        return (math.inf if mean > 0 else (0.0 if mean == 0 else -math.inf)), 0.0
+    error = math.sqrt(var / n)
+    return mean / error, error
 
 
 def distinct_moves(view: SeatView, legal: Sequence[Move]) -> list[Move]:
@@ -416,8 +455,7 @@ class Sampler:
         value: ValueModel | None = None,
         horizon: int | None = None,
     ) -> None:
-        if objective not in OBJECTIVES:
-            raise ExpertError(f"unknown objective {objective!r}")
+        check_objective(objective)
         self.view = view
         self.objective = objective
         # cut playouts: after ``horizon`` moves, scored by ``value`` (None: played out)
@@ -583,12 +621,7 @@ class Sampler:
                     player.observe(view, outcome if view.seat == seat else seen)
             else:
                 if isinstance(move, Answer):
-                    offer = t.offer
-                    t.apply_unchecked(move)
-                    if offer is not None and move.yes:
-                        outcome = Outcome(seat, move, offer[1], (), True)
-                    else:
-                        outcome = Outcome(seat, move)
+                    outcome = t.apply_answer(seat, move)
                 else:
                     card = t.hands[seat][move.slot]
                     t.apply_unchecked(move)
@@ -699,10 +732,12 @@ __all__ = [
     "Sampler",
     "Trial",
     "Verdict",
+    "check_objective",
     "confirm",
     "distinct_moves",
     "expand",
     "game_chance",
+    "paired_z",
     "search",
     "standard_policy",
 ]

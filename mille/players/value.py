@@ -54,6 +54,7 @@ FORMAT = "mille value of the position"
 VERSION = 1
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "value.json")
 FAMILIES = ("duel", "teams", "sides")
+WHAT = "value weights"  # what its refusals begin with
 
 FEATURE_NAMES: tuple[str, ...] = (
     (
@@ -98,6 +99,18 @@ def family(rules: Rules) -> str:
     return "duel" if rules.players == 2 else "teams"
 
 
+def hand_counts(hand: Sequence[int]) -> tuple[list[int], int]:
+    """How many of each card ``hand`` holds, and its miles."""
+    counts = [0] * NUM_KINDS
+    miles = 0
+    for card in hand:
+        if card != NO_CARD and card < NUM_KINDS:
+            counts[card] += 1
+            if card <= D200:
+                miles += VALUES[card]
+    return counts, miles
+
+
 def state_features(view: SeatView) -> list[float]:
     """The features of ``view``'s position for its seat's side (see the
     module docstring), in the order of :data:`FEATURE_NAMES`."""
@@ -114,18 +127,10 @@ def state_features(view: SeatView) -> list[float]:
     lead = (me.mileage - op.mileage) / 1000.0
     my_needs = _needs(view, me)
     op_needs = _needs(view, op)
-    counts = [0] * NUM_KINDS
-    miles = 0
-    for card in view.hand:
-        if card != NO_CARD and card < NUM_KINDS:
-            counts[card] += 1
-            if card <= D200:
-                miles += VALUES[card]
+    counts, miles = hand_counts(view.hand)
     unseen = view.unseen()
     full = rules.deck
     left = max(target - me.mileage, 0)
-    my_safeties = me.safeties
-    op_safeties = op.safeties
     return (
         [
             me.mileage / 1000.0,
@@ -147,8 +152,8 @@ def state_features(view: SeatView) -> list[float]:
             1.0 if (op_needs and op_needs[0] != GO) else 0.0,
             1.0 if op_needs == [GO] else 0.0,
         ]
-        + [1.0 if 15 + k in my_safeties else 0.0 for k in range(4)]
-        + [1.0 if 15 + k in op_safeties else 0.0 for k in range(4)]
+        + [1.0 if 15 + k in me.safeties else 0.0 for k in range(4)]
+        + [1.0 if 15 + k in op.safeties else 0.0 for k in range(4)]
         + [float(sum(me.coups)), float(sum(op.coups))]
         + [n / 2.0 for n in counts]
         + [
@@ -211,28 +216,9 @@ class ValueModel:
         }
 
 
-def _number(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueModelError(f"value weights: {what} holds a non-number")
-    return float(value)
-
-
 def model_from_dict(data: Any) -> ValueModel:
     """The model a value file holds; :class:`ValueModelError` says what is wrong."""
-    if not isinstance(data, dict):
-        raise ValueModelError("value weights: expected an object")
-    keys = ("format", "version", "features", "families")
-    for key in keys:
-        if key not in data:
-            raise ValueModelError(f"value weights: missing key {key!r}")
-    for key in data:
-        if key not in keys + ("trained",):
-            raise ValueModelError(f"value weights: unknown key {str(key)[:40]!r}")
-    if data["format"] != FORMAT:
-        raise ValueModelError(f"value weights: format must be {FORMAT!r}")
-    version = data["version"]
-    if isinstance(version, bool) or version != VERSION:
-        raise ValueModelError(f"value weights: version {str(version)[:20]} is not {VERSION}")
+    data = weightfile.header(data, WHAT, ValueModelError, FORMAT, VERSION, "families")
     if data["features"] != list(FEATURE_NAMES):
         raise ValueModelError("value weights: features are not this version's")
     families = data["families"]
@@ -247,12 +233,12 @@ def model_from_dict(data: Any) -> ValueModel:
         values = entry["weights"]
         if not isinstance(values, list) or len(values) != len(FEATURE_NAMES):
             raise ValueModelError(f"value weights: {name!r} must list {len(FEATURE_NAMES)} weights")
-        parsed[name] = Weights(
-            _number(entry["bias"], repr(name)), tuple(_number(v, repr(name)) for v in values)
+        bias, *numbers = (
+            weightfile.number(v, WHAT, ValueModelError, repr(name))
+            for v in [entry["bias"], *values]
         )
-    trained = data.get("trained", {})
-    if not isinstance(trained, dict):
-        raise ValueModelError("value weights: trained must be an object")
+        parsed[name] = Weights(bias, tuple(numbers))
+    trained = weightfile.trained(data, WHAT, ValueModelError)
     return ValueModel(parsed, VERSION, trained)
 
 
@@ -261,7 +247,7 @@ _models: dict[str, ValueModel] = {}  # path -> model (a file is read once per pr
 
 def load_value(path: str = DATA) -> ValueModel:
     """The value in the file at ``path`` (the package's by default)."""
-    return weightfile.read(path, "value weights", ValueModelError, model_from_dict, _models)
+    return weightfile.read(path, WHAT, ValueModelError, model_from_dict, _models)
 
 
 __all__ = [

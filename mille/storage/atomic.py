@@ -13,6 +13,11 @@ lets us), a new one gets 0666 less the umask.  With ``follow=False`` (a
 file of the program's own, such as a seat's token) a symbolic link is not
 followed: the new file replaces the link itself, and what the link points
 to is left as it was.
+
+The mask is a thread's own, and the system gives a signal to any thread
+that does not block it (Python then runs the handler in the main thread,
+mid-write): every thread mille starts is made by :func:`thread`, which
+blocks the exit signals in it, so they reach the main thread alone.
 """
 
 from __future__ import annotations
@@ -20,6 +25,11 @@ from __future__ import annotations
 import errno
 import os
 import stat
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import threading
+    from collections.abc import Callable
 
 # A temporary file's name is ".NAME." + 8 random characters + ".tmp" and
 # must fit NAME_MAX (255 bytes): NAME is cut to 200 bytes, 14 for the rest.
@@ -106,6 +116,26 @@ def _block_exit_signals() -> set[int] | None:
         signal.pthread_sigmask(signal.SIG_SETMASK, saved)
         raise
     return saved
+
+
+def thread(target: Callable[..., object], *args: object, name: str) -> threading.Thread:
+    """A daemon thread (not started) that runs ``target(*args)`` with the
+    exit signals blocked, so that only the main thread takes them (see the
+    module docstring); the threads it starts inherit the mask."""
+    import threading
+
+    def run() -> None:
+        block_exit_signals_here()
+        target(*args)
+
+    return threading.Thread(target=run, name=name, daemon=True)
+
+
+def block_exit_signals_here() -> None:
+    """Block the exit signals in the calling thread for good: the start of
+    a thread other than the main one (:func:`thread`; an executor's
+    ``initializer``)."""
+    _block_exit_signals()
 
 
 def _restore_signals(saved: set[int] | None) -> None:

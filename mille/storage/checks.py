@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 from ..engine.cards import ALL_NAMES, D25, D200, HAND_SLOTS, NO_CARD, NUM_SAFETIES
 from ..engine.text import escape, shorten
-from ..i18n import N_, heard
+from ..i18n import N_, _, heard
 from ..players.registry import computer_class
 
 SHOW_LIMIT = 60  # characters of a bad value quoted in a message
@@ -43,6 +43,16 @@ BIG = 10**9  # the bound of a counter that has no other (games, totals)
 _CARD_BY_NAME = {name: card for card, name in enumerate(ALL_NAMES)}
 _MT_N = 624  # words in the Mersenne Twister's state
 _RNG_KEYS = ("version", "state", "gauss_next")
+
+
+class Worded(OSError):
+    """An operating-system error whose reason is one of this program's
+    messages: ``strerror`` in English, and ``words`` (its template and
+    values) for :func:`mille.i18n.oserror` to show it translated."""
+
+    def __init__(self, code: int, template: str, **values: object) -> None:
+        super().__init__(code, template.format(**values))
+        self.words = (template, values)
 
 
 class SaveError(ValueError):
@@ -74,10 +84,26 @@ EXPECTED_CARD = N_("expected a card name, got {value}")
 EXPECTED_CARD_OR_NULL = N_("expected a card name or null, got {value}")
 UNKNOWN_CARD = N_("unknown card {value}")
 NOT_A_SAVE = N_("not a mille save file ({reason})")
+NOT_A_GAME = N_("not a mille game file ({reason})")  # a game file's (storage.gamefile)
+UNSUPPORTED_GAME = N_("unsupported game file version {version} (this mille reads version {known})")
+# why a file is not a save at all (NOT_A_SAVE's reason)
+NOT_JSON_OBJECT = N_("not a JSON object")
+NO_FORMAT_NAME = N_("no format name")
+TOO_DEEP = N_("nested too deeply")
+EMPTY = N_("empty")
+DUPLICATE_KEY = N_("duplicate key {key}")
+TOO_MANY_DIGITS = N_("a number of more than {limit} digits")
+OVER_SIZE = N_("over {size} MiB")
+NOT_UTF8 = N_("not UTF-8 text at byte {at}")
+BAD_JSON = N_("bad JSON at line {line} column {column}: {what}")
+NOT_A_SAVE_REASONS = (
+    NOT_JSON_OBJECT, NO_FORMAT_NAME, TOO_DEEP, EMPTY, DUPLICATE_KEY, TOO_MANY_DIGITS, OVER_SIZE,
+    NOT_UTF8, BAD_JSON,
+)  # fmt: skip
 SAVE_TEXTS = (
     EXPECTED_OBJECT, MISSING_KEY, UNKNOWN_KEY, EXPECTED_INT, OUT_OF_RANGE, EXPECTED_INT_OR_NULL,
     EXPECTED_BOOL, EXPECTED_STR, EXPECTED_ARRAY, EXPECTED_ENTRIES, EXPECTED_CARD,
-    EXPECTED_CARD_OR_NULL, UNKNOWN_CARD, NOT_A_SAVE,
+    EXPECTED_CARD_OR_NULL, UNKNOWN_CARD, NOT_A_SAVE, NOT_A_GAME, UNSUPPORTED_GAME,
 )  # fmt: skip
 
 
@@ -90,8 +116,8 @@ def said(reason: str) -> str:
     """
     where, colon, rest = reason.partition(": ")
     if colon and where and " " not in where:
-        return f"{where}: {heard(rest, SAVE_TEXTS)}"
-    return heard(reason, SAVE_TEXTS)
+        return _("{where}: {reason}").format(where=where, reason=said(rest))
+    return heard(reason, SAVE_TEXTS, NOT_A_SAVE_REASONS)
 
 
 def fail(where: str, message: str) -> NoReturn:
@@ -124,31 +150,23 @@ def _render(value: Any, parts: list[str], budget: int) -> int:
     the budget left."""
     if budget <= 0:
         return budget
-    if isinstance(value, (list, tuple)):
-        parts.append("[")
+    if isinstance(value, (list, tuple, dict)):
+        keyed = isinstance(value, dict)  # an object: each item after its key
+        parts.append("{" if keyed else "[")
         budget -= 1
-        for i, item in enumerate(value):
+        for i, item in enumerate(value.items() if isinstance(value, dict) else value):
             if budget <= 0:
                 return budget
             if i:
                 parts.append(", ")
+                budget -= 2
+            if keyed:
+                key, item = item
+                budget = _render(str(key) if isinstance(key, str) else key, parts, budget)
+                parts.append(": ")
                 budget -= 2
             budget = _render(item, parts, budget)
-        parts.append("]")
-        return budget - 1
-    if isinstance(value, dict):
-        parts.append("{")
-        budget -= 1
-        for i, (key, item) in enumerate(value.items()):
-            if budget <= 0:
-                return budget
-            if i:
-                parts.append(", ")
-                budget -= 2
-            budget = _render(str(key) if isinstance(key, str) else key, parts, budget)
-            parts.append(": ")
-            budget = _render(item, parts, budget - 2)
-        parts.append("}")
+        parts.append("}" if keyed else "]")
         return budget - 1
     if value is None or isinstance(value, bool):
         text = {None: "null", True: "true", False: "false"}[value]

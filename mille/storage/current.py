@@ -70,11 +70,18 @@ _SAY_KEYS = ("seat", "say")
 # ----- writing ----------------------------------------------------------------
 
 
+# The values an array on one line of the file holds, by their exact type
+# (an array of these alone is copied, and written, in one go).
+PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def _canonical(value: Any) -> Any:
     """``value`` with every object's keys sorted (for a deterministic file)."""
     if isinstance(value, dict):
         return {str(k): _canonical(value[k]) for k in sorted(value, key=str)}
     if isinstance(value, (list, tuple)):
+        if PLAIN.issuperset(map(type, value)):  # nothing in it to sort
+            return list(value)
         return [_canonical(v) for v in value]
     return value
 

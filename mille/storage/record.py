@@ -25,6 +25,7 @@ This module imports ``sqlite3``: it is imported only when a game ends or
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -33,15 +34,21 @@ import stat
 import sys
 import time
 import unicodedata
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
 from typing import Any
+
+from . import recovery
+from .recorded import _SEAT_FIELDS, _SIDE_FIELDS, Game, Later, Seat, Side, _checked, _seat, _side
+from .recorded import _typed as _typed
+from .recorded import ended_at as ended_at
+
+__all__ = ["Game", "Later", "RecordError", "Seat", "Side", "ended_at", "fold"]
 
 FILE = "record.sqlite3"
 PENDING = "pending"
 ASIDE = ".aside"  # a pending file that is no game this version can read, set aside
 TIMEOUT = 2.0  # seconds to wait for another process's write
-VERSION = 2  # the schema's version
+VERSION = 4  # the schema's version
 PENDING_NAME = re.compile(r"[0-9a-f]{32}\.json")  # what _keep_pending writes: KEY.json
 PENDING_MAX = 1 << 20  # bytes: a pending game is far smaller
 NAME_SHOWN = 60  # characters of a name said back in a message (longer: cut)
@@ -82,8 +89,29 @@ MIGRATIONS: dict[int, str] = {  # the script that brings version N-1 to N
     # compared at a table; --forget and the people's lines look names up by it
     2: """
         ALTER TABLE seats ADD COLUMN folded TEXT;
-        UPDATE seats SET folded = fold(name) WHERE name IS NOT NULL;
+        UPDATE seats SET folded = fold(CAST(name AS BLOB)) WHERE name IS NOT NULL;
         CREATE INDEX seats_by_folded ON seats(folded);
+    """,
+    # 3: each game whole (its deals and moves: the game file of
+    # storage.gamefile, bzip2-compressed); a game recorded before has none.
+    # The index on the key alone: which games have their moves is read from
+    # it, not from the pages of the moves themselves (--stats does not grow)
+    3: """
+        CREATE TABLE moves (
+            game INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            data BLOB NOT NULL
+        );
+        CREATE INDEX moves_kept ON moves(game);
+    """,
+    # 4: each review asked (mille --review: codes and numbers, JSON), by
+    # game and seat, so that asking again is instant
+    4: """
+        CREATE TABLE reviews (
+            game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            data TEXT NOT NULL,
+            PRIMARY KEY (game, seat)
+        );
     """,
 }
 
@@ -99,12 +127,22 @@ def fold(name: str) -> str:
 
 
 def _fold_sql(value: object) -> str | None:
+    """SQL's ``fold()``: given a name's bytes (``CAST(name AS BLOB)``, so
+    that a name another program wrote that is not UTF-8 reaches it), the
+    name folded; NULL for one it cannot decode (no name can match it)."""
+    if isinstance(value, bytes):
+        value = _text(value)
     return fold(value) if isinstance(value, str) else None
 
 
-class Later(ValueError):
-    """A pending game written by a later version (a field this one does
-    not know): kept for that version."""
+def _text(data: bytes) -> str | bytes:
+    """SQLite's text as Python reads it: decoded from UTF-8, or left as
+    bytes where another program wrote text that is not (no ``str``: the
+    row is left out as other bad rows are, never the whole record)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
 
 
 class RecordError(ValueError):
@@ -116,179 +154,11 @@ class RecordError(ValueError):
         self.kept = kept
 
 
-@dataclass(frozen=True)
-class Seat:
-    """A seat of a recorded game: a person (``name``; None once forgotten)
-    or a computer (``level``); ``here``: a person at this machine."""
-
-    seat: int
-    side: int
-    name: str | None = None
-    level: str | None = None
-    here: bool = False
-
-
-@dataclass(frozen=True)
-class Side:
-    """A side's total at the end, its score in each hand seen, its coups
-    fourrés and safeties played in them."""
-
-    side: int
-    total: int
-    hands: tuple[int, ...] = ()
-    coups: int = 0
-    safeties: int = 0
-
-
-@dataclass(frozen=True)
-class Game:
-    """A finished game as the record keeps it."""
-
-    key: str  # unique: a game written twice counts once
-    ended: str  # UTC, ISO 8601, to the second
-    seconds: float  # how long it was played (by this program)
-    rules: str  # the rule set's name
-    options: dict[str, Any]  # every option (the save file's ``rules`` object)
-    place: str  # "keyboard" or "network"
-    level: str  # the computers' level, "" with no computer
-    seats: tuple[Seat, ...]
-    sides: tuple[Side, ...] = field(default=())
-
-    def result(self, side: int) -> str:
-        """``won``, ``lost`` or ``tied`` (level on top) for ``side``."""
-        mine = next(s.total for s in self.sides if s.side == side)
-        others = [s.total for s in self.sides if s.side != side]
-        best = max(others, default=mine - 1)
-        return "won" if mine > best else "tied" if mine == best else "lost"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "ended": self.ended,
-            "seconds": self.seconds,
-            "rules": self.rules,
-            "options": self.options,
-            "place": self.place,
-            "level": self.level,
-            "seats": [vars(seat).copy() for seat in self.seats],
-            "sides": [vars(side) | {"hands": list(side.hands)} for side in self.sides],
-        }
-
-    @classmethod
-    def from_dict(cls, data: object) -> Game:
-        """A game from :meth:`to_dict`'s value: ValueError when it is not
-        one (:class:`Later` for a field this version does not know)."""
-        top = _fields(data, _GAME_FIELDS)
-        game = cls(
-            key=_typed(top["key"], str),
-            ended=_typed(top["ended"], str),
-            seconds=float(_typed(top["seconds"], (int, float))),
-            rules=_typed(top["rules"], str),
-            options=_typed(top["options"], dict),
-            place=_typed(top["place"], str),
-            level=_typed(top["level"], str),
-            seats=tuple(_seat(item) for item in _typed(top["seats"], list)),
-            sides=tuple(_side(item) for item in _typed(top["sides"], list)),
-        )
-        if not re.fullmatch(r"[0-9a-f]{32}", game.key):
-            raise ValueError("not a game's key")
-        return _checked(game)
-
-
-_GAME_FIELDS = ("key", "ended", "seconds", "rules", "options", "place", "level", "seats", "sides")
-_SEAT_FIELDS = ("seat", "side", "name", "level", "here")
-_SIDE_FIELDS = ("side", "total", "hands", "coups", "safeties")
-
-
-def _fields(data: object, names: tuple[str, ...]) -> dict[str, Any]:
-    """``data`` as an object with exactly ``names``: ValueError if one
-    lacks, Later if it has one more (a later version's)."""
-    if not isinstance(data, dict):
-        raise ValueError("not an object")
-    missing = [name for name in names if name not in data]
-    if missing:
-        raise ValueError(f"no {missing[0]}")
-    if len(data) != len(names):
-        raise Later("a field this version does not know")
-    return data
-
-
-def _typed(value: Any, kind: type | tuple[type, ...]) -> Any:
-    """``value`` if it is of ``kind`` (a bool is no number); ValueError otherwise."""
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise ValueError("a value of the wrong type")
-    return value
-
-
-def _maybe(value: Any, kind: type) -> Any:
-    return None if value is None else _typed(value, kind)
-
-
-def _seat(data: object) -> Seat:
-    item = _fields(data, _SEAT_FIELDS)
-    here = item["here"]
-    if here not in (0, 1) or isinstance(here, float):  # (a bool is 0 or 1)
-        raise ValueError("a value of the wrong type")
-    return Seat(
-        _typed(item["seat"], int),
-        _typed(item["side"], int),
-        _maybe(item["name"], str),
-        _maybe(item["level"], str),
-        bool(here),
-    )
-
-
-def _side(data: object) -> Side:
-    item = _fields(data, _SIDE_FIELDS)
-    return Side(
-        _typed(item["side"], int),
-        _typed(item["total"], int),
-        tuple(_typed(hand, int) for hand in _typed(item["hands"], list)),
-        _typed(item["coups"], int),
-        _typed(item["safeties"], int),
-    )
-
-
-def _checked(game: Game) -> Game:
-    """``game`` if its parts hold together (an end time, sides, each seat
-    on one of them); ValueError otherwise."""
-    ended_at(game.ended)
-    sides = [side.side for side in game.sides]
-    seats = [seat.seat for seat in game.seats]
-    if not sides or len(set(sides)) != len(sides) or len(set(seats)) != len(seats):
-        raise ValueError("sides or seats twice, or no side")
-    if any(seat.side not in sides for seat in game.seats):
-        raise ValueError("a seat on no side")
-    if any(seat.name is None and seat.here for seat in game.seats):
-        raise ValueError("a person here without a name")
-    return game
-
-
-def ended_at(text: str) -> float:
-    """The time (seconds since the epoch) of an end as the record writes
-    it (``2026-11-27T22:50:01Z``); ValueError for any other text."""
-    import calendar
-
-    if not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", text):
-        raise ValueError("not a time")
-    return float(calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ")))
-
-
 def data_dir() -> str:
     """The per-user data directory of mille."""
-    if sys.platform == "win32":  # pragma: no cover - exercised on Windows
-        import ntpath
-
-        base = os.environ.get("LOCALAPPDATA", "")
-        if not ntpath.isabs(base):
-            base = ntpath.join(ntpath.expanduser("~"), "AppData", "Local")
-        return ntpath.join(base, "mille")
     if sys.platform == "darwin":  # pragma: no cover - exercised on macOS
         return os.path.join(os.path.expanduser("~"), "Library", "Application Support", "mille")
-    base = os.environ.get("XDG_DATA_HOME", "")
-    if not os.path.isabs(base):  # the XDG spec: a relative path is invalid
-        base = os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "mille")
+    return recovery.user_directory("XDG_DATA_HOME", "share")
 
 
 def path() -> str:
@@ -366,6 +236,7 @@ def connect(where: str, *, create: bool = True) -> sqlite3.Connection:
         raise RecordError(_reason(exc)) from None
     try:
         db.create_function("fold", 1, _fold_sql, deterministic=True)
+        db.text_factory = _text
         db.execute("PRAGMA foreign_keys = ON")
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > VERSION:
@@ -425,6 +296,29 @@ def _insert(db: sqlite3.Connection, game: Game) -> None:
             for s in game.sides
         ],
     )
+    if game.history is not None:
+        db.execute("INSERT INTO moves (game, data) VALUES (?, ?)", (number, _packed(game.history)))
+
+
+def _packed(text: str) -> bytes:
+    """A game file's text as the record keeps it: UTF-8, compressed by
+    bzip2 (level 9: a quarter smaller than zlib's on games, whose decks are
+    the same card names in another order)."""
+    import bz2
+
+    return bz2.compress(text.encode("utf-8"), 9)
+
+
+def _unpacked(data: object) -> str:
+    """The text :func:`_packed` kept; ValueError if it is not."""
+    import bz2
+
+    if not isinstance(data, bytes):
+        raise ValueError("not a game's moves")
+    try:
+        return bz2.decompress(data).decode("utf-8")
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        raise ValueError(str(exc) or type(exc).__name__) from None
 
 
 def _read_pending(path: str) -> Game:
@@ -514,16 +408,11 @@ def add(game: Game, where: str | None = None) -> None:
     waiting = _claim_pending(folder)
     games = [game] + [other for _, other in waiting]
     try:
-        db = connect(where)
-        try:
+        with _opened(where) as db:
             db.execute("BEGIN IMMEDIATE")
             for one in games:
                 _insert(db, one)
             db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise RecordError(_reason(exc)) from None
-        finally:
-            db.close()
     except RecordError as exc:
         kept = _keep_pending(folder, games)
         for taken, _ in waiting:
@@ -547,18 +436,32 @@ def _original(taken: str) -> str:
 
 def _release(taken: str) -> None:
     """Put a claimed file back for the next time."""
-    try:
-        os.rename(taken, _original(taken))
-    except OSError:
-        pass
+    recovery.release(taken, _original(taken))
 
 
 def _set_aside(taken: str) -> None:
     """A claimed file that is no game: kept, under a name no program claims."""
+    recovery.release(taken, _original(taken) + ASIDE)
+
+
+_NUMBERED = (sqlite3.Error, OverflowError)  # asked by a game's number, perhaps too large
+
+
+@contextlib.contextmanager
+def _opened(
+    where: str, create: bool = True, failures: tuple[type[Exception], ...] = (sqlite3.Error,)
+) -> Iterator[sqlite3.Connection]:
+    """The record at ``where``, open (:func:`connect`) while it is used,
+    closed after; each of the ``failures`` (a failure of the database, or
+    with ``_NUMBERED`` a game number too large for it) a RecordError, on
+    one line."""
+    db = connect(where, create=create)
     try:
-        os.rename(taken, _original(taken) + ASIDE)
-    except OSError:
-        pass
+        yield db
+    except failures as exc:
+        raise RecordError(_reason(exc)) from None
+    finally:
+        db.close()
 
 
 def _rows(db: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
@@ -569,8 +472,7 @@ def read(where: str | None = None) -> tuple[list[Game], int]:
     """Every game recorded, oldest first, and how many rows could not be
     read as a game (a record changed by another program: left out);
     RecordError if the record cannot be read at all (none yet: no game)."""
-    db = connect(where or path(), create=False)
-    try:
+    with _opened(where or path(), create=False) as db:
         rows = _rows(
             db,
             "SELECT id, key, ended, seconds, rules, options, place, level FROM games ORDER BY id",
@@ -581,15 +483,18 @@ def read(where: str | None = None) -> tuple[list[Game], int]:
         sides: dict[object, list[tuple[Any, ...]]] = {}
         for row in _rows(db, "SELECT game, side, total, hands, coups, safeties FROM sides"):
             sides.setdefault(row[0], []).append(row[1:])
-    except sqlite3.Error as exc:
-        raise RecordError(_reason(exc)) from None
-    finally:
-        db.close()
+        whole = {row[0] for row in _rows(db, "SELECT game FROM moves")}
     found: list[Game] = []
     damaged = 0
     for number, *columns in rows:
         try:
-            found.append(_game_of(columns, seats.get(number, []), sides.get(number, [])))
+            found.append(
+                _game_of(
+                    [number, *columns, number in whole],
+                    seats.get(number, []),
+                    sides.get(number, []),
+                )
+            )
         except (ValueError, TypeError, OverflowError, RecursionError):
             damaged += 1
     found.sort(key=lambda game: game.ended)  # (stable: the order written when level)
@@ -599,9 +504,10 @@ def read(where: str | None = None) -> tuple[list[Game], int]:
 def _game_of(
     columns: list[Any], seats: list[tuple[Any, ...]], sides: list[tuple[Any, ...]]
 ) -> Game:
-    """A game from its rows, each value checked (ValueError if one is not
-    what this version writes)."""
-    key, ended, seconds, rules, options, place, level = columns
+    """A game from its rows (``columns``: its number, the ``games`` row's
+    values, whether ``moves`` has its row), each value checked (ValueError
+    if one is not what this version writes)."""
+    number, key, ended, seconds, rules, options, place, level, whole = columns
     hands = [json.loads(_typed(row[2], str)) for row in sides]
     return _checked(
         Game(
@@ -612,6 +518,8 @@ def _game_of(
             options=_typed(json.loads(_typed(options, str)), dict),
             place=_typed(place, str),
             level=_typed(level, str),
+            number=_typed(number, int),
+            whole=whole,
             seats=tuple(
                 sorted(
                     (_seat(dict(zip(_SEAT_FIELDS, row))) for row in seats),
@@ -631,6 +539,43 @@ def _game_of(
     )
 
 
+def history(number: int, where: str | None = None) -> str | None:
+    """The whole game numbered ``number`` in the record (its game file's
+    text, as kept), None if the record kept no moves of it (a game of
+    schema 2); LookupError if no game has that number, ValueError if its
+    moves cannot be read, RecordError if the record cannot be."""
+    with _opened(where or path(), create=False, failures=_NUMBERED) as db:
+        found = db.execute(
+            "SELECT moves.data FROM games LEFT JOIN moves ON moves.game = games.id"
+            " WHERE games.id = ?",
+            (number,),
+        ).fetchall()
+    if not found:
+        raise LookupError(number)
+    data = found[0][0]
+    return None if data is None else _unpacked(data)
+
+
+def review(number: int, seat: int, where: str | None = None) -> str | None:
+    """The review of game ``number`` for ``seat`` the record keeps (its
+    JSON text), None if none; RecordError if the record cannot be read."""
+    with _opened(where or path(), create=False, failures=_NUMBERED) as db:
+        found = db.execute(
+            "SELECT data FROM reviews WHERE game = ? AND seat = ?", (number, seat)
+        ).fetchone()
+    return found[0] if found is not None and isinstance(found[0], str) else None
+
+
+def keep_review(number: int, seat: int, text: str, where: str | None = None) -> None:
+    """Keep ``text``, the review of game ``number`` for ``seat`` (in place
+    of one kept before); RecordError if the record cannot be written."""
+    with _opened(where or path(), failures=_NUMBERED) as db:
+        db.execute(
+            "INSERT OR REPLACE INTO reviews (game, seat, data) VALUES (?, ?, ?)",
+            (number, seat, text),
+        )
+
+
 def games(where: str | None = None) -> list[Game]:
     """Every game recorded that can be read, oldest first; RecordError if
     the record cannot be read (none yet: no game)."""
@@ -640,13 +585,8 @@ def games(where: str | None = None) -> list[Game]:
 def names(where: str | None = None) -> list[str]:
     """Every name in the record, each once (its folded spelling: the
     first written), in order; RecordError if it cannot be read."""
-    db = connect(where or path(), create=False)
-    try:
+    with _opened(where or path(), create=False) as db:
         rows = _rows(db, "SELECT name FROM seats WHERE name IS NOT NULL ORDER BY game, seat")
-    except sqlite3.Error as exc:
-        raise RecordError(_reason(exc)) from None
-    finally:
-        db.close()
     found: dict[str, str] = {}
     for (name,) in rows:
         if isinstance(name, str):
@@ -699,13 +639,13 @@ def forget(name: str, where: str | None = None) -> int:
         for _, game in waiting:
             _insert(db, game)
         wanted = fold(name)
+        matched = "folded = ? OR fold(CAST(name AS BLOB)) = ?"
         found = db.execute(
-            "SELECT COUNT(DISTINCT game) FROM seats WHERE folded = ? OR fold(name) = ?",
-            (wanted, wanted),
+            f"SELECT COUNT(DISTINCT game) FROM seats WHERE {matched}", (wanted, wanted)
         ).fetchone()[0]
+        _forget_moves(db, matched, wanted)
         db.execute(
-            "UPDATE seats SET name = NULL, folded = NULL, here = 0"
-            " WHERE folded = ? OR fold(name) = ?",
+            f"UPDATE seats SET name = NULL, folded = NULL, here = 0 WHERE {matched}",
             (wanted, wanted),
         )
         db.execute("COMMIT")
@@ -719,6 +659,26 @@ def forget(name: str, where: str | None = None) -> int:
     for taken, _ in waiting:
         _remove(taken)
     return int(found)
+
+
+def _forget_moves(db: sqlite3.Connection, matched: str, wanted: str) -> None:
+    """The name gone from the moves kept of each game it played: its seats
+    there become a person without a name (``{"person": null}``)."""
+    rows = db.execute(
+        "SELECT moves.game, moves.data, group_concat(seats.seat) FROM moves"
+        f" JOIN seats ON seats.game = moves.game WHERE {matched} GROUP BY moves.game",
+        (wanted, wanted),
+    ).fetchall()
+    for game, data, seats in rows:
+        try:
+            kept = json.loads(_unpacked(data))
+            for seat in str(seats).split(","):
+                kept["seats"][int(seat)] = {"person": None}
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            db.execute("DELETE FROM moves WHERE game = ?", (game,))  # (no name left in it)
+            continue
+        text = json.dumps(kept, ensure_ascii=False, separators=(",", ":"))
+        db.execute("UPDATE moves SET data = ? WHERE game = ?", (_packed(text), game))
 
 
 def now() -> str:

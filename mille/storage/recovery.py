@@ -54,8 +54,10 @@ def _join(*parts: str) -> str:
     return os.path.join(*parts)
 
 
-def directory() -> str:
-    """The per-user state directory, ``.../mille`` (not created here)."""
+def user_directory(variable: str, default: str) -> str:
+    """A per-user directory of mille, ``$variable/mille`` (an XDG base
+    directory), ``~/.local/default/mille`` where it is unset or not
+    absolute; ``%LOCALAPPDATA%\\mille`` on Windows (not created here)."""
     if _windows():
         import ntpath
 
@@ -63,10 +65,15 @@ def directory() -> str:
         if not ntpath.isabs(base):
             base = ntpath.join(ntpath.expanduser("~"), "AppData", "Local")
         return ntpath.join(base, "mille")
-    base = os.environ.get("XDG_STATE_HOME", "")
+    base = os.environ.get(variable, "")
     if not os.path.isabs(base):  # the XDG spec: a relative path is invalid
-        base = os.path.join(os.path.expanduser("~"), ".local", "state")
+        base = os.path.join(os.path.expanduser("~"), ".local", default)
     return os.path.join(base, "mille")
+
+
+def directory() -> str:
+    """The per-user state directory, ``.../mille`` (not created here)."""
+    return user_directory("XDG_STATE_HOME", "state")
 
 
 def path() -> str:
@@ -234,7 +241,8 @@ def claim(target: str, mtime: float) -> str | None:
 
 
 def release(taken: str, target: str) -> None:
-    """Put a claimed file back where it was offered (errors ignored)."""
+    """Put a claimed file back where it was offered, or under another name
+    (errors ignored: it stays as it is)."""
     try:
         os.rename(taken, target)
     except OSError:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import stat
 import sys
@@ -41,9 +42,27 @@ if TYPE_CHECKING:
     from typing import Any, NoReturn
 
 from ..game.session import Session
+from ..i18n import N_
 from . import atomic
-from .checks import MESSAGE_LIMIT, NOT_A_SAVE, SaveError, fail, said, show
-from .current import FORMAT, VERSION, from_v3, session_to_dict
+from .checks import (
+    BAD_JSON,
+    DUPLICATE_KEY,
+    EMPTY,
+    MESSAGE_LIMIT,
+    NO_FORMAT_NAME,
+    NOT_A_SAVE,
+    NOT_JSON_OBJECT,
+    NOT_UTF8,
+    OVER_SIZE,
+    TOO_DEEP,
+    TOO_MANY_DIGITS,
+    SaveError,
+    Worded,
+    fail,
+    said,
+    show,
+)
+from .current import FORMAT, PLAIN, VERSION, from_v3, session_to_dict
 from .legacy import from_v1, from_v2
 from .shapes import TABLE_OPTIONAL, TABLEAU_OPTIONAL, table_from_dict, table_to_dict
 
@@ -77,7 +96,11 @@ VERSIONS = tuple(READERS)
 # expert wrote its guesses as card letters such a save took 1.2 to 2.3 MiB:
 # those load too.  A save is refused (not written) past it.
 MAX_SIZE = 4 << 20
-SIZE_TEXT = f"{MAX_SIZE >> 20} MiB"
+SIZE_MIB = MAX_SIZE >> 20  # the limit in the messages
+# a save too large to write (its bytes; the MiB a save may hold)
+TOO_LARGE = N_(
+    "cannot save: the game takes {count} bytes, over the {size} MiB a save file may hold"
+)
 # Read without blocking on a FIFO or taking a terminal (where these exist).
 _READ_FLAGS: int = os.O_RDONLY
 for _flag in ("O_BINARY", "O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC"):
@@ -96,25 +119,105 @@ def dumps(session: Session) -> str:
     return _format(session_to_dict(session), "") + "\n"
 
 
+# The formatting, made once: ``_ENCODE(v)`` is ``json.dumps(v, allow_nan=False)``
+# (the same encoder, not a new one at each value) and ``_STRING(s)`` is
+# ``json.dumps(s)`` for a string (its ASCII escapes).
+_ENCODE = json.JSONEncoder(allow_nan=False).encode
+_STRING = json.encoder.encode_basestring_ascii
+
+
 def _format(value: Any, indent: str) -> str:
-    """JSON text: objects one key a line, arrays of plain values on one line."""
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        inner = indent + "  "
-        items = [f"{inner}{json.dumps(str(k))}: {_format(v, inner)}" for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
-    if isinstance(value, list):
-        if any(isinstance(v, (dict, list)) for v in value):
-            inner = indent + "  "
-            items = [inner + _format(v, inner) for v in value]
-            return "[\n" + ",\n".join(items) + "\n" + indent + "]"
-    if value is None or isinstance(value, (bool, int, float, str, list)):
+    """JSON text: objects one key a line, arrays of plain values on one line.
+
+    >>> print(_format({"a": [1, "é"], "b": {}, "c": [{"d": None}], "e": []}, ""))
+    {
+      "a": [1, "\\u00e9"],
+      "b": {},
+      "c": [
+        {
+          "d": null
+        }
+      ],
+      "e": []
+    }
+    """
+    out: list[str] = []
+    _write(value, indent, out)
+    return "".join(out)
+
+
+def _write(value: Any, indent: str, out: list[str]) -> None:
+    """Append ``value``'s text to ``out``, its nested lines under ``indent``.
+
+    The values a save holds (dicts, lists, strings, numbers, true, false,
+    null) take the quick ways; any other (an empty dict, a list of lists,
+    a subclass, a tuple, NaN) is written by :func:`_other`, the whole of the
+    rules.
+    """
+    kind = type(value)
+    if kind is str:
+        out.append(_STRING(value))
+    elif kind is int:
         try:
-            return json.dumps(value, allow_nan=False)
-        except ValueError:
-            raise SaveError("cannot save a number that is not finite") from None
-    raise SaveError(f"cannot save a value of type {type(value).__name__}")
+            out.append(int.__repr__(value))
+        except ValueError:  # more digits than Python writes: the encoder says why
+            out.append(_scalar(value))
+    elif kind is dict and value:
+        _object(value, indent, out)
+    elif kind is list and PLAIN.issuperset(map(type, value)):
+        out.append(_scalar(value))
+    elif kind is bool:
+        out.append("true" if value else "false")
+    elif value is None:
+        out.append("null")
+    elif kind is float and math.isfinite(value):
+        out.append(float.__repr__(value))
+    else:
+        _other(value, indent, out)
+
+
+def _other(value: Any, indent: str, out: list[str]) -> None:
+    """:func:`_write` for any value: what a dict, a list or a plain value is
+    written as, whatever its exact type; SaveError for any other value."""
+    if isinstance(value, dict):
+        if value:
+            _object(value, indent, out)
+        else:
+            out.append("{}")
+    elif isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        inner = indent + "  "
+        before = "[\n" + inner
+        for item in value:
+            out.append(before)
+            _write(item, inner, out)
+            before = ",\n" + inner
+        out.append("\n" + indent + "]")
+    elif value is None or isinstance(value, (bool, int, float, str, list)):
+        out.append(_scalar(value))
+    else:
+        raise SaveError(f"cannot save a value of type {type(value).__name__}")
+
+
+def _object(value: dict[Any, Any], indent: str, out: list[str]) -> None:
+    """:func:`_write` for a dict that is not empty: one key a line, each
+    key as text (``str(key)``)."""
+    inner = indent + "  "
+    before = "{\n" + inner
+    for key, item in value.items():
+        out.append(before)
+        out.append(_STRING(key) if type(key) is str else json.dumps(str(key)))
+        out.append(": ")
+        _write(item, inner, out)
+        before = ",\n" + inner
+    out.append("\n" + indent + "}")
+
+
+def _scalar(value: Any) -> str:
+    """A plain value or an array of them on one line (``json.dumps``)."""
+    try:
+        return _ENCODE(value)
+    except ValueError:
+        raise SaveError("cannot save a number that is not finite") from None
 
 
 def save_session(session: Session, path: str, mode: int | None = None) -> None:
@@ -137,11 +240,7 @@ def save_session(session: Session, path: str, mode: int | None = None) -> None:
         raise OSError(errno.EINVAL, f"cannot save: {e}") from e
     data = text.encode("ascii")
     if len(data) > MAX_SIZE:  # it would not load: refuse it now
-        raise OSError(
-            errno.EFBIG,
-            f"cannot save: the game takes {len(data)} bytes, "
-            f"over the {SIZE_TEXT} a save file may hold",
-        )
+        raise Worded(errno.EFBIG, TOO_LARGE, count=len(data), size=SIZE_MIB)
     atomic.write(path, data, mode)
 
 
@@ -164,15 +263,15 @@ def session_from_dict(data: Any) -> Session:
     try:
         return _session_from_dict(data)
     except RecursionError:  # a check deeper in (a computer's) met a deep value
-        _not_a_save("nested too deeply")
+        _not_a_save(TOO_DEEP)
 
 
 def _session_from_dict(data: Any) -> Session:
     if not isinstance(data, dict):
-        _not_a_save("not a JSON object")
+        _not_a_save(NOT_JSON_OBJECT)
     if data.get("format") != FORMAT:
         if "format" not in data:
-            _not_a_save("no format name")
+            _not_a_save(NO_FORMAT_NAME)
         _not_a_save(show(data["format"]), "format")
     version = data.get("version")
     if type(version) is not int or version not in READERS:
@@ -184,35 +283,43 @@ def _session_from_dict(data: Any) -> Session:
     return READERS[version](data)
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            _not_a_save(f"duplicate key {show(key)}")
-        result[key] = value
-    return result
+def parse(text: str, not_a: str = NOT_A_SAVE) -> Any:
+    """A file's JSON value, or SaveError ``not_a`` (``not a mille save file
+    ({reason})``) with why it is no JSON mille reads: bad JSON, a key
+    twice, a constant JSON has not (``NaN``), too deep, too many digits."""
 
+    def refuse(reason: str) -> NoReturn:
+        fail("", not_a.format(reason=reason))
 
-def _no_constant(name: str) -> NoReturn:
-    _not_a_save(f"{name} is not JSON")
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in result:
+                refuse(DUPLICATE_KEY.format(key=show(key)))
+            result[key] = value
+        return result
 
+    def no_constant(name: str) -> NoReturn:
+        refuse(f"{name} is not JSON")
 
-def loads(text: str) -> Session:
-    """Restore a session from a save file's text; SaveError if it is not one."""
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        return json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constant)
     except json.JSONDecodeError as e:
-        _not_a_save(f"bad JSON at line {e.lineno} column {e.colno}: {e.msg.lower()}")
+        refuse(BAD_JSON.format(line=e.lineno, column=e.colno, what=e.msg.lower()))
     except RecursionError:
-        _not_a_save("nested too deeply")
+        refuse(TOO_DEEP)
     except SaveError:
         raise
     except ValueError as e:  # e.g. an integer too long to convert
         limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
         if limit and "integer string conversion" in str(e):  # Python's own words
-            _not_a_save(f"a number of more than {limit} digits")
-        _not_a_save(str(e).splitlines()[0])
-    return session_from_dict(data)
+            refuse(TOO_MANY_DIGITS.format(limit=limit))
+        refuse(str(e).splitlines()[0])
+
+
+def loads(text: str) -> Session:
+    """Restore a session from a save file's text; SaveError if it is not one."""
+    return session_from_dict(parse(text))
 
 
 def load_session(path: str) -> Session:
@@ -221,6 +328,18 @@ def load_session(path: str) -> Session:
     OS errors give the system's reason (``No such file or directory``); the
     restored session's ``source`` is ``path``.
     """
+    session = loads(read_text(path))
+    session.source = path
+    return session
+
+
+def read_text(path: str, not_a: str = NOT_A_SAVE) -> str:
+    """The text of the file ``path`` (at most ``MAX_SIZE`` bytes of UTF-8,
+    a regular file; never modified); SaveError (``not_a``) if it is not."""
+
+    def refuse(reason: str) -> NoReturn:
+        fail("", not_a.format(reason=reason))
+
     try:
         fd = os.open(path, _READ_FLAGS)
     except OSError as e:
@@ -232,7 +351,7 @@ def load_session(path: str) -> Session:
         if not stat.S_ISREG(info.st_mode):
             raise SaveError("not a regular file")
         if info.st_size > MAX_SIZE:
-            _not_a_save(f"over {SIZE_TEXT}")
+            refuse(OVER_SIZE.format(size=SIZE_MIB))
         chunks = []
         size = 0
         while size <= MAX_SIZE:
@@ -247,13 +366,10 @@ def load_session(path: str) -> Session:
         os.close(fd)
     raw = b"".join(chunks)
     if len(raw) > MAX_SIZE:
-        _not_a_save(f"over {SIZE_TEXT}")
+        refuse(OVER_SIZE.format(size=SIZE_MIB))
     if not raw.strip():
-        _not_a_save("empty")
+        refuse(EMPTY)
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        _not_a_save(f"not UTF-8 text at byte {e.start}")
-    session = loads(text)
-    session.source = path
-    return session
+        refuse(NOT_UTF8.format(at=e.start))

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 
 from . import atomic, recovery
 
@@ -109,13 +110,16 @@ class SeatFile:
         return None
 
     def _load(self, path: str) -> str | None:
+        flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
         try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            fd = os.open(path, flags)
         except FileNotFoundError:
             return None
         except OSError as exc:
             raise SeatFileError(f"cannot read {path}: {exc.strerror or exc}") from None
         try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # (a FIFO: never waited on)
+                raise OSError(0, "not a regular file")
             if not _lock(fd):  # another mille --join plays that seat
                 os.close(fd)
                 self.in_use = True
@@ -178,6 +182,8 @@ class SeatFile:
                     pass
         self.unusable = []
         self.path = path
+        if os.path.islink(self.directory):  # never written through
+            raise OSError(f"{self.directory} is a symbolic link (not followed)")
         os.makedirs(self.directory, mode=recovery.DIRECTORY_MODE, exist_ok=True)
         atomic.write(path, (json.dumps(data) + "\n").encode("ascii"), mode=MODE, follow=False)
         self.stored = token

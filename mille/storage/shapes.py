@@ -558,7 +558,9 @@ def table_from_view(view: dict[str, Any]) -> Table:
     """The table a seat may imagine from its view as :func:`view_to_dict`
     wrote it: what the seat sees as it is, the places hidden from it
     filled with the cards it has not seen, in card order (no secret: the
-    reader knows no more), read as a save's table is; ``SaveError``,
+    reader knows no more), read as a save's table is (a watcher's view,
+    ``watching``, has no hand: the seat's is imagined as the others');
+    ``SaveError``,
     ``KeyError``, ``TypeError`` or ``IndexError`` if it is no view."""
     rules = read_rules(view.get("rules"), "view.rules")
     seat = read_int(view["seat"], "view.seat", 0, rules.players - 1)
@@ -575,8 +577,9 @@ def table_from_view(view: dict[str, Any]) -> Table:
     pool = [card for card, n in enumerate(counts) for _ in range(n)]
     pool.reverse()
     hands: list[list[str | None]] = []
+    watching = view.get("watching") is True  # a watcher's: no hand, every one imagined
     for other, filled in enumerate(read_list(view["slots"], "view.slots", rules.players)):
-        if other == seat:
+        if other == seat and not watching:
             hands.append(view["hand"])
         else:
             hands.append([card_text(pool.pop()) if full else None for full in filled])

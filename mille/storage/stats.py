@@ -128,7 +128,8 @@ def statistics(
     that one alone, compared as :func:`fold` does) over ``history``, oldest
     first: what ``mille --stats --json`` prints.  ``rules``, ``level`` and
     ``people`` keep only the games asked for (the ratings come from every
-    game, in order); ``last``: how many of the last games to list."""
+    game, in order), ``people`` the games with them, of the others;
+    ``last``: how many of the last games to list."""
     rated = rating_history(history)
     played: dict[str, list[tuple[Game, Seat]]] = {}
     spelled: dict[str, str] = {}
@@ -140,9 +141,10 @@ def statistics(
                 if _matches(game, rules, level, people):
                     played.setdefault(key, []).append((game, seat))
     wanted = None if name is None else fold(name)
+    others = {fold(one) for one in people}  # (the people are the others: not their own block)
     found = []
     for key in sorted(played, key=lambda text: (text, spelled[text])):
-        if wanted is not None and key != wanted:
+        if (wanted is not None and key != wanted) or key in others:
             continue
         found.append(_person(spelled[key], played[key], rated.get(key, {}), last))
     return {
@@ -158,18 +160,14 @@ def _person(
     rated: dict[str, tuple[float, float]],
     last: int,
 ) -> dict[str, Any]:
+    """One person's statistics (``--stats --json``'s object): ``games_of``
+    their games with their seat, oldest first; ``rated`` their rating
+    before and after each rated game; ``last``: how many games to list."""
     results = [game.result(seat.side) for game, seat in games_of]
     scores = [next(s.total for s in game.sides if s.side == seat.side) for game, seat in games_of]
     kinds: dict[tuple[str, str], list[str]] = {}
-    rivals: dict[str, tuple[str, list[str]]] = {}
-    for (game, seat), result in zip(games_of, results):
+    for (game, _seat), result in zip(games_of, results):
         kinds.setdefault((game.rules, opponents(game)), []).append(result)
-        totals = {side.side: side.total for side in game.sides}
-        for other in game.seats:  # each person met: who ended above the other
-            if other.side != seat.side and other.name is not None:
-                spelling, seen = rivals.setdefault(fold(other.name), (other.name, []))
-                mine, theirs = totals[seat.side], totals[other.side]
-                seen.append("won" if mine > theirs else "tied" if mine == theirs else "lost")
     streak = 0
     while streak < len(results) and results[-1 - streak] == results[-1]:
         streak += 1
@@ -178,27 +176,10 @@ def _person(
         run = run + 1 if result == "won" else 0
         longest = max(longest, run)
     position = {key: number for number, key in enumerate(rated, 1)}  # of the rated games
-    shown = []
-    for (game, seat), result, score in list(zip(games_of, results, scores))[::-1][:last]:
-        others = [s.total for s in game.sides if s.side != seat.side]
-        before, after = rated.get(game.key, (None, None))
-        shown.append(
-            {
-                "key": game.key,
-                "ended": game.ended,
-                "local": local_time(game.ended),
-                "rules": game.rules,
-                "against": opponents(game),
-                "opponents": _against(game, seat),
-                "place": game.place,
-                "result": result,
-                "score": score,
-                "best_other": max(others, default=0),
-                "rating": None if after is None else round(after),
-                "change": None if after is None else round(after) - round(before or 0),
-                "provisional": None if after is None else rating.provisional(position[game.key]),
-            }
-        )
+    shown = [
+        _last_game(game, seat, result, score, rated, position)
+        for (game, seat), result, score in list(zip(games_of, results, scores))[::-1][:last]
+    ]
     after_all = [after for _, after in rated.values()]
     return (
         {"name": name}
@@ -215,10 +196,54 @@ def _person(
                 {"rules": rules, "against": against} | _tally(kinds[rules, against])
                 for rules, against in sorted(kinds)
             ],
-            "head_to_head": [
-                {"name": spelling} | _tally(seen)
-                for _, (spelling, seen) in sorted(rivals.items(), key=lambda item: item[0])
-            ],
+            "head_to_head": _head_to_head(games_of),
             "last": shown,
         }
     )
+
+
+def _head_to_head(games_of: list[tuple[Game, Seat]]) -> list[dict[str, Any]]:
+    """Each person met across the table, by name: who ended above the other."""
+    rivals: dict[str, tuple[str, list[str]]] = {}
+    for game, seat in games_of:
+        totals = {side.side: side.total for side in game.sides}
+        for other in game.seats:
+            if other.side != seat.side and other.name is not None:
+                spelling, seen = rivals.setdefault(fold(other.name), (other.name, []))
+                mine, theirs = totals[seat.side], totals[other.side]
+                seen.append("won" if mine > theirs else "tied" if mine == theirs else "lost")
+    return [
+        {"name": spelling} | _tally(seen)
+        for _, (spelling, seen) in sorted(rivals.items(), key=lambda item: item[0])
+    ]
+
+
+def _last_game(
+    game: Game,
+    seat: Seat,
+    result: str,
+    score: int,
+    rated: dict[str, tuple[float, float]],
+    position: dict[str, int],
+) -> dict[str, Any]:
+    """One of the last games listed: numbered as the record numbers it
+    (``moves``: whether its moves are kept), the rating after it."""
+    others = [s.total for s in game.sides if s.side != seat.side]
+    before, after = rated.get(game.key, (None, None))
+    return {
+        "key": game.key,
+        "number": game.number,
+        "moves": game.whole,
+        "ended": game.ended,
+        "local": local_time(game.ended),
+        "rules": game.rules,
+        "against": opponents(game),
+        "opponents": _against(game, seat),
+        "place": game.place,
+        "result": result,
+        "score": score,
+        "best_other": max(others, default=0),
+        "rating": None if after is None else round(after),
+        "change": None if after is None else round(after) - round(before or 0),
+        "provisional": None if after is None else rating.provisional(position[game.key]),
+    }

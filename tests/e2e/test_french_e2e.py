@@ -11,7 +11,7 @@ from support.screen import Term
 
 def test_bsd_board_in_french_from_the_environment(spawn: Callable[..., Term]) -> None:
     term = spawn("--seed", "3", env={"LANGUAGE": "fr"})
-    lines = term.wait_for(">>:À vous:", row=10)
+    lines = term.drawn(">>:À vous:", row=10)
     assert lines[0].endswith("Vous  Ordi   Prime")
     assert lines[1] == " " * 40 + "| Bornes parcourues     0     0"
     assert lines[5].startswith("--MAIN--            --PIOCHE--")
@@ -19,19 +19,19 @@ def test_bsd_board_in_french_from_the_environment(spawn: Callable[..., Term]) ->
     term.send("p")  # the keys are the English ones
     term.wait_for("P ", row=6)
     term.send("Q")
-    term.wait_for("Vraiment ?", row=10)
+    term.wait_for("Vraiment\u00a0?", row=10)
     term.send("y")
     assert term.wait_exit() == 0
 
 
 def test_row_board_in_french_from_lang(spawn: Callable[..., Term]) -> None:
     term = spawn("--lang", "fr", "--rules", "classic", "--players", "4", "--seed", "7")
-    lines = term.wait_for(">>:À vous:", row=22)
+    lines = term.drawn(">>:À vous:", row=22)
     assert lines[0].startswith("classic 4 joueurs 2v2         Objectif 1000        Pioche ")
     assert lines[1].split() == ["#", "Camp", "Km", "Bataille", "Vitesse", "Bottes", "Man.", "Total"]
     assert lines[3].strip() == "Vous, Partenaire"
-    assert lines[-2].endswith("ordinateurs : normal")
+    assert lines[-2].endswith("ordinateurs\u00a0: normal")
     term.send("x")
-    term.wait_for("commande inconnue : X", row=23)
+    term.wait_for("commande inconnue\u00a0: X", row=23)
     term.send("Qy")
     assert term.wait_exit() == 0

@@ -100,7 +100,7 @@ def test_two_partners_hand_the_keyboard_on(spawn: Spawn) -> None:
     term.wait_for("Ann, press a key.")
     assert hidden(term)
     term.send(" ")
-    term.wait_for("--HAND--")
+    term.drawn("--HAND--")
     assert "You, Bob" in term.text() and "Comp 1, Comp 3" in term.text()
     term.wait_for(">>:Move:", row=22)
     term.send("P")
@@ -112,10 +112,10 @@ def test_two_partners_hand_the_keyboard_on(spawn: Spawn) -> None:
     assert hidden(term) and "Bob, press a key." in term.text()
     assert "--HAND--" not in everything(term, screen)
     term.send(" ")
-    term.wait_for("--HAND--")
+    term.drawn("--HAND--")
     assert "Ann, You" in term.text()
     term.wait_for(">>:Move:", row=22)
-    assert term.row(23).startswith("Bob, your turn.")  # whose turn, by name
+    term.wait_for("Bob, your turn.", row=23)  # whose turn, by name
     term.send("Q")
     term.wait_for("Really?")
     term.send("y")
@@ -129,7 +129,7 @@ def test_bsds_board_with_two_people(spawn: Spawn) -> None:
     assert hidden(term)
     term.send(" ")
     term.wait_for("--HAND--")
-    assert "Bob" in term.row(0)  # the other person's column in the score window
+    term.wait_for("Bob", row=0)  # the other person's column in the score window
     term.wait_for("Ann, your turn.", row=15)  # whose turn, by name, on the error line
     term.send("P")
     term.settle()
@@ -138,7 +138,7 @@ def test_bsds_board_with_two_people(spawn: Spawn) -> None:
     assert hidden(term) and "--HAND--" not in everything(term, screen)
     term.send(" ")
     term.wait_for("--HAND--")
-    assert "Ann" in term.row(0)
+    term.wait_for("Ann", row=0)
     term.wait_for("Bob, your turn.", row=15)
     term.send("Q")
     term.wait_for("Really?")

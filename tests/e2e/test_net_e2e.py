@@ -10,15 +10,9 @@ import signal
 from collections.abc import Callable
 
 from support.screen import Term
+from support.table import join_command
 
 Spawn = Callable[..., Term]
-JOIN = re.compile(rb"mille --join (\S+) (\S+)")
-
-
-def join_command(term: Term) -> tuple[str, str]:
-    term.wait(lambda: JOIN.search(term.raw) is not None, timeout=20, what="the join command")
-    match = JOIN.findall(bytes(term.raw))[-1]
-    return match[0].decode(), match[1].decode()
 
 
 def said(term: Term, text: bytes, timeout: float = 20) -> None:

@@ -7,13 +7,12 @@ language)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from support.screen import Term
+from support.table import join_command
 
 Spawn = Callable[..., Term]
-JOIN = re.compile(rb"mille --join (\S+) (\S+)")
 TIMEOUT = 20.0  # seconds any one thing may take
 
 
@@ -27,9 +26,8 @@ def test_a_french_host_and_an_english_joiner_each_read_their_own(spawn: Spawn) -
         "--host", "--people", "0=Hal,1", "--port", "0", "--seed", "3", "--plain",
         env={"LANGUAGE": "fr"},
     )  # fmt: skip
-    said(host, "Donnez aux autres (1 place) cette commande :")
-    host.wait(lambda: JOIN.search(host.raw) is not None, TIMEOUT, "the join command")
-    address, code = (part.decode() for part in JOIN.findall(bytes(host.raw))[-1])
+    said(host, "Donnez aux autres (1 place) cette commande\u00a0:")
+    address, code = join_command(host)
     assert address.startswith("127.0.0.1:")
     ann = spawn("--join", address, code, "--name", "Ann", "--plain", env={"LANGUAGE": "en"})
     said(ann, "You sit at seat 1.")
@@ -40,20 +38,20 @@ def test_a_french_host_and_an_english_joiner_each_read_their_own(spawn: Spawn) -
     said(ann, "mille: bsd, 2 players: side 1 Hal; side 2 Ann.")
 
     ann.send("say bonjour\r")
-    said(host, "Ann dit : bonjour")
+    said(host, "Ann dit\u00a0: bonjour")
     said(ann, "You say: bonjour")
     host.send("say hello\r")
     said(ann, "Hal says: hello")
-    said(host, "Vous dites : hello")
+    said(host, "Vous dites\u00a0: hello")
     ann.send("who\r")
     said(ann, "   1 Ann              you")
     host.send("who\r")
     said(host, "   1 Ann              là")
 
     host.send("q\r")
-    said(host, "Vraiment ?")
+    said(host, "Vraiment\u00a0?")
     host.send("y\r")
-    said(host, "Sauver la partie ?")  # the host ends the table for everyone: asked first
+    said(host, "Sauver la partie\u00a0?")  # the host ends the table for everyone: asked first
     host.send("n\r")
     assert host.wait_exit(timeout=TIMEOUT) == 0
     said(ann, "mille: the host ended the game")

@@ -10,14 +10,14 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable
-
-from test_net_boards_e2e import TIMEOUT, board_turn, host_turn, join_command
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from support.screen import Term
+from support.table import CLASSIC_THREE, HOSTING, TIMEOUT, board_turn, host_turn, hosted
 
 Spawn = Callable[..., Term]
-BROKE = "mille: the line to the host broke; trying again"
+BROKE = "mille: the line to the host broke; reconnecting (^C to stop)"
 BACK = "mille: back at the table"
 
 
@@ -88,6 +88,20 @@ class Proxy:
         self.loop.call_soon_threadsafe(self.loop.stop)
 
 
+@contextmanager
+def behind_a_proxy(spawn: Spawn) -> Iterator[tuple[Term, Proxy, str, str]]:
+    """A classic table of three hosted (Hal, in lines; Ann's seat open),
+    with a :class:`Proxy` open before it: the host, the proxy, and the
+    address and code that join through it; the proxy closed after."""
+    host, address, code = hosted(spawn, *CLASSIC_THREE, *HOSTING)
+    proxy = Proxy(int(address.rpartition(":")[2]))
+    try:
+        proxy.open()
+        yield host, proxy, f"127.0.0.1:{proxy.port}", code
+    finally:
+        proxy.close()
+
+
 def back_within(host: Term, proxy: Proxy, seconds: float) -> float:
     """Open the proxy again: how long until the host sees the joiner back
     (its ``is back`` line)."""
@@ -99,15 +113,8 @@ def back_within(host: Term, proxy: Proxy, seconds: float) -> float:
 
 
 def test_a_board_joiner_whose_line_breaks_comes_back_by_itself(spawn: Spawn) -> None:
-    host = spawn(
-        "--host", "--rules", "classic", "--players", "3", "--people", "0=Hal,1",
-        "--port", "0", "--seed", "3", "--plain",
-    )  # fmt: skip
-    address, code = join_command(host)
-    proxy = Proxy(int(address.rpartition(":")[2]))
-    try:
-        proxy.open()
-        ann = spawn("--join", f"127.0.0.1:{proxy.port}", code, "--name", "Ann")
+    with behind_a_proxy(spawn) as (host, proxy, address, code):
+        ann = spawn("--join", address, code, "--name", "Ann")
         ann.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
         proxy.cut()
         ann.wait_for(BROKE, timeout=TIMEOUT)  # on the error line
@@ -119,20 +126,11 @@ def test_a_board_joiner_whose_line_breaks_comes_back_by_itself(spawn: Spawn) -> 
         board_turn(ann, "Hal discarded")  # the move missed is on the board; Ann plays on
         host.wait(lambda: b"Ann discarded" in host.raw, TIMEOUT, "Ann's move at the host")
         assert b"Traceback" not in host.raw + ann.raw
-    finally:
-        proxy.close()
 
 
 def test_a_line_mode_joiner_whose_line_breaks_comes_back_by_itself(spawn: Spawn) -> None:
-    host = spawn(
-        "--host", "--rules", "classic", "--players", "3", "--people", "0=Hal,1",
-        "--port", "0", "--seed", "3", "--plain",
-    )  # fmt: skip
-    address, code = join_command(host)
-    proxy = Proxy(int(address.rpartition(":")[2]))
-    try:
-        proxy.open()
-        ann = spawn("--join", f"127.0.0.1:{proxy.port}", code, "--name", "Ann", "--plain")
+    with behind_a_proxy(spawn) as (host, proxy, address, code):
+        ann = spawn("--join", address, code, "--name", "Ann", "--plain")
         ann.wait(lambda: b"You sit at seat 1." in ann.raw, TIMEOUT, "seated")
         proxy.cut()
         ann.wait(lambda: BROKE.encode() in ann.raw, TIMEOUT, "the break said")
@@ -145,5 +143,26 @@ def test_a_line_mode_joiner_whose_line_breaks_comes_back_by_itself(spawn: Spawn)
         ann.send("p\r")
         ann.wait(lambda: b"You drew" in ann.raw, TIMEOUT, "Ann plays on")
         assert b"Traceback" not in host.raw + ann.raw
-    finally:
-        proxy.close()
+
+
+STOPPED = b"mille: stopped coming back to the table; your seat waits for you"
+
+
+def test_a_joiner_coming_back_to_a_host_gone_stops_at_once_on_ctrl_c(spawn: Spawn) -> None:
+    """The host gone (nothing listens), the joiner tries to come back for
+    a minute; ^C stops it at once (the board restored, the seat waiting,
+    the command that comes back said), not after that minute."""
+    with behind_a_proxy(spawn) as (host, proxy, address, code):
+        ann = spawn("--join", address, code, "--name", "Ann")
+        ann.wait_for(" 2 You ", row=3, timeout=TIMEOUT)
+        proxy.cut()
+        ann.wait_for(BROKE, timeout=TIMEOUT)
+        ann.wait_for("Reconnecting...", timeout=TIMEOUT)  # in the prompt's place, not >>:Move:
+        time.sleep(0.5)  # trying again
+        ann.send("\x03")
+        sent = time.monotonic()
+        status = ann.wait_exit(5)
+        assert time.monotonic() - sent < 2.5
+        assert status == 3
+        assert STOPPED in ann.raw and b"To come back: mille --join" in ann.raw
+        assert b"Traceback" not in ann.raw and b"internal error" not in ann.raw

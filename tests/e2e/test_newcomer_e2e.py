@@ -4,7 +4,6 @@ taken, with the command that plays in lines."""
 
 from __future__ import annotations
 
-import re
 import signal
 from collections.abc import Callable
 from pathlib import Path
@@ -12,21 +11,13 @@ from pathlib import Path
 import pytest
 
 from support.screen import Term
+from support.table import HOSTING, TIMEOUT, hosted, join_command, quit_host
 
 Spawn = Callable[..., Term]
-JOIN = re.compile(rb"mille --join (\S+) (\S+)")
-TIMEOUT = 20.0  # seconds any one thing may take
-
-
-def join_command(term: Term) -> tuple[str, str]:
-    term.wait(lambda: JOIN.search(term.raw) is not None, timeout=TIMEOUT, what="the join command")
-    match = JOIN.findall(bytes(term.raw))[-1]
-    return match[0].decode(), match[1].decode()
 
 
 def test_a_joiner_too_small_for_a_board_takes_no_seat(spawn: Spawn) -> None:
-    host = spawn("--host", "--people", "0=Hal,1", "--port", "0", "--seed", "3", "--plain")
-    address, code = join_command(host)
+    host, address, code = hosted(spawn, "--people", "0=Hal,1", *HOSTING)
     small = spawn("--join", address, code, "--name", "Ann", rows=20, cols=60)
     assert small.wait_exit(timeout=TIMEOUT) == 1
     assert small.raw.decode().strip() == (  # one line (the terminal wraps it)
@@ -41,10 +32,7 @@ def test_a_joiner_too_small_for_a_board_takes_no_seat(spawn: Spawn) -> None:
     ann.wait_for("Really?", timeout=TIMEOUT)
     ann.send("y")
     assert ann.wait_exit(timeout=TIMEOUT) == 0
-    host.send("q\r")
-    host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
-    host.send("y\rn\r")  # Save game? n
-    assert host.wait_exit(timeout=TIMEOUT) == 0
+    quit_host(host)
 
 
 def test_a_host_too_small_for_its_board_opens_no_table(spawn: Spawn) -> None:
@@ -72,17 +60,13 @@ def test_a_friends_terminal_closed_reads_dropped_and_a_q_left(spawn: Spawn) -> N
     host.wait(lambda: b"Bob left; the seat waits for Bob." in host.raw, TIMEOUT, "left")
     assert bob.wait_exit(timeout=TIMEOUT) == 0
     assert b"Ann left" not in host.raw
-    host.send("q\r")
-    host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
-    host.send("y\rn\r")  # Save game? n
-    assert host.wait_exit(timeout=TIMEOUT) == 0
+    quit_host(host)
 
 
 def test_a_joiner_back_with_another_name_is_told_the_seat_keeps_its_own(
     spawn: Spawn, tmp_path: Path
 ) -> None:
-    host = spawn("--host", "--people", "0=Hal,1", "--port", "0", "--seed", "3", "--plain")
-    address, code = join_command(host)
+    host, address, code = hosted(spawn, "--people", "0=Hal,1", *HOSTING)
     ann = spawn("--join", address, code, "--name", "Ann", "--plain", state_home=tmp_path)
     host.wait(lambda: b"Ann joined." in host.raw, TIMEOUT, "Ann's seat")
     ann.send("q\n")
@@ -99,10 +83,7 @@ def test_a_joiner_back_with_another_name_is_told_the_seat_keeps_its_own(
         "the name kept, said",
     )
     host.wait(lambda: b"Ann is back." in host.raw, TIMEOUT, "Ann back")
-    host.send("q\r")
-    host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
-    host.send("y\rn\r")  # Save game? n
-    assert host.wait_exit(timeout=TIMEOUT) == 0
+    quit_host(host)
     assert again.wait_exit(timeout=TIMEOUT) == 0
 
 
@@ -135,10 +116,14 @@ def test_the_certificates_fingerprint_on_both_ends_and_an_encrypted_mark_on_j(
     )  # fmt: skip
     host.wait_for("The table (J shows this page at any time) - encrypted (TLS)", row=0,
                   timeout=TIMEOUT)  # fmt: skip
-    lines = host.lines()
-    at = lines.index(
-        "Encrypted (TLS); the host's certificate's SHA-256 (the same on every screen):"
+    encrypted = "Encrypted (TLS); the host's certificate's SHA-256 (the same on every screen):"
+    host.wait(  # the page drawn whole (its first row may come before the rest)
+        lambda: encrypted in host.lines() and rows[1] in host.lines(),
+        timeout=TIMEOUT,
+        what="the fingerprint",
     )
+    lines = host.lines()
+    at = lines.index(encrypted)
     assert lines[at + 1 : at + 3] == rows
     address, code = join_command(host)
     ann = spawn("--join", address, code, "--name", "Ann", "--plain", "--cert", str(cert))

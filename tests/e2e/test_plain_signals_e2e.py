@@ -4,6 +4,7 @@ as on the board; a hang-up followed at once by SIGTERM keeps the game."""
 
 from __future__ import annotations
 
+import re
 import signal
 from collections.abc import Callable
 from pathlib import Path
@@ -54,7 +55,9 @@ def test_sighup_then_sigterm_keeps_the_game(spawn: Spawn, tmp_path: Path) -> Non
     term.child.kill(signal.SIGHUP)
     term.child.kill(signal.SIGTERM)  # a second signal while the game is being kept
     assert term.wait_exit(timeout=10) == 1
-    assert b"mille: hang-up; the game is kept in " in term.raw
+    # the two signals are sent at once: with more than one thread in the
+    # process either may be seen first (the CI saw "terminated" once)
+    assert re.search(rb"mille: (hang-up|terminated); the game is kept in ", term.raw)
     assert b"could not be kept" not in term.raw
     (kept,) = (Path(term.state_home) / "mille").glob("interrupted-*.json")
     assert load_session(str(kept)).rules.players == 9

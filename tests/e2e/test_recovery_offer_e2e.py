@@ -73,7 +73,7 @@ def hand_on_screen(term: Term) -> list[str]:
 
 def ask(term: Term) -> None:
     term.wait_for(f"mille: a game was interrupted on {time.ctime(WHEN)}:")
-    term.wait_for("Resume it? (n deletes it) [yn]")
+    term.drawn("Resume it? (n deletes it) [yn]")
     lines = term.lines()
     which = lines[lines.index("Resume it? (n deletes it) [yn]") - 1]
     assert re.fullmatch(r"bsd, 2 players, scores \d+, \d+\.", which), which

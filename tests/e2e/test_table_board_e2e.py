@@ -206,7 +206,7 @@ def test_classic_four_players_a_team_hand_to_the_table(spawn: Spawn) -> None:
     rules = find_rules("classic", players=4)
     mirror = Mirror(rules, 252)
     term = start(spawn, "classic", 4, 252)
-    assert term.wait_for("You, Partner", row=3)[2].startswith(" 1 Team A")
+    assert term.drawn("You, Partner", row=3)[2].startswith(" 1 Team A")
     questions = play(term, mirror)
     assert questions and questions[0].startswith("Coup Fourre?    Comp ")
     assert " on your team - you hold " in questions[0]
@@ -236,7 +236,7 @@ def test_classic_three_players_target_coup_and_extension(spawn: Spawn) -> None:
     term = start(spawn, "classic", 3, 124)
     questions = play(term, mirror, until=lambda m: m.table.phase == EXTENSION)
     assert questions and questions[0].startswith("Coup Fourre?")
-    context = question_context(mirror.session)
+    context = question_context(mirror.session, 0)
     assert term.lines()[PROMPT_Y] == f"Extension?      {context}"
     assert context == "700 miles: y races on to 1000, n ends the hand"
     assert "Extension" not in term.lines()[0]
@@ -308,7 +308,7 @@ def test_save_and_restore_show_the_same_screen(spawn: Spawn, tmp_path: Path) -> 
     term.send("s")
     term.wait_for("file:", row=PROMPT_Y)
     term.send("game.sav\r")
-    term.wait_for("game.sav [", row=ERROR_Y)
+    term.drawn("game.sav [", row=ERROR_Y)
     saved = term.lines()
     term.send("q")
     term.wait_for("Really?", row=PROMPT_Y)
@@ -348,7 +348,7 @@ def test_too_small_then_back(spawn: Spawn) -> None:
     term = start(spawn, "milebymile", 9, 3)
     same_screen(term, mirror.screen(), "the first screen")
     term.resize(20, 70)
-    small = term.wait_for("Screen must be at least 24x80", row=0)
+    small = term.drawn("Screen must be at least 24x80", row=0)
     assert not any(line.strip() for line in small[1:]), "only the notice"
     term.resize(24, 80)
     same_screen(term, mirror.screen(), "back at 80x24")

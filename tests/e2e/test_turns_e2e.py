@@ -8,43 +8,16 @@ the friend sits down."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from support.screen import Term
+from support.table import HOSTING, TIMEOUT, end, host_turn, hosted, join_command
 
 Spawn = Callable[..., Term]
-JOIN = re.compile(rb"mille --join (\S+) (\S+)")
-TIMEOUT = 20.0  # seconds any one thing may take
-
-
-def join_command(term: Term) -> tuple[str, str]:
-    term.wait(lambda: JOIN.search(term.raw) is not None, timeout=TIMEOUT, what="the join command")
-    match = JOIN.findall(bytes(term.raw))[-1]
-    return match[0].decode(), match[1].decode()
-
-
-def host_turn(host: Term, turns: int) -> None:
-    """The host (the line mode) picks and discards slot 1 at its turn number ``turns``."""
-    host.wait(lambda: host.raw.count(b"Your move:") >= 2 * turns - 1, TIMEOUT, "the host's turn")
-    host.send("p\r")
-    host.wait(lambda: host.raw.count(b"Your move:") >= 2 * turns, TIMEOUT, "the host's pick")
-    host.send("d 1\r")
-
-
-def end(host: Term, *others: Term) -> None:
-    host.send("q\r")
-    host.wait(lambda: b"Really? " in host.raw, TIMEOUT, "Really?")
-    host.send("y\rn\r")  # Save game? n
-    assert host.wait_exit(timeout=TIMEOUT) == 0
-    for term in others:
-        assert term.wait_exit(timeout=TIMEOUT) == 0
-    assert b"Traceback" not in b"".join(term.raw for term in (host, *others))
 
 
 def test_bsds_board_over_the_network_says_whose_turn(spawn: Spawn) -> None:
-    host = spawn("--host", "--people", "0=Hal,1", "--port", "0", "--seed", "3", "--plain")
-    address, code = join_command(host)
+    host, address, code = hosted(spawn, "--people", "0=Hal,1", *HOSTING)
     ann = spawn("--join", address, code, "--name", "Ann")
     # Hal moves first: Ann's prompt says so, not >>:Move:
     ann.wait(lambda: ann.row(10)[20:40].rstrip() == "Hal's turn", TIMEOUT, "Hal's turn")

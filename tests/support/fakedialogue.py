@@ -4,6 +4,7 @@ answers from lists and notes what it would show."""
 from __future__ import annotations
 
 from mille.frontends.flow import save
+from mille.frontends.questions import Question
 from mille.game.session import Session
 
 
@@ -23,8 +24,8 @@ class FakeDialogue:
         self.asked: list[str] = []
         self.shown: list[str] = []  # what the front end would show, in order
 
-    def ask(self, question: str, can_save: bool = True) -> bool:
-        self.asked.append(question)
+    def ask(self, question: Question, can_save: bool = True) -> bool:
+        self.asked.append(question.text)
         return self.answers.pop(0)
 
     def read_file_name(self) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -104,6 +105,8 @@ class Term:
             cwd=None if cwd is None else str(cwd),
         )
         self.child.delaybeforesend = None  # waits are on the screen, not the clock
+        # and close() comes once the child is reaped (wait_exit, close): no sleep there
+        self.child.ptyproc.delayafterclose = 0
 
     # ----- output -----------------------------------------------------------
 
@@ -150,6 +153,15 @@ class Term:
         self.wait(seen, timeout, text)
         return self.lines()
 
+    def drawn(self, text: str, row: int | None = None, timeout: float = 5.0) -> list[str]:
+        """The whole screen once ``text`` is on it and the drawing has stopped.
+
+        A screen is written in pieces: the prompt's row can be there before the
+        rows below it, so a test that reads other rows waits for this, not for
+        ``wait_for``'s lines (CI once read an empty row 17 that way)."""
+        self.wait_for(text, row, timeout)
+        return self.settle()
+
     def settle(self, quiet: float = 0.15) -> list[str]:
         """Pump until the program has written nothing for ``quiet`` seconds."""
         while True:
@@ -193,8 +205,15 @@ class Term:
         return int(status)
 
     def close(self) -> None:
+        """Kill the program if it still runs, close the pty, remove the own
+        state directory.  The test is over: the program is killed at once
+        (SIGKILL) and reaped by polling, not with pexpect's fixed sleeps
+        (its ``terminate`` and ``close`` wait a tenth of a second each step)."""
         if self.child.isalive():
-            self.child.terminate(force=True)
+            self.child.kill(signal.SIGKILL)
+            deadline = time.monotonic() + 30.0
+            while self.child.isalive() and time.monotonic() < deadline:
+                time.sleep(0.005)
         self.child.close()
         if self._own_state_home:
             shutil.rmtree(self.state_home, ignore_errors=True)

@@ -10,6 +10,7 @@ import random
 
 from mille.engine.table import Discard, Move, Outcome, Use
 from mille.frontends import flow
+from mille.frontends.questions import Question
 from mille.frontends.recorder import Recorder
 from mille.game.session import Session
 
@@ -29,17 +30,17 @@ class Scripted:
         self.recorder = Recorder()
 
     # the dialogues
-    def ask(self, question: str, can_save: bool = True) -> bool:
+    def ask(self, question: Question, can_save: bool = True) -> bool:
         return flow.ask(self, question, can_save)
 
-    def read_answer(self, question: str, can_save: bool) -> str:
-        self.calls.append(f"{self.seat}: {question}")
-        if question == "Another hand?":
+    def read_answer(self, question: Question, can_save: bool) -> str:
+        self.calls.append(f"{self.seat}: {question.text}")
+        if question is Question.ANOTHER_HAND:
             return "y"
-        if question == "Another game?":
+        if question is Question.ANOTHER_GAME:
             self.games -= 1
             return "y" if self.games > 0 else "n"
-        if question in ("Save game?", "Really?"):
+        if question in (Question.SAVE_GAME, Question.REALLY):
             return "n"
         assert self.session.table.current_player in (self.seat, None), question
         return self.answer or self.rng.choice("yn")
@@ -102,8 +103,8 @@ class Scripted:
         assert outcome.seat == self.seat
         self.session.table.validate()
 
-    def question(self, question: str) -> None:
-        self.calls.append(f"{self.seat}: question {question}")
+    def question(self, question: Question) -> None:
+        self.calls.append(f"{self.seat}: question {question.text}")
 
     def hand_over(self) -> None:
         self.calls.append("hand over")

@@ -1,6 +1,6 @@
 """A remote seat on the boards (``mille --join`` and ``mille --host`` on a
 terminal): the same board as a local game, driven by the same flow
-(``flow.run``) over a :class:`~mille.frontends.remote.seat.RemoteSession`,
+(``flow.run``) over a :class:`~mille.frontends.remote.seat.RemoteSeat`,
 no second loop.  The link wakes the board's key wait through its wake-up
 pipe (no signal) when the host says something.
 
@@ -12,7 +12,7 @@ host's waiting room (RETURN starts).  ``C`` says a line to the table.  A
 prompt the table overtakes (a hidden question answered, the host's deal)
 is left, so the board follows the table.  A line to the host that breaks
 is said on the error line, and the seat comes back by itself
-(``RemoteSession.come_back``), as in the line mode.
+(``RemoteSeat.come_back``), as in the line mode.
 
 The board's dialogues a joiner may not have are its own
 (:class:`RemoteBsdUi`, :class:`RemoteTableUi`): ``S`` says only the host
@@ -30,23 +30,37 @@ from __future__ import annotations
 from ...engine.describe import stand_in_name
 from ...engine.moves import Move
 from ...engine.table import OVER
-from ...game.session import Session
 from ...i18n import N_, _
 from ...net.client import say_message
+from ...net.messages import plain
 from .. import flow
-from ..curses_keys import CTRL_L, ESC, NEWLINE, RESIZE, RETURN, SPACE
+from ..curses_keys import CTRL_C, CTRL_L, ESC, NEWLINE, RESIZE, RETURN, SPACE
+from ..questions import DEALS, Question
 from ..screen import MOVE_PROMPT
 from ..table_ui import TableUi
 from ..turns import turn_prompt, wait_line
 from ..ui import Ui
 from .presence import WAITING_HOST_LINE, fingerprint_lines, table_lines
-from .seat import WAIT, WAITING_DEAL, Gone, Overtaken, RemoteSession, save_at_host, sit
+from .seat import (
+    BACK_AGAIN,
+    BROKE,
+    RECONNECTING,
+    WAIT,
+    WAITING_AGAIN,
+    WAITING_DEAL,
+    Gone,
+    Overtaken,
+    RemoteSeat,
+    save_at_host,
+    sit,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import curses
     from collections.abc import Callable
 
+    from ...game.protocol import Game
     from ...storage.seatfile import SeatFile
     from .link import Join
 
@@ -72,24 +86,27 @@ class _Remote(_Base):
     choosing = False  # at the seat's own prompt (its move), which the table may overtake
     asking_deal = False  # a joiner at Another hand?, which the host's deal overtakes
 
+    def __init__(self, scr: curses.window, session: RemoteSeat, message: str = "") -> None:
+        super().__init__(scr, session, message)
+        self.remote = session  # the game, as the remote seat it is (its link, its table's talk)
+
     def take_news(self) -> None:
         """The link woke the key reader (the host said something): take it
         and draw it."""
-        session = self.session
-        if isinstance(session, RemoteSession):
-            session.drain()
-            self.show_news()
-            if self.choosing and (session.pending or not session.human_to_move):
-                raise Overtaken  # the move asked for is no longer this seat's
-            if self.asking_deal and session.table.phase != OVER:
-                raise Overtaken  # the host dealt: the joiner plays on
+        session = self.remote
+        session.drain()
+        self.show_news()
+        if self.choosing and (session.pending or not session.human_to_move):
+            raise Overtaken  # the move asked for is no longer this seat's
+        if self.asking_deal and session.table.phase != OVER:
+            raise Overtaken  # the host dealt: the joiner plays on
         self.render()
 
     def show_news(self) -> None:
         """The table's new lines (who came or went, chat: the last
         ``NEWS_SHOWN``) on the error line; J shows them all, whole."""
-        session = self.session
-        if not isinstance(session, RemoteSession) or session.news == self.news_shown:
+        session = self.remote
+        if session.news == self.news_shown:
             return
         new = min(session.news - self.news_shown, NEWS_SHOWN)
         self.news_shown = session.news
@@ -100,25 +117,24 @@ class _Remote(_Base):
         """The game's first screen; before the game starts (the waiting
         room), the host sees the table page, a joiner is told whom it waits for."""
         super().started()
-        session = self.session
-        if isinstance(session, RemoteSession):
-            session.drain()
-            self.show_news()
-            if not session.presence.started:
-                if session.host:
-                    self.show_table()
-                else:
-                    session.tell(_(WAITING_HOST_LINE))
-                    self.show_news()
-                    self.render()
+        session = self.remote
+        session.drain()
+        if session.news > self.news_shown:  # (back: a computer played, the name kept)
+            self.keep_note = True  # stays while the moves missed are shown
+        self.show_news()
+        if not session.presence.started:
+            if session.host:
+                self.show_table()
+            else:
+                session.tell(_(WAITING_HOST_LINE))
+                self.show_news()
+                self.render()
 
     def show_table(self) -> None:
         """J: the table's page (the join command, the seats, the last
         lines), kept up to date until a key; in the waiting room the host's
         RETURN starts the game, which also starts once every seat is taken."""
-        session = self.session
-        if not isinstance(session, RemoteSession):
-            return
+        session = self.remote
         screen = self.screen
 
         def page() -> list[str]:  # at the terminal's size now
@@ -150,7 +166,7 @@ class _Remote(_Base):
                     self.redraw()
                     continue
                 if room and session.host and key in (RETURN, NEWLINE, SPACE):
-                    session.link.send({"type": "start"})
+                    session.link.send(plain("start"))
                 return
         finally:
             screen.page = None
@@ -160,9 +176,7 @@ class _Remote(_Base):
 
     def chat(self) -> None:
         """C: a line to the table (``say:``), sent to every seat."""
-        session = self.session
-        if not isinstance(session, RemoteSession):
-            return
+        session = self.remote
         screen = self.screen
         kept = screen.prompt, screen.echo, screen.ghost
         try:
@@ -175,15 +189,12 @@ class _Remote(_Base):
 
     @property
     def is_host(self) -> bool:
-        session = self.session
-        return isinstance(session, RemoteSession) and session.host
+        return self.remote.host
 
     def save(self) -> bool:
         """The host's save dialogue (``file:``, ``Overwrite file?``), the
         file written by the host's table; another seat is told who saves."""
-        session = self.session
-        assert isinstance(session, RemoteSession)
-        return save_at_host(self, session, self.error)
+        return save_at_host(self, self.remote, self.error)
 
     def read_move(self) -> Move | None:
         """The seat's command at ``>>:Move:``; None (nothing done) if the
@@ -208,14 +219,14 @@ class _Remote(_Base):
         try:
             super().really()
         except flow.Quit:
-            if self.is_host and self.ask("Save game?") and not self.save():
+            if self.is_host and self.ask(Question.SAVE_GAME) and not self.save():
                 return
             raise
 
-    def ask(self, question: str, can_save: bool = True) -> bool:
-        if question == "Save game?":  # the host holds the game: only it saves
+    def ask(self, question: Question, can_save: bool = True) -> bool:
+        if question is Question.SAVE_GAME:  # the host holds the game: only it saves
             return self.is_host and flow.ask(self, question, can_save=False)
-        if question in ("Another hand?", "Another game?") and not self.is_host:
+        if question in DEALS and not self.is_host:
             self.asking_deal = True
             try:
                 answer = flow.ask(self, question, can_save=False)
@@ -224,8 +235,13 @@ class _Remote(_Base):
             finally:
                 self.asking_deal = False
             if answer:
-                self.note(WAITING_DEAL)
+                self.note(WAITING_AGAIN if question is Question.ANOTHER_GAME else WAITING_DEAL)
                 self.render()
+            return answer
+        if question is Question.ANOTHER_GAME:  # (the host's: it waits for everyone's answer)
+            answer = flow.ask(self, question, can_save=False)
+            if answer:
+                self.note(WAITING_AGAIN)
             return answer
         return flow.ask(self, question, can_save and self.is_host)
 
@@ -260,15 +276,14 @@ class _Remote(_Base):
         R and ^L redraw; any other key is refused at once (``Wait: it is
         Bob's turn.``): nothing typed out of turn is kept to act later."""
         self.checkpoint()
-        session = self.session
+        session = self.remote
         screen = self.screen
-        mine = isinstance(session, RemoteSession) and session.mine_next
+        mine = session.mine_next
         turn = turn_prompt(session, self.seat)
         if not mine and (screen.prompt, screen.echo, screen.ghost) != (turn, "", ""):
             screen.set_prompt(turn)  # what was typed or answered is done
         self.show_news()
-        taken = session.taken if isinstance(session, RemoteSession) else 0
-        shown = (id(session.table), len(session.log), taken)
+        shown = (id(session.table), len(session.log), session.taken)
         if shown != self.painted:  # what the host said meanwhile, on the board
             self.painted = shown
             self.render()
@@ -328,13 +343,13 @@ class RemoteTableUi(_Remote, TableUi):
         for one: ``Computer (for Bob)``) is thinking; for a person who is
         not there, the status says ``waiting for Bob``."""
         name = super().thinker()
-        session = self.session
+        session = self.remote
         self.screen.awaited = ""
-        if isinstance(session, RemoteSession) and not session.presence.started:
+        if not session.presence.started:
             self.screen.awaited = _("the host to start")  # the waiting room: nobody thinks
             return ""
         seat = session.table.current_player
-        if not name or not isinstance(session, RemoteSession) or seat is None:
+        if not name or seat is None:
             return name
         if seat not in session.people:
             return name
@@ -347,7 +362,7 @@ class RemoteTableUi(_Remote, TableUi):
         return name
 
 
-def board_for(session: Session) -> type[Ui]:
+def board_for(session: RemoteSeat) -> type[_Remote]:
     from ..tui import board_class
 
     return RemoteBsdUi if board_class(session) is Ui else RemoteTableUi
@@ -376,7 +391,7 @@ def play_board(
     seated = sit(join, seat_file, say)  # before curses: a refusal is one line
     if isinstance(seated, int):
         return seated
-    session = RemoteSession.seated(seated)
+    session = RemoteSeat.seated(seated)
     session.hear_early()
     if session.name_refused:  # among the table's lines
         session.tell(session.name_refused)
@@ -398,12 +413,19 @@ def play_board(
             return keep(exc.reason), 1
         return "", 1  # this terminal is gone: the seat waits for the grace period
 
-    def board(scr: curses.window, game: Session, note: str) -> Ui:
-        ui = board_for(game)(scr, game, note)
-        assert isinstance(ui, _Remote)
+    def board(scr: curses.window, game: Game, note: str) -> Ui:
+        ui = board_for(session)(scr, session, note)  # (the game is this seat's)
         session.idle = ui.waiting
 
+        kept: list[tuple[str, str, str]] = []  # the prompt while reconnecting
+
         def notice(line: str) -> None:  # the line to the host broke, or is back
+            screen = ui.screen
+            if line == _(BROKE):  # the prompt's place says so, not >>:Move:
+                kept[:] = [(screen.prompt, screen.echo, screen.ghost)]
+                screen.set_prompt(_(RECONNECTING))
+            elif line == _(BACK_AGAIN) and kept:
+                screen.prompt, screen.echo, screen.ghost = kept.pop()
             ui.note(line)
             ui.render()
 
@@ -413,7 +435,11 @@ def play_board(
                 ui.stop = ui.stop or N_("the host")
             ui.keys.keyboard.wake()
 
+        def stop_asked() -> bool:  # while coming back: ^C, SIGTERM, SIGHUP
+            return ui.stop is not None or ui.interrupted or ui.keys.next_byte(0) == CTRL_C
+
         session.notice = notice
+        session.stop_asked = stop_asked
         link.wake = wake
         return ui
 

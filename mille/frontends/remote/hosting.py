@@ -19,6 +19,7 @@ from ...engine.text import escape
 from ...i18n import N_, _, ngettext
 from ...net.client import address_text
 from ...net.wire import shown
+from ...storage import atomic
 from .. import process
 from .link import Join, quiet_asyncio
 from .presence import fingerprint_lines
@@ -52,8 +53,9 @@ class Hosting:
         self.ready = threading.Event()
         self.address: tuple[str, int] = ("", 0)
         self.error: str | None = None
-        self.thread = threading.Thread(target=self._run, name="mille-host", daemon=True)
+        self.thread = atomic.thread(self._run, name="mille-host")
         self.kept_path: str | None = None  # the recovery file written after every move
+        self.watchers = True  # the table may be watched (not ``--no-watchers``)
         self.writer: Any = None  # one thread writes it, in order
 
     def keep_after_move(self) -> None:
@@ -63,7 +65,7 @@ class Hosting:
         from concurrent.futures import ThreadPoolExecutor
 
         from ...net.seats import saved_bytes
-        from ...storage import atomic, recovery
+        from ...storage import recovery
 
         table = self.table
         assert table is not None
@@ -75,7 +77,9 @@ class Hosting:
                 return
             data = saved_bytes(table.feed)
             if self.writer is None:
-                self.writer = ThreadPoolExecutor(1, thread_name_prefix="mille-keep")
+                self.writer = ThreadPoolExecutor(
+                    1, thread_name_prefix="mille-keep", initializer=atomic.block_exit_signals_here
+                )
         except (OSError, ValueError):
             return
         self.writer.submit(atomic.write, self.kept_path, data, recovery.MODE)
@@ -125,11 +129,13 @@ class Hosting:
                     on_move=self.keep_after_move,
                     worker=True,  # computers and stand-ins think in a process of their own
                     waiting_room=True,  # the host starts the game (or everyone is here)
+                    watchers=self.watchers,
                 )
             )
             self.address = await server.start(listen, port, context)
         except OSError as exc:
             self.error = listen_error(exc)
+            await server.close()  # the table's driver ended before the loop is
             self.ready.set()
             return
         self.ready.set()
@@ -171,8 +177,10 @@ def host(
     name: str | None,
     board: bool = False,
     color: bool = True,
+    watchers: bool = True,
 ) -> int:
-    """``mille --host``: serve the table, show the join command, play the
+    """``mille --host``: serve the table, show the join command (and the
+    watch command, unless not ``watchers``), play the
     first person seat (``--people``'s first; seat 0 by default), in lines
     or on the ``board`` (``remote_ui``, the join command on its error
     line)."""
@@ -193,6 +201,7 @@ def host(
     host_seat = min(session.people)  # the first person seat; the others join
     quiet_asyncio()
     hosting = Hosting(session, Limits(grace=grace), host_seat, name or session.name(host_seat))
+    hosting.watchers = watchers
     hosting.start(listen, port, context)
     if hosting.error is not None or hosting.table is None:
         print(
@@ -208,6 +217,8 @@ def host(
     people = sum(1 for seat in table.seats if seat.person) - 1
     command = join_command(listening, taken, table.code, cert)
     table.join = command  # every seat's seats message carries it (who, J)
+    if table.watch_code:  # and the command that watches the table
+        table.watch = join_command(listening, taken, table.watch_code, cert, watch=True)
     print(
         _("mille: hosting {rules} for {players} on {address}.").format(
             rules=session.rules.name,
@@ -230,6 +241,8 @@ def host(
                     "(this host listens on this machine only: --listen ADDRESS opens it to a network)"
                 )
             )
+    if table.watch:
+        print(_("To watch the table: {command}").format(command=table.watch))
     sys.stdout.flush()
     token = table.seats[host_seat].token
     print_ = fingerprint(cert) if cert is not None else ""
@@ -322,13 +335,16 @@ def reachable_address(listening: str) -> str:
     return name or "localhost"
 
 
-def join_command(listening: str, port: int, code: str, cert: str | None = None) -> str:
+def join_command(
+    listening: str, port: int, code: str, cert: str | None = None, *, watch: bool = False
+) -> str:
     """The command to give the others: ``mille --join ADDRESS:PORT CODE``
-    (with ``--cert FILE`` for TLS), naming an address they can reach
-    (:func:`reachable_address`)."""
+    (``--watch`` with the watch code), with ``--cert FILE`` for TLS,
+    naming an address they can reach (:func:`reachable_address`)."""
     tls = f" --cert {escape(cert)}" if cert is not None else ""
     target = address_text(reachable_address(listening), port)
-    return f"mille --join {escape(target)} {escape(code)}{tls}"
+    option = "--watch" if watch else "--join"
+    return f"mille {option} {escape(target)} {escape(code)}{tls}"
 
 
 def describe_table(session: Session) -> str:

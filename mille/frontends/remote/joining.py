@@ -51,10 +51,12 @@ def join(
     board: bool = False,
     color: bool = True,
     wait: float = WAIT_FOR_HOST,
+    watch: bool = False,
 ) -> int:
     """``mille --join ADDRESS[:PORT] CODE``: play a person seat, in lines
     or on the ``board``, waiting up to ``wait`` seconds for a host that is
-    not listening yet; the exit status."""
+    not listening yet; the exit status.  ``watch`` (``mille --watch``):
+    watch the table, with its watch code, holding no seat (no seat file)."""
     try:
         address, port = split_address(target)
         context = client_tls(cert)
@@ -65,14 +67,14 @@ def join(
     from ...storage.seatfile import SeatFile
     from .hosting import join_command
 
-    back = join_command(address, port, code, cert)
+    back = join_command(address, port, code, cert, watch=watch)
     size = too_small() if board else ""
     if size:  # said before the seat is taken: the host's game does not start for nothing
         print(small_screen_line(size, back), file=sys.stderr)
         return FAILED_STATUS
     quiet_asyncio()
-    seat_file = SeatFile(address, port, code)
-    token = resume_hello(seat_file, {"code": code}).get("token")
+    seat_file = None if watch else SeatFile(address, port, code)
+    token = None if seat_file is None else resume_hello(seat_file, {"code": code}).get("token")
     the_join = Join(
         address,
         port,
@@ -95,4 +97,5 @@ def join(
     except KeyboardInterrupt:
         return 130
     finally:
-        seat_file.release()
+        if seat_file is not None:
+            seat_file.release()

@@ -1,6 +1,6 @@
 """A remote seat in the line mode (``mille --join --plain``, and
 ``mille --host --plain``), driven by the same flow as every front end
-(``flow.run``) over a :class:`~mille.frontends.remote.seat.RemoteSession`.
+(``flow.run``) over a :class:`~mille.frontends.remote.seat.RemoteSeat`.
 No curses here, nor in anything this imports.
 
 :class:`RemoteLineUi` is the line mode's front end
@@ -8,17 +8,19 @@ No curses here, nor in anything this imports.
 refusals and questions as at home.  What only the network has is added:
 the lines a table says (who joined, dropped, left or came back, a
 computer standing in, whom the table waits for, chat) are told as they
-come (:class:`LineSession`); ``who`` shows the join command and the
+come (:class:`LineSeat`); ``who`` shows the join command and the
 seats, ``say WORDS`` says a line to the table, ``start`` (the host, in
 the waiting room) starts the game, at any prompt but ``Really?`` and a
 file name's, and while the seat waits for the others (a line that is not
 one of these waits for the seat's next prompt).  Only the host saves
 (its table writes the file), ``o`` is not offered (the host keeps the
 hand's order); a joiner is not asked ``Another hand?``: it waits for the
-host's deal (saying so).  Quitting ends the game for everyone at the
-host, and leaves the table elsewhere (the seat waits; the command to come
-back is told).  A line to the host that breaks is said, and the seat
-taken back (``RemoteSession.come_back``), as on the boards.
+host's deal (saying so).  After a game over every seat is asked
+``Another game?``: the same table plays again once everyone at it says
+``y``; ``n`` leaves the table (the host's ends it for everyone).  Quitting
+ends the game for everyone at the host, and leaves the table elsewhere
+(the seat waits; the command to come back is told).  A line to the host that breaks is said, and the seat
+taken back (``RemoteSeat.come_back``), as on the boards.
 
 :func:`play_lines` runs it: the seat taken (``seat.sit``: or the one line
 that says why not), the game, the exit status (``seat``'s ``*_STATUS``).
@@ -29,22 +31,26 @@ from __future__ import annotations
 import os
 import queue
 import sys
-import threading
 
 from ...engine.table import OVER
 from ...i18n import N_, _
 from ...net.client import say_message
+from ...net.messages import plain
+from ...storage import atomic
 from .. import flow, process
-from ..plain import EndOfInput, Hangup, LineUi, OutputLost, Quit
+from ..plain import EndOfInput, Hangup, LineUi, OutputLost, Quit, terminal_columns
+from ..plain_board import wrap
+from ..questions import DEALS, Question
 from ..turns import turn_prompt, wait_line
 from .presence import fingerprint_lines, who_lines
 from .seat import (
     ENDED_STATUS,
     WAIT,
+    WAITING_AGAIN,
     WAITING_DEAL,
     Gone,
     Overtaken,
-    RemoteSession,
+    RemoteSeat,
     save_at_host,
     sit,
 )
@@ -70,7 +76,7 @@ host only; q leaves the table (your seat waits for you), and at the host ends
 the game for everyone.""")
 
 
-class LineSession(RemoteSession):
+class LineSeat(RemoteSeat):
     """The remote seat's game for the line mode: what the table says is
     told at once, through ``out`` (a line each)."""
 
@@ -96,9 +102,12 @@ class LineSession(RemoteSession):
             )
 
     def next_hand(self) -> None:
-        """The host deals; a joiner says it waits for that."""
+        """The host deals; a joiner says it waits for that (after a game
+        over, every seat waits for everyone's answer)."""
         self.drain()
-        if not self.host and self.table.phase == OVER:
+        if self.table.game_over:
+            self.out(_(WAITING_AGAIN))
+        elif not self.host and self.table.phase == OVER:
             self.out(_(WAITING_DEAL))
         super().next_hand()
 
@@ -108,20 +117,21 @@ class RemoteLineUi(LineUi):
 
     def __init__(
         self,
-        session: LineSession,
+        session: LineSeat,
         stdin: BinaryIO,
         stdout: TextIO,
         lines: queue.Queue[bytes | None],
     ) -> None:
         super().__init__(session, stdin, stdout)
         self.seat = session.me
-        self.remote = session  # (self.remote, as a LineSession)
+        self.remote = session  # (self.remote, as a LineSeat)
         self.lines = lines  # what is typed, a line each (None at the end)
         self.kept: list[bytes | None] = []  # a line typed while waiting, for the next prompt
         self.choosing = False  # at the seat's move prompt, which the table may overtake
         self.turn_seen: int | None = None  # the other person whose turn was told last
         session.out = self.say
         session.idle = self.meanwhile
+        session.stop_asked = lambda: self.stop is not None or self.interrupted
 
     # ----- reading ------------------------------------------------------------
 
@@ -168,7 +178,7 @@ class RemoteLineUi(LineUi):
                 self.say(_(SAY_WHAT))
         elif word == "start" and not rest:
             if session.host and not session.presence.started:
-                session.link.send({"type": "start"})
+                session.link.send(plain("start"))
             else:
                 self.say(_(STARTED) if session.presence.started else _(NOT_HOST))
         else:
@@ -245,11 +255,13 @@ class RemoteLineUi(LineUi):
         finally:
             self.choosing = False
 
-    def ask(self, question: str, can_save: bool = True) -> bool:
+    def ask(self, question: Question, can_save: bool = True) -> bool:
         host = self.remote.host
-        if question == "Save game?":  # the host holds the game: only it saves
+        if question is Question.SAVE_GAME:  # the host holds the game: only it saves
             return host and flow.ask(self, question, can_save=False)
-        if question in ("Another hand?", "Another game?") and not host:
+        if question is Question.ANOTHER_GAME:  # everyone at the table is asked
+            return flow.ask(self, question, can_save=False)
+        if question in DEALS and not host:
             return True  # the host deals (or ends the game): the seat waits for it
         return flow.ask(self, question, can_save and host)
 
@@ -265,7 +277,7 @@ class RemoteLineUi(LineUi):
         try:
             flow.really(self)
         except Quit:
-            if self.remote.host and self.ask(N_("Save game?")) and not self.save():
+            if self.remote.host and self.ask(Question.SAVE_GAME) and not self.save():
                 return
             raise
 
@@ -332,6 +344,27 @@ def read_lines(stdin: BinaryIO, lines: queue.Queue[bytes | None]) -> None:
         pending = pending[-LINE_MAX:]
 
 
+def sayer(out: TextIO) -> Callable[[str], None]:
+    """What the seat says before its line mode starts (and what the link
+    says meanwhile): a line to ``out``, cut between words at its terminal's
+    width as the line mode cuts its own (a pipe gets whole lines); an
+    output gone is let be.
+
+    >>> import io
+    >>> sayer(io.StringIO())("You sit at seat 1.")
+    """
+    columns = terminal_columns(out)  # (0 on a pipe, a file or a fake)
+
+    def say(line: str) -> None:
+        try:
+            out.write(wrap(line, columns) + "\n")
+            out.flush()
+        except (OSError, ValueError):
+            pass
+
+    return say
+
+
 def play_lines(
     join: Join,
     *,
@@ -348,27 +381,21 @@ def play_lines(
     source = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout
 
-    def say(line: str) -> None:
-        try:
-            out.write(line + "\n")
-            out.flush()
-        except (OSError, ValueError):
-            pass
-
+    say = sayer(out)
     seated = sit(join, seat_file, say)
     if isinstance(seated, int):
         return seated
-    welcome = seated.welcome
-    seat = int(welcome.get("seat", 0))
-    if welcome.get("host"):
+    session = LineSeat.seated(seated)
+    if session.watching:
+        say(_("You watch this table: you see no hand, and your lines reach the watchers alone."))
+    elif session.host:
         say(
             _(
                 "You sit at seat {seat} (you host this table: only you may deal, save or end)."
-            ).format(seat=seat)
+            ).format(seat=session.me)
         )
     else:
-        say(_("You sit at seat {seat}.").format(seat=seat))
-    session = LineSession.seated(seated)
+        say(_("You sit at seat {seat}.").format(seat=session.me))
     if session.name_refused:
         say(session.name_refused)
     if not session.host:  # to check with the host, over the phone
@@ -377,7 +404,7 @@ def play_lines(
     for line in session.said:  # told by the first update (a computer played for you)
         say(line)
     lines: queue.Queue[bytes | None] = queue.Queue()
-    threading.Thread(target=read_lines, args=(source, lines), daemon=True).start()
+    atomic.thread(read_lines, source, lines, name="mille-lines").start()
     ui = RemoteLineUi(session, source, out, lines)
     session.notice = say
     undo = process.route_exit_signals(ui.on_signal)

@@ -22,14 +22,20 @@ from dataclasses import dataclass, replace
 
 from ...i18n import _
 from ...net.client import Client, address_text, failure_reason
+from ...net.messages import hello as wire_hello
+from ...net.messages import plain
 from ...net.wire import ProtocolError, shown
-from ...net.wire import hello as wire_hello
+from ...storage import atomic
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import ssl
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from typing import Any
+
+
+class Stopped(Exception):
+    """The person stopped a wait for the host (^C, a hang-up signal)."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,7 @@ class Join:
         """``ADDRESS:PORT``, as typed (escaped)."""
         return shown(address_text(self.address, self.port))
 
-    def hello(self, version: int | None = None) -> dict[str, Any]:
+    def hello(self, version: int | None = None) -> Mapping[str, Any]:
         """The first message: the token's seat (from ``version`` on, if
         given), else a seat named ``name`` or the first free one."""
         if self.token is not None:
@@ -83,11 +89,11 @@ class Link:
         self.inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.loop = asyncio.new_event_loop()
         self.client = Client()
-        self.thread = threading.Thread(target=self._run, name="mille-join", daemon=True)
+        self.thread = atomic.thread(self._run, name="mille-join")
         self.reached = threading.Event()
         self.unreached: str | None = None  # why the host was not reached
         self.broken: str | None = None  # the host broke the protocol: the line says how
-        self.hello: dict[str, Any] = {}
+        self.hello: Mapping[str, Any] = {}
         self.within: float | None = None
         self.waiting: Callable[[], None] = lambda: None
         # called (from this thread) after each message: the board, which may
@@ -96,17 +102,21 @@ class Link:
 
     def open(
         self,
-        hello: dict[str, Any],
+        hello: Mapping[str, Any],
         waiting: Callable[[], None] = lambda: None,
         within: float | None = None,
+        stop: Callable[[], bool] = lambda: False,
     ) -> str | None:
         """Connect, waiting up to the join's ``wait`` for a host that is
         not listening yet (``waiting`` is called once then), within
         ``within`` seconds in all if given, and say ``hello``; None, or the
-        line that says why the host was not reached."""
+        line that says why the host was not reached.  ``stop`` is looked
+        at meanwhile: :class:`Stopped` if it says so."""
         self.hello, self.waiting, self.within = hello, waiting, within
         self.thread.start()
-        self.reached.wait()
+        while not self.reached.wait(0.05):
+            if stop():  # (its thread ends by itself, within ``within``)
+                raise Stopped
         if self.unreached is None:
             return None
         return _("mille: cannot reach {address}: {why}").format(
@@ -155,12 +165,12 @@ class Link:
             if message is None:
                 return
             if message.get("type") == "ping":
-                self.client.send({"type": "pong"})
+                self.client.send(plain("pong"))
                 continue
             self.inbox.put(message)
             self.wake()
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Mapping[str, Any]) -> None:
         try:
             self.loop.call_soon_threadsafe(self.client.send, message)
         except RuntimeError:  # the loop is closed: the line is gone
@@ -184,7 +194,12 @@ class Link:
         if not self.thread.is_alive():
             return
         if bye:
-            self.send({"type": "bye"})
+            self.send(plain("bye"))
+            # the host hangs up on the bye: until then what it sends is
+            # read, so that hanging up here resets nothing before the bye
+            self.thread.join(BYE_WITHIN)
+            if not self.thread.is_alive():
+                return
 
         async def shut() -> None:
             await self.client.close()
@@ -207,6 +222,9 @@ class Link:
         if inspect.getcoroutinestate(closing) == inspect.CORO_CREATED:
             closing.close()  # never run: no "never awaited" warning
         self.thread.join(5)
+
+
+BYE_WITHIN = 2.0  # seconds the host may take to hang up on a seat's bye
 
 
 def quiet_asyncio() -> None:

@@ -16,9 +16,10 @@ from __future__ import annotations
 import textwrap
 
 from ...engine.describe import person_name
-from ...game.limits import NAME_REFUSALS, default_name
-from ...i18n import N_, _, heard
-from ...net.wire import HOST_TEXTS, shown
+from ...engine.text import width
+from ...game.limits import default_name
+from ...i18n import N_, _, ngettext
+from ...net.wire import refusal_line, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,9 +49,12 @@ class Presence:
         self.rows: list[dict[str, Any]] = []
         self.started = True
         self.join = ""  # the whole join command, as the host gives it
+        self.watch = ""  # the whole watch command ("": none may watch)
+        self.watchers = 0  # how many watch
         self.waiting_for: int | None = None
         self.came: set[int] = set()  # seats whose person has been here
         self.heard = False  # a seats message came
+        self.over = False  # the game is over (a person who leaves now leaves the table)
         self.fingerprint = ""  # TLS: the SHA-256 of the host's certificate ("": no TLS)
 
     def status(self, seat: int) -> str:
@@ -79,6 +83,11 @@ class Presence:
         join = message.get("join")
         if isinstance(join, str) and join:
             self.join = shown(join, 300)
+        watch, watchers = message.get("watch"), message.get("watchers")
+        if isinstance(watch, str) and watch:
+            self.watch = shown(watch, 300)
+        if isinstance(watchers, int) and not isinstance(watchers, bool):
+            self.watchers = watchers
         lines: list[str] = []
         for row in self.rows:
             seat = row.get("seat")
@@ -98,6 +107,8 @@ class Presence:
             who = self.name(seat)
             if status == "away":
                 lines.append(_("{who} dropped; the seat waits for {who}.").format(who=who))
+            elif status == "left" and self.over:  # no other game for them
+                lines.append(_("{who} left the table.").format(who=who))
             elif status == "left":
                 lines.append(_("{who} left; the seat waits for {who}.").format(who=who))
             elif status == "computer-for-now":
@@ -146,7 +157,8 @@ class Presence:
                 words = _("you, the host") if row.get("host") else _("you")
             elif row.get("host"):
                 words = _("{status}, the host").format(status=words)
-            lines.append(f"  {seat:>2} {self.name(seat):<16} {words}")
+            name = self.name(seat)  # (padded by the columns it takes)
+            lines.append(f"  {seat:>2} {name}{' ' * (16 - width(name))} {words}")
         return lines
 
 
@@ -162,20 +174,31 @@ def said_line(message: dict[str, Any], me: int) -> str | None:
     return _("{who} says: {text}").format(who=who, text=shown(text, 200))
 
 
+def aside_line(message: dict[str, Any]) -> str | None:
+    """A watcher's chat line as the watchers show it (``(watching) Wes
+    says: hello``), escaped."""
+    text = message.get("text")
+    if not isinstance(text, str):
+        return None
+    who = shown(message.get("name", ""), NAME_SHOWN)
+    return _("(watching) {who} says: {text}").format(who=who, text=shown(text, 200))
+
+
 def refusal(text: str) -> str:
-    """A line of the host's (a refusal, a reason: English on the wire) in
-    the language chosen."""
-    return heard(text, HOST_TEXTS + NAME_REFUSALS)
+    """A line of this mille's own about the line to the host (a message
+    it could not read), in the language chosen; the host's errors come as
+    codes and values (``wire.error_line``)."""
+    return _(text)
 
 
 def name_refused(welcome: dict[str, Any]) -> str:
     """The line saying why the joiner's ``--name`` does not name the seat
     ("" if it does)."""
-    reason = welcome.get("name_refused")
-    if not isinstance(reason, str):
+    reason = refusal_line(welcome.get("name_refused"))
+    if not reason:
         return ""
     return _("mille: your name is not used ({reason}); you are {name}.").format(
-        reason=shown(refusal(reason), 100), name=shown(welcome.get("name"), 24)
+        reason=shown(reason, 100), name=shown(welcome.get("name"), 24)
     )
 
 
@@ -231,14 +254,23 @@ def fingerprint_lines(fingerprint: str) -> list[str]:
     ]
 
 
+def watchers_line(count: int) -> str:
+    """How many watch the table."""
+    return ngettext("{count} person watches.", "{count} people watch.", count).format(count=count)
+
+
 def who_lines(presence: Presence, host: bool) -> list[str]:
     """``who``: the join command and who sits where (and, before the game
     starts, how the host starts it)."""
     lines = (
         [_("To join this table: {command}").format(command=presence.join)] if presence.join else []
     )
+    if presence.watch:
+        lines.append(_("To watch this table: {command}").format(command=presence.watch))
     lines += fingerprint_lines(presence.fingerprint)
     lines += [_("Seats:"), *presence.seat_lines()]
+    if presence.watchers:
+        lines.append(watchers_line(presence.watchers))
     if not presence.started:
         lines.append(_(START_LINE) if host else _(WAITING_START))
     return lines
@@ -254,6 +286,11 @@ def table_lines(
     if presence.join:
         lines.append(_("To join, the others type:"))
         lines += textwrap.wrap(presence.join, width, initial_indent="  ", subsequent_indent="  ")
+    if presence.watch:
+        lines.append(_("To watch, others type:"))
+        lines += textwrap.wrap(presence.watch, width, initial_indent="  ", subsequent_indent="  ")
+    if presence.watchers:
+        lines.append(watchers_line(presence.watchers))
     lines += fingerprint_lines(presence.fingerprint)
     lines += [
         _("Seats:"),

@@ -1,14 +1,18 @@
 """A remote seat: the game as the seat knows it, for the boards and the
 line mode alike, and what every remote seat does once, whatever shows it.
 
-:class:`RemoteSession` is the game as the remote seat knows it, shaped as
-a :class:`~mille.game.session.Session` for the flow and the front ends:
-its table is rebuilt from the seat's view after every update
-(``net.client.table_of``), its log is the seat's event stream as sent,
-its people are named as the host names them, and only the remote seat is
-at this keyboard (``at_keyboard``): every other seat's move comes as a
-computer's would (``computer_to_move``, ``computer_move``, which wait for
-the host).  ``play`` sends the seat's move and waits for the host's
+:class:`RemoteSeat` is the game as the remote seat knows it, a
+:class:`~mille.game.protocol.Game` for the flow and the front ends, made
+of the link to the host (``link.Link``), what the host told
+(``net.follow.Follow``: the welcome and the updates read) and who is at
+the table (``presence.Presence``): its table is rebuilt from the seat's
+view after every update (``net.follow.table_of``), its log is the seat's
+event stream as sent, its people are named as the host names them, and
+only the remote seat is at this keyboard (``at_keyboard``): every other
+seat decides at the host (``another_decides``; its move, as this seat
+saw it, waited for by ``another_moves``).  Its talk (``talk``) is the
+table's: who is here, the marks, the lines said, the keys refused.
+``play`` sends the seat's move and waits for the host's
 answer (the move as made, or the engine's refusal); ``next_hand`` waits
 for the host to deal.  Who is at the table comes in the host's ``seats``
 messages (``presence.Presence``); the lines that say who came and went
@@ -24,7 +28,7 @@ Written once here for both front ends: the words of the host's end
 (:func:`ending`: the line and the exit status of a ``bye`` or a refusal),
 the exit statuses, the loop before the seat is taken (:func:`sit`: the
 waiting for a host not listening yet, the welcome, the refusal in one
-line) and the end of the seat (:meth:`RemoteSession.finish`: the host's
+line) and the end of the seat (:meth:`RemoteSeat.finish`: the host's
 quitting ends the table, a joiner's leaves it with the command to come
 back).
 """
@@ -33,7 +37,6 @@ from __future__ import annotations
 
 import os
 import queue
-import random
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -41,38 +44,85 @@ from typing import TypeVar
 
 from ...engine.moves import Discard, Event, IllegalMove, Move, Outcome, Use
 from ...engine.table import OVER, Table
-from ...game.session import Session
-from ...i18n import N_, _, ngettext
-from ...net.client import TABLE_GONE, event_of, keep_token, table_of
-from ...net.wire import ENDED, FATAL, PROTOCOL, TABLE_OVER, WRONG_CODE, bye_code, shown
+from ...engine.view import PublicView, SeatView
+from ...game.limits import computer_name
+from ...game.session import seen_events
+from ...i18n import N_, _, when
+from ...net import messages
+from ...net.client import keep_token
+from ...net.follow import (
+    Follow,
+    Update,
+    Welcome,
+    read_update,
+    read_watching,
+    read_welcome,
+    read_whole,
+)
+from ...net.wire import (
+    FATAL,
+    ProtocolError,
+    move_refusal,
+    shown,
+)
 from .. import flow
-from .link import Join, Link, waiting_line
-from .presence import Presence, name_kept, name_refused, refusal, said_line
+from ..questions import Question
+from .ending import (
+    ENDED_STATUS,
+    FAILED_STATUS,
+    GONE,
+    GONE_STATUS,
+    NEW_CODE,
+    NOT_WELCOMED,
+    REFUSED_STATUS,
+    UNREADABLE,
+    Gone,
+    away_line,
+    ending,
+    other_version,
+    unreadable,
+)
+from .link import Join, Link, Stopped, waiting_line
+from .presence import Presence, aside_line, name_kept, name_refused, refusal, said_line
+
+# read here before ending held them (seat.Gone, seat.ENDED_STATUS, ...)
+__all__ = [
+    "ENDED_STATUS",
+    "FAILED_STATUS",
+    "REFUSED_STATUS",
+    "GONE_STATUS",
+    "GONE",
+    "NOT_WELCOMED",
+    "NEW_CODE",
+    "UNREADABLE",
+    "Gone",
+    "ending",
+    "away_line",
+    "unreadable",
+    "other_version",
+]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from ...engine.rules import Rules
+    from ...game.history import History
     from ...storage.seatfile import SeatFile
 
-# the exit statuses of mille --join (and of the host's own seat): what happened
-ENDED_STATUS = 0  # the game ended (the host ended it), or the player left the table
-FAILED_STATUS = 1  # no host reached (or a bad argument): nothing was played
-REFUSED_STATUS = 2  # the host refused the seat (wrong code, table full, ...)
-GONE_STATUS = 3  # the line to the host broke and did not come back
-GONE = N_("mille: the host went away")
-NOT_WELCOMED = N_(
-    "mille: the host closed the connection without a word (a host with TLS wants --cert)"
-)
-BROKE = N_("mille: the line to the host broke; trying again")
+BROKE = N_("mille: the line to the host broke; reconnecting (^C to stop)")
+RECONNECTING = N_("Reconnecting...")
 BACK_AGAIN = N_("mille: back at the table")
+STOPPED = N_("mille: stopped coming back to the table; your seat waits for you")
 BROKE_MOVE = N_("the line to the host broke: try again")
 ONLY_HOST = N_("Only the host may save (a save holds every hand).")
 WAITING_DEAL = N_("Waiting for the host to deal.")
-NEW_CODE = N_(
-    "{refusal} (a host that resumed a kept game, or started again, has a new join command:"
-    " ask for it)"
+WAITING_AGAIN = N_("Waiting for the others: another game when everyone at the table wants it.")
+LEFT_TABLE = N_("You leave the table.")
+STOP_WATCHING = N_("You stop watching the table.")  # (a watcher has no seat to wait)
+BAD_WHOLE = N_(
+    "mille: the game the host sent cannot be read: {reason}; the game is recorded without its moves"
 )
 RETRIES = 10  # tries to come back after the line to the host broke, a second apart
 REACH_WITHIN = 5.0  # seconds each try may take to reach the host
@@ -87,54 +137,8 @@ class Overtaken(Exception):
     left and the flow shows what happened."""
 
 
-class Gone(flow.Hangup):
-    """The game goes on without this program (the host ended it, went
-    away, or refused the seat): ``reason`` is the line to tell, ``status``
-    the exit status."""
-
-    def __init__(self, reason: str, status: int = 1, *, final: bool = False) -> None:
-        super().__init__(reason)
-        self.status = status
-        self.final = final  # the table is gone (not only the line to it)
-
-
-def ending(message: dict[str, Any]) -> Gone:
-    """What the host's ``bye`` or refusal (an ``error``) means for the
-    seat: the line to tell and the exit status; ``final`` if the table is
-    gone (its seat file goes with it)."""
-    if message.get("type") == "bye":
-        ended = bye_code(message) == ENDED
-        reason = shown(refusal(str(message.get("reason"))), 120)
-        return Gone(f"mille: {reason}", ENDED_STATUS if ended else GONE_STATUS, final=True)
-    code = message.get("code")
-    status = ENDED_STATUS if code == TABLE_OVER else REFUSED_STATUS
-    text = shown(refusal(str(message.get("message"))), 120)
-    if code == WRONG_CODE:  # a table kept and resumed has a new code
-        text = _(NEW_CODE).format(refusal=text)
-    return Gone(f"mille: {text}", status, final=code in TABLE_GONE)
-
-
-def away_line(moves: int) -> str:
-    """Coming back: what a computer did for the seat meanwhile.
-
-    >>> away_line(1), away_line(2)
-    ('While you were away a computer played 1 move for you.', 'While you were away a computer played 2 moves for you.')
-    """
-    return ngettext(
-        "While you were away a computer played {count} move for you.",
-        "While you were away a computer played {count} moves for you.",
-        moves,
-    ).format(count=moves)
-
-
-def other_version(welcome: dict[str, Any]) -> str:
-    """The line that says the host speaks another protocol ("" if not)."""
-    if welcome.get("protocol") == PROTOCOL:
-        return ""
-    return _(
-        "mille: the host speaks mille protocol {protocol}, not {ours}: "
-        "play with the same version of mille"
-    ).format(protocol=shown(welcome.get("protocol"), 10), ours=PROTOCOL)
+# what a message that is not the protocol's raises where it is read
+MISREAD = (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError)
 
 
 @dataclass
@@ -177,34 +181,69 @@ def sit(join: Join, seat_file: SeatFile | None, say: Callable[[str], None]) -> S
                 seat_file.remove()
             link.close(bye=False)
             return gone.status
-        if kind == "welcome":
+        if kind in ("welcome", "watching"):  # (a watcher's: no seat, no token)
             other = other_version(message)
             if other:
                 say(other)
                 link.close(bye=False)
                 return REFUSED_STATUS
+            try:
+                seat = welcomed(message)  # (the seat a number, never a string read as 0)
+            except ProtocolError:
+                return misread(link, say)
             welcome = message
-            keep_token(seat_file, int(message.get("seat", 0)), str(message.get("token")))
-        elif kind in ("seats", "said"):
+            if not seat.watching:
+                keep_token(seat_file, seat.seat, seat.token)
+        elif kind in ("seats", "said", "aside"):
             early.append(message)
         elif kind == "update" and welcome is not None:
-            return Seated(link, welcome, message, early)
+            try:
+                read_update(message)  # (read again by the seat: read whole first)
+                return Seated(link, welcome, message, early)
+            except ProtocolError:
+                return misread(link, say)
 
 
-def relink(join: Join, version: int, tries: int = RETRIES) -> Link | dict[str, Any] | None:
+def welcomed(message: dict[str, Any]) -> Welcome:
+    """The host's ``welcome`` read, or its ``watching`` (a watcher's)."""
+    if message.get("type") == "watching":
+        return read_watching(message)
+    return read_welcome(message)
+
+
+def misread(link: Link, say: Callable[[str], None]) -> int:
+    """Before the seat is taken, a message this mille cannot read: its line
+    said, the line hung up; the exit status (the seat file kept)."""
+    say(_(UNREADABLE))
+    link.close(bye=False)
+    return unreadable().status
+
+
+def relink(
+    join: Join, version: int, tries: int = RETRIES, stop: Callable[[], bool] = lambda: False
+) -> Link | dict[str, Any] | None:
     """A seat whose line to the host broke takes it back: ``tries`` tries,
     a second apart, with its token (``join``), from ``version``; the new
     link (welcomed, the update since to come), the host's refusal or
-    goodbye, or None."""
+    goodbye, or None.  Every wait looks at ``stop`` (:class:`Stopped` if
+    it says so)."""
+
+    def looking(seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if stop():
+                raise Stopped
+            time.sleep(WAIT)
+
     hello = join.hello(version)
     for attempt in range(tries):
         if attempt:
-            time.sleep(1)
+            looking(1)
         link = Link(join)
-        if link.open(hello, within=REACH_WITHIN) is not None:
+        if link.open(hello, within=REACH_WITHIN, stop=stop) is not None:
             continue
         while True:
-            message = link.next(timeout=ANSWER_WITHIN)
+            message = next_message(link, ANSWER_WITHIN, stop)
             if message is None:
                 link.close(bye=False)
                 break
@@ -216,9 +255,22 @@ def relink(join: Join, version: int, tries: int = RETRIES) -> Link | dict[str, A
     return None
 
 
-def save_at_host(
-    front: flow.Dialogue, session: RemoteSession, refuse: Callable[[str], None]
-) -> bool:
+def next_message(link: Link, within: float, stop: Callable[[], bool]) -> dict[str, Any] | None:
+    """What the host says next within ``within`` seconds (None if
+    nothing), ``stop`` looked at meanwhile (:class:`Stopped`)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if stop():
+            link.close(bye=False)
+            raise Stopped
+        try:
+            return link.inbox.get(timeout=WAIT)
+        except queue.Empty:
+            continue
+    return None
+
+
+def save_at_host(front: flow.Dialogue, session: RemoteSeat, refuse: Callable[[str], None]) -> bool:
     """The host's save dialogue (``file:``, ``Overwrite file?``), the file
     written by the host's table; True if it was.  Another seat is told
     who saves (``refuse``)."""
@@ -228,21 +280,41 @@ def save_at_host(
     name = front.read_file_name()
     if not name:
         return False
-    if os.path.exists(name) and not front.ask("Overwrite file?", can_save=False):
+    if os.path.exists(name) and not front.ask(Question.OVERWRITE_FILE, can_save=False):
         return False
     answer = session.save_to(name)
     if answer.get("ok"):
-        front.saved_to(shown(answer.get("file"), 100), shown(answer.get("when"), 40))
+        front.saved_to(shown(answer.get("file"), 100), saved_when(answer.get("when")))
         return True
     front.save_failed(shown(answer.get("reason"), 100))
     return False
 
 
-_S = TypeVar("_S", bound="RemoteSession")
+def saved_when(stamp: object) -> str:
+    """When the host saved the game (its ``saved``'s ``when``: seconds
+    since the epoch), in the language chosen; "?" if it is no time."""
+    if isinstance(stamp, bool) or not isinstance(stamp, (int, float)):
+        return "?"
+    try:
+        return when(stamp)
+    except (OverflowError, OSError, ValueError):
+        return "?"
 
 
-class RemoteSession(Session):
-    """The game as the remote seat ``me`` knows it (see the module docstring)."""
+_S = TypeVar("_S", bound="RemoteSeat")
+
+
+class RemoteSeat:
+    """The game as the remote seat ``me`` knows it (see the module
+    docstring), a :class:`~mille.game.protocol.Game` made of the link to
+    the host, what the host told (``follow``, :class:`~mille.net.follow.Follow`)
+    and who is at the table (``presence``); the table and the log are
+    those shown so far (the others' moves shown one at a time)."""
+
+    window_full = False  # the W setting: full score window (this seat's own)
+    networked = True  # the boards offer J and C; the record says so
+    calls_coup = True  # over the network a person's coup fourre is called, never asked
+    source: str | None = None  # no file: the host holds the game (and saves it)
 
     def __init__(
         self,
@@ -255,12 +327,13 @@ class RemoteSession(Session):
         self.link = link
         self.welcome = welcome
         self.early: list[dict[str, Any]] = []  # what the host said before the first update
-        self.me = int(welcome["seat"])
-        self.host = bool(welcome["host"])
-        self.token = str(welcome.get("token", ""))
+        seat = welcomed(welcome)
+        self.follow = Follow(seat)  # what the host told: the version, the names, the level
+        self.me, self.host, self.token = seat.seat, seat.host, seat.token
+        # a watcher (``mille --watch``): it sees the table from ``me``'s seat, no hand,
+        # and decides nothing (every seat decides at the host)
+        self.watching = seat.watching
         self.retries = retries  # tries to come back when the line breaks
-        self.version = 0
-        self.level_name = "standard"
         # the others' moves not shown yet, each with the table after its update (last)
         self.pending: deque[tuple[Event, Table | None]] = deque()
         self.awaiting = False  # a move of ours was sent: its answer is awaited
@@ -270,16 +343,21 @@ class RemoteSession(Session):
         self.saved: dict[str, Any] | None = None  # the host's answer to a save
         self.taken = 0  # messages taken from the host
         self.played_for_me = 0  # this seat's moves a computer made, in the update taken
+        self.history: History | None = None  # the game over, whole, as the host sent it
+        self.whole_heard = False  # the host's ``game`` came (this game's)
         self.idle: Callable[[], None] = lambda: None  # the front end's checkpoint, while waiting
         self.notice: Callable[[str], None] = lambda line: None  # a line of the link's, at once
-        self.presence = Presence(self.me)
+        # while coming back: whether the person asked to stop (^C, SIGTERM, SIGHUP)
+        self.stop_asked: Callable[[], bool] = lambda: False
+        self.presence = Presence(-1 if self.watching else self.me)
         self.presence.fingerprint = link.join.fingerprint
         # what the table said (who came and went, chat), each with the log's length then
         self.notes: list[tuple[int, str]] = []
         self.said: list[str] = []  # the same lines, this whole game (J shows the last)
         self.news = 0  # lines said so far (a board shows the newest on its error line)
-        super().__init__(table=table_of(update["view"]), computers={}, deal_rng=random.Random(0))
-        self.networked = True  # the boards offer J and C; the record says so
+        self.table: Table = read_update(update).table  # as shown so far
+        self.log: list[Event] = []  # this hand's moves shown so far
+        self.people: dict[int, str] = {}  # the people's names, as the host names them
         self.take(update)
 
     @classmethod
@@ -307,8 +385,14 @@ class RemoteSession(Session):
             return name_kept(self.welcome, join.name)
         return name_refused(self.welcome)
 
-    def __post_init__(self) -> None:
-        """Nothing to check here: the people are the host's, named in each view."""
+    @property
+    def refused_keys(self) -> tuple[str, ...]:
+        """The board's keys this seat may not use (not offered on its
+        board): ``o`` (the host orders nobody's hand), ``s`` but for the
+        host, ``h`` for a watcher (no hand, no hint)."""
+        if self.watching:
+            return ("o: ", "s: ", "h: ")
+        return ("o: ",) if self.host else ("o: ", "s: ")
 
     def mark(self, seat: int) -> str:
         """The mark beside a seat's name: awaited, away, a computer for now."""
@@ -329,28 +413,79 @@ class RemoteSession(Session):
             if here:
                 self.tell(_("At the table: {people}.").format(people=here))
 
-    # ----- what the flow and the front ends read ---------------------------------
+    # ----- what the flow and the front ends read (``protocol.Game``) -------------
+
+    @property
+    def version(self) -> int:
+        """The table's version the host last told."""
+        return self.follow.version
+
+    @property
+    def rules(self) -> Rules:
+        return self.table.rules
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know of the table shown (as the host's session
+        names them); a watcher's: no hand (``PublicView``)."""
+        if self.watching:
+            return PublicView(self.table, seat, self.people)
+        return SeatView(self.table, seat, self.people)
+
+    def events(self, seat: int, start: int = 0) -> list[Event]:
+        """The moves shown from the ``start``-th on, as ``seat`` saw them."""
+        return seen_events(self.view(seat), self.log[start:])
+
+    def name(self, seat: int) -> str:
+        """The seat's name for the others: a person's, or ``Comp N``."""
+        return self.people.get(seat, computer_name(seat))
 
     def at_keyboard(self) -> tuple[int, ...]:
-        return (self.me,)
+        """This seat (a watcher's: none; it decides nothing)."""
+        return () if self.watching else (self.me,)
+
+    @property
+    def viewer(self) -> int:
+        """The seat shown: this one."""
+        return self.me
+
+    @property
+    def local(self) -> None:
+        """No game held here: the host holds it (and saves it)."""
+        return None
+
+    @property
+    def talk(self) -> RemoteSeat:
+        """The table's talk (``protocol.Talk``): this seat says it, from
+        the host's messages (``presence``, ``notes``, ``refused_keys``)."""
+        return self
+
+    @property
+    def started(self) -> bool:
+        """The game has started (the waiting room is over)."""
+        return self.presence.started
+
+    def status(self, seat: int) -> str:
+        """Whether the seat's person is here, away, gone, stood in for."""
+        return self.presence.status(seat)
 
     def is_person(self, seat: int) -> bool:
         return seat in self.people
 
     @property
     def level(self) -> str:
-        return self.level_name
+        return self.follow.level
 
     @property
-    def computer_to_move(self) -> bool:
+    def another_decides(self) -> bool:
         """Another seat's move is to be shown, or another seat decides."""
         self.drain()
         seat = self.table.current_player
-        return bool(self.pending) or (seat is not None and seat != self.me)
+        mine = seat == self.me and not self.watching
+        return bool(self.pending) or (seat is not None and not mine)
 
     @property
     def human_to_move(self) -> bool:
-        return not self.computer_to_move and self.table.current_player == self.me
+        return not self.another_decides and self.table.current_player == self.me
 
     @property
     def mine_next(self) -> bool:
@@ -359,6 +494,8 @@ class RemoteSession(Session):
         moves before it still to show): what is typed now is for it."""
         if self.awaiting:
             return True
+        if self.watching:
+            return False
         newest = next((table for _, table in reversed(self.pending) if table is not None), None)
         table = newest if newest is not None else self.table
         return table.current_player == self.me and table.phase != OVER
@@ -371,12 +508,21 @@ class RemoteSession(Session):
         if message is None:
             self.come_back()
             return
+        try:
+            self.heard(message)
+        except Gone:
+            raise
+        except MISREAD:
+            raise unreadable() from None
+
+    def heard(self, message: dict[str, Any]) -> None:
+        """What one message from the host says (``take``)."""
         kind = message.get("type")
         if kind == "update":
-            self._update(message)
+            self._update(read_update(message))
         elif kind == "error":
             if self.awaiting:
-                self.awaiting, self.refusal = False, shown(message.get("message"), 120)
+                self.awaiting, self.refusal = False, shown(move_refusal(message), 120)
             elif message.get("code") in FATAL:
                 raise ending(message)
         elif kind == "bye":
@@ -384,6 +530,7 @@ class RemoteSession(Session):
         elif kind == "saved":
             self.saved = message
         elif kind == "seats":
+            self.presence.over = self.follow.table is not None and self.follow.table.game_over
             first = not self.presence.heard
             waited = self.presence.waiting_for
             for line in self.presence.take(message):
@@ -391,9 +538,42 @@ class RemoteSession(Session):
             self.name_people()
             self.heard_seats(first, waited)
         elif kind == "said":
-            chat = said_line(message, self.me)
+            chat = said_line(message, self.presence.me)
             if chat is not None:
                 self.tell(chat)
+        elif kind == "aside":
+            chat = aside_line(message)
+            if chat is not None:
+                self.tell(chat)
+        elif kind == "game":
+            self.heard_whole(message.get("history"))
+
+    def heard_whole(self, text: object) -> None:
+        """The host's ``game``: the game over, whole, read as a game file
+        is (``storage.gamefile.loads``, replayed); one that cannot be read
+        is said in one line, and the game recorded without its moves."""
+        from ...storage.checks import SaveError
+
+        self.whole_heard, self.history = True, None
+        try:
+            self.history = read_whole(text, self.rules)
+        except SaveError as exc:
+            self.tell(_(BAD_WHOLE).format(reason=shown(exc, 120)))
+
+    def whole_game(self) -> History | None:
+        """The game over, whole, as the host sent it (waited for a while
+        once the table shows the game over: the host sends it with the
+        last move's update); None before the end, or if it is not known."""
+        if not self.table.game_over:
+            return None
+        deadline = time.monotonic() + ANSWER_WITHIN
+        while not self.whole_heard and time.monotonic() < deadline:
+            try:
+                message = self.link.inbox.get(timeout=WAIT)
+            except queue.Empty:
+                continue
+            self.take(message)
+        return self.history
 
     def name_people(self) -> None:
         """The people's names as the table's ``seats`` say them now: a
@@ -412,7 +592,11 @@ class RemoteSession(Session):
         self.link.close(bye=False)
         if self.retries:
             self.notice(_(BROKE))
-            back = relink(self.link.join.taking_back(self.token), self.version, self.retries)
+            join = self.link.join.taking_back(self.token)
+            try:
+                back = relink(join, self.version, self.retries, self.stop_asked)
+            except (Stopped, KeyboardInterrupt, flow.Hangup):
+                raise Gone(_(STOPPED), GONE_STATUS, back=True) from None
             if isinstance(back, Link):
                 back.wake, self.link = self.link.wake, back
                 self.resumed()
@@ -436,14 +620,14 @@ class RemoteSession(Session):
         if self.saved is None:
             self.saved = {"ok": False, "reason": BROKE_MOVE}
 
-    def _update(self, message: dict[str, Any]) -> None:
-        view = message["view"]
-        table = table_of(view)
+    def _update(self, update: Update) -> None:
+        """An update read: its moves to show, the deal, the names (``follow``)."""
+        table = update.table
         events: list[Event] = []
-        for data in message.get("events", []):
-            # checked as a save's log: a move the engine could make
-            event = event_of(data, table.rules)
+        for event in update.events:
             if event is None:  # a new hand: what came before it is gone
+                if self.table.game_over:  # another game: its own whole game to come
+                    self.history, self.whole_heard = None, False
                 self.log.clear()
                 self.notes.clear()
                 self.pending.clear()
@@ -453,20 +637,17 @@ class RemoteSession(Session):
                 self.awaiting, self.mine = False, event
                 self.log.append(event)
             else:
-                if event.outcome.seat == self.me and isinstance(event.outcome.move, (Use, Discard)):
+                if (
+                    event.stand_in
+                    and not self.watching
+                    and event.outcome.seat == self.me
+                    and isinstance(event.outcome.move, (Use, Discard))
+                ):
                     self.played_for_me += 1  # a computer played this seat (away)
                 events.append(event)
-        names = view.get("names")
-        if isinstance(names, list):
-            self.people = {
-                seat: shown(name, 24)
-                for seat, name in enumerate(names)
-                if isinstance(name, str) and seat < table.rules.players
-            }
-        level = view.get("level")
-        if isinstance(level, str):
-            self.level_name = shown(level, 12)
-        self.version = int(message["version"])
+        self.follow.take(update)
+        if update.names is not None:
+            self.people = dict(update.names)
         for index, event in enumerate(events):
             self.pending.append((event, table if index == len(events) - 1 else None))
         if self.played_for_me:  # coming back: what happened meanwhile
@@ -501,7 +682,7 @@ class RemoteSession(Session):
 
     # ----- moves --------------------------------------------------------------
 
-    def computer_move(self) -> Outcome:
+    def another_moves(self) -> Outcome:
         """The next move of another seat, as this seat saw it (waits for it)."""
         while not self.pending:
             self.wait()
@@ -516,7 +697,7 @@ class RemoteSession(Session):
         the host's refusal (nothing changed)."""
         self.drain()
         self.awaiting, self.mine, self.refusal = True, None, None
-        self.link.send({"type": "move", "version": self.version, "move": str(move)})
+        self.link.send(messages.move(self.version, str(move)))
         while self.awaiting:
             self.wait()
         if self.mine is None:
@@ -529,15 +710,24 @@ class RemoteSession(Session):
         """The host saves the game to ``name`` (the host's seat only); its
         answer (``saved``)."""
         self.saved = None
-        self.link.send({"type": "save", "file": name})
+        self.link.send(messages.save(name))
         while self.saved is None:
             self.wait()
         return self.saved
 
+    def set_ordering(self, on: bool) -> None:
+        """``O`` on this end's copy of the table (a joiner's board refuses
+        the key: the host orders the hands it sends)."""
+        self.table.set_ordering(on)
+
     def next_hand(self) -> None:
-        """The host deals (the host's ``y``); wait for the new hand."""
+        """The host deals (the host's ``y``); after a game over, this seat
+        wants another game (``again``: dealt once everyone at the table
+        wants it); wait for the new hand."""
         if self.host:
-            self.link.send({"type": "deal"})
+            self.link.send(messages.plain("deal"))
+        elif self.follow.table is not None and self.follow.table.game_over:
+            self.link.send(messages.plain("again"))
         self.drain()
         while self.table.phase == OVER:  # (the deal may have come already)
             self.wait()
@@ -561,10 +751,12 @@ class RemoteSession(Session):
         if left is not None:
             if seat_file is not None and left.final:
                 seat_file.remove()
+            if left.back and back:
+                say(_("To come back: {command}").format(command=back))
             self.link.close(bye=False)
             return left.status
-        if self.host and status == ENDED_STATUS:
-            self.link.send({"type": "end"})
+        if self.host and not self.watching and status == ENDED_STATUS:
+            self.link.send(messages.plain("end"))
             try:
                 while True:
                     message = self.link.next(timeout=5)
@@ -575,7 +767,14 @@ class RemoteSession(Session):
                 pass
             self.link.close(bye=False)
             return ENDED_STATUS
-        if status == ENDED_STATUS:
+        over = self.follow.table is not None and self.follow.table.game_over
+        if status == ENDED_STATUS and self.watching:
+            say(_(STOP_WATCHING))
+            if back and not over:
+                say(_("To come back: {command}").format(command=back))
+        elif status == ENDED_STATUS and over:  # no other game: the table is left for good
+            say(_(LEFT_TABLE))
+        elif status == ENDED_STATUS:
             say(leaving)
             if back:
                 say(_("To come back: {command}").format(command=back))
