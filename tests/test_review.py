@@ -119,6 +119,27 @@ def test_a_call_needs_the_second_analysis(monkeypatch: pytest.MonkeyPatch) -> No
     assert decision.mistake and decision.cost == pytest.approx(0.08)
 
 
+def test_the_second_analysis_has_guesses_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guesses at the hidden cards are a sample too: the second
+    analysis is by an expert that watched the hand with guesses of its
+    own (two analyses of one expert's guesses agree on their error: too
+    few calls held, ``bench/bench_review.py``), the same two moves."""
+    history = cut(self_play(2, hands=1), 0, 30)
+    monkeypatch.setattr(rv, "_same", lambda view, a, b: False)
+    seen: list[tuple[object, object, object]] = []
+
+    def compare(sampler: object, made: object, best: object, *args: object) -> rv.Judged:
+        seen.append((made, best, sampler.beliefs))  # type: ignore[attr-defined]
+        return rv.Judged(0.1, 4.0, 32)
+
+    monkeypatch.setattr(rv, "_compare", compare)
+    decision = next(rv.decisions(history, 0, 1, QUICK))
+    assert decision.mistake and len(seen) == 2
+    (made, best, guesses), (made_again, best_again, other_guesses) = seen
+    assert (made, best) == (made_again, best_again) == (decision.made, decision.best)
+    assert guesses and other_guesses and guesses != other_guesses
+
+
 # ----- mille --review ------------------------------------------------------------
 
 RULES = find_rules("classic")

@@ -19,7 +19,11 @@ until the difference is :attr:`Analysis.bar` standard errors from 0 or
 :attr:`Analysis.sure` standard errors (3: at the hint's 2.5, too few
 calls held when analysed again, ``bench/bench_review.py``) and by
 :attr:`Analysis.threshold` hands won a hand at least, and a second
-analysis, on worlds of its own (another seed), finds it too.  The cost is
+analysis finds it too: by an expert of its own, that watched the hand
+with guesses of its own at the hidden cards (the first's guesses are a
+sample too: two analyses of the same guesses agree on their error), in
+worlds of its own, and the two together put the cost above the threshold
+by :attr:`Analysis.margin` standard errors (:func:`called`).  The cost is
 in hands won in 100, as the hint says it.
 
 The chance to win the hand (:func:`chances`) is the learned value of the
@@ -50,7 +54,7 @@ from ..players.expert import Expert
 from ..players.search import CUT_BUDGET, Budget, Sampler, distinct_moves, paired_z
 from .history import Hand, History, _dealt, hand_moves, made
 
-VERSION = 1  # the review's own version: a review kept by another is made again
+VERSION = 2  # the review's own version: a review kept by another is made again
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,10 @@ class Analysis:
     ``step``, at least ``least`` and at most ``most``, until the paired
     difference is ``bar`` standard errors from 0 (``sure`` for the move
     made worse); a mistake is ``sure`` standard errors and at least
-    ``threshold`` hands won a hand, in both analyses."""
+    ``threshold`` hands won a hand, in both analyses, and their costs
+    together at least ``threshold`` by ``margin`` standard errors (an
+    analysis stopped as soon as it was sure finds a cost near the
+    threshold more often than there is one: ``bench/bench_review.py``)."""
 
     budget: Budget = replace(CUT_BUDGET, moves=8_000, extra=4_000, seconds=None)
     bar: float = 2.5
@@ -71,6 +78,7 @@ class Analysis:
     least: int = 32
     most: int = 192
     threshold: float = 0.02
+    margin: float = 2.5
 
 
 ANALYSIS = Analysis()
@@ -86,9 +94,32 @@ class Judged:
     z: float
     worlds: int
 
+    @property
+    def error(self) -> float:
+        """The standard error of ``hands``."""
+        return self.hands / self.z if self.z else float("inf")
+
     def worse(self, analysis: Analysis) -> bool:
         """The move made is surely worse, by the threshold."""
         return self.z >= analysis.sure and self.hands >= analysis.threshold
+
+
+def called(first: Judged, second: Judged, analysis: Analysis = ANALYSIS) -> bool:
+    """Whether two analyses of a move (in worlds and guesses of their own)
+    call it a mistake: each finds it surely worse by the threshold, and
+    their mean cost is above the threshold by ``analysis.margin`` of its
+    standard errors.
+
+    >>> called(Judged(0.06, 3.0, 64), Judged(0.05, 3.2, 64))
+    True
+    >>> called(Judged(0.025, 3.1, 64), Judged(0.03, 3.0, 64))  # near the threshold
+    False
+    """
+    if not (first.worse(analysis) and second.worse(analysis)):
+        return False
+    mean = (first.hands + second.hands) / 2
+    error = (first.error**2 + second.error**2) ** 0.5 / 2
+    return mean - analysis.margin * error >= analysis.threshold
 
 
 @dataclass(frozen=True)
@@ -281,16 +312,23 @@ def decisions(
     docstring), with random streams drawn from ``seed`` alone; with
     ``at``, only the decisions at those (hand, move number)."""
     for expert, view, move, where, dice in _positions(history, seat, seed, analysis, at):
-        yield _judge(expert, view, move, where, dice, analysis)
+        decision = _judge(expert, view, move, where, dice, analysis)
+        if decision.first is not None and decision.first.worse(analysis):
+            second = recheck(history, seat, decision, dice.getrandbits(64), analysis)
+            decision = replace(
+                decision, second=second, mistake=called(decision.first, second, analysis)
+            )
+        yield decision
 
 
 def recheck(
     history: History, seat: int, decision: Decision, seed: int, analysis: Analysis = ANALYSIS
 ) -> Judged:
-    """Another opinion on ``decision`` (judged by :func:`decisions`): the
-    move made against the expert's again, by an expert of its own (its
-    guesses drawn from ``seed``) in fresh worlds: what the benchmark of
-    the calls (``bench/bench_review.py``) asks of each mistake."""
+    """Another opinion on ``decision``: the move made against the
+    expert's again, by an expert of its own (that watched the hand with
+    guesses drawn from ``seed``) in fresh worlds: the review's second
+    analysis, and the benchmark's re-analysis of each mistake called
+    (``bench/bench_review.py``)."""
     where = (decision.hand, decision.number)
     for expert, view, _, _, dice in _positions(history, seat, seed, analysis, {where}):
         return _compare(_sampler(expert, view), decision.made, decision.best, dice, analysis)
@@ -337,17 +375,15 @@ def _judge(
     analysis: Analysis,
 ) -> Decision:
     """The decision ``move`` at ``view``: the expert's move, and where it
-    differs, the analyses."""
+    differs, the first analysis (the second is :func:`recheck`'s)."""
     best = expert.choose(view)
     decision = Decision(*where, move, best, _card(view, move), _card(view, best))
     if _same(view, move, best):
         return replace(decision, best=move, best_card=decision.made_card)
-    sampler = _sampler(expert, view)
-    first = _compare(sampler, move, best, random.Random(dice.getrandbits(64)), analysis)
-    if not first.worse(analysis):
-        return replace(decision, first=first)
-    second = _compare(sampler, move, best, random.Random(dice.getrandbits(64)), analysis)
-    return replace(decision, first=first, second=second, mistake=second.worse(analysis))
+    first = _compare(
+        _sampler(expert, view), move, best, random.Random(dice.getrandbits(64)), analysis
+    )
+    return replace(decision, first=first)
 
 
 def _worth(sampler: Sampler, world: Table, move: Move, seed: int) -> float:
@@ -433,6 +469,7 @@ __all__ = [
     "Review",
     "Summary",
     "VERSION",
+    "called",
     "chances",
     "count",
     "decisions",
