@@ -42,6 +42,7 @@ so a caller can show progress and stop.  The review is data
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -118,7 +119,7 @@ def called(first: Judged, second: Judged, analysis: Analysis = ANALYSIS) -> bool
     if not (first.worse(analysis) and second.worse(analysis)):
         return False
     mean = (first.hands + second.hands) / 2
-    error = (first.error**2 + second.error**2) ** 0.5 / 2
+    error = math.sqrt(first.error**2 + second.error**2) / 2
     return mean - analysis.margin * error >= analysis.threshold
 
 
