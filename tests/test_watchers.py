@@ -311,7 +311,13 @@ def test_a_late_watcher_sees_the_table_as_it_stands_and_the_hands_log() -> None:
             bot.stop_after = 6
             await bot.join(port, host.code, token=host.seats[0].token)
             await asyncio.wait_for(bot.run(), 20)
-            await until(lambda: host.feed.to_decide() == 0)
+            # the bot's last move may still be on its way: the host has made
+            # it, and the computer has answered, when the log holds all of
+            # the bot's moves and the turn is the bot's seat's again
+            await until(
+                lambda: host.feed.to_decide() == 0
+                and sum(event.outcome.seat == 0 for event in session.log) == bot.moves
+            )
             late = await connected(port, host.watch_code, "Late")
             await received(late, "watching")
             update = await received(late, "update")
