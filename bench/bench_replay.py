@@ -33,28 +33,15 @@ from bench_levels import mean_interval, percentile
 from bench_record import KINDS
 
 sys.path.insert(0, os.path.join(revision.ROOT, "tests"))  # the boards' stand-in window
-from mille.game.history import History, hand_of
+from mille.game.history import History
 from mille.game.replay import Replay
-from mille.game.session import Session
+from mille.selfplay import played_game
 from support.fakewindow import Grid
 
 
 def whole_game(rules_name: str, seed: int) -> History:
     """A game of computers alone (easy: quick), to its end."""
-    rules = KINDS[rules_name]
-    game = Session.new(rules, seed=seed, humans=(), level="easy")
-    hands = []
-    while True:
-        if game.table.hand_over:
-            hand = hand_of(game.cards_dealt, game.log, game.orders)
-            assert hand is not None
-            hands.append(hand)
-            if game.table.game_over:
-                computers = {seat: "easy" for seat in game.computers}
-                return History(rules, {}, computers, tuple(hands))
-            game.next_hand()
-        else:
-            game.computer_move()
+    return played_game(KINDS[rules_name], seed, level="easy")
 
 
 def timed(step: Callable[[], None]) -> float:

@@ -36,28 +36,15 @@ from dataclasses import replace
 from bench_levels import mean_interval, wilson
 
 from mille.engine.rules import Rules, find_rules
-from mille.game.history import History, hand_of
+from mille.game.history import History
 from mille.game.review import ANALYSIS, decisions, recheck, review
-from mille.game.session import Session
+from mille.selfplay import played_game
 
 
 def self_play(rules: Rules, seed: int) -> History:
     """A whole game of the standard computer in every seat; seat 0 is
     recorded as a person (``Ann``), the others as computers."""
-    game = Session.new(rules, seed=seed, humans=(), level="standard")
-    hands = []
-    while True:
-        if game.table.hand_over:
-            hand = hand_of(game.cards_dealt, game.log, game.orders)
-            assert hand is not None
-            hands.append(hand)
-            if game.table.game_over:
-                break
-            game.next_hand()
-        else:
-            game.computer_move()
-    computers = dict.fromkeys(range(1, rules.players), "standard")
-    return History(rules, {0: "Ann"}, computers, tuple(hands))
+    return played_game(rules, seed, people={0: "Ann"})
 
 
 Call = tuple[float, float, float, float]  # the call's two z, the re-analysis's hands and z

@@ -33,12 +33,14 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
 from .engine.rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
 from .engine.table import OVER, Table
 from .engine.view import SeatView, seen_by_others
+from .game.history import Hand, History, hand_of
+from .game.session import Session
 from .players.base import Player
 from .players.registry import PLAYER_NAMES, make_player
 
@@ -56,6 +58,39 @@ def _maker(name: str) -> PlayerMaker:
 PLAYERS: dict[str, PlayerMaker] = {name: _maker(name) for name in PLAYER_NAMES}
 
 MAX_MOVES_PER_HAND = 20_000  # a hand takes a few hundred at most
+
+
+def played_game(
+    rules: Rules,
+    seed: int,
+    level: str = "standard",
+    people: Mapping[int, str] | None = None,
+    hands: int | None = None,
+) -> History:
+    """A game of the computer at ``level`` in every seat, to its end (or its
+    first ``hands`` hands), as a :class:`~mille.game.history.History`; the
+    seats in ``people`` are recorded as those persons, the others as
+    computers at ``level``.
+
+    >>> game = played_game(find_rules("classic"), 3, people={0: "Ann"}, hands=1)
+    >>> game.people, game.computers, len(game.hands)
+    ({0: 'Ann'}, {1: 'standard'}, 1)
+    """
+    people = dict(people or {})
+    game = Session.new(rules, seed=seed, humans=(), level=level)
+    kept: list[Hand] = []
+    while hands is None or len(kept) < hands:
+        if game.table.hand_over:
+            hand = hand_of(game.cards_dealt, game.log, game.orders)
+            assert hand is not None  # (a session's own deal and log)
+            kept.append(hand)
+            if game.table.game_over:
+                break
+            game.next_hand()
+        else:
+            game.computer_move()
+    computers = {seat: level for seat in range(rules.players) if seat not in people}
+    return History(rules, people, computers, tuple(kept))
 
 
 def _check_names(names: Sequence[str], rules: Rules) -> None:

@@ -20,9 +20,9 @@ from mille.engine.rules import find_rules
 from mille.frontends import cli, review_words
 from mille.frontends.record_words import ASCII_SPARKS
 from mille.game import review as rv
-from mille.game.history import Hand, History, hand_of
-from mille.game.session import Session
+from mille.game.history import History
 from mille.players.search import Budget
+from mille.selfplay import played_game
 from mille.storage import gamefile
 
 # a quick analysis for the tests (the review's own is far larger)
@@ -34,23 +34,10 @@ QUICK = rv.Analysis(
 )
 
 
-def self_play(seed: int, hands: int = 99) -> History:
+def self_play(seed: int, hands: int | None = None) -> History:
     """A classic game (or its first ``hands``) of the standard computer in
     both seats, seat 0 recorded as the person Ann."""
-    rules = find_rules("classic")
-    game = Session.new(rules, seed=seed, humans=(), level="standard")
-    kept: list[Hand] = []
-    while len(kept) < hands:
-        if game.table.hand_over:
-            hand = hand_of(game.cards_dealt, game.log, game.orders)
-            assert hand is not None
-            kept.append(hand)
-            if game.table.game_over:
-                break
-            game.next_hand()
-        else:
-            game.computer_move()
-    return History(rules, {0: "Ann"}, {1: "standard"}, tuple(kept))
+    return played_game(find_rules("classic"), seed, people={0: "Ann"}, hands=hands)
 
 
 def cut(history: History, hand: int, moves: int) -> History:

@@ -315,8 +315,10 @@ def test_a_late_watcher_sees_the_table_as_it_stands_and_the_hands_log() -> None:
             # it, and the computer has answered, when the log holds all of
             # the bot's moves and the turn is the bot's seat's again
             await until(
-                lambda: host.feed.to_decide() == 0
-                and sum(event.outcome.seat == 0 for event in session.log) == bot.moves
+                lambda: (
+                    host.feed.to_decide() == 0
+                    and sum(event.outcome.seat == 0 for event in session.log) == bot.moves
+                )
             )
             late = await connected(port, host.watch_code, "Late")
             await received(late, "watching")
