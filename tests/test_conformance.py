@@ -87,16 +87,20 @@ def pairwise_sample(seed: int = 0) -> tuple[dict[str, Any], ...]:
     combos = full_product()
     random.Random(seed).shuffle(combos)
     names = list(FACTORS)
+    bit: dict[tuple[str, str, str, str], int] = {}  # each pair of values, a bit
     pairs = [
-        frozenset((a, repr(c[a]), b, repr(c[b])) for a, b in itertools.combinations(names, 2))
+        sum(
+            1 << bit.setdefault((a, repr(c[a]), b, repr(c[b])), len(bit))
+            for a, b in itertools.combinations(names, 2)
+        )
         for c in combos
     ]
-    wanted = set().union(*pairs)
+    wanted = (1 << len(bit)) - 1
     chosen = []
     while wanted:
-        best = max(range(len(combos)), key=lambda i: len(pairs[i] & wanted))
+        best = max(range(len(combos)), key=lambda i: (pairs[i] & wanted).bit_count())
         chosen.append(combos[best])
-        wanted -= pairs[best]
+        wanted &= ~pairs[best]
     return tuple(chosen)
 
 

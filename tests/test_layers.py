@@ -13,6 +13,7 @@ functions and for type checking too), and only front ends import curses.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -55,10 +56,17 @@ def imports(path: Path) -> set[str]:
 
 
 MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")}
-GRAPH = {
-    name: {other for other in imports(path) if other in MODULES and other != name}
-    for name, path in MODULES.items()
-}
+
+
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    """Each module of mille, and the modules of mille it imports (made
+    when a test first asks: a worker collecting the tests does not read
+    every module)."""
+    return {
+        name: {other for other in imports(path) if other in MODULES and other != name}
+        for name, path in MODULES.items()
+    }
 
 
 def rank(name: str) -> int:
@@ -83,7 +91,7 @@ def test_every_module_is_in_a_layer() -> None:
 def test_imports_point_down() -> None:
     upward = sorted(
         f"{name} imports {other}"
-        for name, others in GRAPH.items()
+        for name, others in graph().items()
         for other in others
         if rank(other) > rank(name)
     )
@@ -93,8 +101,8 @@ def test_imports_point_down() -> None:
 def test_the_translation_layer_imports_no_mille() -> None:
     """``mille.i18n`` is under every layer (the engine's messages use it):
     it imports nothing of mille, and every layer may import it."""
-    assert GRAPH["mille.i18n"] == set()
-    assert any("mille.i18n" in GRAPH[name] for name in MODULES if name.startswith("mille.engine"))
+    assert graph()["mille.i18n"] == set()
+    assert any("mille.i18n" in graph()[name] for name in MODULES if name.startswith("mille.engine"))
 
 
 def test_no_import_cycles() -> None:
@@ -103,14 +111,14 @@ def test_no_import_cycles() -> None:
 
     def visit(name: str, path: list[str]) -> None:
         state[name] = 1
-        for other in sorted(GRAPH[name]):
+        for other in sorted(graph()[name]):
             if state.get(other) == 1:
                 cycles.append(path[path.index(other) :] + [other])
             elif other not in state:
                 visit(other, path + [other])
         state[name] = 2
 
-    for name in sorted(GRAPH):
+    for name in sorted(graph()):
         if name not in state:
             visit(name, [name])
     assert cycles == []
@@ -134,7 +142,7 @@ def test_the_line_mode_needs_no_curses() -> None:
     seen = {"mille.frontends.plain"}
     todo = ["mille.frontends.plain"]
     while todo:
-        for other in GRAPH[todo.pop()] - seen:
+        for other in graph()[todo.pop()] - seen:
             seen.add(other)
             todo.append(other)
     assert {"mille.frontends.flow", "mille.frontends.process", "mille.frontends.commands"} < seen
@@ -149,7 +157,7 @@ def test_the_network_line_mode_needs_no_curses() -> None:
     seen = {"mille.frontends.remote.lines"}
     todo = list(seen)
     while todo:
-        for other in GRAPH[todo.pop()] - seen:
+        for other in graph()[todo.pop()] - seen:
             seen.add(other)
             todo.append(other)
     assert {"mille.frontends.remote.seat", "mille.frontends.remote.link"} < seen
@@ -157,7 +165,7 @@ def test_the_network_line_mode_needs_no_curses() -> None:
     users = sorted(name for name in seen if {"curses", "_curses"} & imports(MODULES[name]))
     assert users == []
     # and the package itself imports nothing (importing lines runs it first)
-    assert GRAPH["mille.frontends.remote"] == set()
+    assert graph()["mille.frontends.remote"] == set()
 
 
 def imported_names(path: Path) -> set[str]:
@@ -176,9 +184,9 @@ def test_one_module_writes_and_reads_the_json_shapes() -> None:
     format's module, and outside the engine and the computers only the
     shapes and the checks they read through name cards."""
     net = sorted(name for name in MODULES if name.startswith("mille.net"))
-    assert [name for name in net if "mille.storage.current" in GRAPH[name]] == []
+    assert [name for name in net if "mille.storage.current" in graph()[name]] == []
     assert {"mille.net.seats", "mille.net.follow", "mille.net.wire"} <= {
-        name for name in net if "mille.storage.shapes" in GRAPH[name]
+        name for name in net if "mille.storage.shapes" in graph()[name]
     }
     naming = sorted(
         name
@@ -191,8 +199,8 @@ def test_one_module_writes_and_reads_the_json_shapes() -> None:
 def test_the_checks_see_relative_imports() -> None:
     """The parser resolves ``from ..engine.table import X`` and
     ``from ..storage import savefile`` to the modules they name."""
-    assert "mille.engine.table" in GRAPH["mille.game.session"]
-    assert "mille.storage.savefile" in GRAPH["mille.frontends.cli"]
+    assert "mille.engine.table" in graph()["mille.game.session"]
+    assert "mille.storage.savefile" in graph()["mille.frontends.cli"]
 
 
 def packages(root: Path) -> set[str]:
