@@ -39,10 +39,12 @@ from typing import Any, NoReturn
 from .engine.rules import BSD, PRESETS, RIGGINGS, Rules, RulesError, find_rules
 from .engine.table import OVER, Table
 from .engine.view import SeatView, seen_by_others
-from .game.history import Hand, History, hand_of
-from .game.session import Session
 from .players.base import Player
 from .players.registry import PLAYER_NAMES, make_player
+
+TYPE_CHECKING = False  # (the game layer is loaded by played_game alone)
+if TYPE_CHECKING:
+    from .game.history import History
 
 PlayerMaker = Callable[[Rules, random.Random, int], Player]
 
@@ -76,6 +78,9 @@ def played_game(
     >>> game.people, game.computers, len(game.hands)
     ({0: 'Ann'}, {1: 'standard'}, 1)
     """
+    from .game.history import Hand, History, hand_of
+    from .game.session import Session
+
     people = dict(people or {})
     game = Session.new(rules, seed=seed, humans=(), level=level)
     kept: list[Hand] = []
